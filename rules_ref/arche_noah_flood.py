@@ -1,0 +1,979 @@
+"""Reference rules for ``arche-noah-flood``, the semi-cooperative flood race (RULINGS §3, seed 004).
+
+Config shape
+------------
+``config`` is the definition's ``rules:`` mapping plus two keys (see :func:`config_from_definition`)::
+
+    terrain:            {P: plain, F: forest, M: mountain, S: swamp}   # letter -> terrain name
+    costs:              {Elephant: {plain: 1, forest: 2, mountain: 3, swamp: null, river: 3}, ...}
+                        # cost of the hex entered; null = may not enter; "river" is added when the
+                        # step crosses a river edge: an int, null or "fords_only"
+    ford_cost:          0          # added instead of the river cost when the edge is a ford
+    flies_over_animals: [Eagle]    # may pass over (not stop on) occupied hexes
+    ark_entry_cost:     1          # from a stair hex into the Ark, every animal
+    pieces_per_species: 2
+    dice:               {count: 2, faces: [0, 1, 2, 3, 4, 5]}
+    flood:              {rolls_per_starting_player: 1}
+    no_retreat_rows:    3          # no step to a smaller row from any of the last N rows
+    min_start_hexes:    10
+    stair_hexes:        {min: 2, max: 4}
+    distinct_species:   false      # variant: one card of each species is removed before dealing
+    junior:             {dice: {count: 2, faces: [1, 1, 2, 2, sun, water]},
+                         step_cost: 1, sun_hexes: 2, water_hexes: 4,
+                         flood_rolls_per_starting_player: 0}
+    map:                {terrain: ["PFMS...", ...], rivers: [[[r, c], [r, c]], ...],
+                         fords: [[[r, c], [r, c]], ...], stairs: [[r, c], ...], starts: [[r, c], ...]}
+    animals:            ["Elephant", "Hippo", ...]   # mappings with a "name" are accepted too
+
+Hexes are ``[row, col]``; row 0 is the top, the Ark lies below the last row. Odd rows are shifted
+right by half a hex ("odd-r"). Every step cost must be a positive integer.
+
+Rule functions (``FUNCTIONS``) take ``(config, inp)`` and return JSON-shaped dicts, as issue 3
+part 5 fixes them; an input ``map`` replaces the config's map and ``"variant": "junior"`` switches
+to the junior rules (every hex costs ``junior.step_cost``, any terrain, any crossing).
+
+Path tie-breaking (the Lua twin must return the same path): among all cheapest legal paths the
+lexicographically smallest sequence of ``[row, col]`` pairs wins. It is computed by a Dijkstra
+*towards* the target (distances only, so heap tie order does not matter), then a walk from the
+source that always takes the smallest neighbour ``v`` with ``step(u, v) + dist(v) == dist(u)``.
+A path to the Ark ends at the stair hex the animal boards from.
+
+The game (``FloodGame`` / ``FloodState``) follows OpenSpiel: explicit chance nodes for start
+placement, card deal and every die; ``current_player`` is ``CHANCE`` (-1) or ``TERMINAL`` (-4) or a
+seat. Choices made here where the rules are silent: seat 0 starts every round; a turn ends
+automatically when nothing is left to spend or when the active player goes out; junior water is
+resolved as soon as the dice are read; the standard flood makes all its rolls before drowning and
+cut-off animals are checked; every move and flood is followed by that check.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+Hex = tuple[int, int]
+ARK = "ark"
+CHANCE = -1
+TERMINAL = -4
+END_TURN = 0
+POOL_POINTS = 0
+POOL_SUN = 1
+
+# --------------------------------------------------------------------------------------------
+# Geometry and compiled map
+
+
+def neighbours(r: int, c: int, rows: int, cols: int) -> list[Hex]:
+    """The in-bounds neighbours of ``(r, c)`` in odd-r layout, sorted by (row, col)."""
+    if r % 2 == 0:
+        cand = [(r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c - 1), (r + 1, c)]
+    else:
+        cand = [(r - 1, c), (r - 1, c + 1), (r, c - 1), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+    return [(a, b) for a, b in cand if 0 <= a < rows and 0 <= b < cols]
+
+
+def _hex(value: Sequence[int]) -> Hex:
+    return (int(value[0]), int(value[1]))
+
+
+def _edge(a: Sequence[int], b: Sequence[int]) -> frozenset[Hex]:
+    return frozenset((_hex(a), _hex(b)))
+
+
+class _Board:
+    """A map compiled for fast look-ups (assumes the map passed validation)."""
+
+    def __init__(self, game_map: Mapping[str, Any]) -> None:
+        self.terrain: list[str] = list(game_map["terrain"])
+        self.rows = len(self.terrain)
+        self.cols = len(self.terrain[0]) if self.terrain else 0
+        self.rivers = frozenset(_edge(a, b) for a, b in game_map.get("rivers", []))
+        self.fords = frozenset(_edge(a, b) for a, b in game_map.get("fords", []))
+        self.stairs = frozenset(_hex(s) for s in game_map.get("stairs", []))
+        self.starts = [_hex(s) for s in game_map.get("starts", [])]
+        self.adj = {
+            (r, c): neighbours(r, c, self.rows, self.cols)
+            for r in range(self.rows)
+            for c in range(self.cols)
+        }
+
+    def letter(self, h: Hex) -> str:
+        return self.terrain[h[0]][h[1]]
+
+    def index(self, h: Hex) -> int:
+        """Position of ``h`` in flood order (row-major)."""
+        return h[0] * self.cols + h[1]
+
+
+def _map_key(game_map: Mapping[str, Any]) -> tuple:
+    def edges(key: str) -> tuple:
+        return tuple(tuple(tuple(h) for h in e) for e in game_map.get(key, []))
+
+    return (
+        tuple(game_map["terrain"]),
+        edges("rivers"),
+        edges("fords"),
+        tuple(tuple(s) for s in game_map.get("stairs", [])),
+        tuple(tuple(s) for s in game_map.get("starts", [])),
+    )
+
+
+@lru_cache(maxsize=64)
+def _board_from_key(key: tuple) -> _Board:
+    terrain, rivers, fords, stairs, starts = key
+    return _Board(
+        {"terrain": terrain, "rivers": rivers, "fords": fords, "stairs": stairs, "starts": starts}
+    )
+
+
+def _board(game_map: Mapping[str, Any]) -> _Board:
+    return _board_from_key(_map_key(game_map))
+
+
+# --------------------------------------------------------------------------------------------
+# Movement rules
+
+
+def species_names(config: Mapping[str, Any]) -> list[str]:
+    """The species in definition order (``animals`` may hold names or mappings with a name)."""
+    return [a if isinstance(a, str) else str(a["name"]) for a in config["animals"]]
+
+
+class _Rules:
+    """Movement rules of one variant, read from config."""
+
+    def __init__(self, config: Mapping[str, Any], variant: str = "standard") -> None:
+        if variant not in ("standard", "junior"):
+            raise ValueError(f"unknown variant {variant!r}")
+        self.junior = variant == "junior"
+        self.letters: dict[str, str] = dict(config["terrain"])
+        self.costs: dict[str, dict[str, Any]] = config["costs"]
+        self.ford_cost = int(config["ford_cost"])
+        self.fliers = frozenset(config.get("flies_over_animals", []))
+        self.ark_entry = int(config["ark_entry_cost"])
+        self.no_retreat = int(config["no_retreat_rows"])
+        self.step_cost = int(config["junior"]["step_cost"]) if self.junior else 0
+
+    def enter(self, animal: str, letter: str) -> int | None:
+        """Cost of entering a hex of terrain ``letter``; None = may not enter."""
+        if self.junior:
+            return self.step_cost
+        cost = self.costs[animal].get(self.letters[letter])
+        return None if cost is None else int(cost)
+
+    def cross(self, animal: str, ford: bool) -> int | None:
+        """Extra cost of crossing a river edge (at a ford or not); None = may not cross."""
+        if self.junior:
+            return 0
+        if ford:
+            return self.ford_cost
+        cost = self.costs[animal].get("river")
+        return None if cost is None or cost == "fords_only" else int(cost)
+
+    def step(self, board: _Board, animal: str, u: Hex, v: Hex) -> int | None:
+        """Cost of the single step ``u -> v`` (adjacent) ignoring pieces and flood."""
+        if u[0] >= board.rows - self.no_retreat and v[0] < u[0]:
+            return None
+        cost = self.enter(animal, board.letter(v))
+        if cost is None:
+            return None
+        edge = frozenset((u, v))
+        if edge in board.rivers:
+            extra = self.cross(animal, edge in board.fords)
+            if extra is None:
+                return None
+            cost += extra
+        return cost
+
+
+def _dist_to(
+    rules: _Rules,
+    board: _Board,
+    animal: str,
+    target: Hex | str,
+    flooded: frozenset[Hex],
+    occupied: frozenset[Hex],
+) -> dict[Hex, int]:
+    """Cheapest cost from every hex to ``target`` (a hex or ARK), by Dijkstra on reversed steps.
+
+    Hexes entered on the way must be unflooded and, unless the animal flies, unoccupied; the
+    target hex itself must be free of animals (the caller checks it).
+    """
+    flier = animal in rules.fliers
+    dist: dict[Hex, int] = {}
+    heap: list[tuple[int, Hex]] = []
+    if target == ARK:
+        for s in sorted(board.stairs):
+            if s not in flooded:
+                dist[s] = rules.ark_entry
+                heap.append((rules.ark_entry, s))
+        heapq.heapify(heap)
+    else:
+        dist[target] = 0  # type: ignore[index]
+        heap.append((0, target))  # type: ignore[arg-type]
+    done: set[Hex] = set()
+    while heap:
+        d, v = heapq.heappop(heap)
+        if v in done:
+            continue
+        done.add(v)
+        if v != target and (v in flooded or (not flier and v in occupied)):
+            continue  # v may not be passed through: nobody reaches the target via v
+        for u in board.adj[v]:
+            if u in done or u in flooded:
+                continue
+            w = rules.step(board, animal, u, v)
+            if w is None:
+                continue
+            nd = d + w
+            if nd < dist.get(u, nd + 1):
+                dist[u] = nd
+                heapq.heappush(heap, (nd, u))
+    return dist
+
+
+def _dist_from(
+    rules: _Rules,
+    board: _Board,
+    animal: str,
+    source: Hex,
+    flooded: frozenset[Hex],
+    occupied: frozenset[Hex],
+    budget: int,
+) -> tuple[dict[Hex, int], int | None]:
+    """Cheapest costs from ``source`` to hexes within ``budget``, and the cost into the Ark.
+
+    Destinations in the returned map may still be occupied (fliers pass over them): callers
+    must skip occupied hexes as final destinations.
+    """
+    flier = animal in rules.fliers
+    dist = {source: 0}
+    heap = [(0, source)]
+    done: set[Hex] = set()
+    while heap:
+        d, u = heapq.heappop(heap)
+        if u in done:
+            continue
+        done.add(u)
+        for v in board.adj[u]:
+            if v in done or v in flooded or (not flier and v in occupied):
+                continue
+            w = rules.step(board, animal, u, v)
+            if w is None:
+                continue
+            nd = d + w
+            if nd <= budget and nd < dist.get(v, nd + 1):
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    ark = [d + rules.ark_entry for s, d in dist.items() if s in board.stairs]
+    ark_cost = min(ark) if ark and min(ark) <= budget else None
+    return dist, ark_cost
+
+
+def _path(
+    rules: _Rules,
+    board: _Board,
+    animal: str,
+    source: Hex,
+    target: Hex | str,
+    flooded: frozenset[Hex],
+    occupied: frozenset[Hex],
+) -> tuple[int | None, list[Hex]]:
+    """The cheapest legal path (ties: lexicographically smallest hex sequence)."""
+    occupied = occupied - {source}
+    if source in flooded:
+        return None, []
+    if target != ARK:
+        if target == source:
+            return 0, [source]
+        if target in flooded or target in occupied:
+            return None, []
+    dist = _dist_to(rules, board, animal, target, flooded, occupied)
+    if source not in dist:
+        return None, []
+    flier = animal in rules.fliers
+    path = [source]
+    u = source
+    while not (u == target or (target == ARK and u in board.stairs and dist[u] == rules.ark_entry)):
+        for v in board.adj[u]:
+            if v not in dist or v in flooded or (v != target and not flier and v in occupied):
+                continue
+            w = rules.step(board, animal, u, v)
+            if w is not None and w + dist[v] == dist[u]:
+                break
+        else:  # pragma: no cover - impossible when dist is consistent
+            raise AssertionError("inconsistent distances")
+        path.append(v)
+        u = v
+    return dist[source], path
+
+
+# --------------------------------------------------------------------------------------------
+# Flood
+
+
+def _flood_advance(row: int, col: int, steps: int, rows: int, cols: int) -> tuple[int, int, list]:
+    """Move the flood marker ``steps`` hexes; returns (row, col, newly flooded hexes)."""
+    new: list[Hex] = []
+    for _ in range(max(0, steps)):
+        if row >= rows:
+            break
+        new.append((row, col))
+        col += 1
+        if col == cols:
+            row, col = row + 1, 0
+    return row, col, new
+
+
+def flooded_hexes(row: int, col: int, cols: int) -> frozenset[Hex]:
+    """The flooded set of a marker at (``row``, ``col``): rows above it and ``col`` hexes of it."""
+    return frozenset((r, c) for r in range(row) for c in range(cols)) | frozenset(
+        (row, c) for c in range(col)
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Scripted rule functions (JSON in, JSON out)
+
+
+def _inputs(config: Mapping[str, Any], inp: Mapping[str, Any]) -> tuple[_Rules, _Board]:
+    return _Rules(config, inp.get("variant", "standard")), _board(inp.get("map", config["map"]))
+
+
+def _hexes(items: Iterable[Sequence[int]] | None) -> frozenset[Hex]:
+    return frozenset(_hex(h) for h in items or [])
+
+
+def _dice_spec(config: Mapping[str, Any], variant: str) -> Mapping[str, Any]:
+    return config["junior"]["dice"] if variant == "junior" else config["dice"]
+
+
+def dice_effect(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"values": ["3", "0"]}`` (rotation values) -> ``{"points": 3, "sun": 0, "water": 0}``."""
+    faces = {str(f) for f in _dice_spec(config, inp.get("variant", "standard"))["faces"]}
+    out = {"points": 0, "sun": 0, "water": 0}
+    for value in inp["values"]:
+        text = str(value)
+        if text not in faces:
+            raise ValueError(f"{text!r} is not a face of these dice")
+        if text in ("sun", "water"):
+            out[text] += 1
+        else:
+            out["points"] += int(text)
+    return out
+
+
+def flood_advance(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"row", "col", "rolls"}`` -> the marker after each roll, and the hexes it flooded."""
+    board = _board(inp.get("map", config["map"]))
+    row, col = int(inp["row"]), int(inp["col"])
+    new: list[Hex] = []
+    for roll in inp["rolls"]:
+        row, col, more = _flood_advance(row, col, int(roll), board.rows, board.cols)
+        new += more
+    return {"row": row, "col": col, "newly_flooded": [list(h) for h in new]}
+
+
+def move_cost(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """Cheapest legal route of ``animal`` from ``from`` to ``to`` (a hex or "ark")."""
+    rules, board = _inputs(config, inp)
+    target = ARK if inp["to"] == ARK else _hex(inp["to"])
+    cost, path = _path(
+        rules,
+        board,
+        inp["animal"],
+        _hex(inp["from"]),
+        target,
+        _hexes(inp.get("flooded")),
+        _hexes(inp.get("occupied")),
+    )
+    return {"cost": cost, "path": [list(h) for h in path]}
+
+
+def reaches_ark(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """Whether ``animal`` at ``at`` has a path to the Ark through unflooded hexes (no pieces)."""
+    rules, board = _inputs(config, inp)
+    at, flooded = _hex(inp["at"]), _hexes(inp.get("flooded"))
+    if at in flooded:
+        return {"reachable": False}
+    dist = _dist_to(rules, board, inp["animal"], ARK, flooded, frozenset())
+    return {"reachable": at in dist}
+
+
+def _arrival(
+    config: Mapping[str, Any], arrived: Sequence[str], cards: Sequence[str | None], junior: bool
+) -> tuple[list[int], list[int]]:
+    per = int(config["pieces_per_species"])
+    total = per * len(species_names(config))
+    if junior:
+        return [], list(range(len(cards))) if len(arrived) >= total else []
+    done = {s for s in set(arrived) if list(arrived).count(s) >= per}
+    out = [seat for seat, card in enumerate(cards) if card in done]
+    winners = []
+    if len(arrived) >= total:
+        winners = [seat for seat, card in enumerate(cards) if card == arrived[-1]]
+    return out, winners
+
+
+def arrival(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"arrived": [species in boarding order], "cards": [species by seat]}`` -> out and winners.
+
+    ``out``: every seat holding a species whose pieces are all aboard (cumulative).
+    ``winners``: when every animal is aboard, the seats holding the last one's species. Junior:
+    nobody goes out and all seats (``players`` or ``len(cards)``) win when every animal is aboard.
+    """
+    junior = inp.get("variant", "standard") == "junior"
+    cards = inp.get("cards")
+    if cards is None:
+        cards = [None] * int(inp["players"])
+    out, winners = _arrival(config, inp["arrived"], cards, junior)
+    return {"out": out, "winners": winners}
+
+
+FUNCTIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], dict]] = {
+    "dice_effect": dice_effect,
+    "flood_advance": flood_advance,
+    "move_cost": move_cost,
+    "reaches_ark": reaches_ark,
+    "arrival": arrival,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Definition and map validation
+
+
+def config_from_definition(definition: Mapping[str, Any]) -> dict:
+    """The rules config of a loaded ``game.yaml``: its ``rules`` plus ``map`` and ``animals``."""
+    return {
+        **definition["rules"],
+        "map": definition["map"],
+        "animals": species_names(definition),
+    }
+
+
+def _fmt(h: Sequence[int]) -> str:
+    return f"({h[0]}, {h[1]})"
+
+
+def _is_hex(value: Any) -> bool:
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+    )
+
+
+def _check_edges(
+    items: Any, name: str, rows: int, cols: int, problems: list[str]
+) -> set[frozenset[Hex]]:
+    edges: set[frozenset[Hex]] = set()
+    for e in items or []:
+        if not (isinstance(e, list | tuple) and len(e) == 2 and all(_is_hex(h) for h in e)):
+            problems.append(f"{name} edge {e!r} is not a pair of [row, col] hexes")
+            continue
+        a, b = _hex(e[0]), _hex(e[1])
+        label = f"{name} edge {_fmt(a)}-{_fmt(b)}"
+        if not all(0 <= h[0] < rows and 0 <= h[1] < cols for h in (a, b)):
+            problems.append(f"{label} lies outside the map")
+        elif b not in neighbours(a[0], a[1], rows, cols):
+            problems.append(f"{label} joins hexes that are not neighbours")
+        else:
+            edges.add(frozenset((a, b)))
+    return edges
+
+
+def validate_map(config: Mapping[str, Any], game_map: Mapping[str, Any] | None = None) -> list[str]:
+    """Problems of ``game_map`` (default: ``config["map"]``) under config's rules; [] = fine.
+
+    Each problem names the hex (and the animal where one is involved): ragged rows, unknown
+    terrain letters, bad river edges, fords off the river, stairs off the last row or too few
+    or many, too few / misplaced start hexes, and start hexes from which a species cannot reach
+    the Ark on an empty, unflooded board.
+    """
+    game_map = config["map"] if game_map is None else game_map
+    problems: list[str] = []
+    terrain = game_map.get("terrain")
+    if not terrain or not all(isinstance(row, str) for row in terrain):
+        return ["terrain must be a non-empty list of strings, one per row"]
+    rows, cols = len(terrain), len(terrain[0])
+    letters = dict(config["terrain"])
+    for r, row in enumerate(terrain):
+        if len(row) != cols:
+            problems.append(f"row {r} has {len(row)} hexes but row 0 has {cols} (ragged rows)")
+        for c, ch in enumerate(row):
+            if ch not in letters:
+                known = ", ".join(sorted(letters))
+                problems.append(f"hex {_fmt((r, c))}: unknown terrain letter {ch!r} ({known})")
+    rivers = _check_edges(game_map.get("rivers"), "river", rows, cols, problems)
+    fords = _check_edges(game_map.get("fords"), "ford", rows, cols, problems)
+    for f in sorted(fords, key=sorted):
+        if f not in rivers:
+            a, b = sorted(f)
+            problems.append(f"ford {_fmt(a)}-{_fmt(b)} is not on a river edge")
+    stairs = game_map.get("stairs") or []
+    limits = config["stair_hexes"]
+    if not limits["min"] <= len(stairs) <= limits["max"]:
+        problems.append(
+            f"{len(stairs)} stair hexes; the Ark needs {limits['min']} to {limits['max']}"
+        )
+    for s in stairs:
+        if not _is_hex(s) or list(s) != [rows - 1, s[1]] or not 0 <= s[1] < cols:
+            problems.append(f"stair hex {s!r} is not a hex of the last row (row {rows - 1})")
+    starts = game_map.get("starts") or []
+    minimum = int(config["min_start_hexes"])
+    if len(starts) < minimum:
+        problems.append(f"{len(starts)} start hexes; at least {minimum} are needed")
+    good_starts: list[Hex] = []
+    for s in starts:
+        if not _is_hex(s) or not (0 <= s[0] < rows and 0 <= s[1] < cols):
+            problems.append(f"start hex {s!r} lies outside the map")
+        elif 2 * s[0] >= rows:
+            problems.append(f"start hex {_fmt(s)} is not in the upper half of the map")
+        elif _hex(s) in good_starts:
+            problems.append(f"start hex {_fmt(s)} is listed twice")
+        else:
+            good_starts.append(_hex(s))
+    if problems:
+        return problems  # reachability needs a well-formed map
+    board = _board(game_map)
+    rules = _Rules(config)
+    for animal in species_names(config):
+        dist = _dist_to(rules, board, animal, ARK, frozenset(), frozenset())
+        for s in good_starts:
+            if s not in dist:
+                problems.append(f"start hex {_fmt(s)}: {animal} cannot reach the Ark")
+    return problems
+
+
+# --------------------------------------------------------------------------------------------
+# The game, OpenSpiel style
+
+
+class FloodGame:
+    """Static facts of one game: config, variant, player count; creates initial states."""
+
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        num_players: int,
+        variant: str = "standard",
+        distinct_species: bool | None = None,
+    ) -> None:
+        self.config = config
+        self.variant = variant
+        self.junior = variant == "junior"
+        self.rules = _Rules(config, variant)
+        self.board = _board(config["map"])
+        self.species = species_names(config)
+        self.per_species = int(config["pieces_per_species"])
+        self.num_pieces = self.per_species * len(self.species)
+        self.num_players = num_players
+        self.distinct = bool(
+            config.get("distinct_species", False) if distinct_species is None else distinct_species
+        )
+        dice = _dice_spec(config, variant)
+        self.dice_count = int(dice["count"])
+        self.faces = [str(f) for f in dice["faces"]]
+        self.flood_faces = [str(f) for f in config["dice"]["faces"]]
+        self.flood_dice = int(config["dice"]["count"])
+        per_player = (
+            config["junior"]["flood_rolls_per_starting_player"]
+            if self.junior
+            else config["flood"]["rolls_per_starting_player"]
+        )
+        self.flood_rolls = int(per_player) * num_players
+        self.sun_hexes = int(config["junior"]["sun_hexes"])
+        self.water_hexes = int(config["junior"]["water_hexes"])
+        deck = 1 if self.distinct else self.per_species
+        if not self.junior and not 1 <= num_players <= deck * len(self.species):
+            raise ValueError(f"{num_players} players but only {deck * len(self.species)} cards")
+        if len(self.board.starts) < self.num_pieces:
+            raise ValueError("fewer start hexes than animals")
+        self.num_hexes = self.board.rows * self.board.cols
+        self._ark_maps: dict[tuple[str, int], dict[Hex, int]] = {}
+
+    def new_initial_state(self) -> FloodState:
+        return FloodState(self)
+
+    def species_of(self, piece: int) -> str:
+        return self.species[piece // self.per_species]
+
+    def ark_map(self, animal: str, flood_count: int) -> dict[Hex, int]:
+        """Cost to the Ark from every hex on an empty board with ``flood_count`` hexes flooded."""
+        key = (animal, flood_count)
+        if key not in self._ark_maps:
+            cols = self.board.cols
+            flooded = flooded_hexes(flood_count // cols, flood_count % cols, cols)
+            self._ark_maps[key] = _dist_to(
+                self.rules, self.board, animal, ARK, flooded, frozenset()
+            )
+        return self._ark_maps[key]
+
+    # Action encoding: 0 ends the turn; 1 + (pool * pieces + piece) * (hexes + 1) + dest, where
+    # dest = row * cols + col, or ``hexes`` for the Ark; pool 0 spends points, 1 uses a sun.
+    def move_action(self, pool: int, piece: int, dest: Hex | str) -> int:
+        d = self.num_hexes if dest == ARK else self.board.index(dest)  # type: ignore[arg-type]
+        return 1 + (pool * self.num_pieces + piece) * (self.num_hexes + 1) + d
+
+    def decode_action(self, action: int) -> tuple[int, int, Hex | str]:
+        """(pool, piece, destination) of a move action."""
+        rest, d = divmod(action - 1, self.num_hexes + 1)
+        pool, piece = divmod(rest, self.num_pieces)
+        dest: Hex | str = ARK if d == self.num_hexes else divmod(d, self.board.cols)
+        return pool, piece, dest
+
+
+_FIELDS = (
+    "phase",
+    "positions",
+    "cards",
+    "deck",
+    "out",
+    "active",
+    "round",
+    "rolled",
+    "points",
+    "sun",
+    "flood_row",
+    "flood_col",
+    "flood_rolls_left",
+    "arrived",
+    "outcome",
+    "winners",
+)
+
+
+class FloodState:
+    """One position of the game; JSON-shaped fields, see ``to_dict``."""
+
+    def __init__(self, game: FloodGame) -> None:
+        self.game = game
+        n = game.num_players
+        self.phase = "place"
+        self.positions: list[list[int] | str | None] = [None] * game.num_pieces
+        self.cards: list[str | None] = [None] * n
+        per = 1 if game.distinct else game.per_species
+        self.deck = {s: per for s in game.species}
+        self.out = [False] * n
+        self.active = 0
+        self.round = 1
+        self.rolled: list[str] = []
+        self.points = 0
+        self.sun = 0
+        self.flood_row = 0
+        self.flood_col = 0
+        self.flood_rolls_left = 0
+        self.arrived: list[str] = []
+        self.outcome: str | None = None
+        self.winners: list[int] = []
+        self._cache: dict[int, int] | None = None
+
+    # -- serialisation ------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        d = {f: getattr(self, f) for f in _FIELDS}
+        d["positions"] = [list(p) if isinstance(p, list | tuple) else p for p in self.positions]
+        d["deck"] = dict(self.deck)
+        for f in ("cards", "out", "rolled", "arrived", "winners"):
+            d[f] = list(d[f])
+        return d
+
+    @classmethod
+    def from_dict(cls, game: FloodGame, data: Mapping[str, Any]) -> FloodState:
+        state = cls(game)
+        for f in _FIELDS:
+            setattr(state, f, data[f])
+        state.positions = [list(p) if isinstance(p, list | tuple) else p for p in data["positions"]]
+        state.deck = dict(data["deck"])
+        for f in ("cards", "out", "rolled", "arrived", "winners"):
+            setattr(state, f, list(data[f]))
+        return state
+
+    def clone(self) -> FloodState:
+        return FloodState.from_dict(self.game, self.to_dict())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FloodState) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # -- queries ------------------------------------------------------------------------------
+    def flood_count(self) -> int:
+        return self.flood_row * self.game.board.cols + self.flood_col
+
+    def flooded(self) -> frozenset[Hex]:
+        return flooded_hexes(self.flood_row, self.flood_col, self.game.board.cols)
+
+    def occupied(self) -> frozenset[Hex]:
+        return frozenset(_hex(p) for p in self.positions if isinstance(p, list))
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def is_chance_node(self) -> bool:
+        return self.phase in ("place", "deal", "roll", "flood")
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return TERMINAL
+        return CHANCE if self.is_chance_node() else self.active
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome, probability) pairs of the current chance node, sorted by outcome."""
+        g = self.game
+        if self.phase == "place":
+            taken = self.occupied()
+            free = [i for i, s in enumerate(g.board.starts) if s not in taken]
+            return [(i, 1.0 / len(free)) for i in free]
+        if self.phase == "deal":
+            total = sum(self.deck.values())
+            return [
+                (i, self.deck[s] / total) for i, s in enumerate(g.species) if self.deck[s] > 0
+            ]
+        faces = g.faces if self.phase == "roll" else g.flood_faces
+        return [(i, 1.0 / len(faces)) for i in range(len(faces))]
+
+    def _moves(self) -> dict[int, int]:
+        """Legal move actions -> cost in their pool (cached until the next action)."""
+        if self._cache is not None:
+            return self._cache
+        g = self.game
+        moves: dict[int, int] = {}
+        occupied = self.occupied()
+        flooded = self.flooded()
+        for pool, budget in ((POOL_POINTS, self.points), (POOL_SUN, g.sun_hexes if self.sun else 0)):
+            if budget <= 0:
+                continue
+            for piece, pos in enumerate(self.positions):
+                if not isinstance(pos, list):
+                    continue
+                src = _hex(pos)
+                dist, ark = _dist_from(
+                    g.rules, g.board, g.species_of(piece), src, flooded, occupied - {src}, budget
+                )
+                for h, d in dist.items():
+                    if h != src and h not in occupied:
+                        moves[g.move_action(pool, piece, h)] = d
+                if ark is not None:
+                    moves[g.move_action(pool, piece, ARK)] = ark
+        self._cache = moves
+        return moves
+
+    def legal_actions(self) -> list[int]:
+        if self.is_terminal():
+            return []
+        if self.is_chance_node():
+            return [a for a, _ in self.chance_outcomes()]
+        return [END_TURN, *sorted(self._moves())]
+
+    def returns(self) -> list[float]:
+        """+1 to winners; -1 to everybody when the flood wins; otherwise 0."""
+        n = self.game.num_players
+        if self.outcome is None or self.outcome == "won":
+            return [1.0 if seat in self.winners else 0.0 for seat in range(n)]
+        return [-1.0] * n
+
+    # -- transitions --------------------------------------------------------------------------
+    def apply_action(self, action: int) -> None:
+        if self.is_terminal():
+            raise ValueError("the game is over")
+        legal = (
+            [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self._moves()
+        )
+        if action not in legal and not (action == END_TURN and not self.is_chance_node()):
+            raise ValueError(f"illegal action {action} in phase {self.phase}")
+        self._cache = None
+        g = self.game
+        if self.phase == "place":
+            piece = self.positions.index(None)
+            self.positions[piece] = list(g.board.starts[action])
+            if None not in self.positions:
+                self.phase = "roll" if g.junior else "deal"
+        elif self.phase == "deal":
+            seat = self.cards.index(None)
+            self.cards[seat] = g.species[action]
+            self.deck[g.species[action]] -= 1
+            if None not in self.cards:
+                self.phase = "roll"
+        elif self.phase == "roll":
+            self.rolled.append(g.faces[action])
+            if len(self.rolled) == g.dice_count:
+                self._resolve_roll()
+        elif self.phase == "flood":
+            self.rolled.append(g.flood_faces[action])
+            if len(self.rolled) == g.flood_dice:
+                self._advance_flood(sum(int(v) for v in self.rolled))
+                self.rolled = []
+                self.flood_rolls_left -= 1
+                if self.flood_rolls_left == 0:
+                    self._check_flood()
+                    if not self.is_terminal():
+                        self.round += 1
+                        self._start_round()
+        elif action == END_TURN:
+            self._end_turn()
+        else:
+            self._move(action, legal[action])  # type: ignore[call-overload]
+
+    def _resolve_roll(self) -> None:
+        g = self.game
+        effect = dice_effect(g.config, {"values": self.rolled, "variant": g.variant})
+        self.rolled = []
+        self.points, self.sun = effect["points"], effect["sun"]
+        for _ in range(effect["water"]):
+            self._advance_flood(g.water_hexes)
+        self._check_flood()
+        if self.is_terminal():
+            return
+        self.phase = "move"
+        if self.points == 0 and self.sun == 0:
+            self._end_turn()
+
+    def _move(self, action: int, cost: int) -> None:
+        g = self.game
+        pool, piece, dest = g.decode_action(action)
+        if pool == POOL_SUN:
+            self.sun -= 1
+        else:
+            self.points -= cost
+        if dest == ARK:
+            self.positions[piece] = ARK
+            self.arrived.append(g.species_of(piece))
+            out, winners = _arrival(g.config, self.arrived, self.cards, g.junior)
+            for seat in out:
+                self.out[seat] = True
+            if len(self.arrived) == g.num_pieces:
+                self.winners = winners
+                self.outcome = "won"
+                self.phase = "over"
+                return
+        else:
+            self.positions[piece] = list(dest)
+        self._check_flood()
+        if self.is_terminal():
+            return
+        if self.out[self.active] or (self.points == 0 and self.sun == 0):
+            self._end_turn()
+
+    def _advance_flood(self, steps: int) -> None:
+        g = self.game
+        self.flood_row, self.flood_col, _ = _flood_advance(
+            self.flood_row, self.flood_col, steps, g.board.rows, g.board.cols
+        )
+
+    def _check_flood(self) -> None:
+        """Everybody loses when an animal is drowned or cut off from the Ark."""
+        g = self.game
+        flooded = self.flooded()
+        for piece, pos in enumerate(self.positions):
+            if not isinstance(pos, list):
+                continue
+            animal = g.species_of(piece)
+            if _hex(pos) in flooded:
+                self.outcome = f"drowned: {animal} at {_fmt(pos)}"
+            elif _hex(pos) not in g.ark_map(animal, self.flood_count()):
+                self.outcome = f"cut off: {animal} at {_fmt(pos)}"
+            else:
+                continue
+            self.phase = "over"
+            return
+
+    def _end_turn(self) -> None:
+        self.points = self.sun = 0
+        nxt = [s for s in range(self.active + 1, self.game.num_players) if not self.out[s]]
+        if nxt:
+            self.active = nxt[0]
+            self.phase = "roll"
+        elif self.game.flood_rolls > 0:
+            self.phase = "flood"
+            self.flood_rolls_left = self.game.flood_rolls
+        else:
+            self.round += 1
+            self._start_round()
+
+    def _start_round(self) -> None:
+        seats = [s for s in range(self.game.num_players) if not self.out[s]]
+        if seats:
+            self.active = seats[0]
+            self.phase = "roll"
+        elif self.game.flood_rolls > 0:  # nobody left to move the animals: the flood rises on
+            self.phase = "flood"
+            self.flood_rolls_left = self.game.flood_rolls
+        else:
+            self.outcome = "stranded: no player left to move the animals"
+            self.phase = "over"
+
+
+# --------------------------------------------------------------------------------------------
+# A simple cooperative policy and a driver
+
+
+def cooperative_policy(state: FloodState) -> int:
+    """Move the animal the flood will reach first as far towards the Ark as the dice allow.
+
+    Animals are taken in flood order (the one nearest the flood first); the first with a move
+    that lowers its remaining cost to the Ark makes the move leaving the least cost (ties: the
+    later flood position, then the smaller action). Boarding the last piece of a species (which
+    puts its holders out) waits until no other move helps, unless it is the last animal.
+    Ends the turn when nothing helps.
+    """
+    g = state.game
+    moves = state._moves()
+    fc = state.flood_count()
+    aboard = len(state.arrived)
+    by_piece: dict[int, list[int]] = {}
+    for action in moves:
+        by_piece.setdefault(g.decode_action(action)[1], []).append(action)
+    pieces = [p for p, pos in enumerate(state.positions) if isinstance(pos, list)]
+    pieces.sort(key=lambda p: (g.board.index(_hex(state.positions[p])), p))  # type: ignore[arg-type]
+    for completing_ok in (False, True):
+        for piece in pieces:
+            animal = g.species_of(piece)
+            completes = (
+                state.arrived.count(animal) == g.per_species - 1 and aboard < g.num_pieces - 1
+            )
+            ark = g.ark_map(animal, fc)
+            here = ark.get(_hex(state.positions[piece]))  # type: ignore[arg-type]
+            best: tuple | None = None
+            for action in by_piece.get(piece, []):
+                pool, _, dest = g.decode_action(action)
+                if dest == ARK:
+                    if completes and not completing_ok:
+                        continue
+                    key = (0, 0, pool, action)
+                elif dest in ark:
+                    key = (ark[dest], -g.board.index(dest), pool, action)  # type: ignore[arg-type]
+                else:
+                    continue
+                if here is not None and key[0] < here and (best is None or key < best):
+                    best = key
+            if best is not None:
+                return best[3]
+    return END_TURN
+
+
+def random_policy(rng: random.Random) -> Callable[[FloodState], int]:
+    """A policy choosing uniformly among the legal actions."""
+    return lambda state: rng.choice(state.legal_actions())
+
+
+def play(
+    game: FloodGame,
+    rng: random.Random,
+    policy: Callable[[FloodState], int] = cooperative_policy,
+    max_actions: int = 100_000,
+) -> FloodState:
+    """Play one game to the end, sampling chance from ``rng``; returns the terminal state."""
+    state = game.new_initial_state()
+    for _ in range(max_actions):
+        if state.is_terminal():
+            return state
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(policy(state))
+    raise RuntimeError("game did not end")

@@ -1,0 +1,121 @@
+"""The build pipeline: checker-clean, deterministic, cached, and driven by the definition."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from conftest import build
+
+from rules_ref import arche_noah as ref
+from tts_builder.build import BuildOptions, build_game
+from tts_builder.definition import ASSETS_ROOT
+from tts_builder.emulator import LuaSandbox
+from tts_builder.games import arche_noah
+from tts_builder.save import loads
+from tts_builder.save.checker import check_file_bytes, check_save
+
+
+def test_save_passes_every_format_check(arche_noah_build) -> None:
+    files = arche_noah_build.files
+    data = files["arche-noah.json"]
+    findings = check_file_bytes(data) + check_save(loads(data, "arche-noah.json"))
+    assert findings == []
+
+
+def test_outputs_listed(arche_noah_build) -> None:
+    names = set(arche_noah_build.files)
+    assert {"arche-noah.json", "arche-noah.png", "preview.png", "scripts/Global.lua"} <= names
+    assert any(name.startswith("images/cards-") for name in names)
+
+
+def test_save_urls_point_at_built_images(arche_noah_build, tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    result = build_game("arche-noah", BuildOptions(out_dir=out), {})
+    text = result.files["arche-noah.json"].decode()
+    urls = {u for u in _urls(json.loads(text)) if u}
+    assert urls
+    for url in urls:
+        assert url.startswith((out.resolve() / "arche-noah").as_uri() + "/images/")
+        rel = url.split("/arche-noah/", 1)[1]
+        assert rel in result.files
+
+
+def test_base_url_rewrites_every_asset() -> None:
+    result = build(base_url="https://example.org/mods/")
+    urls = {u for u in _urls(result.save) if u}
+    assert urls and all(u.startswith("https://example.org/mods/arche-noah/images/") for u in urls)
+
+
+def test_two_builds_are_byte_identical() -> None:
+    first = build_game("arche-noah", BuildOptions(), {})
+    second = build_game("arche-noah", BuildOptions(), {})
+    assert first.files == second.files
+
+
+def test_rebuild_with_warm_cache_renders_nothing() -> None:
+    cache: dict[str, bytes] = {}
+    cold = build_game("arche-noah", BuildOptions(), cache)
+    warm = build_game("arche-noah", BuildOptions(), cache)
+    assert cold.rendered > 0
+    assert warm.rendered == 0
+    assert warm.files == cold.files
+
+
+def test_guids_are_stable_and_unique(arche_noah_build) -> None:
+    guids = [o["GUID"] for o in _objects(arche_noah_build.save)]
+    assert len(guids) == len(set(guids))
+    assert guids == [o["GUID"] for o in _objects(build().save)]
+
+
+def test_one_source_of_truth(tmp_path: Path) -> None:
+    """A rule number changed in the YAML changes the Lua, rules_ref and the art."""
+    shutil.copytree(ASSETS_ROOT / "arche-noah", tmp_path / "arche-noah")
+    path = tmp_path / "arche-noah" / "game.yaml"
+    text = path.read_text()
+    text = text.replace("set_of_four_bonus: 3", "set_of_four_bonus: 7")
+    text = text.replace("card_values: [1, 2, 3, 4]", "card_values: [1, 2, 3, 5]")
+    text = text.replace("{players: [5], purple: 10, green: 2}", "{players: [5], purple: 9, green: 2}")
+    path.write_text(text)
+    changed = build_game("arche-noah", BuildOptions(), {}, assets_root=tmp_path)
+    original = build()
+
+    config = arche_noah.rules_config(changed.definition.data)
+    four = {
+        "cards": [{"animal": "Lion", "value": v} for v in (1, 2, 3, 5)],
+        "purple": 0, "green": 0, "playthrough": 1,
+    }
+    sandbox = LuaSandbox()
+    env = sandbox.load_script(changed.global_script, "Global")
+    assert sandbox.call(env, "Rules.score_collection", four)["bonus"] == 7
+    assert ref.score_collection(config, four)["bonus"] == 7
+    assert sandbox.call(env, "Rules.setup", {"players": 5})["purple"] == 9
+    assert ref.setup(config, {"players": 5})["purple"] == 9
+    sheets = sorted(n for n in changed.files if n.startswith("images/cards-"))
+    assert any(changed.files[n] != original.files[n] for n in sheets)
+    assert changed.files["images/card-back.png"] == original.files["images/card-back.png"]
+
+
+def _objects(save: dict) -> list[dict]:
+    found = []
+    stack = list(save["ObjectStates"])
+    while stack:
+        obj = stack.pop()
+        found.append(obj)
+        stack.extend(obj.get("ContainedObjects", []))
+    return found
+
+
+def _urls(node: object) -> list[str]:
+    if isinstance(node, dict):
+        out = []
+        for key, value in node.items():
+            if key.endswith("URL") and isinstance(value, str):
+                out.append(value)
+            else:
+                out.extend(_urls(value))
+        return out
+    if isinstance(node, list):
+        return [u for item in node for u in _urls(item)]
+    return []

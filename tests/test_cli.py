@@ -1,0 +1,146 @@
+"""The command line: outputs, exit codes and one-line errors; nothing half-written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tts_builder.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK, run
+from tts_builder.definition import ASSETS_ROOT
+
+SAVES = Path(__file__).resolve().parents[2] / "shared" / "tts" / "saves"
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = run(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def assets(tmp_path: Path) -> Path:
+    root = tmp_path / "assets"
+    shutil.copytree(ASSETS_ROOT / "arche-noah", root / "arche-noah")
+    return root
+
+
+def test_build_writes_the_game(capsys, tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    code, _, err = cli(capsys, "build", "arche-noah", "--out", str(out))
+    assert code == EXIT_OK, err
+    game = out / "arche-noah"
+    assert (game / "arche-noah.json").is_file() and (game / "preview.png").is_file()
+    save = json.loads((game / "arche-noah.json").read_text())
+    assert save["SaveName"] == "Arche Noah"
+    code, _, err = cli(capsys, "build", "arche-noah", "--out", str(out))
+    assert code == EXIT_OK and "up to date" in err and "0 images rendered" in err
+
+
+def test_two_clean_builds_are_byte_identical(capsys, tmp_path: Path) -> None:
+    trees = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        assert cli(capsys, "-q", "build", "--out", str(out))[0] == EXIT_OK
+        trees.append({p.relative_to(out).as_posix(): p.read_bytes()
+                      for p in sorted(out.rglob("*")) if p.is_file() and ".cache" not in p.parts})
+    assert trees[0] == trees[1]
+    assert any(name.endswith("arche-noah.json") for name in trees[0])
+
+
+def test_bad_yaml_exits_2_with_one_line_and_writes_nothing(capsys, assets: Path, tmp_path) -> None:
+    path = assets / "arche-noah" / "game.yaml"
+    path.write_text(path.read_text().replace("purple: 10,", "purple: twelve,"))
+    out = tmp_path / "dist"
+    code, stdout, err = cli(capsys, "--assets", str(assets), "build", "--out", str(out))
+    assert code == EXIT_BAD_INPUT
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err
+    assert "game.yaml:" in lines[0] and "rules.chips[1].purple" in lines[0]
+    assert not (out / "arche-noah").exists()
+
+
+def test_failed_rebuild_keeps_the_previous_build(capsys, assets: Path, tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    assert cli(capsys, "--assets", str(assets), "-q", "build", "--out", str(out))[0] == EXIT_OK
+    before = (out / "arche-noah" / "arche-noah.json").read_bytes()
+    (assets / "arche-noah" / "art" / "bear.png").unlink()
+    code, _, err = cli(capsys, "--assets", str(assets), "build", "--out", str(out))
+    assert code == EXIT_BAD_INPUT and "animals[8].art" in err and "bear.png" in err
+    assert (out / "arche-noah" / "arche-noah.json").read_bytes() == before
+
+
+def test_unknown_game_exits_2(capsys) -> None:
+    code, _, err = cli(capsys, "build", "no-such-game")
+    assert code == EXIT_BAD_INPUT and "unknown game 'no-such-game'" in err
+
+
+def test_list(capsys) -> None:
+    code, out, _ = cli(capsys, "list")
+    assert code == EXIT_OK and out.startswith("arche-noah\tArche Noah\t2-5 players")
+
+
+def test_eval_both_engines(capsys) -> None:
+    payload = json.dumps({"cards": [{"animal": "Lion", "value": 3}], "purple": 5, "green": 2,
+                          "playthrough": 2})
+    code, out, _ = cli(capsys, "eval", "arche-noah", "score_collection", payload)
+    result = json.loads(out)
+    assert code == EXIT_OK and result["agree"] is True
+    assert result["lua"]["total"] == -3 + 2 + 2
+
+
+def test_eval_single_engine_prints_the_output_alone(capsys) -> None:
+    code, out, _ = cli(capsys, "eval", "arche-noah", "pick_order", '{"bids":[1,1,2],"start":1}',
+                       "--engine", "lua")
+    assert code == EXIT_OK
+    assert json.loads(out) == {"order": [2, 1, 0], "paid": [1, 1, 2]}
+
+
+def test_eval_bad_json_exits_2(capsys) -> None:
+    code, _, err = cli(capsys, "eval", "arche-noah", "pick_order", "{bids")
+    assert code == EXIT_BAD_INPUT and "payload: invalid JSON" in err
+
+
+def test_verify_agrees(capsys) -> None:
+    code, _, err = cli(capsys, "verify", "arche-noah", "--examples", "25")
+    assert code == EXIT_OK, err
+    assert "score_collection: 25 examples agree" in err
+
+
+def test_verify_reports_a_mismatch(capsys, monkeypatch) -> None:
+    from rules_ref import arche_noah as ref
+
+    real = ref.pick_order
+
+    def off_by_one(config, inp):
+        out = real(config, inp)
+        return {**out, "paid": [p + 1 for p in out["paid"]]}
+
+    monkeypatch.setitem(ref.FUNCTIONS, "pick_order", off_by_one)
+    code, out, _ = cli(capsys, "-q", "verify", "arche-noah", "--examples", "20")
+    assert code == EXIT_MISMATCH
+    assert "pick_order: Lua and rules_ref disagree on" in out
+
+
+def test_check_real_saves(capsys) -> None:
+    saves = sorted(SAVES.glob("*.json"))
+    assert saves
+    code, out, _ = cli(capsys, "check", *map(str, saves))
+    assert code == EXIT_OK, out
+
+
+def test_check_corrupt_save(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "TS_Save_9.json"
+    bad.write_text('{"SaveName": "x", "ObjectStates": [}')
+    code, _, err = cli(capsys, "check", str(bad))
+    assert code == EXIT_BAD_INPUT and str(bad) in err and len(err.strip().splitlines()) == 1
+
+
+def test_console_script_and_module_entry_points() -> None:
+    proc = subprocess.run([sys.executable, "-m", "tts_builder", "list"], capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0 and "arche-noah" in proc.stdout

@@ -1,0 +1,154 @@
+"""The build pipeline: definition -> art -> scripts -> save, all in memory.
+
+Nothing here writes files: :func:`build_game` returns every output as bytes keyed by its path
+inside ``dist/<game>/``; ``tts_builder.writer`` puts them on disk atomically. Rendered images go
+through a content-keyed cache, so a rebuild with unchanged inputs renders nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from .definition import REPO_ROOT, GameDefinition, load_definition
+from .errors import BuildError, FieldError
+
+IMAGES_DIR = "images"
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Where the build will live (for local URLs) and how assets are addressed."""
+
+    out_dir: Path = REPO_ROOT / "dist"
+    base_url: str | None = None
+    variant: str | None = None
+
+
+@dataclass
+class GameBuild:
+    """Everything one game's build produces, as data."""
+
+    game_id: str
+    definition: GameDefinition
+    save: dict[str, Any]
+    global_script: str
+    global_ui: str
+    files: dict[str, bytes] = field(default_factory=dict)
+    rendered: int = 0  # images actually rendered (0 on a fully cached rebuild)
+
+    @property
+    def save_name(self) -> str:
+        return f"{self.game_id}.json"
+
+
+@cache
+def code_digest() -> str:
+    """A digest of the renderer's code and fonts: cached renders die when either changes."""
+    digest = hashlib.sha256()
+    sources = sorted((REPO_ROOT / "tts_builder" / "render").glob("*.py"))
+    fonts = sorted((REPO_ROOT / "assets" / "fonts").glob("*.ttf"))
+    for path in [*sources, *fonts]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    """The sha256 of a file's bytes (art enters cache keys by content, not by name)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class ImageSet:
+    """The images of one game build: named PNGs, rendered through a content-keyed cache."""
+
+    def __init__(
+        self, game_id: str, options: BuildOptions, cache: MutableMapping[str, bytes]
+    ) -> None:
+        self.game_id = game_id
+        self.options = options
+        self.cache = cache
+        self.files: dict[str, bytes] = {}
+        self.rendered = 0
+
+    def png(self, name: str, spec: Any, make: Callable[[], Image.Image]) -> str:
+        """Add ``images/<name>.png`` made by ``make`` (or taken from the cache); its URL."""
+        from .render import encode_png
+
+        key = hashlib.sha256(
+            json.dumps([code_digest(), spec], sort_keys=True, default=str).encode()
+        ).hexdigest()
+        data = self.cache.get(key)
+        if data is None:
+            data = encode_png(make())
+            self.cache[key] = data
+            self.rendered += 1
+        path = f"{IMAGES_DIR}/{name}.png"
+        self.files[path] = data
+        return self.url(path)
+
+    def url(self, rel_path: str) -> str:
+        """The URL TTS loads ``rel_path`` from: hosted under --base-url, else a local file."""
+        if self.options.base_url:
+            return f"{self.options.base_url.rstrip('/')}/{self.game_id}/{rel_path}"
+        return (self.options.out_dir.resolve() / self.game_id / rel_path).as_uri()
+
+
+def build_game(
+    game_id: str,
+    options: BuildOptions | None = None,
+    cache: MutableMapping[str, bytes] | None = None,
+    assets_root: Path | None = None,
+) -> GameBuild:
+    """Build one game completely in memory."""
+    from .games import game_module
+
+    options = options or BuildOptions()
+    definition = load_definition(game_id, assets_root)
+    if options.variant and options.variant not in definition.variants:
+        known = ", ".join(definition.variants) or "none"
+        raise BuildError(f"{game_id}: unknown variant {options.variant!r} (variants: {known})")
+    images = ImageSet(game_id, options, cache if cache is not None else {})
+    try:
+        build = game_module(game_id).assemble(definition, images, options)
+    except FieldError as err:  # e.g. a layout naming an unknown {field}
+        raise definition.doc.reraise(err) from None
+    build.files.update(images.files)
+    build.rendered = images.rendered
+    return build
+
+
+def scripts_of(save: dict[str, Any]) -> dict[str, str]:
+    """Every non-empty Lua script in a save: ``Global`` and ``<Nickname>.<GUID>``."""
+    found = {"Global": save.get("LuaScript", "")}
+    stack = list(save.get("ObjectStates", []))
+    while stack:
+        obj = stack.pop()
+        if obj.get("LuaScript"):
+            found[f"{obj.get('Nickname') or obj['Name']}.{obj['GUID']}"] = obj["LuaScript"]
+        stack.extend(obj.get("ContainedObjects", []))
+    return {name: text for name, text in found.items() if text}
+
+
+def lint_build(build: GameBuild) -> None:
+    """Fail the build on any MoonSharp-compatibility hit, naming the template module and line."""
+    from .lua.bundle import is_bundle, module_line_map
+    from .lua.lint import lint
+
+    for name, text in scripts_of(build.save).items():
+        hits = lint(text, name)
+        if hits:
+            hit = hits[0]
+            where = f"{name}:{hit.line}"
+            if is_bundle(text) and hit.line in module_line_map(text):
+                module, line = module_line_map(text)[hit.line]
+                where = f"lua_templates/{module} (line {line} of the rendered module)"
+            more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
+            raise BuildError(f"{build.game_id}: {where}: [{hit.rule}] {hit.message}{more}")

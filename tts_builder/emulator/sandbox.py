@@ -1,0 +1,247 @@
+"""A lupa Lua 5.2 runtime restricted to the libraries Tabletop Simulator loads."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from lupa import lua52
+
+LuaRuntime = lua52.LuaRuntime
+LuaError = lua52.LuaError
+
+_HERE = Path(__file__).parent
+
+#: Names a TTS script cannot use (MoonSharp's LoadMethods/IO/Debug/OS_System are not loaded,
+#: and lupa 5.2 has no global ``unpack``).
+MISSING_IN_TTS = frozenset(
+    {
+        "unpack", "load", "loadstring", "loadfile", "dofile", "require", "io", "debug",
+        "package", "setfenv", "getfenv", "module", "exit", "getenv", "execute", "remove",
+        "rename", "tmpname",
+    }
+)
+_NIL_NAME = re.compile(r"attempt to (?:call|index) (?:global|field) '(\w+)' \(a nil value\)")
+
+
+class LuaScriptError(Exception):
+    """A Lua error: the Lua message (with chunk name and line) and, if known, a traceback."""
+
+    def __init__(self, message: str, traceback: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.traceback = traceback
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def explain(message: str) -> str:
+    """Append a hint when ``message`` is about a library TTS does not load."""
+    found = _NIL_NAME.search(message)
+    if found and found.group(1) in MISSING_IN_TTS:
+        return (
+            f"{message} ('{found.group(1)}' is not available in Tabletop Simulator: "
+            "no io/debug/package/load*/dofile/require, only os.clock/date/time/difftime, "
+            "and use table.unpack instead of unpack)"
+        )
+    return message
+
+
+def lua_read(name: str) -> str:
+    """The text of a Lua file shipped next to this module."""
+    return (_HERE / name).read_text(encoding="utf-8")
+
+
+def _deny_attributes(obj: object, name: object, is_setting: bool) -> str:
+    raise AttributeError(f"Lua code may not access Python attribute {name!r}")
+
+
+def to_lua(runtime: Any, value: Any) -> Any:
+    """Convert JSON-shaped Python data to Lua: dicts to tables, lists to 1..n sequences.
+
+    ``None`` inside a list leaves a hole (nil); ``None`` dict values are dropped. Values that
+    are already Lua objects, and other scalars, pass through unchanged.
+    """
+    if isinstance(value, Mapping):
+        table = runtime.table()
+        for key, item in value.items():
+            if item is not None:
+                table[key] = to_lua(runtime, item)
+        return table
+    if isinstance(value, list | tuple):
+        table = runtime.table()
+        for index, item in enumerate(value, start=1):
+            if item is not None:
+                table[index] = to_lua(runtime, item)
+        return table
+    return value
+
+
+def _number(value: float) -> int | float:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
+
+
+def _key_text(key: Any) -> str:
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, float):
+        return str(int(key)) if key.is_integer() else format(key, ".14g")
+    return str(key)
+
+
+def from_lua(value: Any) -> Any:
+    """Convert a Lua value to JSON-shaped Python data (TTS ``JSON.encode`` rules).
+
+    An empty table becomes ``[]``; a table whose keys are all positive integers becomes a list
+    (holes padded with ``None``); any other table becomes a dict with string keys. Integral
+    floats become ints. Functions and other non-data values raise ``TypeError``.
+    """
+    return _from_lua(value, set())
+
+
+def _from_lua(value: Any, seen: set[int]) -> Any:
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, int | float):
+        return _number(value)
+    kind = lua52.lua_type(value)
+    if kind != "table":
+        raise TypeError(f"cannot convert a Lua {kind} to JSON-shaped data")
+    if id(value) in seen:
+        raise ValueError("cannot convert a Lua table that contains itself")
+    seen = seen | {id(value)}
+    items = [(_number(k) if isinstance(k, float) else k, v) for k, v in value.items()]
+    if not items:
+        return []
+    if all(isinstance(k, int) and not isinstance(k, bool) and k >= 1 for k, _ in items):
+        result: list[Any] = [None] * max(k for k, _ in items)
+        for key, item in items:
+            result[key - 1] = _from_lua(item, seen)
+        return result
+    return {_key_text(k): _from_lua(v, seen) for k, v in items}
+
+
+class LuaSandbox:
+    """A Lua 5.2 runtime whose script environments hold only the TTS library set.
+
+    Scripts get ``assert collectgarbage error print select type tonumber tostring pcall xpcall
+    setmetatable getmetatable rawset rawget rawequal rawlen next ipairs pairs bit32 coroutine
+    math string table _G _VERSION _MOONSHARP`` and ``os.clock/date/time/difftime``.
+    ``math.random`` is seeded from ``seed``; the os functions read a virtual clock.
+    """
+
+    def __init__(self, *, seed: int = 0, on_print: Callable[[str], None] | None = None) -> None:
+        self.runtime = LuaRuntime(
+            unpack_returned_tuples=True,
+            register_eval=False,
+            register_builtins=False,
+            attribute_filter=_deny_attributes,
+        )
+        self.prints: list[str] = []
+        self._random = random.Random(seed)
+        self._on_print = on_print or self.prints.append
+        services = self.to_lua(
+            {
+                "random": self._random.random,
+                "randomseed": self._randomseed,
+                "print": lambda text: self._on_print(text),
+            }
+        )
+        loader = self.runtime.eval("function(src, name) return load(src, name, 't') end")
+        chunk = loader(lua_read("sandbox.lua"), "=sandbox.lua")
+        self.lib = chunk(services)
+        self._run = self.lib["run"]
+
+    def _randomseed(self, value: Any = 0) -> None:
+        self._random.seed(value if isinstance(value, int | float) and math.isfinite(value) else 0)
+
+    @property
+    def clock(self) -> float:
+        """Virtual seconds read by ``os.clock`` (``os.time`` adds a fixed epoch)."""
+        return float(self.lib["clock"]["seconds"])
+
+    @clock.setter
+    def clock(self, seconds: float) -> None:
+        self.lib["clock"]["seconds"] = seconds
+
+    def to_lua(self, value: Any) -> Any:
+        """:func:`to_lua` bound to this runtime."""
+        return to_lua(self.runtime, value)
+
+    def table(self) -> Any:
+        """A new empty Lua table."""
+        return self.runtime.table()
+
+    def make_env(self, extra: Mapping[str, Any] | None = None) -> Any:
+        """A fresh TTS-library environment plus ``extra`` globals (dicts/lists converted)."""
+        env = self.lib["new_env"]()
+        for name, value in (extra or {}).items():
+            env[name] = self.to_lua(value) if isinstance(value, Mapping | list) else value
+        return env
+
+    def protected(self, fn: Any, *args: Any) -> tuple[bool, Any, str | None]:
+        """Call a Lua function catching errors: ``(True, first_result, None)`` or
+        ``(False, message, traceback)``."""
+        result = self._run(fn, *args)
+        if not isinstance(result, tuple):
+            result = (result,)
+        if result[0]:
+            return True, result[1] if len(result) > 1 else None, None
+        return False, explain(str(result[1])), result[2] if len(result) > 2 else None
+
+    def compile(self, source: str, chunkname: str, env: Any = None) -> Any:
+        """Compile ``source`` as text in ``env`` (a fresh TTS environment if omitted).
+
+        A ``chunkname`` without a leading ``=`` or ``@`` gets ``=`` so messages read
+        ``name:line: ...``. Syntax errors raise :class:`LuaScriptError`.
+        """
+        if not chunkname.startswith(("=", "@")):
+            chunkname = "=" + chunkname
+        if env is None:
+            env = self.make_env()
+        result = self.lib["load_chunk"](source, chunkname, env)
+        if isinstance(result, tuple):
+            raise LuaScriptError(str(result[1]))
+        return result
+
+    def run_chunk(self, source: str, chunkname: str, env: Any = None) -> Any:
+        """Compile and run ``source`` in ``env``; return its first result (a raw Lua value)."""
+        fn = self.compile(source, chunkname, env)
+        ok, value, traceback = self.protected(fn)
+        if not ok:
+            raise LuaScriptError(value, traceback)
+        return value
+
+    def load_script(
+        self, source: str, name: str, extra_globals: Mapping[str, Any] | None = None
+    ) -> Any:
+        """Run a script's top level in a fresh environment and return that environment."""
+        env = self.make_env(extra_globals)
+        self.run_chunk(source, name, env)
+        return env
+
+    def lookup(self, env: Any, dotted_name: str) -> Any:
+        """The value at ``a.b.c`` in ``env``, or ``None``."""
+        value = env
+        for part in dotted_name.split("."):
+            if value is None or lua52.lua_type(value) != "table":
+                return None
+            value = value[part]
+        return value
+
+    def call(self, env: Any, dotted_name: str, *json_args: Any) -> Any:
+        """Call the function at ``dotted_name`` with JSON-shaped args; return its JSON result."""
+        fn = self.lookup(env, dotted_name)
+        if lua52.lua_type(fn) != "function":
+            raise LuaScriptError(f"{dotted_name} is not a function in this script")
+        ok, value, traceback = self.protected(fn, *(self.to_lua(a) for a in json_args))
+        if not ok:
+            raise LuaScriptError(value, traceback)
+        return from_lua(value)

@@ -1,0 +1,457 @@
+"""Arche Noah (RULINGS §1): its definition keys, cross-checks, rule config and TTS table.
+
+Everything the table shows or scripts comes from the definition: card faces from the layouts
+and the roster, chip counts and scoring from ``rules``, positions from ``table``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import FieldError
+from ..save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
+from ..schema import Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
+
+#: Tables a definition may name (custom-image tables would also need a TableURL).
+TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "Table_None")
+CARD_Y = 1.0
+CHIP_Y = 1.2
+BAG_Y = 1.6
+
+
+SIZE = ListOf(Int(16, 4096), 2, 2)
+_ANY_ELEMENT = Custom(lambda value, path: None)  # elements are checked by validate_layout
+
+
+def component(*sides: str, optional: frozenset[str] = frozenset()) -> Custom:
+    """A component: a pixel size and one layout per side, checked against that size."""
+    shape = Map({"size": SIZE, **{side: ListOf(_ANY_ELEMENT, 1) for side in sides}}, optional)
+
+    def check_component(value: Any, path: str) -> None:
+        from ..render import validate_layout
+
+        shape.check(value, path)
+        for side in sides:
+            if side in value:
+                validate_layout(value[side], f"{path}.{side}", tuple(value["size"]))
+
+    return Custom(check_component)
+
+
+PLAYER_COUNTS = ListOf(Int(1, 10), 1)
+
+FIELDS = {
+    "rules": Map(
+        {
+            "playthroughs": Int(1, 9),
+            "card_values": ListOf(Int(0, 99), 1, 10),
+            "chips": ListOf(
+                Map({"players": PLAYER_COUNTS, "purple": Int(0, 99), "green": Int(0, 99)}), 1
+            ),
+            "animals_removed": ListOf(Map({"players": PLAYER_COUNTS, "count": Int(0)}), 1),
+            "cards_per_player_in_offer": Int(1, 5),
+            "only_first_picker_pays_up_to_players": Int(0, 10),
+            "green_chip_takes": ListOf(Int(0, 5), 1, 5),
+            "scoring": Map(
+                {
+                    "set_of_four_bonus": Int(-99, 99),
+                    "purple_chips_per_point": Int(1, 99),
+                    "green_points_per_chip": ListOf(Int(-99, 99), 1, 9),
+                }
+            ),
+            "supply": Map({"purple": Int(0, 999), "green": Int(0, 999)}),
+        }
+    ),
+    "animals": ListOf(Map({"name": Str(), "color": Color(), "art": Str()}), 2, 60),
+    "components": Map(
+        {
+            "card": component("face", "back"),
+            "start_player": component("face"),
+            "purple_chip": component("face"),
+            "green_chip": component("face"),
+        }
+    ),
+    "table": Map(
+        {
+            "type": OneOf(TABLES),
+            "sky": Str(),
+            "draw_pile": Point(2),
+            "set_aside": Point(2),
+            "offer": Map({"start": Point(2), "step": Point(2)}),
+            "seats": ListOf(
+                Map(
+                    {
+                        "color": OneOf(SEAT_COLORS),
+                        "collection": Point(2),
+                        "chips": Point(2),
+                        "facing": Num(),
+                    }
+                ),
+                1,
+                10,
+            ),
+        }
+    ),
+}
+OPTIONAL: frozenset[str] = frozenset()
+
+
+def _by_player_count(entries: list[dict], path: str, low: int, high: int) -> dict[int, int]:
+    """Map each player count to the index of the one entry that covers it."""
+    seen: dict[int, int] = {}
+    for index, entry in enumerate(entries):
+        for j, count in enumerate(entry["players"]):
+            if count in seen:
+                raise FieldError(f"{path}[{index}].players[{j}]", f"{count} players listed twice")
+            seen[count] = index
+    for count in range(low, high + 1):
+        if count not in seen:
+            raise FieldError(path, f"no entry for {count} players")
+    return seen
+
+
+def check(data: dict[str, Any], root: Path) -> None:
+    """Cross-field checks: coverage of player counts, supplies, uniqueness, art files."""
+    rules = data["rules"]
+    low, high = data["players"]["min"], data["players"]["max"]
+    animals = data["animals"]
+    chips = _by_player_count(rules["chips"], "rules.chips", low, high)
+    removed = _by_player_count(rules["animals_removed"], "rules.animals_removed", low, high)
+    values = rules["card_values"]
+    if len(set(values)) != len(values):
+        raise FieldError("rules.card_values", "values must be distinct")
+    names = [animal["name"] for animal in animals]
+    for index, name in enumerate(names):
+        if names.index(name) != index:
+            raise FieldError(f"animals[{index}].name", f"animal {name!r} listed twice")
+    for players in range(low, high + 1):
+        entry = rules["animals_removed"][removed[players]]
+        in_play = (len(animals) - entry["count"]) * len(values)
+        if in_play < players:
+            raise FieldError(
+                f"rules.animals_removed[{removed[players]}].count",
+                f"leaves {in_play} cards for {players} players",
+            )
+        for colour in ("purple", "green"):
+            need = players * rules["chips"][chips[players]][colour]
+            have = rules["supply"][colour]
+            if need > have:
+                raise FieldError(
+                    f"rules.supply.{colour}",
+                    f"{players} players need {need} {colour} chips, the supply has {have}",
+                )
+    seats = data["table"]["seats"]
+    if len(seats) < high:
+        raise FieldError("table.seats", f"expected at least {high} seats, got {len(seats)}")
+    colours = [seat["color"] for seat in seats]
+    for index, colour in enumerate(colours):
+        if colours.index(colour) != index:
+            raise FieldError(f"table.seats[{index}].color", f"seat colour {colour} used twice")
+    for index, animal in enumerate(animals):
+        art = root / animal["art"]
+        if not art.is_file():
+            raise FieldError(f"animals[{index}].art", f"art file not found: {art}")
+
+
+def rules_config(data: dict[str, Any]) -> dict[str, Any]:
+    """The rule numbers shared by rules_ref and the Lua: ``rules`` plus the animal names."""
+    return {**data["rules"], "animals": [animal["name"] for animal in data["animals"]]}
+
+
+def card_fields(animal: dict[str, Any], value: int) -> dict[str, Any]:
+    """The fields a card layout may use."""
+    return {"name": animal["name"], "value": value, "color": animal["color"], "art": animal["art"]}
+
+
+def card_notes(animal: dict[str, Any], value: int) -> str:
+    """The GM notes a card carries: what the script reads to know the card."""
+    return json.dumps({"animal": animal["name"], "value": value}, ensure_ascii=False)
+
+
+# --- the table ------------------------------------------------------------------------------
+
+
+def _xyz(point: list[float], y: float) -> list[float]:
+    return [float(point[0]), y, float(point[1])]
+
+
+def _art_loader(root: Path) -> Any:
+    from ..render import load_art
+
+    def images(src: str) -> Any:
+        return load_art(root, src, "art")
+
+    return images
+
+
+class _Sides:
+    """Renders component sides from their layouts, each distinct side once per build."""
+
+    def __init__(self, definition: Any) -> None:
+        self.definition = definition
+        self.images = _art_loader(definition.root)
+        self.memo: dict[str, Any] = {}
+
+    def __call__(self, component: str, side: str, fields: dict[str, Any]) -> Any:
+        from ..render import render_layout
+
+        key = json.dumps([component, side, fields], sort_keys=True)
+        if key not in self.memo:
+            spec = self.definition.data["components"][component]
+            self.memo[key] = render_layout(
+                spec[side], tuple(spec["size"]), fields, self.images,
+                where=f"components.{component}.{side}",
+            )
+        return self.memo[key]
+
+
+def _art_digests(definition: Any) -> dict[str, str]:
+    from ..build import file_digest
+
+    return {a["art"]: file_digest(definition.root / a["art"]) for a in definition.data["animals"]}
+
+
+def assemble(definition: Any, images: Any, options: Any) -> Any:
+    """The whole Arche Noah build: art, Global script and UI, save, thumbnail, preview."""
+    from ..build import GameBuild
+    from ..lua.scripts import global_script, global_ui
+    from ..render import compose_sheet, plan_sheets, render_preview, render_thumbnail
+    from ..save import GuidAllocator, dumps, new_save
+    from ..save import objects as obj
+
+    data = definition.data
+    game_id = definition.id
+    components = data["components"]
+    card_size = tuple(components["card"]["size"])
+    art = _art_digests(definition)
+    guids = GuidAllocator(game_id)
+    render = _Sides(definition)
+
+    # Card faces, in deck order: animals in roster order, values ascending.
+    cards = [(a, v) for a in data["animals"] for v in data["rules"]["card_values"]]
+    face_specs = [
+        {
+            "layout": components["card"]["face"],
+            "size": card_size,
+            "fields": card_fields(a, v),
+            "art": art[a["art"]],
+        }
+        for a, v in cards
+    ]
+    back_spec = {"layout": components["card"]["back"], "size": card_size}
+    back_url = images.png("card-back", back_spec, lambda: render("card", "back", {}))
+    plans = plan_sheets(len(cards), card_size)
+    deck_cards = []
+    for sheet_no, plan in enumerate(plans, start=1):
+        sheet_specs = [face_specs[i] for i in plan.indexes]
+
+        def make_sheet(plan: Any = plan) -> Any:
+            faces = [
+                render("card", "face", card_fields(*cards[i])) for i in plan.indexes
+            ]
+            return compose_sheet(faces, plan, card_size)
+
+        face_url = images.png(
+            f"cards-{sheet_no}",
+            {"sheet": sheet_specs, "grid": [plan.num_width, plan.num_height]},
+            make_sheet,
+        )
+        entry = obj.custom_deck_entry(face_url, back_url, plan.num_width, plan.num_height)
+        for slot, index in enumerate(plan.indexes):
+            animal, value = cards[index]
+            deck_cards.append(
+                obj.card(
+                    guids.guid(f"card:{animal['name']}:{value}"),
+                    obj.card_id(sheet_no, slot),
+                    entry,
+                    nickname=f"{animal['name']} {value}",
+                    gm_notes=card_notes(animal, value),
+                    tags=["AnimalCard"],
+                    transform=obj.transform(
+                        _xyz(data["table"]["draw_pile"], CARD_Y), (0, 180, 180)
+                    ),
+                )
+            )
+    table = data["table"]
+    deck = obj.deck(
+        guids.guid("deck"),
+        deck_cards,
+        nickname="Animal cards",
+        tags=["AnimalDeck"],
+        transform=obj.transform(_xyz(table["draw_pile"], CARD_Y), (0, 180, 180)),
+    )
+
+    start_spec = {"layout": components["start_player"]["face"], "size": card_size}
+    start_url = images.png(
+        "start-player", start_spec, lambda: render("start_player", "face", {})
+    )
+    start_deck_id = len(plans) + 1
+    start_card = obj.card(
+        guids.guid("start-player"),
+        obj.card_id(start_deck_id, 0),
+        obj.custom_deck_entry(start_url, back_url, 1, 1),
+        nickname="Start player",
+        tags=["StartPlayer"],
+        transform=obj.transform(_xyz(table["set_aside"], CARD_Y), (0, 180, 0)),
+    )
+
+    objects: list[dict[str, Any]] = [deck, start_card]
+    bags: dict[str, str] = {}
+    for offset, colour in enumerate(("purple", "green")):
+        comp = components[f"{colour}_chip"]
+        url = images.png(
+            f"{colour}-chip",
+            {"layout": comp["face"], "size": comp["size"]},
+            lambda colour=colour: render(f"{colour}_chip", "face", {}),
+        )
+        tag = f"{colour.capitalize()}Chip"
+        chip = obj.custom_token(
+            guids.guid(f"{colour}-chip-template"),
+            url,
+            thickness=0.2,
+            stackable=True,
+            nickname=f"{colour.capitalize()} chip",
+            tags=[tag],
+            transform=obj.transform((0, CHIP_Y, 0), scale=(0.35, 1.0, 0.35)),
+        )
+        bag_pos = (
+            float(table["draw_pile"][0]) - 6.0 - 2.5 * offset,
+            BAG_Y,
+            float(table["draw_pile"][1]) + 6.0,
+        )
+        bag = obj.infinite_bag(
+            guids.guid(f"{colour}-bag"),
+            chip,
+            nickname=f"{colour.capitalize()} chips",
+            tags=[f"{tag}Bag"],
+            transform=obj.transform(bag_pos),
+        )
+        bags[colour] = bag["GUID"]
+        objects.append(bag)
+
+    seats = []
+    hand_transforms = _table_hands(table["type"])
+    for index, seat in enumerate(table["seats"]):
+        zone_guid = guids.guid(f"collection:{seat['color']}")
+        objects.append(
+            obj.scripting_trigger(
+                zone_guid,
+                obj.transform(
+                    _xyz(seat["collection"], 1.5), (0, seat["facing"], 0), (4.0, 2.0, 5.0)
+                ),
+                nickname=f"{seat['color']} collection",
+                tags=["AnimalCard", "Collection"],
+            )
+        )
+        hand = hand_transforms.get(seat["color"])
+        if hand is not None:
+            objects.append(
+                obj.hand_trigger(guids.guid(f"hand:{seat['color']}"), seat["color"], hand)
+            )
+        seats.append(
+            {
+                "index": index,
+                "color": seat["color"],
+                "collection": _xyz(seat["collection"], CARD_Y),
+                "chips": _xyz(seat["chips"], CHIP_Y),
+                "facing": float(seat["facing"]),
+                "collection_zone": zone_guid,
+            }
+        )
+
+    max_offer = data["players"]["max"] * data["rules"]["cards_per_player_in_offer"]
+    start, step = table["offer"]["start"], table["offer"]["step"]
+    offer = [
+        [float(start[0] + i * step[0]), CARD_Y, float(start[1] + i * step[1])]
+        for i in range(max_offer)
+    ]
+    ctx = {
+        "game": {"id": game_id, "name": data["name"]},
+        "config": rules_config(data),
+        "players": dict(data["players"]),
+        "seats": seats,
+        "guids": {
+            "deck": deck["GUID"],
+            "start_player": start_card["GUID"],
+            "purple_bag": bags["purple"],
+            "green_bag": bags["green"],
+        },
+        "positions": {
+            "draw_pile": _xyz(table["draw_pile"], CARD_Y),
+            "set_aside": _xyz(table["set_aside"], CARD_Y),
+            "offer": offer,
+        },
+    }
+    script = global_script(game_id, ctx)
+    ui = global_ui(game_id, ctx)
+
+    save = new_save(
+        save_name=data["name"],
+        game_mode=data["name"],
+        objects=objects,
+        lua_script=script,
+        xml_ui=ui,
+        tags=data.get("tags", []),
+        player_counts=[data["players"]["min"], data["players"]["max"]],
+        playing_time=data.get("playing_time"),
+        complexity=data.get("complexity", ""),
+        table=table["type"],
+        sky=table["sky"],
+        note=data["description"],
+    )
+
+    thumb_sources = [0, len(cards) // 2, len(cards) - 1]
+    thumb_key = {"thumb": [face_specs[i] for i in thumb_sources], "title": data["name"]}
+    files: dict[str, bytes] = {}
+    images.png(
+        "thumbnail",
+        thumb_key,
+        lambda: render_thumbnail(
+            data["name"],
+            [render("card", "face", card_fields(*cards[i])) for i in thumb_sources],
+        ),
+    )
+    preview_items = [("card back", "card", "back", {})]
+    preview_items += [(f"{a['name']} {v}", "card", "face", card_fields(a, v)) for a, v in cards]
+    preview_items += [
+        ("start player", "start_player", "face", {}),
+        ("purple chip", "purple_chip", "face", {}),
+        ("green chip", "green_chip", "face", {}),
+    ]
+    images.png(
+        "preview",
+        {
+            "preview": [
+                face_specs,
+                back_spec,
+                start_spec,
+                components["purple_chip"],
+                components["green_chip"],
+            ]
+        },
+        lambda: render_preview(
+            [
+                (label, render(comp, side, fields))
+                for label, comp, side, fields in preview_items
+            ],
+            columns=10,
+        ),
+    )
+    # The thumbnail sits beside the save, named like it (TTS's TS_Save_N.json + .png).
+    files[f"{game_id}.png"] = images.files.pop("images/thumbnail.png")
+    files["preview.png"] = images.files.pop("images/preview.png")
+    files[f"{game_id}.json"] = dumps(save)
+    files["scripts/Global.lua"] = script.encode("utf-8")
+    files["scripts/Global.xml"] = ui.encode("utf-8")
+    return GameBuild(game_id, definition, save, script, ui, files)
+
+
+def _table_hands(table_type: str) -> dict[str, dict[str, float]]:
+    """The default hand-zone transforms of ``table_type`` by seat colour (FORMAT §5.2)."""
+    from ..save import objects as obj
+    from ..save import tables
+
+    placements = tables.RPG_HAND_PLACEMENTS if table_type == "Table_RPG" else {}
+    return {colour: obj.transform(*placement) for colour, placement in placements.items()}

@@ -1,0 +1,198 @@
+"""Pictures made of other pictures: the save thumbnail, the designer's preview sheet and
+custom d6 textures. Each is built as a layout (data) and drawn by the layout engine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image
+
+from tts_builder.errors import FieldError
+from tts_builder.render.layout import VALUE_CHECKS, fit_image, render_layout
+
+THUMB_BG = "#2b4162"
+THUMB_TEXT = "#f1d18a"
+PREVIEW_BG = "#d8d8d8"
+PREVIEW_TEXT = "#1d1d1d"
+
+# d6 texture (dice/README.md): face -> (column, row, drawn upside down) on the 3×3 grid.
+D6_CELLS: dict[int, tuple[int, int, bool]] = {
+    2: (0, 1, False),
+    4: (1, 1, False),
+    5: (2, 1, False),
+    1: (0, 2, True),
+    3: (1, 2, False),
+    6: (2, 2, True),
+}
+# style key -> (kind, default); text_size None means "about half the cell".
+DIE_STYLE: dict[str, tuple[str, object]] = {
+    "size": ("positive", 768),
+    "background": ("color", "#d9d9d9"),
+    "fill": ("color", "#ffffff"),
+    "outline": ("color", "#4a4a4a"),
+    "width": ("positive", 6),
+    "radius": ("nonnegative", 28),
+    "color": ("color", "#3a3a3a"),
+    "bold": ("bool", True),
+    "text_size": ("positive", None),
+}
+
+
+def _fan(images: list[Image.Image], size: tuple[int, int], max_cards: int = 5) -> Image.Image:
+    """Up to ``max_cards`` pictures fanned like a hand of cards, on a transparent canvas."""
+    w, h = size
+    layer = Image.new("RGBA", size, (0, 0, 0, 0))
+    shown = images[:max_cards]
+    n = len(shown)
+    for i, img in enumerate(shown):
+        offset = i - (n - 1) / 2
+        card = fit_image(img, (round(w * 0.5), round(h * 0.82)))
+        card = card.rotate(-14 * offset, resample=Image.Resampling.BICUBIC, expand=True)
+        x = round(w / 2 + offset * w * 0.13 - card.width / 2)
+        y = round(h / 2 + abs(offset) * h * 0.04 - card.height / 2)
+        layer.alpha_composite(card, dest=(x, y))
+    return layer
+
+
+def render_thumbnail(
+    title: str, images: list[Image.Image], size: tuple[int, int] = (256, 256)
+) -> Image.Image:
+    """The save thumbnail (RGB): up to five component pictures fanned above the game title."""
+    w, h = size
+    band = round(h * 0.28)
+    art_box = [0, round(h * 0.03), w, h - band]
+    layout = [
+        {"type": "rect", "box": [0, 0, w, h], "fill": THUMB_BG},
+        {"type": "image", "src": "fan", "box": art_box},
+        {"type": "rect", "box": [0, h - band, w, h], "fill": "#1d2b42"},
+        {"type": "rect", "box": [0, h - band, w, h - band + 3], "fill": THUMB_TEXT},
+        {
+            "type": "text",
+            "text": "{title}",
+            "box": [round(w * 0.05), h - band + 8, round(w * 0.95), h - 6],
+            "size": max(1, round(band * 0.6)),
+            "bold": True,
+            "color": THUMB_TEXT,
+        },
+    ]
+    fan = _fan(images, (art_box[2] - art_box[0], art_box[3] - art_box[1]))
+    img = render_layout(layout, size, {"title": title}, lambda _src: fan, where="thumbnail")
+    return img.convert("RGB")
+
+
+def render_preview(
+    items: list[tuple[str, Image.Image]], columns: int, cell_max: int = 600
+) -> Image.Image:
+    """A labelled contact sheet (RGB) of ``items`` in rows of ``columns``.
+
+    Every cell is as big as the largest item (at most ``cell_max`` px a side); pictures are
+    never enlarged, only shrunk to fit, and each is labelled underneath.
+    """
+    if not items:
+        raise ValueError("nothing to preview")
+    if columns < 1:
+        raise ValueError(f"columns must be >= 1, got {columns}")
+    cw = min(cell_max, max(img.width for _label, img in items))
+    ch = min(cell_max, max(img.height for _label, img in items))
+    pad, label_h = 16, 40
+    cols = min(columns, len(items))
+    rows = -(-len(items) // cols)
+    size = (pad + cols * (cw + pad), pad + rows * (ch + label_h + pad))
+    layout: list[dict] = [{"type": "rect", "box": [0, 0, *size], "fill": PREVIEW_BG}]
+    fields: dict[str, object] = {}
+    pictures: dict[str, Image.Image] = {}
+    for i, (label, img) in enumerate(items):
+        x = pad + (i % cols) * (cw + pad)
+        y = pad + (i // cols) * (ch + label_h + pad)
+        scale = min(1.0, cw / img.width, ch / img.height)
+        iw, ih = max(1, round(img.width * scale)), max(1, round(img.height * scale))
+        ix, iy = x + (cw - iw) // 2, y + (ch - ih) // 2
+        pictures[str(i)] = img
+        fields[f"label{i}"] = label
+        layout.append({"type": "image", "src": str(i), "box": [ix, iy, ix + iw, iy + ih]})
+        layout.append(
+            {
+                "type": "text",
+                "text": f"{{label{i}}}",
+                "box": [x, y + ch + 4, x + cw, y + ch + label_h],
+                "size": 22,
+                "color": PREVIEW_TEXT,
+            }
+        )
+    img = render_layout(layout, size, fields, pictures.__getitem__, where="preview")
+    return img.convert("RGB")
+
+
+def _die_style(style: Mapping[str, object], where: str) -> dict[str, Any]:
+    """``style`` checked against :data:`DIE_STYLE`, with defaults filled in."""
+    if not isinstance(style, Mapping):
+        raise FieldError(where, f"expected a mapping, got {style!r}")
+    for key, value in style.items():
+        if key not in DIE_STYLE:
+            allowed = ", ".join(sorted(DIE_STYLE))
+            raise FieldError(f"{where}.{key}", f"unknown die style key (allowed: {allowed})")
+        kind = DIE_STYLE[key][0]
+        if kind == "color" and isinstance(value, str) and "{" in value:
+            problem = f"expected a colour '#rrggbb', got {value!r}"
+        else:
+            problem = VALUE_CHECKS[kind](value, None)
+        if problem:
+            raise FieldError(f"{where}.{key}", problem)
+    out = {key: style.get(key, default) for key, (_kind, default) in DIE_STYLE.items()}
+    if out["size"] < 48:
+        raise FieldError(f"{where}.size", f"expected at least 48 px, got {out['size']}")
+    return out
+
+
+def render_die_face(
+    label: str, style: Mapping[str, object], where: str = "die.style"
+) -> Image.Image:
+    """One upright d6 face (RGB, a third of the texture a side) showing ``label``."""
+    st = _die_style(style, where)
+    c = st["size"] // 3
+    m = max(2, c // 24)
+    inner = min(m + st["width"] + max(2, c // 16), c // 3)
+    layout = [
+        {"type": "rect", "box": [0, 0, c, c], "fill": st["background"]},
+        {
+            "type": "rect",
+            "box": [m, m, c - m, c - m],
+            "fill": st["fill"],
+            "outline": st["outline"],
+            "width": st["width"],
+            "radius": min(st["radius"], c // 2 - m),
+        },
+        {
+            "type": "text",
+            "text": "{label}",
+            "box": [inner, inner, c - inner, c - inner],
+            "size": st["text_size"] or max(1, round(c * 0.55)),
+            "bold": st["bold"],
+            "color": st["color"],
+        },
+    ]
+    return render_layout(layout, (c, c), {"label": label}, where=where).convert("RGB")
+
+
+def render_die_texture(
+    faces: list[str], style: Mapping[str, object], where: str = "die"
+) -> Image.Image:
+    """A custom d6 texture (RGB) on TTS's 3×3 layout; ``faces[k]`` is the label of face k+1.
+
+    The texture is ``style["size"]`` px a side, rounded down to a multiple of 3. The top row
+    is unused; the middle row holds faces 2, 4, 5 and the bottom row 1, 3, 6, with 1 and 6
+    upside down (see :data:`D6_CELLS`).
+    """
+    if not isinstance(faces, list) or len(faces) != 6:
+        got = len(faces) if isinstance(faces, list) else repr(faces)
+        raise FieldError(f"{where}.faces", f"a d6 needs 6 face labels, got {got}")
+    st = _die_style(style, f"{where}.style")
+    c = st["size"] // 3
+    texture = Image.new("RGB", (3 * c, 3 * c), str(st["background"]))
+    for face, (col, row, upside_down) in D6_CELLS.items():
+        cell = render_die_face(str(faces[face - 1]), style, f"{where}.style")
+        if upside_down:
+            cell = cell.transpose(Image.Transpose.ROTATE_180)
+        texture.paste(cell, (col * c, row * c))
+    return texture

@@ -1,0 +1,29 @@
+"""The vendored fonts: every machine renders text with these files and no others."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+from tts_builder.errors import BuildError
+
+FONT_DIR = Path(__file__).resolve().parents[2] / "assets" / "fonts"
+FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+
+@lru_cache(maxsize=512)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans (or Sans Bold) at ``size`` px, with the basic layout engine.
+
+    The basic engine is used even where libraqm is installed, so glyph placement does not
+    depend on the machine.
+    """
+    if size < 1:
+        raise ValueError(f"font size must be positive, got {size}")
+    path = FONT_DIR / FONT_FILES[bool(bold)]
+    try:
+        return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+    except OSError as exc:
+        raise BuildError(f"{path}: cannot load font ({exc})") from exc

@@ -1,0 +1,421 @@
+"""The layout engine: a component side is a list of drawing elements (data), drawn in order.
+
+Element types and their keys are described by :data:`ELEMENTS`; a new key needs an entry
+there, a checker in :data:`VALUE_CHECKS` and its use in one drawing function. Validation
+(:func:`validate_layout`) is apart from drawing (:func:`render_layout`), which is pure: art
+comes through the caller's ``images`` loader (see :func:`load_art`).
+
+Conventions: a box is ``[x0, y0, x1, y1]`` in pixels with the end exclusive, so
+``[0, 0, w, h]`` is the whole canvas. Strings of ``text``, ``src`` and colours may hold
+``{field}`` templates filled from the component's fields. Shapes are drawn 4× supersampled
+and text through a coverage mask, so edges are antialiased and nothing is drawn outside an
+element's box.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont, UnidentifiedImageError
+
+from tts_builder.errors import BuildError, FieldError
+from tts_builder.render.fonts import font
+
+Box = tuple[int, int, int, int]
+ImageLoader = Callable[[str], Image.Image]
+
+# type -> key -> (kind, default); a default of REQUIRED marks a key that must be given.
+REQUIRED = object()
+ELEMENTS: dict[str, dict[str, tuple[str, Any]]] = {
+    "rect": {
+        "box": ("box", REQUIRED),
+        "fill": ("color", None),
+        "outline": ("color", None),
+        "width": ("positive", 2),
+        "radius": ("nonnegative", 0),
+    },
+    "ellipse": {
+        "box": ("box", REQUIRED),
+        "fill": ("color", None),
+        "outline": ("color", None),
+        "width": ("positive", 2),
+    },
+    "image": {
+        "src": ("template", REQUIRED),
+        "box": ("box", REQUIRED),
+    },
+    "text": {
+        "text": ("text", REQUIRED),
+        "box": ("box", REQUIRED),
+        "size": ("positive", 32),
+        "bold": ("bool", False),
+        "color": ("color", "#000000"),
+        "align": ("align", "center"),
+    },
+}
+ALIGNS = ("left", "center", "right")
+SUPERSAMPLE = 4
+LINE_PITCH = 1.12  # line distance in em for wrapped text
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?")
+_FORMATTER = string.Formatter()
+
+
+def _show(value: object) -> str:
+    """A short repr of a bad value for an error message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def template_fields(text: str) -> list[str]:
+    """Field names used by a ``{field}`` template; raises ValueError for a bad template."""
+    names = []
+    for _literal, name, spec, _conv in _FORMATTER.parse(text):
+        if name is None:
+            continue
+        if not name.isidentifier():
+            raise ValueError(f"bad template field {{{name}}}: use a plain {{name}}")
+        if spec and ("{" in spec or "}" in spec):
+            raise ValueError(f"nested template in {{{name}:{spec}}} is not allowed")
+        names.append(name)
+    return names
+
+
+def fill_template(text: str, fields: Mapping[str, object], field: str) -> str:
+    """``text`` with its ``{field}`` templates filled; FieldError at ``field`` if one fails."""
+    try:
+        names = template_fields(text)
+    except ValueError as exc:
+        raise FieldError(field, str(exc)) from exc
+    unknown = [n for n in names if n not in fields]
+    if unknown:
+        known = ", ".join(sorted(fields)) or "none"
+        raise FieldError(field, f"unknown field {{{unknown[0]}}} (known: {known})")
+    try:
+        return text.format_map({n: fields[n] for n in names})
+    except (ValueError, TypeError) as exc:
+        raise FieldError(field, f"cannot fill template {_show(text)}: {exc}") from exc
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+def _check_box(value: object, size: tuple[int, int] | None) -> str | None:
+    if not (isinstance(value, list | tuple) and len(value) == 4 and all(map(_is_int, value))):
+        return f"expected 4 integers [x0, y0, x1, y1], got {_show(value)}"
+    x0, y0, x1, y1 = value
+    if not (x0 < x1 and y0 < y1):
+        return f"expected x0 < x1 and y0 < y1, got {list(value)}"
+    if size is not None and not (x0 >= 0 and y0 >= 0 and x1 <= size[0] and y1 <= size[1]):
+        return f"box {list(value)} is not inside the {size[0]}x{size[1]} canvas"
+    return None
+
+
+def _check_template(value: object) -> str | None:
+    if not isinstance(value, str):
+        return f"expected a string, got {_show(value)}"
+    try:
+        template_fields(value)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _check_text(value: object) -> str | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return None
+    return _check_template(value)
+
+
+def _check_color(value: object) -> str | None:
+    if isinstance(value, str) and "{" in value:
+        return _check_template(value)
+    if isinstance(value, str) and _COLOR.fullmatch(value):
+        return None
+    return f"expected a colour '#rrggbb' or a {{field}} template, got {_show(value)}"
+
+
+def _check_int(value: object, low: int) -> str | None:
+    if _is_int(value) and value >= low:
+        return None
+    what = "a positive integer" if low > 0 else "an integer >= 0"
+    return f"expected {what}, got {_show(value)}"
+
+
+VALUE_CHECKS: dict[str, Callable[[object, tuple[int, int] | None], str | None]] = {
+    "box": _check_box,
+    "color": lambda v, _s: _check_color(v),
+    "template": lambda v, _s: _check_template(v),
+    "text": lambda v, _s: _check_text(v),
+    "positive": lambda v, _s: _check_int(v, 1),
+    "nonnegative": lambda v, _s: _check_int(v, 0),
+    "bool": lambda v, _s: (
+        None if isinstance(v, bool) else f"expected true or false, got {_show(v)}"
+    ),
+    "align": lambda v, _s: (
+        None if v in ALIGNS else f"expected left, center or right, got {_show(v)}"
+    ),
+}
+
+
+def validate_layout(elements: list, where: str, size: tuple[int, int] | None = None) -> None:
+    """Raise FieldError at ``where[i].key`` for the first bad element; boxes are checked
+    against the canvas when ``size`` is given."""
+    if not isinstance(elements, list):
+        raise FieldError(where, f"expected a list of drawing elements, got {_show(elements)}")
+    for i, element in enumerate(elements):
+        path = f"{where}[{i}]"
+        if not isinstance(element, dict):
+            raise FieldError(path, f"expected a mapping with a 'type', got {_show(element)}")
+        kind = element.get("type")
+        if kind not in ELEMENTS:
+            choices = ", ".join(sorted(ELEMENTS))
+            got = "nothing" if kind is None else _show(kind)
+            raise FieldError(f"{path}.type", f"expected one of {choices}, got {got}")
+        spec = ELEMENTS[kind]
+        for key, value in element.items():
+            if key == "type":
+                continue
+            if key not in spec:
+                allowed = ", ".join(sorted(spec))
+                raise FieldError(f"{path}.{key}", f"unknown key for a {kind} (allowed: {allowed})")
+            problem = VALUE_CHECKS[spec[key][0]](value, size)
+            if problem:
+                raise FieldError(f"{path}.{key}", problem)
+        for key, (_kind, default) in spec.items():
+            if default is REQUIRED and key not in element:
+                raise FieldError(f"{path}.{key}", f"missing: a {kind} needs {key}")
+
+
+# ------------------------------------------------------------------------------- drawing
+
+
+def _resolve(element: dict, fields: Mapping[str, object], path: str) -> dict:
+    """The element with defaults applied and templates filled."""
+    spec = ELEMENTS[element["type"]]
+    out: dict[str, Any] = {"type": element["type"]}
+    for key, (kind, default) in spec.items():
+        value = element.get(key, default)
+        if isinstance(value, str) and kind in ("color", "template", "text"):
+            value = fill_template(value, fields, f"{path}.{key}")
+            if kind == "color" and not _COLOR.fullmatch(value):
+                raise FieldError(
+                    f"{path}.{key}", f"expected a colour '#rrggbb', got {_show(value)}"
+                )
+        elif kind == "text":
+            value = str(value)
+        out[key] = value
+    return out
+
+
+def _rgba(color: str) -> tuple[int, int, int, int]:
+    """'#rrggbb' or '#rrggbbaa' as an RGBA tuple."""
+    h = color[1:]
+    alpha = int(h[6:8], 16) if len(h) == 8 else 255
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16), alpha
+
+
+def _paint(canvas: Image.Image, mask: Image.Image, color: str, at: tuple[int, int]) -> None:
+    """Composite ``color`` through the coverage ``mask`` (mode L) onto ``canvas`` at ``at``."""
+    r, g, b, a = _rgba(color)
+    if a < 255:
+        mask = mask.point(lambda v: v * a // 255)
+    layer = Image.new("RGBA", mask.size, (r, g, b, 0))
+    layer.putalpha(mask)
+    canvas.alpha_composite(layer, dest=at)
+
+
+def _shape_masks(el: dict) -> tuple[Image.Image, Image.Image | None]:
+    """Antialiased (fill, outline) coverage masks of a rect or ellipse, the size of its box."""
+    x0, y0, x1, y1 = el["box"]
+    w, h = x1 - x0, y1 - y0
+    s = SUPERSAMPLE
+    big = (w * s - 1, h * s - 1)
+    width = el["width"] * s
+    fill = Image.new("L", (w * s, h * s), 0)
+    ring = Image.new("L", (w * s, h * s), 0) if el["outline"] else None
+    for mask, kw in ((fill, {"fill": 255}), (ring, {"outline": 255, "width": width})):
+        if mask is None:
+            continue
+        draw = ImageDraw.Draw(mask)
+        if el["type"] == "ellipse":
+            draw.ellipse([(0, 0), big], **kw)
+        else:
+            draw.rounded_rectangle([(0, 0), big], radius=el.get("radius", 0) * s, **kw)
+    return fill.reduce(s), (ring.reduce(s) if ring else None)
+
+
+def _draw_shape(canvas: Image.Image, el: dict, _images: ImageLoader) -> None:
+    if not el["fill"] and not el["outline"]:
+        return
+    fill, ring = _shape_masks(el)
+    at = (el["box"][0], el["box"][1])
+    if el["fill"]:
+        _paint(canvas, fill, el["fill"], at)
+    if ring is not None:
+        _paint(canvas, ring, el["outline"], at)
+
+
+def fit_image(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
+    """``img`` (RGBA) scaled to fit inside ``box_size`` keeping its aspect ratio."""
+    img = img.convert("RGBA")
+    bw, bh = box_size
+    k = min(bw / img.width, bh / img.height)
+    size = (max(1, min(bw, round(img.width * k))), max(1, min(bh, round(img.height * k))))
+    if size == img.size:
+        return img
+    return img.resize(size, Image.Resampling.LANCZOS)
+
+
+def _draw_image(canvas: Image.Image, el: dict, images: ImageLoader) -> None:
+    x0, y0, x1, y1 = el["box"]
+    art = fit_image(images(el["src"]), (x1 - x0, y1 - y0))
+    at = (x0 + (x1 - x0 - art.width) // 2, y0 + (y1 - y0 - art.height) // 2)
+    canvas.alpha_composite(art, dest=at)
+
+
+def _wrap(words: list[str], f: ImageFont.FreeTypeFont, width: int) -> list[str] | None:
+    """Greedy wrap of ``words`` into lines no wider than ``width``; None if a word is wider."""
+    lines: list[str] = []
+    for word in words:
+        if f.getlength(word) > width:
+            return None
+        if lines and f.getlength(lines[-1] + " " + word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _block(lines: list[str], f: ImageFont.FreeTypeFont) -> tuple[int, int, int, list[Box]]:
+    """(pitch, ink top, ink bottom, per-line ink boxes) of lines set on baselines 0, pitch..."""
+    pitch = round(f.size * LINE_PITCH)
+    inks = [f.getbbox(line, anchor="ls") if line else (0, 0, 0, 0) for line in lines]
+    top = min(i * pitch + ink[1] for i, ink in enumerate(inks))
+    bottom = max(i * pitch + ink[3] for i, ink in enumerate(inks))
+    return pitch, top, bottom, inks
+
+
+def fit_text(
+    text: str, box_size: tuple[int, int], size: int, bold: bool
+) -> tuple[ImageFont.FreeTypeFont, list[str]]:
+    """The largest font (at most ``size``) and line breaks that fit ``text`` in the box.
+
+    At each size one line per paragraph is tried first, then wrapping on spaces; if nothing
+    fits even at 1 px, the 1 px attempt is returned (and clipped when drawn).
+    """
+    w, h = box_size
+    paragraphs = text.split("\n")
+    for s in range(size, 0, -1):
+        f = font(s, bold)
+        wrapped: list[str] | None = []
+        for p in paragraphs:
+            part = _wrap(p.split(), f, w) if p.strip() else [""]
+            if part is None:
+                wrapped = None
+                break
+            wrapped += part
+        for lines in (paragraphs, wrapped):
+            if lines is None:
+                continue
+            _pitch, top, bottom, inks = _block(lines, f)
+            if bottom - top <= h and max(ink[2] - ink[0] for ink in inks) <= w:
+                return f, lines
+    return font(1, bold), paragraphs
+
+
+def text_mask(
+    text: str, box_size: tuple[int, int], size: int, bold: bool, align: str
+) -> Image.Image:
+    """Coverage mask (mode L, the size of the box) of ``text`` fitted and placed in the box.
+
+    Lines are aligned by their ink; the block is centred vertically on its cap height (so
+    labels with and without descenders share a baseline), then kept inside the box.
+    """
+    w, h = box_size
+    mask = Image.new("L", box_size, 0)
+    if not text.strip():
+        return mask
+    f, lines = fit_text(text, box_size, size, bold)
+    pitch, top, bottom, inks = _block(lines, f)
+    cap = -f.getbbox("H", anchor="ls")[1]
+    first = round((h - (cap + (len(lines) - 1) * pitch)) / 2) + cap
+    first = min(max(first, -top), h - bottom) if bottom - top <= h else -top
+    draw = ImageDraw.Draw(mask)
+    for i, (line, ink) in enumerate(zip(lines, inks, strict=True)):
+        ink_w = ink[2] - ink[0]
+        if align == "left":
+            x = -ink[0]
+        elif align == "right":
+            x = w - ink_w - ink[0]
+        else:
+            x = round((w - ink_w) / 2) - ink[0]
+        draw.text((x, first + i * pitch), line, font=f, fill=255, anchor="ls")
+    return mask
+
+
+def _draw_text(canvas: Image.Image, el: dict, _images: ImageLoader) -> None:
+    x0, y0, x1, y1 = el["box"]
+    mask = text_mask(el["text"], (x1 - x0, y1 - y0), el["size"], el["bold"], el["align"])
+    _paint(canvas, mask, el["color"], (x0, y0))
+
+
+_DRAW: dict[str, Callable[[Image.Image, dict, ImageLoader], None]] = {
+    "rect": _draw_shape,
+    "ellipse": _draw_shape,
+    "image": _draw_image,
+    "text": _draw_text,
+}
+
+
+def _no_images(src: str) -> Image.Image:
+    raise BuildError(f"{src}: no image loader given")
+
+
+def render_layout(
+    elements: list[dict],
+    size: tuple[int, int],
+    fields: Mapping[str, object],
+    images: ImageLoader = _no_images,
+    *,
+    where: str = "layout",
+) -> Image.Image:
+    """Draw ``elements`` in order on a transparent RGBA canvas of ``size``.
+
+    ``fields`` fill ``{field}`` templates, all of them before anything is drawn;
+    ``images(src)`` loads the picture of an image element. Errors are FieldErrors at
+    ``where[i].key``.
+    """
+    if not (len(size) == 2 and all(_is_int(v) and v > 0 for v in size)):
+        raise FieldError(where, f"canvas size must be two positive integers, got {_show(size)}")
+    size = (size[0], size[1])
+    validate_layout(elements, where, size)
+    resolved = [_resolve(el, fields, f"{where}[{i}]") for i, el in enumerate(elements)]
+    canvas = Image.new("RGBA", size, (0, 0, 0, 0))
+    for el in resolved:
+        _DRAW[el["type"]](canvas, el, images)
+    return canvas
+
+
+def load_art(root: Path, rel: str, where: str) -> Image.Image:
+    """The picture at ``root/rel`` as RGBA; BuildError ``"<file>: <where>: ..."`` if it is
+    missing, outside ``root`` or not a readable image."""
+    path = root / rel
+    if not path.resolve().is_relative_to(root.resolve()):
+        raise BuildError(f"{path}: {where}: art file must be inside {root}")
+    if not path.is_file():
+        raise BuildError(f"{path}: {where}: art file not found")
+    try:
+        with Image.open(path) as img:
+            img.load()
+            return img.convert("RGBA")
+    except (UnidentifiedImageError, OSError) as exc:
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise BuildError(f"{path}: {where}: cannot read art file ({detail})") from exc

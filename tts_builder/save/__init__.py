@@ -1,0 +1,62 @@
+"""TTS save files: stable GUIDs, object builders, the top-level save, and the FORMAT §7 checker."""
+
+from tts_builder.save.checker import Finding, check_bytes, check_file_bytes, check_save
+from tts_builder.save.guids import GuidAllocator
+from tts_builder.save.objects import (
+    CARD_GREY,
+    D6_ROTATIONS,
+    D10_ROTATIONS,
+    bag,
+    card,
+    card_id,
+    custom_board,
+    custom_deck_entry,
+    custom_dice,
+    custom_tile,
+    custom_token,
+    deck,
+    default_hand_triggers,
+    game_object,
+    hand_trigger,
+    infinite_bag,
+    scripting_trigger,
+    snap_point,
+    transform,
+)
+from tts_builder.save.savefile import component_tags, dumps, loads, new_save, tab_state
+from tts_builder.save.tables import PLAYER_COLORS, SEAT_COLORS, TABLE_NAMES
+
+__all__ = [
+    "CARD_GREY",
+    "D10_ROTATIONS",
+    "D6_ROTATIONS",
+    "PLAYER_COLORS",
+    "SEAT_COLORS",
+    "TABLE_NAMES",
+    "Finding",
+    "GuidAllocator",
+    "bag",
+    "card",
+    "card_id",
+    "check_bytes",
+    "check_file_bytes",
+    "check_save",
+    "component_tags",
+    "custom_board",
+    "custom_deck_entry",
+    "custom_dice",
+    "custom_tile",
+    "custom_token",
+    "deck",
+    "default_hand_triggers",
+    "dumps",
+    "game_object",
+    "hand_trigger",
+    "infinite_bag",
+    "loads",
+    "new_save",
+    "scripting_trigger",
+    "snap_point",
+    "tab_state",
+    "transform",
+]

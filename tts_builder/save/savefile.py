@@ -1,0 +1,229 @@
+"""The top-level save (FORMAT §2, §6): build it, write it as bytes, read it back."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from copy import deepcopy
+from typing import Any
+
+from tts_builder.errors import BuildError
+from tts_builder.save.tables import CUSTOM_IMAGE_TABLES, PLAYER_COLORS, TABLE_NAMES
+
+Save = dict[str, Any]
+
+#: A real v13 version string (S:merchantalismo, the newest collected save).
+VERSION_NUMBER = "v13.3"
+#: A fixed EpochTime (S:merchantalismo's) so that the same input always gives the same bytes.
+FIXED_EPOCH_TIME = 1727221825
+
+#: Top-level keys in the order TTS v13 writes them (FORMAT §2). Keys whose default is ``None`` are
+#: written only when given. Where TTS's order between optional keys is unknown, the comment says so.
+TOP_LEVEL_DEFAULTS: Mapping[str, Any] = {
+    "SaveName": "",
+    "EpochTime": FIXED_EPOCH_TIME,
+    "Date": "",
+    "VersionNumber": VERSION_NUMBER,
+    "GameMode": "",
+    "GameType": "",
+    "GameComplexity": "",
+    "PlayingTime": None,
+    "PlayerCounts": None,
+    "Tags": [],
+    "Gravity": 0.5,
+    "PlayArea": 0.5,
+    "Table": "Table_RPG",
+    "TableURL": None,
+    "Sky": "Sky_Museum",
+    "SkyURL": None,
+    "Note": "",
+    "TabStates": {},
+    "MusicPlayer": None,
+    "Grid": {
+        "Type": 0,
+        "Lines": False,
+        "Color": {"r": 0.0, "g": 0.0, "b": 0.0},
+        "Opacity": 0.75,
+        "ThickLines": False,
+        "Snapping": False,
+        "Offset": False,
+        "BothSnapping": False,
+        "xSize": 2.0,
+        "ySize": 2.0,
+        "PosOffset": {"x": 0.0, "y": 1.0, "z": 0.0},
+    },
+    "Lighting": {
+        "LightIntensity": 0.54,
+        "LightColor": {"r": 1.0, "g": 0.9804, "b": 0.8902},
+        "AmbientIntensity": 1.3,
+        "AmbientType": 0,
+        "AmbientSkyColor": {"r": 0.5, "g": 0.5, "b": 0.5},
+        "AmbientEquatorColor": {"r": 0.5, "g": 0.5, "b": 0.5},
+        "AmbientGroundColor": {"r": 0.5, "g": 0.5, "b": 0.5},
+        "ReflectionIntensity": 1.0,
+        "LutIndex": 0,
+        "LutContribution": 1.0,
+    },
+    "Hands": {"Enable": True, "DisableUnused": False, "Hiding": 0},
+    "ComponentTags": {"labels": []},
+    "Turns": {
+        "Enable": False,
+        "Type": 0,
+        "TurnOrder": [],
+        "Reverse": False,
+        "SkipEmpty": False,
+        "DisableInteractions": False,
+        "PassTurns": True,
+        "TurnColor": "",
+    },
+    "CameraStates": None,
+    "DecalPallet": [],
+    "LuaScript": "",
+    "LuaScriptState": "",
+    "XmlUI": "",
+    "CustomUIAssets": None,  # order among CustomUIAssets/VectorLines not observed
+    "VectorLines": None,  # S:lazzz, S:wskca: after XmlUI, before SnapPoints
+    "SnapPoints": None,
+    "ObjectStates": [],
+}
+
+#: Containers whose entries are objects: recursed into when collecting tags or walking.
+CHILD_LISTS: tuple[str, ...] = ("ContainedObjects", "ChildObjects")
+
+
+def json_kind(value: object) -> str:
+    """The JSON name of a parsed value's type (``int`` and ``float`` kept apart), for messages."""
+    if isinstance(value, bool):
+        return "boolean"
+    names = {int: "int", float: "float", str: "string", list: "array", dict: "object"}
+    return names.get(type(value), "null" if value is None else type(value).__name__)
+
+
+def normalize_tag(tag: str) -> str:
+    """ComponentTags' ``normalized`` form: lower case, spaces → underscores."""
+    return tag.lower().replace(" ", "_")
+
+
+def iter_objects(objects: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+    """Every object, depth first: contained objects, state alternatives and children included."""
+    for obj in objects:
+        yield obj
+        for key in CHILD_LISTS:
+            yield from iter_objects(obj.get(key) or ())
+        yield from iter_objects((obj.get("States") or {}).values())
+
+
+def component_tags(
+    objects: Iterable[Mapping[str, Any]], snap_points: Iterable[Mapping[str, Any]] = ()
+) -> dict[str, list[dict[str, str]]]:
+    """``ComponentTags`` listing every tag of the objects and snap points, first use first."""
+    labels: dict[str, str] = {}
+
+    def add(tags: Iterable[str]) -> None:
+        for tag in tags:
+            labels.setdefault(normalize_tag(tag), tag)
+
+    for obj in iter_objects(objects):
+        add(obj.get("Tags") or ())
+        for point in obj.get("AttachedSnapPoints") or ():
+            add(point.get("Tags") or ())
+    for point in snap_points:
+        add(point.get("Tags") or ())
+    return {"labels": [{"displayed": d, "normalized": n} for n, d in labels.items()]}
+
+
+def tab_state(title: str, body: str, color: str = "Grey") -> dict[str, Any]:
+    """One notebook tab (its ``id`` is set by :func:`new_save`); ``color`` is a player colour."""
+    if color not in PLAYER_COLORS:
+        raise ValueError(f"tab colour must be a player colour, got {color!r}")
+    r, g, b = PLAYER_COLORS[color]
+    return {"title": title, "body": body, "color": color, "visibleColor": {"r": r, "g": g, "b": b}}
+
+
+def new_save(
+    *,
+    save_name: str,
+    game_mode: str,
+    objects: Sequence[Mapping[str, Any]],
+    lua_script: str,
+    xml_ui: str,
+    tags: Iterable[str] = (),
+    player_counts: tuple[int, int] | None = None,
+    playing_time: tuple[int, int] | None = None,
+    game_type: str = "Game",
+    complexity: str = "",
+    table: str = "Table_RPG",
+    table_url: str | None = None,
+    sky: str = "Sky_Museum",
+    note: str = "",
+    snap_points: Sequence[Mapping[str, Any]] | None = None,
+    tab_states: Sequence[Mapping[str, Any]] | None = None,
+) -> Save:
+    """A complete v13 save in TTS key order, deterministic for the same arguments.
+
+    ``Date`` is empty and ``EpochTime`` fixed. ``ComponentTags`` is built from every tag used.
+    ``tab_states`` are :func:`tab_state` values; they are keyed "0", "1", … with matching ids.
+    """
+    if table not in TABLE_NAMES:
+        raise ValueError(f"unknown table {table!r}; expected one of {', '.join(TABLE_NAMES)}")
+    if table in CUSTOM_IMAGE_TABLES and not table_url:
+        raise ValueError(f"{table} needs a table_url")
+    for label, pair in (("player_counts", player_counts), ("playing_time", playing_time)):
+        if pair is not None and not 0 < pair[0] <= pair[1]:
+            raise ValueError(f"{label} must be (min, max) with 0 < min <= max, got {pair}")
+    object_list = deepcopy(list(objects))
+    points = deepcopy(list(snap_points or ()))
+    given: dict[str, Any] = {
+        "SaveName": save_name,
+        "GameMode": game_mode,
+        "GameType": game_type,
+        "GameComplexity": complexity,
+        "PlayingTime": list(playing_time) if playing_time else None,
+        "PlayerCounts": list(player_counts) if player_counts else None,
+        "Tags": list(tags),
+        "Table": table,
+        "TableURL": table_url,
+        "Sky": sky,
+        "Note": note,
+        "TabStates": {str(i): {**tab, "id": i} for i, tab in enumerate(tab_states or ())},
+        "ComponentTags": component_tags(object_list, points),
+        "LuaScript": lua_script,
+        "XmlUI": xml_ui,
+        "SnapPoints": points or None,
+        "ObjectStates": object_list,
+    }
+    save: Save = {}
+    for key, default in TOP_LEVEL_DEFAULTS.items():
+        value = given.get(key, deepcopy(default))
+        if value is not None:
+            save[key] = value
+    return save
+
+
+def dumps(save: Mapping[str, Any]) -> bytes:
+    """The save as TTS writes it: UTF-8 without BOM, LF, 2-space indent, insertion key order.
+
+    Python writes every float with a decimal point or an exponent (``1.0``, ``1e-07``), so floats
+    stay floats; NaN and infinity are rejected. The text ends with a newline.
+    """
+    text = json.dumps(save, indent=2, ensure_ascii=False, allow_nan=False)
+    return (text + "\n").encode("utf-8")
+
+
+def loads(data: bytes, source: str) -> Save:
+    """Parse save bytes; a corrupt save raises BuildError naming ``source`` (and line:column)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise BuildError(f"{source}: starts with a UTF-8 byte-order mark; TTS saves have none")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise BuildError(f"{source}:{line}:{column}: not valid UTF-8") from None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BuildError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    if not isinstance(value, dict):
+        raise BuildError(f"{source}: a save is a JSON object, got {json_kind(value)}")
+    return value

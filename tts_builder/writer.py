@@ -1,0 +1,91 @@
+"""The one place that writes build output: whole folders swapped in atomically.
+
+A game's folder is written in full next to its destination, then renamed into place, so a
+reader sees either the old build or the new one, never a mixture; a failed build leaves the
+old folder untouched. Single files (e.g. a save installed into TTS) use :func:`write_file`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, MutableMapping
+from pathlib import Path
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temp file in the same folder, then rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_tree(dest: Path, files: Mapping[str, bytes]) -> None:
+    """Replace the folder ``dest`` with exactly ``files`` (relative path -> bytes), atomically."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.new-", dir=dest.parent))
+    try:
+        for rel, data in sorted(files.items()):
+            target = staging / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        if dest.exists():
+            retired = Path(tempfile.mkdtemp(prefix=f".{dest.name}.old-", dir=dest.parent))
+            retired.rmdir()
+            os.replace(dest, retired)
+            os.replace(staging, dest)
+            shutil.rmtree(retired, ignore_errors=True)
+        else:
+            os.replace(staging, dest)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def tree_matches(dest: Path, files: Mapping[str, bytes]) -> bool:
+    """Whether ``dest`` already holds exactly ``files`` (lets a no-op build skip writing)."""
+    if not dest.is_dir():
+        return False
+    present = {p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file()}
+    if present != set(files):
+        return False
+    return all((dest / rel).read_bytes() == data for rel, data in files.items())
+
+
+class DirCache(MutableMapping[str, bytes]):
+    """A content-addressed cache of rendered images in a folder (``dist/.cache``)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def _path(self, key: str) -> Path:
+        digest = hashlib.sha256(key.encode()).hexdigest()
+        return self.root / digest[:2] / f"{digest}.png"
+
+    def __getitem__(self, key: str) -> bytes:
+        try:
+            return self._path(key).read_bytes()
+        except FileNotFoundError:
+            raise KeyError(key) from None
+
+    def __setitem__(self, key: str, value: bytes) -> None:
+        write_file(self._path(key), value)
+
+    def __delitem__(self, key: str) -> None:
+        self._path(key).unlink(missing_ok=True)
+
+    def __iter__(self) -> Iterator[str]:  # keys are hashed, so they cannot be listed
+        return iter(())
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.root.rglob("*.png")) if self.root.exists() else 0
