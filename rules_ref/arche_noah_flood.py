@@ -2,7 +2,8 @@
 
 Config shape
 ------------
-``config`` is the definition's ``rules:`` mapping plus two keys (see :func:`config_from_definition`)::
+``config`` is the definition's ``rules:`` mapping plus ``map`` and ``animals``
+(:func:`config_from_definition` builds it from a loaded ``game.yaml``)::
 
     terrain:            {P: plain, F: forest, M: mountain, S: swamp}   # letter -> terrain name
     costs:              {Elephant: {plain: 1, forest: 2, mountain: 3, swamp: null, river: 3}, ...}
@@ -21,8 +22,11 @@ Config shape
     junior:             {dice: {count: 2, faces: [1, 1, 2, 2, sun, water]},
                          step_cost: 1, sun_hexes: 2, water_hexes: 4,
                          flood_rolls_per_starting_player: 0}
-    map:                {terrain: ["PFMS...", ...], rivers: [[[r, c], [r, c]], ...],
-                         fords: [[[r, c], [r, c]], ...], stairs: [[r, c], ...], starts: [[r, c], ...]}
+    map:                {terrain: ["PFMS...", ...],          # one string per row, equal lengths
+                         rivers: [[[r, c], [r, c]], ...],   # edges between neighbouring hexes
+                         fords: [[[r, c], [r, c]], ...],    # each also listed in rivers
+                         stairs: [[r, c], ...],             # last row; boarding the Ark from here
+                         starts: [[r, c], ...]}             # stone circles, upper half
     animals:            ["Elephant", "Hippo", ...]   # mappings with a "name" are accepted too
 
 Hexes are ``[row, col]``; row 0 is the top, the Ark lies below the last row. Odd rows are shifted
@@ -42,8 +46,8 @@ The game (``FloodGame`` / ``FloodState``) follows OpenSpiel: explicit chance nod
 placement, card deal and every die; ``current_player`` is ``CHANCE`` (-1) or ``TERMINAL`` (-4) or a
 seat. Choices made here where the rules are silent: seat 0 starts every round; a turn ends
 automatically when nothing is left to spend or when the active player goes out; junior water is
-resolved as soon as the dice are read; the standard flood makes all its rolls before drowning and
-cut-off animals are checked; every move and flood is followed by that check.
+resolved as soon as the dice are read; drowned and cut-off animals are checked after every move,
+every junior roll and every flood roll (the game ends at once, skipping any further rolls).
 """
 
 from __future__ import annotations
@@ -318,6 +322,7 @@ def _path(
 def _flood_advance(row: int, col: int, steps: int, rows: int, cols: int) -> tuple[int, int, list]:
     """Move the flood marker ``steps`` hexes; returns (row, col, newly flooded hexes)."""
     new: list[Hex] = []
+    row, col = row + col // cols, col % cols
     for _ in range(max(0, steps)):
         if row >= rows:
             break
@@ -586,7 +591,8 @@ class FloodGame:
             else config["flood"]["rolls_per_starting_player"]
         )
         self.flood_rolls = int(per_player) * num_players
-        self.sun_hexes = int(config["junior"]["sun_hexes"])
+        # A sun moves one animal this many hexes: a free budget of that many junior steps.
+        self.sun_budget = int(config["junior"]["sun_hexes"]) * self.rules.step_cost
         self.water_hexes = int(config["junior"]["water_hexes"])
         deck = 1 if self.distinct else self.per_species
         if not self.junior and not 1 <= num_players <= deck * len(self.species):
@@ -730,13 +736,11 @@ class FloodState:
             return [(i, 1.0 / len(free)) for i in free]
         if self.phase == "deal":
             total = sum(self.deck.values())
-            return [
-                (i, self.deck[s] / total) for i, s in enumerate(g.species) if self.deck[s] > 0
-            ]
+            return [(i, self.deck[s] / total) for i, s in enumerate(g.species) if self.deck[s] > 0]
         faces = g.faces if self.phase == "roll" else g.flood_faces
         return [(i, 1.0 / len(faces)) for i in range(len(faces))]
 
-    def _moves(self) -> dict[int, int]:
+    def move_costs(self) -> dict[int, int]:
         """Legal move actions -> cost in their pool (cached until the next action)."""
         if self._cache is not None:
             return self._cache
@@ -744,7 +748,10 @@ class FloodState:
         moves: dict[int, int] = {}
         occupied = self.occupied()
         flooded = self.flooded()
-        for pool, budget in ((POOL_POINTS, self.points), (POOL_SUN, g.sun_hexes if self.sun else 0)):
+        for pool, budget in (
+            (POOL_POINTS, self.points),
+            (POOL_SUN, g.sun_budget if self.sun else 0),
+        ):
             if budget <= 0:
                 continue
             for piece, pos in enumerate(self.positions):
@@ -767,7 +774,7 @@ class FloodState:
             return []
         if self.is_chance_node():
             return [a for a, _ in self.chance_outcomes()]
-        return [END_TURN, *sorted(self._moves())]
+        return [END_TURN, *sorted(self.move_costs())]
 
     def returns(self) -> list[float]:
         """+1 to winners; -1 to everybody when the flood wins; otherwise 0."""
@@ -780,10 +787,10 @@ class FloodState:
     def apply_action(self, action: int) -> None:
         if self.is_terminal():
             raise ValueError("the game is over")
-        legal = (
-            [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self._moves()
-        )
-        if action not in legal and not (action == END_TURN and not self.is_chance_node()):
+        chance = self.is_chance_node()
+        moves = {} if chance else self.move_costs()
+        legal = [a for a, _ in self.chance_outcomes()] if chance else [END_TURN, *moves]
+        if action not in legal:
             raise ValueError(f"illegal action {action} in phase {self.phase}")
         self._cache = None
         g = self.game
@@ -808,15 +815,14 @@ class FloodState:
                 self._advance_flood(sum(int(v) for v in self.rolled))
                 self.rolled = []
                 self.flood_rolls_left -= 1
-                if self.flood_rolls_left == 0:
-                    self._check_flood()
-                    if not self.is_terminal():
-                        self.round += 1
-                        self._start_round()
+                self._check_flood()
+                if not self.is_terminal() and self.flood_rolls_left == 0:
+                    self.round += 1
+                    self._start_round()
         elif action == END_TURN:
             self._end_turn()
         else:
-            self._move(action, legal[action])  # type: ignore[call-overload]
+            self._move(action, moves[action])
 
     def _resolve_roll(self) -> None:
         g = self.game
@@ -921,7 +927,7 @@ def cooperative_policy(state: FloodState) -> int:
     Ends the turn when nothing helps.
     """
     g = state.game
-    moves = state._moves()
+    moves = state.move_costs()
     fc = state.flood_count()
     aboard = len(state.arrived)
     by_piece: dict[int, list[int]] = {}
@@ -933,7 +939,9 @@ def cooperative_policy(state: FloodState) -> int:
         for piece in pieces:
             animal = g.species_of(piece)
             completes = (
-                state.arrived.count(animal) == g.per_species - 1 and aboard < g.num_pieces - 1
+                not g.junior
+                and state.arrived.count(animal) == g.per_species - 1
+                and aboard < g.num_pieces - 1
             )
             ark = g.ark_map(animal, fc)
             here = ark.get(_hex(state.positions[piece]))  # type: ignore[arg-type]

@@ -17,7 +17,8 @@ occupant?, others?, shared}], ``taming.draws``, ``trading`` {bonus, bonus_amount
 exchange, exchange_optional}, ``building.vp_per_element``, ``loading`` {food_lp, food_vp,
 food_needs_own_divider, cost, food_required, pitch_required, capacity {small, large},
 small_fits_any_size, divider_vp, pitch_vp}, ``small_animals``, ``setup``, ``end``
-{min_rounds, full_hull, deluge}, ``final`` {hull_majority_bonus, leftover_penalty, animal_penalty_per_size}.
+{min_rounds, full_hull, deluge}, ``final`` {hull_majority_bonus, leftover_penalty,
+animal_penalty_per_size}.
 
 Geometry (issue 4): the Ark is ``rows`` x ``cols`` squares ``[r, c]`` (0-based). ``h:r:c`` is the
 horizontal edge above square (r, c) (r = rows is the bottom hull); ``v:r:c`` the vertical edge
@@ -27,6 +28,8 @@ numerically; pitch fields by (y, x); squares by (r, c); enclosures by their firs
 
 Rule functions (``FUNCTIONS``): ``fn(config, inp) -> dict``, JSON in and out, documented beside
 each. Malformed input (unknown edge, square off the Ark, a space taken twice) raises ValueError.
+:func:`phase_two_order` (the round's turn order and Phase II steps) has the same shape but is not
+in ``FUNCTIONS``: the table shows it; the Lua ``Rules`` table need not mirror it.
 
 The game: :class:`Game` / :class:`State`, with explicit chance (every bag draw is a chance
 outcome, uniform over the tiles in the bag). Simplifications, all subsets of the legal moves:
@@ -41,6 +44,11 @@ outcome, uniform over the tiles in the bag). Simplifications, all subsets of the
 - Trading: "partner in play" ignores the tiles drawn by this trade; the 3p taming draw of a chosen
   sex comes after the fixed draws.
 - ``returns()`` are the final VP (the winners are ``State.final["winners"]``).
+
+Action ids (``State.action_to_string`` names them): 0 pass, 1/2 bag male/female, 3/4 trade
+swap/draw, then blocks for a trading bonus, an action space, a tile (draws and picks), an edge
+(build, swap), a pitch field, a square (food), a load (species x first square of the enclosure)
+and an exchange (tile taken x tile given); offsets depend on the Ark size (``_layout``).
 """
 
 from __future__ import annotations
@@ -203,8 +211,11 @@ def _analyse(
         edges = {e for sq in members for e in grid.square_edges[sq]}
         if any(e in grid.hull and e not in divided for e in edges):
             continue
-        inner = {e for e in edges if len(s := grid.sides[grid.index[e]]) == 2
-                 and region[s[0]] == region[s[1]] == i}
+        inner = {
+            e
+            for e in edges
+            if len(s := grid.sides[grid.index[e]]) == 2 and region[s[0]] == region[s[1]] == i
+        }
         boundary = sorted(edges - inner, key=grid.index.__getitem__)
         bset = set(boundary)
         pitch = tuple(p for p, a, b in grid.points if a in bset and b in bset)
@@ -518,7 +529,9 @@ def _layout(config: Mapping[str, Any], grid: _Grid) -> _Layout:
     square = pitch + len(grid.points)
     load = square + squares
     exchange = load + len(config["species"]) * squares
-    return _Layout(bonus, space, tile, edge, pitch, square, load, exchange, exchange + tiles * tiles)
+    return _Layout(
+        bonus, space, tile, edge, pitch, square, load, exchange, exchange + tiles * tiles
+    )
 
 
 class Game:
@@ -703,8 +716,13 @@ class State:
 
     def action_to_string(self, action: int) -> str:
         lay, grid = self.layout, self.grid
-        fixed = {PASS: "pass", BAG_MALE: "bag male", BAG_FEMALE: "bag female",
-                 TRADE_SWAP: "trade swap", TRADE_DRAW: "trade draw"}  # fmt: skip
+        fixed = {
+            PASS: "pass",
+            BAG_MALE: "bag male",
+            BAG_FEMALE: "bag female",
+            TRADE_SWAP: "trade swap",
+            TRADE_DRAW: "trade draw",
+        }
         if action in fixed:
             return fixed[action]
         if action < lay.space:
@@ -755,10 +773,27 @@ class State:
             pair[sex] = None if seat is None else self.colors[seat]
         return pair
 
-    def _check(self, seat: int, species: int, enc: _Enclosure, lp: int, deluge: bool,
-               owners: Mapping[int, int]) -> dict[str, Any]:  # fmt: skip
-        return _check_load(self.config, enc, self.dividers, self.pitch, self.food, self._sizes(),
-                           self.colors[seat], self._pair_input(species, owners), lp, deluge)  # fmt: skip
+    def _check(
+        self,
+        seat: int,
+        species: int,
+        enc: _Enclosure,
+        lp: int,
+        deluge: bool,
+        owners: Mapping[int, int],
+    ) -> dict[str, Any]:
+        return _check_load(
+            self.config,
+            enc,
+            self.dividers,
+            self.pitch,
+            self.food,
+            self._sizes(),
+            self.colors[seat],
+            self._pair_input(species, owners),
+            lp,
+            deluge,
+        )
 
     def _sizes(self) -> list[tuple[int, int]]:
         """(square, size) of every pair on the Ark."""
@@ -776,8 +811,18 @@ class State:
             for enc in self._analysis()[0]:
                 if pair["size"] and len(enc.squares) != pair["size"]:
                     continue  # the size never fits (a shortcut of the check below)
-                verdict = _check_load(self.config, enc, self.dividers, self.pitch, self.food,
-                                      sizes, self.colors[seat], pair, lp, deluge)  # fmt: skip
+                verdict = _check_load(
+                    self.config,
+                    enc,
+                    self.dividers,
+                    self.pitch,
+                    self.food,
+                    sizes,
+                    self.colors[seat],
+                    pair,
+                    lp,
+                    deluge,
+                )
                 if verdict["ok"]:
                     out.append(self.layout.load + s * size + enc.squares[0])
         return out
@@ -789,8 +834,10 @@ class State:
         colour, food = self.colors[seat], set(self.food)
         out = []
         for enc in self._analysis()[0]:
-            if not deluge and rules["food_needs_own_divider"] and colour not in (
-                self.dividers[e] for e in enc.edges
+            if (
+                not deluge
+                and rules["food_needs_own_divider"]
+                and colour not in (self.dividers[e] for e in enc.edges)
             ):
                 continue
             out += [self.layout.square + sq for sq in enc.squares if sq not in food]
@@ -843,10 +890,17 @@ class State:
         return any(t ^ 1 not in in_play for t in self.hands[seat])
 
     def _bonus_options(self, seat: int) -> list[int]:
-        have = {"vp": 1, "food": self.supply["food"], "pitch": self.supply["pitch"],
-                "divider": self.supply["dividers"][self.colors[seat]]}  # fmt: skip
-        return [self.layout.bonus + i
-                for i, k in enumerate(self.config["trading"]["bonus"]) if have[k] > 0]  # fmt: skip
+        have = {
+            "vp": 1,
+            "food": self.supply["food"],
+            "pitch": self.supply["pitch"],
+            "divider": self.supply["dividers"][self.colors[seat]],
+        }
+        return [
+            self.layout.bonus + i
+            for i, k in enumerate(self.config["trading"]["bonus"])
+            if have[k] > 0
+        ]
 
     def _setup_outcomes(self, seat: int, sex: str) -> list[int]:
         bag = self.bags[sex]
@@ -869,8 +923,7 @@ class State:
         if name == "family_turn":
             return [lay.space + i for i in range(len(self.config["actions"]))]
         if name == "choose_bag":
-            return [a for a, sex in ((BAG_MALE, "male"), (BAG_FEMALE, "female"))
-                    if self.bags[sex]]  # fmt: skip
+            return [a for a, sex in ((BAG_MALE, "male"), (BAG_FEMALE, "female")) if self.bags[sex]]
         if name == "keep":
             return sorted(lay.tile + t for t in self.drawn)
         if name == "trade_bonus":
@@ -881,8 +934,9 @@ class State:
             return sorted(lay.edge + self.grid.index[e] for e in self.dividers)
         if name == "swap_second":
             mine = self.dividers[task[2]]
-            return sorted(lay.edge + self.grid.index[e]
-                          for e, c in self.dividers.items() if c != mine)  # fmt: skip
+            return sorted(
+                lay.edge + self.grid.index[e] for e, c in self.dividers.items() if c != mine
+            )
         if name == "exchange":
             out = self._exchange_options(seat)
             optional = self.config["trading"]["exchange_optional"]
@@ -986,7 +1040,9 @@ class State:
         if kind == "trade":
             return [["trade_bonus", seat], ["trade_option", seat]]
         if kind in ("build", "load"):
-            return [[kind, seat, action["occupant"]]] + [[kind, p, action["others"]] for p in others]
+            return [[kind, seat, action["occupant"]]] + [
+                [kind, p, action["others"]] for p in others
+            ]
         raise ValueError(f"unknown action kind {kind}")
 
     def _return_drawn(self) -> None:
@@ -1007,12 +1063,11 @@ class State:
             self._front([["round_start"]])
 
     def _deluge(self) -> None:
-        order = sorted(range(self.num_players),
-                       key=lambda p: (self.vp[p], self.turn_order.index(p)))  # fmt: skip
+        order = sorted(
+            range(self.num_players), key=lambda p: (self.vp[p], self.turn_order.index(p))
+        )
         self._front(
-            [["deluge_food", p] for p in order]
-            + [["deluge_pairs", p] for p in order]
-            + [["final"]]
+            [["deluge_food", p] for p in order] + [["deluge_pairs", p] for p in order] + [["final"]]
         )
 
     def final_input(self) -> dict[str, Any]:
@@ -1022,8 +1077,9 @@ class State:
             hull = sum(1 for e in self.grid.hull if self.dividers.get(e) == colour)
             hand = dict(self.players[seat])
             hand["animals"] = [self.species(t)["size"] for t in self.hands[seat]]
-            players.append({"color": colour, "vp": self.vp[seat], "hull_dividers": hull,
-                            "hand": hand})  # fmt: skip
+            players.append(
+                {"color": colour, "vp": self.vp[seat], "hull_dividers": hull, "hand": hand}
+            )
         return {"players": players}
 
     def _final(self) -> None:

@@ -76,7 +76,9 @@ def test_one_source_of_truth(tmp_path: Path) -> None:
     text = path.read_text()
     text = text.replace("set_of_four_bonus: 3", "set_of_four_bonus: 7")
     text = text.replace("card_values: [1, 2, 3, 4]", "card_values: [1, 2, 3, 5]")
-    text = text.replace("{players: [5], purple: 10, green: 2}", "{players: [5], purple: 9, green: 2}")
+    text = text.replace(
+        "{players: [5], purple: 10, green: 2}", "{players: [5], purple: 9, green: 2}"
+    )
     path.write_text(text)
     changed = build_game("arche-noah", BuildOptions(), {}, assets_root=tmp_path)
     original = build()
@@ -84,7 +86,9 @@ def test_one_source_of_truth(tmp_path: Path) -> None:
     config = arche_noah.rules_config(changed.definition.data)
     four = {
         "cards": [{"animal": "Lion", "value": v} for v in (1, 2, 3, 5)],
-        "purple": 0, "green": 0, "playthrough": 1,
+        "purple": 0,
+        "green": 0,
+        "playthrough": 1,
     }
     sandbox = LuaSandbox()
     env = sandbox.load_script(changed.global_script, "Global")

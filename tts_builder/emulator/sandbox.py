@@ -20,9 +20,24 @@ _HERE = Path(__file__).parent
 #: and lupa 5.2 has no global ``unpack``).
 MISSING_IN_TTS = frozenset(
     {
-        "unpack", "load", "loadstring", "loadfile", "dofile", "require", "io", "debug",
-        "package", "setfenv", "getfenv", "module", "exit", "getenv", "execute", "remove",
-        "rename", "tmpname",
+        "unpack",
+        "load",
+        "loadstring",
+        "loadfile",
+        "dofile",
+        "require",
+        "io",
+        "debug",
+        "package",
+        "setfenv",
+        "getfenv",
+        "module",
+        "exit",
+        "getenv",
+        "execute",
+        "remove",
+        "rename",
+        "tmpname",
     }
 )
 _NIL_NAME = re.compile(r"attempt to (?:call|index) (?:global|field) '(\w+)' \(a nil value\)")
@@ -43,13 +58,16 @@ class LuaScriptError(Exception):
 def explain(message: str) -> str:
     """Append a hint when ``message`` is about a library TTS does not load."""
     found = _NIL_NAME.search(message)
-    if found and found.group(1) in MISSING_IN_TTS:
-        return (
-            f"{message} ('{found.group(1)}' is not available in Tabletop Simulator: "
-            "no io/debug/package/load*/dofile/require, only os.clock/date/time/difftime, "
-            "and use table.unpack instead of unpack)"
-        )
-    return message
+    if not found or found.group(1) not in MISSING_IN_TTS:
+        return message
+    name = found.group(1)
+    if name == "unpack":
+        return f"{message} (use table.unpack: the global unpack is a MoonSharp extra, not Lua 5.2)"
+    return (
+        f"{message} ('{name}' is not loaded in Tabletop Simulator's MoonSharp sandbox: "
+        "no io, debug, package, load, loadstring, loadfile, dofile or require, and os has only "
+        "clock, date, time and difftime)"
+    )
 
 
 def lua_read(name: str) -> str:
@@ -154,10 +172,17 @@ class LuaSandbox:
                 "print": lambda text: self._on_print(text),
             }
         )
-        loader = self.runtime.eval("function(src, name) return load(src, name, 't') end")
-        chunk = loader(lua_read("sandbox.lua"), "=sandbox.lua")
-        self.lib = chunk(services)
+        self._loader = self.runtime.eval("function(src, name) return load(src, name, 't') end")
+        self.lib = self.load_module("sandbox.lua", services)
         self._run = self.lib["run"]
+
+    def load_module(self, filename: str, *args: Any) -> Any:
+        """Run a Lua file shipped with this package, unsandboxed, with ``args``; return its
+        result."""
+        fn = self._loader(lua_read(filename), "=" + filename)
+        if isinstance(fn, tuple):
+            raise LuaScriptError(str(fn[1]))
+        return fn(*args)
 
     def _randomseed(self, value: Any = 0) -> None:
         self._random.seed(value if isinstance(value, int | float) and math.isfinite(value) else 0)

@@ -40,10 +40,10 @@ local IS_COLOR = {}
 for _, c in ipairs(ALL_COLORS) do IS_COLOR[c] = true end
 
 ---------------------------------------------------------------------------- helpers
-local function deep_copy(v, keep_objects)
+local function deep_copy(v)
   if type(v) ~= "table" or state_of[v] or v == global.proxy then return v end
   local c = {}
-  for k, x in pairs(v) do c[k] = deep_copy(x, keep_objects) end
+  for k, x in pairs(v) do c[k] = deep_copy(x) end
   return setmetatable(c, getmetatable(v))
 end
 
@@ -128,7 +128,7 @@ local function set_rot(st, x, y, z)
   t.rotX, t.rotY, t.rotZ = norm_angle(x), norm_angle(y), norm_angle(z)
 end
 
---- The world-space y component of a local direction under Unity's Z-X-Y Euler rotation.
+--- Row y of Unity's Z-X-Y Euler rotation matrix (world y of a local vector = this row dot it).
 local function up_row(rx, rz)
   rx, rz = rad(rx), rad(rz)
   return cos(rx) * math.sin(rz), cos(rx) * cos(rz), -math.sin(rx)
@@ -505,6 +505,7 @@ local function spawn(data)
 end
 
 local function remove_object(st)
+  py.ui_unload(st.guid)
   st.destroyed = true
   if by_guid[st.guid] == st then by_guid[st.guid] = nil end
   rolling[st], moving[st] = nil, nil
@@ -671,16 +672,22 @@ local function shuffle_container(st)
   for i, d in ipairs(list) do guids[i] = d.GUID end
   local order = py.shuffle(st.guid, guids)
   local by = {}
-  for _, d in ipairs(list) do by[d.GUID] = d end
+  for _, d in ipairs(list) do
+    by[d.GUID] = by[d.GUID] or {}
+    table.insert(by[d.GUID], d)
+  end
   local shuffled = {}
-  for i, g in ipairs(order) do shuffled[i] = by[g] end
+  for i, g in ipairs(order) do shuffled[i] = table.remove(by[g], 1) end
   st.data.ContainedObjects = shuffled
   sync_deck_ids(st)
   return true
 end
 
 ---------------------------------------------------------------------------- dice
+local roll_count = 0
 local function roll(st, frames)
+  roll_count = roll_count + 1
+  st.roll_seq = roll_count
   st.resting = false
   st.rest_due = frame + (frames or ROLL_FRAMES)
   rolling[st] = true
@@ -777,6 +784,42 @@ end
 function M.setPositionSmooth(st, v, _, fast) return smooth(st, v, nil, fast) end
 function M.setRotationSmooth(st, v, _, fast) return smooth(st, nil, v, fast) end
 function M.isSmoothMoving(st) return moving[st] ~= nil end
+
+--- Unity's rotation matrix (Z, then X, then Y) for Euler angles in degrees.
+local function rotation_matrix(st)
+  local rx, ry, rz = get_rot(st)
+  local cx, sx = cos(rad(rx)), math.sin(rad(rx))
+  local cy, sy = cos(rad(ry)), math.sin(rad(ry))
+  local cz, sz = cos(rad(rz)), math.sin(rad(rz))
+  return {
+    { cy * cz + sy * sx * sz, -cy * sz + sy * sx * cz, sy * cx },
+    { cx * sz, cx * cz, -sx },
+    { -sy * cz + cy * sx * sz, sy * sz + cy * sx * cz, cy * cx },
+  }
+end
+function M.positionToWorld(st, v)
+  local x, y, z = vec(v)
+  local kx, ky, kz = get_scale(st)
+  x, y, z = x * kx, y * ky, z * kz
+  local m = rotation_matrix(st)
+  local px, py_, pz = get_pos(st)
+  return newv(px + m[1][1] * x + m[1][2] * y + m[1][3] * z, py_ + m[2][1] * x + m[2][2] * y + m[2][3] * z,
+    pz + m[3][1] * x + m[3][2] * y + m[3][3] * z)
+end
+function M.positionToLocal(st, v)
+  local x, y, z = vec(v)
+  local px, py_, pz = get_pos(st)
+  x, y, z = x - px, y - py_, z - pz
+  local m = rotation_matrix(st)
+  local kx, ky, kz = get_scale(st)
+  return newv((m[1][1] * x + m[2][1] * y + m[3][1] * z) / kx, (m[1][2] * x + m[2][2] * y + m[3][2] * z) / ky,
+    (m[1][3] * x + m[2][3] * y + m[3][3] * z) / kz)
+end
+function M.getStateId(st)
+  if type(st.data.States) == "table" and next(st.data.States) then return st.data.StateId or 1 end
+  return -1
+end
+function M.getStates() return {} end
 function M.flip(st)
   local rx, ry, rz = get_rot(st)
   set_rot(st, rx, ry, rz + 180)
@@ -940,7 +983,7 @@ function M.createButton(st, params)
   return true
 end
 function M.editButton(st, params)
-  local b = st.buttons[(params.index or -1) + 1]
+  local b = st.buttons[(params.index or 0) + 1]
   if not b then error("editButton: no button with index " .. tostring(params.index), 3) end
   for k, v in pairs(params) do
     if k ~= "index" then b[k] = v end
@@ -1320,6 +1363,7 @@ API.JSON = dot_or_colon({
   encode_pretty = json.encode_pretty,
   decode = function(text)
     if type(text) ~= "string" then error("JSON.decode: a string was expected", 2) end
+    if not text:find("%S") then return nil end -- JSON.lua: blank text is nothing, not an error
     local ok, value = py.json_decode(text)
     if not ok then error("JSON.decode: " .. tostring(value), 2) end
     return value
@@ -1331,6 +1375,8 @@ API.Player = Player
 API.Turns = Turns
 API.Vector = Vector
 API.Color = Color
+API.vector = function(x, y, z) return Vector.new(x, y, z) end -- deprecated lower-case forms
+API.color = function(r, g, b, a) return Color.new(r, g, b, a) end
 API.Global = global.proxy
 API.Time = setmetatable({}, {
   __index = function(_, key)
@@ -1390,9 +1436,18 @@ local function process_moves()
   end
 end
 
+--- Dice coming to rest take queued values in rest order, then in the order they were rolled.
 local function process_dice()
+  local due = {}
   for _, st in ipairs(objects) do
-    if rolling[st] and frame >= st.rest_due then
+    if rolling[st] and frame >= st.rest_due then due[#due + 1] = st end
+  end
+  table.sort(due, function(a, b)
+    if a.rest_due ~= b.rest_due then return a.rest_due < b.rest_due end
+    return a.roll_seq < b.roll_seq
+  end)
+  for _, st in ipairs(due) do
+    do
       rolling[st] = nil
       local rotation = st.pending_rotation
       st.pending_rotation = nil
@@ -1621,6 +1676,7 @@ function World.drop(color, guid, position)
 end
 
 function World.call_object(guid, name, ...)
+  aborted = false
   local st = guid == "Global" and global or by_guid[guid]
   if not st or not st.env then return false, "no script for " .. tostring(guid) end
   local fn = rawget(st.env, name)

@@ -56,7 +56,7 @@ local __bundle_require, __bundle_loaded, __bundle_register, __bundle_modules = (
 	end
 
 	return require, loaded, register, modules
-end)(nil)"""
+end)(nil)"""  # noqa: E501  (luabundle 1.6 prelude, verbatim)
 FOOTER = f'return __bundle_require("{ROOT}")'
 _WRAPPER_ARGS = "function(require, _LOADED, __bundle_register, __bundle_modules)"
 _MODULE_RE = re.compile(r'^__bundle_register\("([-A-Za-z0-9/._@]+)", ' + re.escape(_WRAPPER_ARGS)
@@ -66,6 +66,8 @@ _NAME_RE = re.compile(r"[-A-Za-z0-9/._@]+")
 
 def _lines(source: str) -> list[str]:
     """Lines of a source (a final newline does not make an empty last line)."""
+    if not source:
+        return []
     return source.split("\n")[:-1] if source.endswith("\n") else source.split("\n")
 
 

@@ -122,20 +122,22 @@ def _quoted(source: str, i: int) -> tuple[str, int]:
     return source[i + 1:j], j
 
 
-EVENT_NAMES = frozenset(
-    """onBlindfold onChat onExternalMessage onFixedUpdate onLoad onObjectCollisionEnter
-    onObjectCollisionExit onObjectCollisionStay onObjectDestroy onObjectDrop
-    onObjectEnterContainer onObjectEnterZone onObjectFlick onObjectHover onObjectLeaveContainer
-    onObjectLeaveZone onObjectLoopingEffect onObjectNumberTyped onObjectPageChange onObjectPeek
-    onObjectPickUp onObjectRandomize onObjectRotate onObjectSearchEnd onObjectSearchStart
-    onObjectSpawn onObjectStateChange onObjectTriggerEffect onPlayerAction onPlayerChangeColor
-    onPlayerChangeTeam onPlayerChatTyping onPlayerConnect onPlayerDisconnect onPlayerPing
-    onPlayerTurn onSave onScriptingButtonDown onScriptingButtonUp onUpdate onZoneGroupSort
-    tryObjectEnterContainer tryObjectRandomize tryObjectRotate onCollisionEnter onCollisionExit
-    onCollisionStay onDestroy onDrop onFlick onGroupSort onHover onNumberTyped onPageChange
-    onPeek onPickUp onRandomize onRotate onSearchEnd onSearchStart onStateChange
-    tryObjectEnter tryRandomize tryRotate""".split()
-)
+EVENT_NAMES = frozenset((
+    "onBlindfold", "onChat", "onExternalMessage", "onFixedUpdate", "onLoad",
+    "onObjectCollisionEnter", "onObjectCollisionExit", "onObjectCollisionStay", "onObjectDestroy",
+    "onObjectDrop", "onObjectEnterContainer", "onObjectEnterZone", "onObjectFlick",
+    "onObjectHover", "onObjectLeaveContainer", "onObjectLeaveZone", "onObjectLoopingEffect",
+    "onObjectNumberTyped", "onObjectPageChange", "onObjectPeek", "onObjectPickUp",
+    "onObjectRandomize", "onObjectRotate", "onObjectSearchEnd", "onObjectSearchStart",
+    "onObjectSpawn", "onObjectStateChange", "onObjectTriggerEffect", "onPlayerAction",
+    "onPlayerChangeColor", "onPlayerChangeTeam", "onPlayerChatTyping", "onPlayerConnect",
+    "onPlayerDisconnect", "onPlayerPing", "onPlayerTurn", "onSave", "onScriptingButtonDown",
+    "onScriptingButtonUp", "onUpdate", "onZoneGroupSort", "tryObjectEnterContainer",
+    "tryObjectRandomize", "tryObjectRotate", "onCollisionEnter", "onCollisionExit",
+    "onCollisionStay", "onDestroy", "onDrop", "onFlick", "onGroupSort", "onHover", "onNumberTyped",
+    "onPageChange", "onPeek", "onPickUp", "onRandomize", "onRotate", "onSearchEnd",
+    "onSearchStart", "onStateChange", "tryObjectEnter", "tryRandomize", "tryRotate",
+))
 _LUA53_MEMBERS = {
     "table": {"move"},
     "math": {"type", "tointeger", "ult"},
@@ -226,9 +228,9 @@ class _Linter:
                      " Notes.addNotebookTab / Notes.editNotebookTab")
         if name == "local":
             self.check_local_event(k)
-        if name == "format" and self.is_op(k - 1, ":"):
-            if self.is_op(k - 2, ")") and self.is_op(k - 4, "("):  # ("..."):format(...)
-                self.check_format(self.at(k - 3))
+        if (name == "format" and self.is_op(k - 1, ":") and self.is_op(k - 2, ")")
+                and self.is_op(k - 4, "(")):  # ("..."):format(...)
+            self.check_format(self.at(k - 3))
         if not self.global_name(k):
             return
         if name == "utf8" and member is not None:

@@ -1,0 +1,126 @@
+"""The MoonSharp-compatibility lint: each rule fires on code and never inside strings/comments."""
+
+from __future__ import annotations
+
+import pytest
+
+from tts_builder.lua.bundle import bundle
+from tts_builder.lua.lint import lint, tokenize
+
+# (rule, offending Lua statement); each statement is valid Lua 5.2 unless the rule is syntax.
+CASES = [
+    ("lua53-syntax", "x = a // b"),
+    ("lua53-syntax", "x = a & b"),
+    ("lua53-syntax", "x = a | b"),
+    ("lua53-syntax", "x = ~a"),
+    ("lua53-syntax", "x = a << 2"),
+    ("lua53-syntax", "x = a >> 2"),
+    ("moonsharp-only", "if a != b then end"),
+    ("lua53-api", "x = utf8.char(72)"),
+    ("lua53-api", "table.move(a, 1, 2, 1)"),
+    ("lua53-api", "x = math.type(1)"),
+    ("lua53-api", "x = math.tointeger(1)"),
+    ("lua53-api", "x = string.pack('i', 1)"),
+    ("lua53-api", "x = coroutine.isyieldable()"),
+    ("not-in-tts", "f = load('return 1')"),
+    ("not-in-tts", "f = loadstring('return 1')"),
+    ("not-in-tts", "dofile('x.lua')"),
+    ("not-in-tts", "local m = require('m')"),
+    ("not-in-tts", "setfenv(1, {})"),
+    ("not-in-tts", "x = getfenv(1)"),
+    ("not-in-tts", "io.write('x')"),
+    ("not-in-tts", "debug.traceback()"),
+    ("not-in-tts", "os.exit(1)"),
+    ("not-in-tts", "x = os.getenv('HOME')"),
+    ("bare-unpack", "f(unpack(t))"),
+    ("bare-unpack", "t = pack(1, 2)"),
+    ("math-fmod", "x = math.fmod(a, 3)"),
+    ("math-huge", "x = math.huge"),
+    ("modulo", "x = a % b"),
+    ("modulo", "x = a % -3"),
+    ("modulo", "x = a % 0"),
+    ("modulo", "x = a % (b + 1)"),
+    ("tonumber-base", "x = tonumber(s, 16)"),
+    ("format-s", "x = string.format('%s!', name)"),
+    ("format-s", "x = string.format(\"%5.2f %-10s\", a, b)"),
+    ("format-s", "x = ('%s'):format(a)"),
+    ("tts-deprecated", "function onObjectEnterScriptingZone(z, o) end"),
+    ("tts-deprecated", "function onObjectLeaveScriptingZone(z, o) end"),
+    ("tts-deprecated", "for _, o in ipairs(getAllObjects()) do end"),
+    ("tts-deprecated", "if obj.tag == 'Card' then end"),
+    ("tts-api", "Notes.setNotebookTab({title = 't'})"),
+    ("local-event", "local function onLoad(state) end"),
+    ("local-event", "local onSave = function() return '' end"),
+    ("local-event", "local function onObjectDrop(c, o) end"),
+]
+
+
+@pytest.mark.parametrize(("rule", "code"), CASES)
+def test_rule_fires_on_code(rule: str, code: str) -> None:
+    source = "local a, b, t, s, name, obj = 1, 2, {}, '1', 'n', {}\n" + code + "\n"
+    hits = [h for h in lint(source, "snippet") if h.rule != "syntax"]
+    assert [(h.rule, h.line, h.chunk) for h in hits] == [(rule, 2, "snippet")], hits
+
+
+@pytest.mark.parametrize(("rule", "code"), CASES)
+def test_rule_is_silent_inside_strings_and_comments(rule: str, code: str) -> None:
+    quoted = code.replace("\\", "\\\\").replace('"', '\\"')
+    source = "\n".join([
+        f"-- {code}",
+        f"--[[ {code}\n{code} ]]",
+        f"--[==[ {code} ]] {code} ]==]",
+        f'local s1 = "{quoted}"',
+        f"local s2 = [[{code}\n{code}]]",
+        f"local s3 = [=[ ]] {code} ]=]",
+        "local s4 = 'it\\'s' -- " + code,
+    ]) + "\n"
+    assert lint(source, "quiet") == []
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "x = a % 2",
+        "x = a % 0x10",
+        "x = a ~= b",
+        "x = table.unpack(t)",
+        "x = string.format('%d items, %5.2f%%', 3, 1.5)",
+        "x = ('%%s literal'):format()",
+        "x = tonumber(s)",
+        "x = tonumber(f(a, b))",
+        "x = os.time() + os.clock()",
+        "x = { load = 1, tag = 2 }",
+        "x = t.load",
+        "x = obj.getTags()",
+        "function onLoad(state) end",
+        "local function mod(a, b) return a - math.floor(a / b) * b end",
+        "x = a .. b",
+        "Notes.addNotebookTab({title = 't', body = 'b'})",
+    ],
+)
+def test_portable_code_is_clean(code: str) -> None:
+    source = "local a, b, t, s, obj, f = 1, 2, {}, '1', {}, nil\n" + code + "\n"
+    assert lint(source, "clean") == []
+
+
+def test_parse_check_reports_line_of_syntax_error() -> None:
+    hits = lint("local x = 1\nlocal y = = 2\n", "broken")
+    assert [(h.chunk, h.line, h.rule) for h in hits] == [("broken", 2, "syntax")]
+    assert str(hits[0]).startswith("broken:2: [syntax]")
+
+
+def test_moonsharp_lambda_fails_the_parse_check() -> None:
+    hits = lint("local f = |x| x + 1\n", "lambda")
+    assert {h.rule for h in hits} == {"lua53-syntax", "syntax"}
+
+
+def test_require_is_fine_inside_a_bundle_for_registered_modules_only() -> None:
+    text = bundle({"m": "return {}\n"}, "local m = require('m')\nlocal n = require('nope')\n")
+    hits = lint(text, "Global")
+    assert [(h.rule, "nope" in h.message) for h in hits] == [("bundle-require", True)]
+
+
+def test_tokenizer_tracks_lines_through_long_strings_and_escapes() -> None:
+    source = 'a = [[x\ny]]\nb = "p\\\nq"\n--[[ c\nd ]] e = 1\n'
+    names = [(t.value, t.line) for t in tokenize(source) if t.kind == "name"]
+    assert names == [("a", 1), ("b", 3), ("e", 6)]

@@ -1,0 +1,426 @@
+"""`publish`: content-hashed assets, uploads (folder, S3 on loopback), link check, Workshop package.
+
+Every network test talks to a real server on 127.0.0.1: http.server for hosting, moto's S3
+server (optionally behind a fault-injecting proxy) for S3-compatible storage.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.client
+import json
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from conftest import SESSION_CACHE
+
+from tts_builder.build import BuildOptions, GameBuild, build_game
+from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, cli, run
+from tts_builder.cli_ship import register
+from tts_builder.errors import BuildError
+from tts_builder.ship.publish import (
+    FolderUploader,
+    PublishPlan,
+    check_base_url,
+    content_name,
+    plan_publish,
+    publish,
+    rewrite_strings,
+    upload_all,
+    url_fields,
+)
+from tts_builder.writer import DirCache
+
+GAME = "arche-noah"
+BUCKET = "tts-mods"
+
+
+@pytest.fixture(scope="module")
+def options(tmp_path_factory: pytest.TempPathFactory) -> BuildOptions:
+    return BuildOptions(out_dir=tmp_path_factory.mktemp("dist"))
+
+
+@pytest.fixture(scope="module")
+def built(options: BuildOptions) -> GameBuild:
+    return build_game(GAME, options, SESSION_CACHE)
+
+
+# --- servers on loopback ----------------------------------------------------------------------
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+def _serve(handler: Callable[..., BaseHTTPRequestHandler]) -> Iterator[ThreadingHTTPServer]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A folder (think: a GitHub Pages checkout) served over HTTP: (folder, its base URL)."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    handler = functools.partial(_Quiet, directory=str(folder))
+    for server in _serve(handler):
+        yield folder, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# --- naming and the plan (pure) ---------------------------------------------------------------
+
+
+def test_content_names_change_exactly_when_the_bytes_do() -> None:
+    a = content_name("images/cards-1.png", b"one")
+    assert a.startswith("images/cards-1-") and a.endswith(".png") and len(a) == len(
+        "images/cards-1-") + 16 + 4
+    assert content_name("images/cards-1.png", b"one") == a
+    assert content_name("images/cards-1.png", b"two") != a
+
+
+def test_rewrite_reaches_every_string() -> None:
+    save = {"A": "file:///x/a.png", "B": [{"FaceURL": "file:///x/a.png"}],
+            "LuaScript": 'spawn("file:///x/a.png")', "N": 1}
+    out = rewrite_strings(save, {"file:///x/a.png": "https://h/a-1.png"})
+    assert out == {"A": "https://h/a-1.png", "B": [{"FaceURL": "https://h/a-1.png"}],
+                   "LuaScript": 'spawn("https://h/a-1.png")', "N": 1}
+
+
+def test_plan_hosts_every_asset_under_the_base_url(built: GameBuild, options) -> None:
+    plan = plan_publish(built, options, "https://ada.github.io/mods/")
+    assert plan.base_url == "https://ada.github.io/mods"
+    urls = {url for _, url in url_fields(plan.save)}
+    assert urls == set(plan.urls.values())
+    assert all(url.startswith("https://ada.github.io/mods/arche-noah/images/") for url in urls)
+    images = sorted(d for rel, d in built.files.items() if rel.startswith("images/"))
+    assert sorted(plan.assets.values()) == images
+    assert b"file:" not in plan.save_bytes and str(options.out_dir).encode() not in plan.save_bytes
+    meta = plan.workshop
+    data = built.definition.data
+    assert meta["title"] == data["name"] and meta["description"] == data["description"]
+    assert meta["tags"] == data["tags"] and meta["players"] == {"min": 2, "max": 5}
+    assert meta["playing_time"] == data["playing_time"]
+    assert set(meta["assets"]) == {rel for rel in built.files if rel.startswith("images/")}
+
+
+@pytest.mark.parametrize("bad", ["ftp://host/x", "ada.github.io/mods", "https://", "https://h/x?y=1"])
+def test_base_url_must_be_http(bad: str) -> None:
+    with pytest.raises(BuildError, match="--base-url"):
+        check_base_url(bad)
+
+
+# --- folder upload + link check over HTTP -----------------------------------------------------
+
+
+def _plan(built: GameBuild, options, base_url: str) -> PublishPlan:
+    return plan_publish(built, options, base_url)
+
+
+def test_publish_to_a_folder_served_over_http(built, options, site, tmp_path: Path) -> None:
+    folder, base = site
+    plan = _plan(built, options, base + "mods")
+    package = tmp_path / "package"
+    log: list[str] = []
+    (folder / "mods").mkdir()
+    result = publish(plan, package, FolderUploader(folder / "mods"), timeout=5,
+                     report=log.append)
+    assert result.uploaded == len(plan.assets) == result.checked
+    for key, data in plan.assets.items():
+        assert (folder / "mods" / key).read_bytes() == data
+    files = {p.name: p.read_bytes() for p in package.iterdir()}
+    assert set(files) == {"arche-noah.json", "arche-noah.png", "workshop.json", "UPLOAD.md"}
+    assert files["arche-noah.json"] == plan.save_bytes
+    assert files["arche-noah.png"] == built.files["arche-noah.png"]
+    assert json.loads(files["workshop.json"])["title"] == "Arche Noah"
+    steps = files["UPLOAD.md"].decode()
+    assert "Workshop Upload" in steps and "Cloud Manager" in steps and "Upload All" in steps
+    assert "players: 2-5" in steps and str(package / "arche-noah.png") in steps
+    assert any("link check: all 5 URLs" in line for line in log)
+    # Publishing again uploads nothing new: the names are content hashes.
+    again = publish(plan, package, FolderUploader(folder / "mods"), timeout=5)
+    assert again.uploaded == 0
+
+
+def test_stale_bytes_at_a_url_fail_the_link_check(built, options, site, tmp_path: Path) -> None:
+    folder, base = site
+    plan = _plan(built, options, base)
+    for key, data in plan.assets.items():
+        (folder / key).parent.mkdir(parents=True, exist_ok=True)
+        (folder / key).write_bytes(data)
+    victim = sorted(plan.assets)[0]
+    (folder / victim).write_bytes(b"an old image")
+    with pytest.raises(BuildError, match=r"1 of 5 URLs failed: .*different bytes"):
+        publish(plan, tmp_path / "package", None, timeout=5)
+    assert not (tmp_path / "package").exists()
+
+
+def test_missing_assets_fail_with_a_hint(built, options, site, tmp_path: Path) -> None:
+    folder, base = site
+    plan = _plan(built, options, base + "not-pushed-yet")
+    with pytest.raises(BuildError, match=r"5 of 5 URLs failed: .*HTTP 404.*push it"):
+        publish(plan, tmp_path / "package", FolderUploader(folder), timeout=5)
+    assert not (tmp_path / "package").exists()
+
+
+def test_unreachable_base_url_publishes_nothing(built, options, tmp_path: Path) -> None:
+    plan = _plan(built, options, f"http://127.0.0.1:{_closed_port()}/mods")
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    with pytest.raises(BuildError, match=r"base URL .* is unreachable .*nothing was published"):
+        publish(plan, tmp_path / "package", FolderUploader(dest), timeout=2)
+    assert list(dest.iterdir()) == [] and not (tmp_path / "package").exists()
+
+
+def test_an_upload_failing_half_way_is_retried_then_reported(
+    built, options, site, tmp_path: Path
+) -> None:
+    folder, base = site
+    plan = _plan(built, options, base)
+    third = sorted(plan.assets)[2]
+    (folder / third).mkdir(parents=True)  # a folder where the third file must go: writes fail
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "arche-noah.json").write_bytes(b"the previous release")
+    log: list[str] = []
+    with pytest.raises(BuildError) as err:
+        publish(plan, package, FolderUploader(folder), timeout=5, attempts=3, backoff=0.0,
+                report=log.append)
+    message = str(err.value)
+    assert "failed after 3 attempts" in message and third.rsplit("/", 1)[1] in message
+    assert "nothing was published" in message and "\n" not in message
+    assert sum("retrying" in line for line in log) == 2
+    assert (package / "arche-noah.json").read_bytes() == b"the previous release"
+    assert sorted(p.name for p in package.iterdir()) == ["arche-noah.json"]
+
+
+def test_a_transient_folder_failure_is_retried(built, options, tmp_path: Path) -> None:
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    plan = _plan(built, options, "https://example.invalid/")
+    key = sorted(plan.assets)[0]
+    (dest / key).mkdir(parents=True)
+    sleeps: list[float] = []
+
+    def sleep(seconds: float) -> None:  # the blocking folder is cleared while we back off
+        sleeps.append(seconds)
+        (dest / key).rmdir()
+
+    assert upload_all(FolderUploader(dest), plan.assets, attempts=3, backoff=0.25,
+                      sleep=sleep) == len(plan.assets)
+    assert sleeps == [0.25] and (dest / key).read_bytes() == plan.assets[key]
+
+
+# --- S3-compatible storage (moto's server on loopback) ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def s3_server() -> Iterator[str]:
+    pytest.importorskip("boto3")
+    server_mod = pytest.importorskip("moto.server")
+    server = server_mod.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def s3(s3_server: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """A fresh public-read bucket on the moto server; yields a boto3 client."""
+    import boto3
+
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1", "AWS_CONFIG_FILE": str(tmp_path / "none"),
+        "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "none"),
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+    client = boto3.client("s3", endpoint_url=s3_server)
+    bucket = f"{BUCKET}-{len(list(client.list_buckets()['Buckets']))}"
+    client.create_bucket(Bucket=bucket)
+    policy = {"Version": "2012-10-17", "Statement": [{
+        "Effect": "Allow", "Principal": "*", "Action": "s3:GetObject",
+        "Resource": f"arn:aws:s3:::{bucket}/*"}]}
+    client.put_bucket_policy(Bucket=bucket, Policy=json.dumps(policy))
+    client.bucket = bucket  # type: ignore[attr-defined]
+    return client
+
+
+class _FlakyProxy(BaseHTTPRequestHandler):
+    """Forwards to the S3 server, but answers 503 SlowDown to PUTs the server says to fail."""
+
+    protocol_version = "HTTP/1.1"  # so boto3's "Expect: 100-continue" is answered at once
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+    def _forward(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if self.command == "PUT" and self.server.should_fail(self.path):  # type: ignore[attr-defined]
+            error = b"<Error><Code>SlowDown</Code><Message>injected failure</Message></Error>"
+            self.send_response(503)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(error)))
+            self.end_headers()
+            self.wfile.write(error)
+            return
+        host, port = self.server.upstream  # type: ignore[attr-defined]
+        conn = http.client.HTTPConnection(host, port, timeout=10)
+        headers = {k: v for k, v in self.headers.items()
+                   if k.lower() not in ("expect", "connection", "content-length")}
+        conn.request(self.command, self.path, body=body, headers=headers)
+        response = conn.getresponse()
+        data = response.read()
+        conn.close()
+        self.send_response(response.status, response.reason)
+        for key, value in response.getheaders():
+            if key.lower() not in ("transfer-encoding", "connection", "content-length", "server",
+                                   "date"):
+                self.send_header(key, value)
+        length = response.getheader("Content-Length") if self.command == "HEAD" else None
+        self.send_header("Content-Length", length or str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    do_GET = do_PUT = do_HEAD = do_POST = do_DELETE = _forward
+
+
+@pytest.fixture
+def flaky(s3_server: str) -> Iterator[ThreadingHTTPServer]:
+    """The proxy; set ``.should_fail(path) -> bool`` to inject failures."""
+    host, port = s3_server.removeprefix("http://").split(":")
+    for server in _serve(_FlakyProxy):
+        server.upstream = (host, int(port))  # type: ignore[attr-defined]
+        server.should_fail = lambda path: False  # type: ignore[attr-defined]
+        server.puts = []  # type: ignore[attr-defined]
+        yield server
+
+
+def _s3_uploader(bucket: str, endpoint: str):
+    from tts_builder.ship.publish import make_uploader
+
+    return make_uploader(f"s3://{bucket}/mods", endpoint)
+
+
+def test_publish_to_s3(built, options, s3, s3_server: str, tmp_path: Path) -> None:
+    plan = _plan(built, options, f"{s3_server}/{s3.bucket}/mods")
+    package = tmp_path / "package"
+    result = publish(plan, package, _s3_uploader(s3.bucket, s3_server), timeout=5)
+    assert result.uploaded == len(plan.assets) and (package / "arche-noah.json").is_file()
+    key = sorted(plan.assets)[0]
+    head = s3.head_object(Bucket=s3.bucket, Key=f"mods/{key}")
+    assert head["ContentType"] == "image/png" and "immutable" in head["CacheControl"]
+    again = publish(plan, package, _s3_uploader(s3.bucket, s3_server), timeout=5)
+    assert again.uploaded == 0
+
+
+def test_s3_upload_failing_half_way_publishes_nothing(
+    built, options, s3, s3_server: str, flaky, tmp_path: Path
+) -> None:
+    done: list[str] = []
+
+    def fail_after_two(path: str) -> bool:
+        if len(done) >= 2:
+            return True
+        done.append(path)
+        return False
+
+    flaky.should_fail = fail_after_two
+    proxy = f"http://127.0.0.1:{flaky.server_address[1]}"
+    plan = _plan(built, options, f"{s3_server}/{s3.bucket}/mods")
+    package = tmp_path / "package"
+    with pytest.raises(BuildError, match=r"failed after 3 attempts: .*SlowDown.*nothing was "
+                                         r"published"):
+        publish(plan, package, _s3_uploader(s3.bucket, proxy), timeout=5, attempts=3,
+                backoff=0.0)
+    assert not package.exists()
+    stored = s3.list_objects_v2(Bucket=s3.bucket).get("Contents", [])
+    assert len(stored) == 2  # content-hashed leftovers: no published save points at them
+
+
+def test_s3_transient_failures_are_retried(
+    built, options, s3, s3_server: str, flaky, tmp_path: Path
+) -> None:
+    seen: set[str] = set()
+
+    def fail_first_try(path: str) -> bool:
+        first = path not in seen
+        seen.add(path)
+        return first
+
+    flaky.should_fail = fail_first_try
+    proxy = f"http://127.0.0.1:{flaky.server_address[1]}"
+    plan = _plan(built, options, f"{s3_server}/{s3.bucket}/mods")
+    log: list[str] = []
+    result = publish(plan, tmp_path / "package", _s3_uploader(s3.bucket, proxy), timeout=5,
+                     attempts=2, backoff=0.0, report=log.append)
+    assert result.uploaded == len(plan.assets)
+    assert sum("retrying" in line for line in log) == len(plan.assets)
+
+
+def test_s3_without_such_a_bucket_is_not_retried(built, options, s3, s3_server: str,
+                                                 tmp_path: Path) -> None:
+    plan = _plan(built, options, f"{s3_server}/nope/mods")
+    with pytest.raises(BuildError, match=r"\(not retried\): .*NoSuchBucket"):
+        publish(plan, tmp_path / "package", _s3_uploader("no-such-bucket", s3_server),
+                timeout=5, attempts=3, backoff=0.0)
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cli_out(tmp_path_factory: pytest.TempPathFactory, built: GameBuild) -> Path:
+    out = tmp_path_factory.mktemp("cli-dist")
+    DirCache(out / ".cache").update(SESSION_CACHE)
+    register(cli)
+    return out
+
+
+def test_publish_command(capsys, cli_out: Path, site, tmp_path: Path) -> None:
+    folder, base = site
+    saves = tmp_path / "TTS" / "Saves"
+    saves.mkdir(parents=True)
+    args = ["publish", GAME, "--base-url", base, "--upload", str(folder), "--out", str(cli_out),
+            "--install", "--saves-dir", str(saves)]
+    code = run(args)
+    out, err = capsys.readouterr()
+    assert code == EXIT_OK, err
+    assert out.startswith("published Arche Noah: 5 assets under")
+    assert "## In-game Workshop Upload" in out and "installed as `TS_Save_1.json`" in out
+    package = cli_out / "workshop" / GAME
+    assert (package / "UPLOAD.md").read_text() in out
+    installed = (saves / "TS_Save_1.json").read_bytes()
+    assert installed == (package / "arche-noah.json").read_bytes()
+
+
+def test_publish_command_fails_on_one_line(capsys, cli_out: Path, tmp_path: Path) -> None:
+    code = run(["-q", "publish", GAME, "--base-url", f"http://127.0.0.1:{_closed_port()}/",
+                "--out", str(cli_out), "--package", str(tmp_path / "pkg")])
+    _, err = capsys.readouterr()
+    assert code == EXIT_BAD_INPUT and err.count("\n") == 1 and "unreachable" in err
+    assert not (tmp_path / "pkg").exists()

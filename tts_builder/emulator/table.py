@@ -1,0 +1,441 @@
+"""The emulated Tabletop Simulator table: the Python driver of ``tts_api.lua``."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .sandbox import LuaError, LuaSandbox, LuaScriptError, explain, from_lua
+
+FPS = 60
+Shuffle = Callable[[list[str]], list[str]]
+
+
+class EmulatorError(RuntimeError):
+    """The emulated table cannot go on (never settles, dice queue empty, bad fixture)."""
+
+
+def _text(value: Any) -> str:
+    """A Lua value as TTS turns it into an XML attribute string."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else format(value, ".14g")
+    return str(value)
+
+
+def _is_false(text: str | None) -> bool:
+    return text is not None and text.strip().lower() == "false"
+
+
+class UiDocument:
+    """One XmlUI document (Global's or an object's) with elements addressed by ``id``."""
+
+    def __init__(self, xml: str) -> None:
+        self.set_xml(xml)
+
+    def set_xml(self, xml: str) -> None:
+        """Replace the document; raises ``ValueError`` for malformed XML."""
+        try:
+            self.root = ET.fromstring(f"<UIRoot>{xml}</UIRoot>")
+        except ET.ParseError as exc:
+            raise ValueError(f"malformed XmlUI: {exc}") from None
+        self._index()
+
+    def _index(self) -> None:
+        self.by_id: dict[str, ET.Element] = {}
+        self.parent: dict[ET.Element, ET.Element] = {}
+        for element in self.root.iter():
+            for child in element:
+                self.parent[child] = element
+            element_id = element.get("id")
+            if element_id is not None and element_id not in self.by_id:
+                self.by_id[element_id] = element
+
+    def get_xml(self) -> str:
+        """The document as XmlUI text."""
+        return "".join(ET.tostring(child, encoding="unicode") for child in self.root)
+
+    def get_table(self) -> list[dict[str, Any]]:
+        """The document as TTS's XML table ``{tag, attributes, value, children}``."""
+
+        def convert(element: ET.Element) -> dict[str, Any]:
+            item: dict[str, Any] = {"tag": element.tag, "attributes": dict(element.attrib)}
+            if element.text and element.text.strip():
+                item["value"] = element.text
+            if len(element):
+                item["children"] = [convert(child) for child in element]
+            return item
+
+        return [convert(child) for child in self.root]
+
+    def set_table(self, items: list[dict[str, Any]]) -> None:
+        """Replace the document from an XML table."""
+
+        def build(parent: ET.Element, item: dict[str, Any]) -> None:
+            element = ET.SubElement(parent, str(item.get("tag", "Panel")))
+            for key, value in (item.get("attributes") or {}).items():
+                element.set(str(key), _text(value))
+            if item.get("value") is not None:
+                element.text = _text(item["value"])
+            for child in item.get("children") or []:
+                build(element, child)
+
+        self.root = ET.Element("UIRoot")
+        for item in items or []:
+            build(self.root, item)
+        self._index()
+
+    def chain(self, element_id: str) -> list[ET.Element]:
+        """The element and its ancestors (empty if there is no such element)."""
+        element = self.by_id.get(element_id)
+        chain = []
+        while element is not None and element is not self.root:
+            chain.append(element)
+            element = self.parent.get(element)
+        return chain
+
+    def active(self, element_id: str) -> bool:
+        """True if the element and all its ancestors are active."""
+        chain = self.chain(element_id)
+        return bool(chain) and not any(_is_false(e.get("active")) for e in chain)
+
+    def visible_to(self, element_id: str, color: str) -> bool:
+        """True unless a ``visibility`` attribute on the element or an ancestor excludes color."""
+        for element in self.chain(element_id):
+            visibility = element.get("visibility")
+            if visibility and color not in visibility.split("|"):
+                return False
+        return True
+
+    def call(self, op: str, *args: Any) -> Any:
+        """Run a ``UI.<op>(...)`` call from Lua; returns a Python value."""
+        takes_id = op not in ("setXml", "getXml", "setXmlTable", "getXmlTable")
+        element = self.by_id.get(_text(args[0])) if takes_id and args else None
+        if op == "setAttribute":
+            if element is None:
+                return False
+            element.set(_text(args[1]), _text(args[2] if len(args) > 2 else None))
+            return True
+        if op == "setAttributes":
+            if element is None:
+                return False
+            for key, value in (from_lua(args[1]) or {}).items():
+                element.set(str(key), _text(value))
+            return True
+        if op == "getAttribute":
+            return None if element is None else element.get(_text(args[1]))
+        if op == "getAttributes":
+            return None if element is None else dict(element.attrib)
+        if op == "setValue":
+            if element is None:
+                return False
+            element.text = _text(args[1] if len(args) > 1 else None)
+            return True
+        if op == "getValue":
+            return None if element is None else (element.text or "")
+        if op in ("show", "hide"):
+            if element is None:
+                return False
+            element.set("active", "True" if op == "show" else "False")
+            return True
+        if op == "setClass":
+            if element is None:
+                return False
+            element.set("class", _text(args[1]))
+            return True
+        if op == "setXml":
+            self.set_xml(_text(args[0]))
+            return True
+        if op == "getXml":
+            return self.get_xml()
+        if op == "setXmlTable":
+            self.set_table(from_lua(args[0]) or [])
+            return True
+        if op == "getXmlTable":
+            return self.get_table()
+        raise ValueError(f"UI.{op} is not emulated")
+
+
+class EmulatedTable:
+    """A TTS table built from a save dict, driven from Python on a virtual 60 fps clock.
+
+    ``dice`` is the queue of face values that rolled dice land on; ``shuffle`` (given the
+    contained GUIDs, top first) returns their new order, else a seeded permutation is used.
+    With ``strict`` (default) a Lua error in any event handler raises :class:`LuaScriptError`;
+    otherwise it is only recorded in :attr:`errors`, as TTS logs it and goes on.
+    """
+
+    def __init__(
+        self,
+        save: dict[str, Any],
+        *,
+        seed: int = 0,
+        dice: Iterable[str | int] = (),
+        shuffle: Shuffle | None = None,
+        strict: bool = True,
+    ) -> None:
+        self.save = copy.deepcopy(save)
+        self.strict = strict
+        self.broadcasts: list[dict[str, Any]] = []
+        self.prints: list[str] = []
+        self.logs: list[str] = []
+        self.errors: list[str] = []
+        self.shuffles: list[dict[str, Any]] = []
+        self._shuffle = shuffle
+        self._shuffle_random = random.Random(f"shuffle:{seed}")
+        self._guid_random = random.Random(f"guid:{seed}")
+        self._ui: dict[str, UiDocument] = {}
+        self._xml_changed = False
+        self.sandbox = LuaSandbox(seed=seed, on_print=self.prints.append)
+        services = self.sandbox.to_lua(
+            {
+                "report_error": lambda text: self.errors.append(explain(text)),
+                "broadcast": self._broadcast,
+                "log": self.logs.append,
+                "json_decode": self._json_decode,
+                "fresh_guid": lambda: f"{self._guid_random.getrandbits(24):06x}",
+                "shuffle": self._shuffle_service,
+                "ui": self._ui_service,
+                "ui_load": self._ui_load,
+                "ui_unload": self._ui_unload,
+            }
+        )
+        vector = self.sandbox.load_module("tts_vector.lua")
+        json_module = self.sandbox.load_module("tts_json.lua")
+        self._world = self.sandbox.load_module(
+            "tts_api.lua", self.sandbox.lib, vector, json_module, services
+        )
+        self._world["strict"] = strict
+        self.queue_dice(*dice)
+        self._loaded = False
+
+    # ------------------------------------------------------------------ Lua services
+    def _broadcast(
+        self,
+        kind: str,
+        message: str,
+        to: str | None = None,
+        r: float | None = None,
+        g: float | None = None,
+        b: float | None = None,
+    ) -> None:
+        color = None if r is None else (float(r), float(g or 0), float(b or 0))
+        self.broadcasts.append({"message": message, "color": color, "to": to, "kind": kind})
+
+    def _json_decode(self, text: str) -> tuple[bool, Any]:
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            return False, str(exc)
+        return True, self.sandbox.to_lua(value)
+
+    def _shuffle_service(self, guid: str, guids: Any) -> Any:
+        before = [str(g) for g in from_lua(guids)]
+        if self._shuffle is not None:
+            after = [str(g) for g in self._shuffle(list(before))]
+        else:
+            after = self._shuffle_random.sample(before, len(before))
+        if sorted(after) != sorted(before):
+            raise EmulatorError(f"shuffle of {guid} must return a permutation of {before}")
+        self.shuffles.append({"guid": guid, "before": before, "after": after})
+        return self.sandbox.to_lua(after)
+
+    def _ui_load(self, owner: str, xml: str) -> None:
+        self._ui[owner] = UiDocument(xml)
+
+    def _ui_unload(self, owner: str) -> None:
+        self._ui.pop(owner, None)
+
+    def _ui_service(self, owner: str, op: str, *args: Any) -> Any:
+        document = self._ui.setdefault(owner, UiDocument(""))
+        if owner == "Global" and op in ("setXml", "setXmlTable"):
+            self._xml_changed = True
+        result = document.call(op, *args)
+        if isinstance(result, dict | list):
+            return self.sandbox.to_lua(result)
+        return result
+
+    # ------------------------------------------------------------------ plumbing
+    def _run(self, name: str, *args: Any) -> Any:
+        """Call a World driver function; Lua errors from the emulator become EmulatorError."""
+        start = len(self.errors)
+        try:
+            result = self._world[name](*args)
+        except LuaError as exc:
+            message = str(exc).split("\nstack traceback:")[0]
+            raise EmulatorError(message) from None
+        if self.strict and len(self.errors) > start:
+            raise LuaScriptError(self.errors[start])
+        return result
+
+    def _checked(self, name: str, *args: Any) -> None:
+        result = self._run(name, *args)
+        if isinstance(result, tuple) and not result[0]:
+            raise ValueError(str(result[1]))
+
+    def _documents(self) -> list[tuple[str, UiDocument]]:
+        return sorted(self._ui.items(), key=lambda item: item[0] != "Global")
+
+    def _element(self, element_id: str) -> tuple[str, UiDocument] | None:
+        for owner, document in self._documents():
+            if element_id in document.by_id:
+                return owner, document
+        return None
+
+    # ------------------------------------------------------------------ public API
+    def seat(self, colors: Iterable[str]) -> None:
+        """Seat these player colours (``getSeatedPlayers()``, ``Player[c].seated``)."""
+        self._checked("seat", self.sandbox.to_lua(list(colors)))
+
+    def queue_dice(self, *values: str | int) -> None:
+        """Append face values for dice that come to rest."""
+        self._world["queue_dice"](self.sandbox.to_lua(list(values)))
+
+    @property
+    def dice_left(self) -> int:
+        """How many queued dice values are still unused."""
+        return int(self._world["dice_left"]())
+
+    def load(self) -> None:
+        """Run every script's top level, then onLoad (Global first, then objects), then settle."""
+        if self._loaded:
+            raise EmulatorError("the table is already loaded")
+        self._loaded = True
+        self._run("load", self.sandbox.to_lua(self.save))
+        self.settle()
+
+    def settle(self, max_seconds: float = 600) -> None:
+        """Advance the virtual clock until nothing is pending; raise if that never happens."""
+        result = self._run("settle", round(max_seconds * FPS))
+        if isinstance(result, tuple) and not result[0]:
+            raise EmulatorError(
+                f"the table did not settle within {max_seconds} s: {result[1]} is still pending"
+            )
+
+    def advance(self, seconds: float) -> None:
+        """Run the virtual clock for a fixed time."""
+        self._run("advance", round(seconds * FPS))
+
+    @property
+    def time(self) -> float:
+        """Virtual seconds since the table was created."""
+        return int(self._world["frame"]()) / FPS
+
+    def click_ui(self, color: str, element_id: str, value: str | None = None) -> None:
+        """Click an XmlUI element: calls its ``onClick`` handler as ``fn(player, value, id)``."""
+        found = self._element(element_id)
+        if found is None:
+            raise ValueError(f"no XmlUI element with id {element_id!r}")
+        owner, document = found
+        if not document.active(element_id):
+            raise ValueError(f"XmlUI element {element_id!r} is not active (hidden)")
+        if not document.visible_to(element_id, color):
+            raise ValueError(f"XmlUI element {element_id!r} is not visible to {color}")
+        element = document.by_id[element_id]
+        if _is_false(element.get("interactable")):
+            raise ValueError(f"XmlUI element {element_id!r} is not interactable")
+        handler = next(
+            (
+                element.get(a)
+                for a in ("onClick", "onValueChanged", "onEndEdit", "onSubmit")
+                if element.get(a)
+            ),
+            None,
+        )
+        if handler is None:
+            raise ValueError(f"XmlUI element {element_id!r} has no onClick handler")
+        if "/" in handler:
+            owner, handler = handler.split("/", 1)
+        text = "-1" if value is None else _text(value)
+        self._checked("ui_event", owner, handler, color, text, element_id)
+        self.settle()
+
+    def click_button(self, guid: str, label: str | int, color: str, alt: bool = False) -> None:
+        """Click an object button (by label text or 0-based index)."""
+        self._checked("click_button", guid, label, color, alt)
+        self.settle()
+
+    def buttons(self, guid: str) -> list[dict[str, Any]]:
+        """The buttons on an object: ``{index, label, click_function, tooltip}``."""
+        return from_lua(self._world["buttons"](guid)) or []
+
+    def drop(self, color: str, guid: str, position: Iterable[float] | None = None) -> None:
+        """A player picks up and drops an object, optionally at a new position."""
+        lua_position = None if position is None else self.sandbox.to_lua(list(position))
+        self._checked("drop", color, guid, lua_position)
+        self.settle()
+
+    def call_global(self, fn_name: str, *json_args: Any) -> Any:
+        """Call a Global function with JSON-shaped args; object references come back as GUIDs."""
+        return self.call_object("Global", fn_name, *json_args)
+
+    def call_object(self, guid: str, fn_name: str, *json_args: Any) -> Any:
+        """Call a function of an object's script (``"Global"`` for Global)."""
+        args = [self.sandbox.to_lua(a) for a in json_args]
+        result = self._run("call_object", guid, fn_name, *args)
+        if not isinstance(result, tuple):
+            result = (result,)
+        if not result[0]:
+            traceback = result[2] if len(result) > 2 else None
+            raise LuaScriptError(explain(str(result[1])), traceback)
+        return from_lua(result[1]) if len(result) > 1 else None
+
+    def objects(self) -> list[dict[str, Any]]:
+        """A snapshot of the loose objects, in creation order."""
+        return [self._snapshot(item) for item in from_lua(self._world["snapshot"]())]
+
+    def object(self, guid: str) -> dict[str, Any] | None:
+        """A snapshot of one loose object, or None."""
+        item = self._world["snapshot"](guid)
+        return None if item is None else self._snapshot(from_lua(item))
+
+    @staticmethod
+    def _snapshot(item: dict[str, Any]) -> dict[str, Any]:
+        item["position"] = tuple(float(v) for v in item["position"])
+        item["rotation"] = tuple(float(v) for v in item["rotation"])
+        return item
+
+    @property
+    def notebook(self) -> list[dict[str, Any]]:
+        """Notebook tabs ``{title, body, color}`` in index order (index 0 first)."""
+        return from_lua(self._world["notebook"]())
+
+    @property
+    def notes(self) -> str:
+        """The on-screen notes (``Notes.setNotes``)."""
+        return str(self._world["notes"]())
+
+    def ui_attribute(self, element_id: str, name: str) -> str | None:
+        """An XmlUI attribute of an element (Global's UI first, then objects')."""
+        found = self._element(element_id)
+        return None if found is None else found[1].by_id[element_id].get(name)
+
+    def ui_value(self, element_id: str) -> str | None:
+        """The text of an XmlUI element, or None if there is no such element."""
+        found = self._element(element_id)
+        return None if found is None else (found[1].by_id[element_id].text or "")
+
+    def ui_active(self, element_id: str) -> bool:
+        """True if the element exists and it and its ancestors are active."""
+        found = self._element(element_id)
+        return found is not None and found[1].active(element_id)
+
+    def save_state(self) -> dict[str, Any]:
+        """The current table as a save dict (calls every ``onSave``)."""
+        state = from_lua(self._run("save_state"))
+        save = copy.deepcopy(self.save)
+        save["ObjectStates"] = state["objects"]
+        save["LuaScriptState"] = state["script_state"]
+        save["Note"] = state["notes"]
+        save["TabStates"] = state["tabs"] or {}
+        save["Turns"] = state["turns"] or {}
+        if self._xml_changed and "Global" in self._ui:
+            save["XmlUI"] = self._ui["Global"].get_xml()
+        return save

@@ -1,0 +1,203 @@
+"""Where TTS keeps its files (FORMAT.md §1) and which ``TS_Save_<N>`` slot an install takes.
+
+TTS lists only numbered saves, ``Saves/TS_Save_<N>.json`` with a ``TS_Save_<N>.png`` thumbnail
+beside it. An install never overwrites a save it did not write: tts-builder keeps its own index
+(``<data folder>/tts-builder/installed.json``) recording, per game, the slot it took and the
+sha256 of the files it wrote there. A re-install replaces that slot only while both files are
+still exactly what tts-builder wrote (or gone); a save the player re-saved from TTS is kept and
+the new install takes a fresh slot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
+
+from ..errors import BuildError
+
+SAVES_ENV = "TTS_SAVES_DIR"
+OWN_DIR = "tts-builder"
+INDEX_FILE = "installed.json"
+INDEX_VERSION = 1
+_SAVE_RE = re.compile(r"TS_Save_(\d+)\.(json|png)", re.IGNORECASE)
+
+
+def current_system(platform: str = sys.platform) -> str:
+    """``windows``, ``macos`` or ``linux`` (any other Unix is treated like Linux)."""
+    if platform.startswith(("win", "cygwin", "msys")):
+        return "windows"
+    return "macos" if platform == "darwin" else "linux"
+
+
+def default_data_dir(system: str, home: str, env: Mapping[str, str]) -> PurePath:
+    """TTS's default data folder on ``system`` (KB technical info, FORMAT.md §1.1)."""
+    if system == "windows":
+        profile = PureWindowsPath(env.get("USERPROFILE") or home)
+        return profile / "Documents" / "My Games" / "Tabletop Simulator"
+    if system == "macos":
+        return PurePosixPath(home) / "Library" / "Tabletop Simulator"
+    return PurePosixPath(home) / ".local" / "share" / "Tabletop Simulator"
+
+
+def saves_dir_choice(
+    flag: str | None, env: Mapping[str, str], system: str, home: str
+) -> tuple[PurePath, str]:
+    """The Saves folder to use and where that choice came from (flag > env > OS default)."""
+    if flag:
+        return PurePath(flag), "--saves-dir"
+    if env.get(SAVES_ENV):
+        return PurePath(env[SAVES_ENV]), SAVES_ENV
+    return default_data_dir(system, home, env) / "Saves", f"the {system} default"
+
+
+def own_dir(saves_dir: Path) -> Path:
+    """tts-builder's folder in the TTS data folder: installed assets and the install index."""
+    return saves_dir.parent / OWN_DIR
+
+
+def save_numbers(names: Iterable[str]) -> set[int]:
+    """The N of every ``TS_Save_<N>.json`` or ``.png`` among file names."""
+    return {int(m.group(1)) for name in names if (m := _SAVE_RE.fullmatch(name))}
+
+
+def next_free_number(used: Iterable[int]) -> int:
+    """One past the highest used save number (so the new save lists as the newest)."""
+    return max(used, default=0) + 1
+
+
+def slot_names(number: int) -> tuple[str, str]:
+    """The save and thumbnail file names of slot ``number``."""
+    return f"TS_Save_{number}.json", f"TS_Save_{number}.png"
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What the index remembers of one install: its slot and the sha256 of what it wrote."""
+
+    number: int
+    save_sha256: str
+    thumbnail_sha256: str
+
+
+@dataclass(frozen=True)
+class Slot:
+    """The slot an install writes to; ``replaces`` if it overwrites its own earlier install."""
+
+    number: int
+    replaces: bool
+    note: str = ""
+
+
+def choose_slot(
+    recorded: Recorded | None, used: set[int], present: tuple[str | None, str | None]
+) -> Slot:
+    """Pick the slot for an install.
+
+    ``present`` holds the sha256 of the recorded slot's save and thumbnail as they are now
+    (``None`` for a missing file). The recorded slot is reused only if each file is missing or
+    still exactly what tts-builder wrote.
+    """
+    if recorded is None:
+        return Slot(next_free_number(used), replaces=False)
+    save_now, thumb_now = present
+    ours = save_now in (None, recorded.save_sha256) and thumb_now in (
+        None,
+        recorded.thumbnail_sha256,
+    )
+    if ours:
+        return Slot(recorded.number, replaces=save_now is not None)
+    save_changed = save_now not in (None, recorded.save_sha256)
+    name = slot_names(recorded.number)[0 if save_changed else 1]
+    return Slot(
+        next_free_number(used),
+        replaces=False,
+        note=f"kept {name}: it changed since tts-builder installed it (saved from TTS?)",
+    )
+
+
+def parse_index(data: bytes | None) -> dict[str, Recorded]:
+    """The install index from its bytes; a missing or unreadable index is empty."""
+    if not data:
+        return {}
+    try:
+        raw = json.loads(data.decode("utf-8"))
+        return {
+            key: Recorded(int(v["number"]), str(v["save_sha256"]), str(v["thumbnail_sha256"]))
+            for key, v in raw.get("installs", {}).items()
+        }
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return {}  # a damaged index only costs a fresh slot: never a wrong overwrite
+
+
+def index_bytes(index: Mapping[str, Recorded]) -> bytes:
+    """The install index as JSON bytes."""
+    installs = {
+        key: {
+            "number": rec.number,
+            "save_sha256": rec.save_sha256,
+            "thumbnail_sha256": rec.thumbnail_sha256,
+        }
+        for key, rec in sorted(index.items())
+    }
+    text = json.dumps({"version": INDEX_VERSION, "installs": installs}, indent=2)
+    return (text + "\n").encode("utf-8")
+
+
+def install_key(game_id: str, variant: str | None) -> str:
+    """The index key (and asset folder name) of a game, or of one variant of it."""
+    return f"{game_id}.{variant}" if variant else game_id
+
+
+def sha256(data: bytes) -> str:
+    """Hex sha256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+# --- I/O -----------------------------------------------------------------------------------------
+
+
+def find_saves_dir(flag: Path | None = None, env: Mapping[str, str] | None = None) -> Path:
+    """The existing Saves folder (``--saves-dir``, then ``$TTS_SAVES_DIR``, then the OS default)."""
+    import os
+
+    env = os.environ if env is None else env
+    chosen, source = saves_dir_choice(
+        str(flag) if flag else None, env, current_system(), str(Path.home())
+    )
+    path = Path(chosen).expanduser()
+    if not path.is_dir():
+        hint = (
+            "check the path"
+            if source != f"the {current_system()} default"
+            else "start TTS once so it creates it, or pass --saves-dir DIR / set "
+            f"{SAVES_ENV} to your TTS Saves folder"
+        )
+        what = "is not a folder" if path.exists() else "does not exist"
+        raise BuildError(f"TTS Saves folder {path} ({source}) {what}: {hint}")
+    return path
+
+
+def used_numbers(saves_dir: Path) -> set[int]:
+    """Save numbers taken in ``saves_dir`` (top level only: subfolders are separate lists)."""
+    return save_numbers(p.name for p in saves_dir.iterdir() if p.is_file())
+
+
+def file_sha256(path: Path) -> str | None:
+    """sha256 of a file's bytes, or ``None`` if it does not exist."""
+    try:
+        return sha256(path.read_bytes())
+    except FileNotFoundError:
+        return None
+
+
+def read_index(saves_dir: Path) -> dict[str, Recorded]:
+    """The install index next to ``saves_dir`` (empty if there is none)."""
+    try:
+        return parse_index((own_dir(saves_dir) / INDEX_FILE).read_bytes())
+    except FileNotFoundError:
+        return {}
