@@ -42,9 +42,28 @@ lexicographically smallest sequence of ``[row, col]`` pairs wins. It is computed
 source that always takes the smallest neighbour ``v`` with ``step(u, v) + dist(v) == dist(u)``.
 A path to the Ark ends at the stair hex the animal boards from.
 
+Details the Lua twin must copy:
+
+- ``move_cost``: ``path`` starts with ``from``; ``from`` never counts as occupied; ``from == to``
+  costs 0 with path ``[from]``; no route gives ``{"cost": null, "path": []}``. A step costs the
+  entered hex plus, over a river edge, the river cost (a ford: ``ford_cost``). Every hex entered
+  must be unflooded; the destination must hold no animal; fliers may pass over occupied hexes,
+  others may not. No step to a smaller row from the last ``no_retreat_rows`` rows. Boarding
+  costs ``ark_entry_cost`` from a stair hex. The junior variant keeps the occupancy, flood,
+  no-retreat and flier rules; only costs, terrain and rivers stop mattering.
+- ``reaches_ark``: ``move_cost(to="ark")`` is non-null with no animals on the board.
+- ``flood_advance``: the flood floods hexes in row-major order; ``row``/``col`` give the
+  marker: rows above ``row`` and the first ``col`` hexes of ``row`` are flooded. After the last
+  hex of a row the marker moves at once to ``(row + 1, 0)``.
+- ``arrival``: ``out`` is cumulative (every seat whose species has all its pieces aboard, the
+  winners included); ``winners`` is empty until every animal is aboard.
+
 The game (``FloodGame`` / ``FloodState``) follows OpenSpiel: explicit chance nodes for start
 placement, card deal and every die; ``current_player`` is ``CHANCE`` (-1) or ``TERMINAL`` (-4) or a
-seat. Choices made here where the rules are silent: seat 0 starts every round; a turn ends
+seat. Actions: ``END_TURN`` (0), or a move of one animal to a destination it can reach with the
+points (or with a junior sun), encoded by ``FloodGame.move_action``. ``returns``: +1 for the
+winners, 0 for the others, -1 for everybody when the flood wins. Choices made here where the
+rules are silent: seat 0 starts every round; a turn ends
 automatically when nothing is left to spend or when the active player goes out; junior water is
 resolved as soon as the dice are read; drowned and cut-off animals are checked after every move,
 every junior roll and every flood roll (the game ends at once, skipping any further rolls).

@@ -123,3 +123,38 @@ def _urls(node: object) -> list[str]:
     if isinstance(node, list):
         return [u for item in node for u in _urls(item)]
     return []
+
+
+def test_shipped_lua_agrees_with_rules_ref(arche_noah_build) -> None:
+    """The exact Global script in the save, against rules_ref, on generated inputs."""
+    from tts_builder.strategies import strategies_for
+    from tts_builder.verify import Engines, check_function
+
+    config = arche_noah.rules_config(arche_noah_build.definition.data)
+    engines = Engines("arche-noah", config, arche_noah_build.save["LuaScript"])
+    generators = strategies_for("arche-noah", config, arche_noah_build.definition.players)
+    assert set(engines.names()) == set(ref.FUNCTIONS)
+    for name in engines.names():
+        outcome = check_function(engines, name, generators[name], examples=150, seed=1)
+        assert outcome.mismatch is None, outcome.mismatch.describe()
+        assert outcome.tried >= 4
+
+
+def test_verify_finds_and_shrinks_a_planted_bug(arche_noah_build) -> None:
+    """A rules_ref that is wrong only for four of a kind is caught with a minimal example."""
+    from tts_builder.strategies import strategies_for
+    from tts_builder.verify import Engines, check_function
+
+    config = arche_noah.rules_config(arche_noah_build.definition.data)
+    engines = Engines("arche-noah", config, arche_noah_build.save["LuaScript"])
+
+    def no_bonus(cfg: dict, inp: dict) -> dict:
+        return ref.score_collection({**cfg, "scoring": {**cfg["scoring"], "set_of_four_bonus": 0}},
+                                    inp)
+
+    engines.python_functions = {**engines.python_functions, "score_collection": no_bonus}
+    generators = strategies_for("arche-noah", config, arche_noah_build.definition.players)
+    outcome = check_function(engines, "score_collection", generators["score_collection"], 400, 0)
+    assert outcome.mismatch is not None
+    cards = outcome.mismatch.input["cards"]
+    assert len(cards) == 4 and len({c["animal"] for c in cards}) == 1

@@ -43,6 +43,21 @@ def cost(animal: str, frm, to, game_map=None, **extra) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
+# Hex geometry (odd-r, issue 3 part 1)
+
+
+def test_neighbours_odd_r():
+    assert F.neighbours(2, 1, ROWS, COLS) == [(1, 0), (1, 1), (2, 0), (2, 2), (3, 0), (3, 1)]
+    assert F.neighbours(3, 1, ROWS, COLS) == [(2, 1), (2, 2), (3, 0), (3, 2), (4, 1), (4, 2)]
+    assert F.neighbours(0, 0, ROWS, COLS) == [(0, 1), (1, 0)]
+    assert F.neighbours(1, COLS - 1, ROWS, COLS) == [(0, COLS - 1), (1, COLS - 2), (2, COLS - 1)]
+    for r in range(ROWS):
+        for c in range(COLS):
+            for a, b in F.neighbours(r, c, ROWS, COLS):
+                assert (r, c) in F.neighbours(a, b, ROWS, COLS)
+
+
+# --------------------------------------------------------------------------------------------
 # Seed examples
 
 
@@ -177,22 +192,21 @@ def test_flood_advance_floods_in_order_and_wraps_to_the_next_row():
     assert two_rows == {"row": 1, "col": 2, "newly_flooded": [[0, 2], [1, 0], [1, 1]]}
 
 
+def reach(animal: str, at: list[int], flooded: list) -> bool:
+    got = F.reaches_ark(CONFIG, {"animal": animal, "at": at, "flooded": flooded})
+    assert set(got) == {"reachable"}
+    return got["reachable"]
+
+
 def test_reaches_ark():
-    assert F.reaches_ark(CONFIG, {"animal": "Elephant", "at": [2, 1], "flooded": []}) == {
-        "reachable": True
-    }
-    last_row_left = [[9, c] for c in range(11)]  # only (9, 11) is dry in the last row
-    assert not F.reaches_ark(CONFIG, {"animal": "Eagle", "at": [9, 11], "flooded": last_row_left})[
-        "reachable"
-    ]
-    assert not F.reaches_ark(CONFIG, {"animal": "Eagle", "at": [0, 0], "flooded": [[0, 0]]})[
-        "reachable"
-    ]
+    assert reach("Elephant", [2, 1], [])
+    assert not reach("Eagle", [9, 11], [[9, c] for c in range(11)])  # only (9, 11) is dry
+    assert not reach("Eagle", [0, 0], [[0, 0]])
     # Camels need a ford: flood the north banks of all six and they are cut off.
     north_banks = [[4, 1], [4, 3], [5, 6], [5, 7], [5, 9], [5, 11]]
-    blocked = {"animal": "Camel", "at": [3, 2], "flooded": north_banks}
-    assert not F.reaches_ark(CONFIG, blocked)["reachable"]
-    assert F.reaches_ark(CONFIG, {**blocked, "animal": "Hippo"})["reachable"]
+    assert not reach("Camel", [3, 2], north_banks)
+    assert not reach("Giraffe", [3, 2], north_banks)
+    assert reach("Hippo", [3, 2], north_banks)
 
 
 def test_arrival_second_of_a_species_puts_its_holders_out():
@@ -454,9 +468,7 @@ def test_move_cost_paths_are_legal_contiguous_and_cheapest(inp):
         total += step
     assert not set(path) & flooded
     if inp["to"] == "ark":
-        assert list(path[-1]) in game_map["stairs"] or path[-1] in {
-            tuple(s) for s in game_map["stairs"]
-        }
+        assert path[-1] in {tuple(s) for s in game_map["stairs"]}
         total += CONFIG["ark_entry_cost"]
     else:
         assert path[-1] == tuple(inp["to"]) and path[-1] not in occupied

@@ -142,13 +142,13 @@ def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -
         generators = strategies_for(game, engines.config, result.definition.players)
         for name in engines.names():
             started = time.perf_counter()
-            mismatch = check_function(engines, name, generators[name], examples, seed)
+            outcome = check_function(engines, name, generators[name], examples, seed)
             took = time.perf_counter() - started
-            if mismatch is None:
-                report(f"{game} {name}: {examples} examples agree ({took:.1f}s)")
+            if outcome.mismatch is None:
+                report(f"{game} {name}: {outcome.tried} distinct inputs agree ({took:.1f}s)")
             else:
                 mismatches += 1
-                click.echo(f"{game} {mismatch.describe()}")
+                click.echo(f"{game} {outcome.mismatch.describe()}")
     if mismatches:
         sys.exit(EXIT_MISMATCH)
 
@@ -176,7 +176,7 @@ def evaluate(report: Reporter, game: str, function: str, payload: str, engine: s
     else:
         lua, python = engines.lua(function, inp), engines.python(function, inp)
         out = {"lua": lua, "python": python, "agree": lua == python}
-    click.echo(json.dumps(out, ensure_ascii=False))
+    click.echo(json.dumps(out, ensure_ascii=False, sort_keys=True))
     if engine == "both" and not out["agree"]:
         sys.exit(EXIT_MISMATCH)
 

@@ -244,7 +244,7 @@ def watch(
     with contextlib.ExitStack() as stack:
         session: Session | None = None
         if do_push:
-            listener = stack.enter_context(Listener(editor_port=editor_port))
+            listener = stack.enter_context(Listener(port=editor_port))
             session = Session(listener, SourceMap(game, {}), click.echo, tts_port=tts_port)
 
         def on_build(build: Any) -> None:

@@ -91,14 +91,25 @@ class Mismatch:
         )
 
 
+@dataclass
+class FunctionResult:
+    """How one function fared: inputs tried (fewer when the input space is small) and any
+    shrunk mismatch."""
+
+    function: str
+    tried: int
+    mismatch: Mismatch | None
+
+
 def check_function(
     engines: Engines, name: str, strategy: Any, examples: int, seed: int
-) -> Mismatch | None:
-    """Run ``examples`` generated inputs through both engines; the shrunk mismatch, if any."""
+) -> FunctionResult:
+    """Run up to ``examples`` generated inputs through both engines; shrink any mismatch."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as with_seed
 
     failures: list[Mismatch] = []
+    seen: set[str] = set()
 
     @with_seed(seed)
     @settings(
@@ -110,6 +121,7 @@ def check_function(
     )
     @given(strategy)
     def agree(inp: Json) -> None:
+        seen.add(json.dumps(inp, sort_keys=True))
         lua, python = engines.lua(name, inp), engines.python(name, inp)
         if lua != python:
             failures.append(Mismatch(name, inp, lua, python))
@@ -120,5 +132,5 @@ def check_function(
     except Exception:  # Hypothesis re-raises the shrunk failure (possibly grouped)
         if not failures:
             raise
-        return failures[-1]
-    return None
+        return FunctionResult(name, len(seen), failures[-1])
+    return FunctionResult(name, len(seen), None)

@@ -29,6 +29,7 @@ TTS_PORT = 39999
 EDITOR_PORT = 39998
 GLOBAL_GUID = "-1"
 MAX_DOCUMENT = 64 * 1024 * 1024
+ERROR_GRACE = 1.0  # seconds to still wait for Execute Lua's value after an error arrived
 
 
 class Rx(IntEnum):
@@ -422,19 +423,33 @@ class Session:
         self.outcome.reloaded = True
 
     def execute(self, script: str, guid: str, timeout: float) -> Any:
-        """Run Lua in TTS and return its value (an error message counts as the answer)."""
+        """Run Lua in TTS and return its value (``None`` if it failed with an error).
+
+        An error may be the answer or a late one from the reload (TTS does not say which), so
+        after an error the wait for the return value is cut to ``ERROR_GRACE`` seconds.
+        """
         return_id = next(self._ids)
         self.send(execute_lua(script, guid, return_id))
-        message = self.wait_for(
-            lambda m: (m.get("messageID") == Rx.RETURN and m.get("returnID") == return_id)
-            or m.get("messageID") == Rx.ERROR,
-            timeout,
-            "Execute Lua",
+        deadline = time.monotonic() + timeout
+        errors = 0
+        while (left := deadline - time.monotonic()) > 0:
+            message = self.listener.get(min(left, 0.5))
+            if message is None:
+                continue
+            self._show(message)
+            if not isinstance(message, dict):
+                continue
+            if message.get("messageID") == Rx.RETURN and message.get("returnID") == return_id:
+                self.outcome.returned.append(message.get("returnValue"))
+                return message.get("returnValue")
+            if message.get("messageID") == Rx.ERROR:
+                errors += 1
+                deadline = min(deadline, time.monotonic() + ERROR_GRACE)
+        if errors:
+            return None
+        raise BuildError(
+            f"TTS did not answer Execute Lua within {timeout:g} s (is a game loaded in TTS?)"
         )
-        value = message.get("returnValue")
-        if message.get("messageID") == Rx.RETURN:
-            self.outcome.returned.append(value)
-        return value
 
     def listen(self, seconds: float | None, swallow_interrupt: bool = True) -> None:
         """Show messages for ``seconds`` (``None``: until Ctrl-C; Ctrl-C ends the listening

@@ -89,9 +89,9 @@ def verify_scripts(build: Any, examples: int, seed: int = 0) -> list[str]:
     generators = strategies_for(build.game_id, config, build.definition.players)
     found = []
     for name in engines.names():
-        mismatch = check_function(engines, name, generators[name], examples, seed)
-        if mismatch is not None:
-            found.append(mismatch.describe())
+        outcome = check_function(engines, name, generators[name], examples, seed)
+        if outcome.mismatch is not None:
+            found.append(outcome.mismatch.describe())
     return found
 
 
