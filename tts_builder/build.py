@@ -43,10 +43,17 @@ class GameBuild:
     global_ui: str
     files: dict[str, bytes] = field(default_factory=dict)
     rendered: int = 0  # images actually rendered (0 on a fully cached rebuild)
+    variant: str | None = None
 
     @property
-    def save_name(self) -> str:
-        return f"{self.game_id}.json"
+    def folder(self) -> str:
+        """The build's folder under dist/: ``<game>`` or ``<game>-<variant>``."""
+        return output_folder(self.game_id, self.variant)
+
+
+def output_folder(game_id: str, variant: str | None) -> str:
+    """``dist/`` sub-folder of a game or one of its variants."""
+    return f"{game_id}-{variant}" if variant else game_id
 
 
 @cache
@@ -73,6 +80,7 @@ class ImageSet:
         self, game_id: str, options: BuildOptions, cache: MutableMapping[str, bytes]
     ) -> None:
         self.game_id = game_id
+        self.folder = output_folder(game_id, options.variant)
         self.options = options
         self.cache = cache
         self.files: dict[str, bytes] = {}
@@ -97,8 +105,8 @@ class ImageSet:
     def url(self, rel_path: str) -> str:
         """The URL TTS loads ``rel_path`` from: hosted under --base-url, else a local file."""
         if self.options.base_url:
-            return f"{self.options.base_url.rstrip('/')}/{self.game_id}/{rel_path}"
-        return (self.options.out_dir.resolve() / self.game_id / rel_path).as_uri()
+            return f"{self.options.base_url.rstrip('/')}/{self.folder}/{rel_path}"
+        return (self.options.out_dir.resolve() / self.folder / rel_path).as_uri()
 
 
 def build_game(
@@ -122,6 +130,7 @@ def build_game(
         raise definition.doc.reraise(err) from None
     build.files.update(images.files)
     build.rendered = images.rendered
+    build.variant = options.variant
     return build
 
 
@@ -141,6 +150,9 @@ def lint_build(build: GameBuild) -> None:
     """Fail the build on any MoonSharp-compatibility hit, naming the template module and line."""
     from .lua.bundle import is_bundle, module_line_map
     from .lua.lint import lint
+    from .lua.scripts import module_templates
+
+    templates = module_templates(build.game_id)
 
     for name, text in scripts_of(build.save).items():
         hits = lint(text, name)
@@ -149,6 +161,7 @@ def lint_build(build: GameBuild) -> None:
             where = f"{name}:{hit.line}"
             if is_bundle(text) and hit.line in module_line_map(text):
                 module, line = module_line_map(text)[hit.line]
-                where = f"lua_templates/{module} (line {line} of the rendered module)"
+                template = templates.get(module, module)
+                where = f"lua_templates/{template}: line {line} of the rendered module"
             more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
             raise BuildError(f"{build.game_id}: {where}: [{hit.rule}] {hit.message}{more}")

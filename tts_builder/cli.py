@@ -53,9 +53,15 @@ def _games(games: tuple[str, ...]) -> list[str]:
     return list(games) or game_ids()
 
 
+def _variants(game: str, assets: Path | None) -> list[str]:
+    from .definition import load_definition
+
+    return load_definition(game, assets).variants
+
+
 @cli.command()
 @click.argument("games", nargs=-1)
-@click.option("--variant", help="Build this variant of the game(s).")
+@click.option("--variant", help="Build only this variant (default: the game and every variant).")
 @click.option(
     "--out", "out_dir", type=click.Path(path_type=Path), default=None,
     help="Output folder (default: dist/ in the project).",
@@ -73,25 +79,27 @@ def build(
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or REPO_ROOT / "dist").resolve()
-    options = BuildOptions(out_dir=out, base_url=base_url, variant=variant)
     cache = DirCache(out / ".cache")
     builds = []
     for game in _games(games):
-        started = time.perf_counter()
-        result = build_game(game, options, cache, report.assets)
-        lint_build(result)
-        problems = [f for f in check_save(result.save) if f.level == "req"]
-        if problems:
-            first = problems[0]
-            raise RuntimeError(f"{game}: generated save fails {first.path}: {first.message}")
-        builds.append(result)
-        report(
-            f"built {game}: {len(result.files)} files, {result.rendered} images rendered "
-            f"({time.perf_counter() - started:.2f}s)"
-        )
+        variants = [variant] if variant else [None, *_variants(game, report.assets)]
+        for chosen in variants:
+            started = time.perf_counter()
+            options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
+            result = build_game(game, options, cache, report.assets)
+            lint_build(result)
+            problems = [f for f in check_save(result.save) if f.level == "req"]
+            if problems:
+                first = problems[0]
+                raise RuntimeError(f"{game}: generated save fails {first.path}: {first.message}")
+            builds.append(result)
+            report(
+                f"built {result.folder}: {len(result.files)} files, {result.rendered} images "
+                f"rendered ({time.perf_counter() - started:.2f}s)"
+            )
     # Everything is built and checked before anything is written: all or nothing.
     for result in builds:
-        dest = out / result.game_id
+        dest = out / result.folder
         if tree_matches(dest, result.files):
             report(f"{dest}: up to date")
         else:

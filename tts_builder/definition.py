@@ -30,6 +30,7 @@ HEADER_FIELDS = {
     "complexity": OneOf(COMPLEXITIES),
     "tags": ListOf(Str()),
     "variants": ListOf(Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case variant id")),
+    # a game whose variants carry data replaces this with a mapping spec of its own
 }
 OPTIONAL_HEADER = frozenset({"playing_time", "complexity", "tags", "variants"})
 
@@ -56,6 +57,7 @@ class GameDefinition:
 
     @property
     def variants(self) -> list[str]:
+        """Variant ids: the list, or the keys of a mapping of variant id -> variant data."""
         return list(self.data.get("variants", []))
 
 

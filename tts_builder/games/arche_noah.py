@@ -14,6 +14,8 @@ from ..errors import FieldError
 from ..save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
 from ..schema import Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 
+GAME_ID = "arche-noah"
+
 #: Tables a definition may name (custom-image tables would also need a TableURL).
 TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "Table_None")
 CARD_Y = 1.0
@@ -155,7 +157,7 @@ def check(data: dict[str, Any], root: Path) -> None:
             raise FieldError(f"animals[{index}].art", f"art file not found: {art}")
 
 
-def rules_config(data: dict[str, Any]) -> dict[str, Any]:
+def rules_config(data: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
     """The rule numbers shared by rules_ref and the Lua: ``rules`` plus the animal names."""
     return {**data["rules"], "animals": [animal["name"] for animal in data["animals"]]}
 

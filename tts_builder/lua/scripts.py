@@ -14,13 +14,6 @@ from typing import Any
 from .bundle import bundle
 from .templates import TEMPLATES_DIR, render, template_exists
 
-#: game id -> names of ``Rules`` functions that must equal rules_ref's for every input.
-RULE_FUNCTIONS: dict[str, list[str]] = {
-    "arche-noah": [
-        "score_collection", "pick_order", "setup", "offer_size", "winners", "pick_options",
-    ],
-}
-
 ROOT_SOURCE = """\
 -- Global script root: the pure rules as the global Rules, then the TTS glue.
 Rules = require("rules")

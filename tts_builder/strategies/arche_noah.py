@@ -1,12 +1,7 @@
-"""Hypothesis input generators for each game's rule functions (used by verify and the tests).
-
-Generators are built from the game's own rule config, so a designer's change to the numbers
-changes what is generated too.
-"""
+"""Hypothesis inputs for Arche Noah's rule functions, built from the game's rule config."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from hypothesis import strategies as st
@@ -14,7 +9,7 @@ from hypothesis import strategies as st
 Strategies = dict[str, st.SearchStrategy[Any]]
 
 
-def arche_noah(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
+def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
     """Inputs for Arche Noah's rule functions: realistic collections, bids full of ties."""
     animals = config["animals"]
     values = config["card_values"]
@@ -81,13 +76,3 @@ def _unique_cards(groups: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
                 seen.add(_card_key(card))
                 cards.append(card)
     return cards
-
-
-GAMES: dict[str, Callable[[dict[str, Any], tuple[int, int]], Strategies]] = {
-    "arche-noah": arche_noah,
-}
-
-
-def strategies_for(game_id: str, config: dict[str, Any], players: tuple[int, int]) -> Strategies:
-    """Every rule function's input generator for ``game_id``."""
-    return GAMES[game_id](config, players)
