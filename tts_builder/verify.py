@@ -21,9 +21,12 @@ ERROR = {"error": True}
 
 
 def normalize(value: Json) -> Json:
-    """Canonical JSON for comparison: an empty mapping equals an empty list (Lua's ``{}``)."""
+    """Canonical JSON for comparison, as Lua tables see it: an empty mapping equals an empty
+    list (Lua's ``{}``) and a key whose value is null is the same as an absent key (Lua
+    cannot store nil in a table)."""
     if isinstance(value, dict):
-        return {str(k): normalize(v) for k, v in value.items()} if value else []
+        kept = {str(k): normalize(v) for k, v in value.items() if v is not None}
+        return kept or []
     if isinstance(value, list | tuple):
         return [normalize(v) for v in value]
     if isinstance(value, float) and value.is_integer():
