@@ -133,14 +133,14 @@ class _Board:
 
 def _map_key(game_map: Mapping[str, Any]) -> tuple:
     def edges(key: str) -> tuple:
-        return tuple(tuple(tuple(h) for h in e) for e in game_map.get(key, []))
+        return tuple(tuple(tuple(h) for h in e) for e in game_map.get(key) or [])
 
     return (
         tuple(game_map["terrain"]),
         edges("rivers"),
         edges("fords"),
-        tuple(tuple(s) for s in game_map.get("stairs", [])),
-        tuple(tuple(s) for s in game_map.get("starts", [])),
+        tuple(tuple(s) for s in game_map.get("stairs") or []),
+        tuple(tuple(s) for s in game_map.get("starts") or []),
     )
 
 
@@ -153,6 +153,14 @@ def _board_from_key(key: tuple) -> _Board:
 
 
 def _board(game_map: Mapping[str, Any]) -> _Board:
+    terrain = game_map["terrain"]
+    if (
+        not isinstance(terrain, list | tuple)
+        or not terrain
+        or not all(isinstance(row, str) for row in terrain)
+        or not terrain[0]
+    ):
+        raise ValueError("map terrain must be a non-empty list of non-empty strings")
     return _board_from_key(_map_key(game_map))
 
 
@@ -363,8 +371,14 @@ def flooded_hexes(row: int, col: int, cols: int) -> frozenset[Hex]:
 # Scripted rule functions (JSON in, JSON out)
 
 
+def _opt(inp: Mapping[str, Any], key: str, default: Any) -> Any:
+    """``inp[key]``, or ``default`` when the key is absent or null (Lua cannot tell them apart)."""
+    value = inp.get(key)
+    return default if value is None else value
+
+
 def _inputs(config: Mapping[str, Any], inp: Mapping[str, Any]) -> tuple[_Rules, _Board]:
-    return _Rules(config, inp.get("variant", "standard")), _board(inp.get("map", config["map"]))
+    return _Rules(config, _opt(inp, "variant", "standard")), _board(_opt(inp, "map", config["map"]))
 
 
 def _hexes(items: Iterable[Sequence[int]] | None) -> frozenset[Hex]:
@@ -377,7 +391,7 @@ def _dice_spec(config: Mapping[str, Any], variant: str) -> Mapping[str, Any]:
 
 def dice_effect(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"values": ["3", "0"]}`` (rotation values) -> ``{"points": 3, "sun": 0, "water": 0}``."""
-    faces = {str(f) for f in _dice_spec(config, inp.get("variant", "standard"))["faces"]}
+    faces = {str(f) for f in _dice_spec(config, _opt(inp, "variant", "standard"))["faces"]}
     out = {"points": 0, "sun": 0, "water": 0}
     for value in inp["values"]:
         text = str(value)
@@ -392,7 +406,7 @@ def dice_effect(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 
 def flood_advance(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"row", "col", "rolls"}`` -> the marker after each roll, and the hexes it flooded."""
-    board = _board(inp.get("map", config["map"]))
+    board = _board(_opt(inp, "map", config["map"]))
     row, col = int(inp["row"]), int(inp["col"])
     new: list[Hex] = []
     for roll in inp["rolls"]:
@@ -449,7 +463,7 @@ def arrival(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     ``winners``: when every animal is aboard, the seats holding the last one's species. Junior:
     nobody goes out and all seats (``players`` or ``len(cards)``) win when every animal is aboard.
     """
-    junior = inp.get("variant", "standard") == "junior"
+    junior = _opt(inp, "variant", "standard") == "junior"
     cards = inp.get("cards")
     if cards is None:
         cards = [None] * int(inp["players"])

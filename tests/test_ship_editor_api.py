@@ -55,13 +55,15 @@ def _free_port() -> int:
 class FakeTTS:
     """A stand-in for TTS's side of the External Editor API."""
 
-    def __init__(self, editor_port: int, after_load: list[dict[str, Any]] | None = None,
-                 answer: bool = True) -> None:
+    def __init__(self, editor_port: int, table: set[str], after_load: list[dict[str, Any]]
+                 | None = None, answer: bool = True) -> None:
         self.editor_port = editor_port
+        self.table = table  # GUIDs of the objects in the loaded game
         self.after_load = after_load or []
         self.answer = answer
         self.received: list[dict[str, Any]] = []
         self.lua = lupa.LuaRuntime()
+        self.lua.globals().getObjectFromGUID = lambda guid: True if guid in self.table else None
         self.server = socket.create_server(("127.0.0.1", 0))
         self.server.settimeout(0.05)
         self.port = self.server.getsockname()[1]
@@ -116,9 +118,13 @@ def editor_port() -> int:
     return _free_port()
 
 
+def _table(build: GameBuild) -> set[str]:
+    return {obj["GUID"] for obj in build.save["ObjectStates"]}
+
+
 @pytest.fixture
-def fake(editor_port: int) -> Iterator[FakeTTS]:
-    tts = FakeTTS(editor_port)
+def fake(editor_port: int, built: GameBuild) -> Iterator[FakeTTS]:
+    tts = FakeTTS(editor_port, _table(built))
     yield tts
     tts.close()
 
@@ -204,23 +210,25 @@ def test_push_save_and_play_execute_and_messages(built: GameBuild, editor_port: 
     bundle_line, template_no, text = _glue_line(built, with_expression=False)
     error = {"messageID": 3, "guid": "-1", "errorMessagePrefix": "Error in Global Script: ",
              "error": f"chunk_0:({bundle_line},3-9): attempt to call a nil value"}
-    tts = FakeTTS(editor_port, after_load=[{"messageID": 2, "message": "Arche Noah ready"},
-                                           error])
+    tts = FakeTTS(editor_port, _table(built),
+                  after_load=[{"messageID": 2, "message": "Arche Noah ready"}, error])
     lines: list[str] = []
     try:
         outcome = push(built, code="return 6 * 7", listen=0.3, timeout=5, tts_port=tts.port,
                        editor_port=editor_port, echo=lines.append)
     finally:
         tts.close()
-    assert [m["messageID"] for m in tts.received] == [1, 3]
-    states = tts.received[0]["scriptStates"]
+    # Is the game loaded in TTS ours? Then Save & Play, then the Lua to execute.
+    assert [m["messageID"] for m in tts.received] == [3, 1, 3]
+    assert "getObjectFromGUID" in tts.received[0]["script"]
+    states = tts.received[1]["scriptStates"]
     assert states[0]["script"] == built.global_script and states[0]["ui"] == built.global_ui
-    assert tts.received[1] == {"messageID": 3, "guid": "-1", "script": "return 6 * 7",
-                               "returnID": 1}
+    assert tts.received[2] == {"messageID": 3, "guid": "-1", "script": "return 6 * 7",
+                               "returnID": 2}
     assert outcome.reloaded and outcome.returned == [42] and outcome.errors == 1
     assert "[print] saving and reloading" in lines and "[print] Arche Noah ready" in lines
-    assert "[loaded] TTS reloaded C:\\Saves\\TS_Save_3.json (1 scripts)" in lines
-    assert "[return #1] 42" in lines
+    assert "[loaded] TTS reloaded C:\\Saves\\TS_Save_3.json (1 script)" in lines
+    assert "[return #2] 42" in lines and not any("[return #1]" in line for line in lines)
     assert (f"[error] Error in Global Script: lua_templates/{GAME}/glue.lua.j2:{template_no}:3-9:"
             " attempt to call a nil value") in lines
     assert f"        | {text.strip()}" in lines
@@ -234,6 +242,19 @@ def test_execute_lua_error_counts(built: GameBuild, fake: FakeTTS, editor_port: 
     assert outcome.errors == 1 and not outcome.reloaded
     assert any(line.startswith("[error] Error in Execute Lua: ") and "boom" in line
                for line in lines)
+
+
+def test_push_refuses_to_overwrite_another_game(built: GameBuild, editor_port: int) -> None:
+    other = FakeTTS(editor_port, {"0a0a0a", "0b0b0b"})
+    try:
+        with pytest.raises(BuildError, match="the game loaded in TTS is not arche-noah"):
+            push(built, listen=0, timeout=5, tts_port=other.port, editor_port=editor_port)
+        assert [m["messageID"] for m in other.received] == [3]  # asked, never Save & Play
+        outcome = push(built, force=True, listen=0, timeout=5, tts_port=other.port,
+                       editor_port=editor_port, echo=lambda line: None)
+    finally:
+        other.close()
+    assert outcome.reloaded and [m["messageID"] for m in other.received] == [3, 1]
 
 
 def test_tts_not_running(built: GameBuild, editor_port: int) -> None:
@@ -252,11 +273,12 @@ def test_editor_port_in_use(built: GameBuild, fake: FakeTTS) -> None:
 
 
 def test_tts_that_never_reloads(built: GameBuild, editor_port: int) -> None:
-    silent = FakeTTS(editor_port, answer=False)
+    silent = FakeTTS(editor_port, _table(built), answer=False)
     started = time.monotonic()
     try:
         with pytest.raises(BuildError, match=r"did not answer Save & Play within 0.5 s"):
-            push(built, listen=0, timeout=0.5, tts_port=silent.port, editor_port=editor_port)
+            push(built, force=True, listen=0, timeout=0.5, tts_port=silent.port,
+                 editor_port=editor_port)
     finally:
         silent.close()
     assert time.monotonic() - started < 5
@@ -293,7 +315,7 @@ def test_push_command(capsys, cli_out: Path, fake: FakeTTS, editor_port: int) ->
     code = run(args)
     out, err = capsys.readouterr()
     assert code == EXIT_OK, err
-    assert '[return #1] "hello"' in out and "pushed arche-noah" in err
+    assert '[return #2] "hello"' in out and "pushed arche-noah" in err
     fake.after_load = [{"messageID": 3, "guid": "-1", "error": "chunk_0:(1,1-2): bad"}]
     assert run(args) == EXIT_MISMATCH
     assert "TTS reported 1 Lua error(s)" in capsys.readouterr().err

@@ -122,6 +122,19 @@ def test_plan_hosts_every_asset_under_the_base_url(built: GameBuild, options) ->
     assert set(meta["assets"]) == {rel for rel in built.files if rel.startswith("images/")}
 
 
+def test_workshop_metadata_of_a_variant() -> None:
+    from tts_builder.ship.publish import workshop_metadata
+
+    data = {"name": "Ark", "description": "Full game.", "players": {"min": 2, "max": 4},
+            "tags": ["Family"], "variants": {"family": {"name": "Family",
+                                                        "description": "The quick game."}}}
+    meta = workshop_metadata(data, "ark", "family")
+    assert (meta["title"], meta["description"]) == ("Ark (Family)", "The quick game.")
+    assert meta["players"] == {"min": 2, "max": 4} and meta["variant"] == "family"
+    plain = workshop_metadata({**data, "variants": ["solo"]}, "ark", "solo")
+    assert (plain["title"], plain["description"]) == ("Ark (solo)", "Full game.")
+
+
 @pytest.mark.parametrize("bad", ["ftp://host/x", "ada.github.io/mods", "https://", "https://h/x?y=1"])
 def test_base_url_must_be_http(bad: str) -> None:
     with pytest.raises(BuildError, match="--base-url"):
@@ -154,7 +167,7 @@ def test_publish_to_a_folder_served_over_http(built, options, site, tmp_path: Pa
     steps = files["UPLOAD.md"].decode()
     assert "Workshop Upload" in steps and "Cloud Manager" in steps and "Upload All" in steps
     assert "players: 2-5" in steps and str(package / "arche-noah.png") in steps
-    assert any("link check: all 5 URLs" in line for line in log)
+    assert any("link check: all 5 asset URLs" in line for line in log)
     # Publishing again uploads nothing new: the names are content hashes.
     again = publish(plan, package, FolderUploader(folder / "mods"), timeout=5)
     assert again.uploaded == 0

@@ -166,7 +166,7 @@ def test_run_loop_is_bounded_and_rebuilds_on_change(assets: Path, tmp_path: Path
 
 
 class _TinyTTS:
-    """Just enough TTS: answers each Save & Play with 'Loading a New Game'."""
+    """Just enough TTS: Save & Play reloads, and the game loaded is always the right one."""
 
     def __init__(self, editor_port: int) -> None:
         self.editor_port = editor_port
@@ -191,7 +191,10 @@ class _TinyTTS:
                     data += chunk
             message = json.loads(data)
             self.received.append(message)
-            reply = {"messageID": 1, "scriptStates": message.get("scriptStates", [])}
+            if message["messageID"] == 3:  # Execute Lua (is the game loaded?): "yes, 1 object"
+                reply = {"messageID": 5, "returnID": message["returnID"], "returnValue": 1}
+            else:
+                reply = {"messageID": 1, "scriptStates": message.get("scriptStates", [])}
             with socket.create_connection(("127.0.0.1", self.editor_port), timeout=5) as out:
                 out.sendall(json.dumps(reply).encode())
 
@@ -235,7 +238,7 @@ def test_watch_command_writes_installs_and_pushes(
     assert code == EXIT_OK, err
     assert (cli_out / GAME / f"{GAME}.json").is_file()
     assert (saves / "TS_Save_1.json").is_file()
-    assert [m["messageID"] for m in tiny_tts.received] == [1]
+    assert [m["messageID"] for m in tiny_tts.received] == [3, 1]
     assert "[loaded]" in out and "pushed" in err
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from .cli_ship import register as register_ship
 from .errors import BuildError
 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -210,6 +211,9 @@ def check(saves: tuple[Path, ...], show_all: bool) -> None:
         failed |= any(f.level == "req" for f in findings)
     if failed:
         sys.exit(EXIT_BAD_INPUT)
+
+
+register_ship(cli)
 
 
 def run(argv: list[str] | None = None, entry: Callable[..., Any] = cli) -> int:

@@ -160,6 +160,8 @@ def publish(
 @click.option("--guid", default="-1", show_default=True,
               help="Object to run --exec on (-1 is Global; the object needs a script).")
 @click.option("--no-reload", is_flag=True, help="Only run --exec; do not Save & Play.")
+@click.option("--force", is_flag=True,
+              help="Save & Play even if the game loaded in TTS does not look like GAME.")
 @click.option("--listen", type=click.FloatRange(0), default=3.0, show_default=True,
               help="Seconds to keep showing TTS's messages afterwards.")
 @click.option("--follow", is_flag=True, help="Keep showing TTS's messages until Ctrl-C.")
@@ -170,14 +172,15 @@ def publish(
 @_EDITOR_PORT
 @click.pass_obj
 def push(
-    report: Reporter, game: str, code: str | None, guid: str, no_reload: bool, listen: float,
-    follow: bool, variant: str | None, out_dir: Path | None, timeout: float, tts_port: int,
-    editor_port: int,
+    report: Reporter, game: str, code: str | None, guid: str, no_reload: bool, force: bool,
+    listen: float, follow: bool, variant: str | None, out_dir: Path | None, timeout: float,
+    tts_port: int, editor_port: int,
 ) -> None:
     """Push GAME's scripts and UI into the running TTS (Save & Play) and show its messages.
 
     Lua errors are shown at their template file and line. Only scripts and UI change: for
-    changed components or table layout, run install and load the save again.
+    changed components or table layout, run install and load the save again. Save & Play is
+    refused if none of GAME's objects is on the table in TTS (another game is loaded).
     """
     from .ship.editor_api import push as push_build
 
@@ -185,7 +188,7 @@ def push(
         raise BuildError("--no-reload without --exec: nothing to send to TTS")
     build, _ = _build(report, game, variant, _out(out_dir))
     outcome = push_build(
-        build, reload=not no_reload, code=code, guid=guid,
+        build, reload=not no_reload, code=code, guid=guid, force=force,
         listen=None if follow else listen, timeout=timeout, tts_port=tts_port,
         editor_port=editor_port, echo=click.echo,
     )
@@ -202,6 +205,8 @@ def push(
               help="Push scripts and UI to the running TTS after every good rebuild.")
 @click.option("--install", "do_install", is_flag=True,
               help="Re-install the save into TTS after every good rebuild.")
+@click.option("--force", is_flag=True,
+              help="With --push: push even if the game loaded in TTS does not look like GAME.")
 @click.option("--interval", type=click.FloatRange(0.05), default=0.5, show_default=True,
               help="Seconds between polls for changes.")
 @click.option("--examples", type=click.IntRange(0), default=100, show_default=True,
@@ -216,7 +221,7 @@ def push(
 @_EDITOR_PORT
 @click.pass_obj
 def watch(
-    report: Reporter, game: str, do_push: bool, do_install: bool, interval: float,
+    report: Reporter, game: str, do_push: bool, do_install: bool, force: bool, interval: float,
     examples: int, rounds: int | None, variant: str | None, saves_dir: Path | None,
     out_dir: Path | None, timeout: float, tts_port: int, editor_port: int,
 ) -> None:
@@ -248,7 +253,7 @@ def watch(
             session = Session(listener, SourceMap(game, {}), click.echo, tts_port=tts_port)
 
         def on_build(build: Any) -> None:
-            dest = out / build.game_id
+            dest = out / build.folder
             if not tree_matches(dest, build.files):
                 write_tree(dest, build.files)
                 report(f"wrote {dest}")
@@ -257,6 +262,8 @@ def watch(
                 report(describe_install(plan, build.definition.name))
             if session is not None:
                 session.source = SourceMap.from_build(build)
+                if not force:
+                    session.check_loaded(build.save, game, timeout)
                 session.save_and_play(script_states(build.save), timeout)
                 report("pushed: TTS reloaded the game with the new scripts and UI")
 

@@ -100,6 +100,23 @@ def execute_lua(script: str, guid: str, return_id: int) -> dict[str, Any]:
     }
 
 
+def table_guids(save: Mapping[str, Any], limit: int = 8) -> list[str]:
+    """GUIDs of (up to ``limit``) objects on the table of a save, sorted."""
+    return sorted(obj["GUID"] for obj in save.get("ObjectStates", []) if obj.get("GUID"))[:limit]
+
+
+def guard_script(guids: list[str]) -> str:
+    """Lua returning how many of ``guids`` exist in the loaded game."""
+    listed = ", ".join(json.dumps(guid) for guid in guids)
+    return (
+        "local found = 0\n"
+        f"for _, guid in ipairs({{{listed}}}) do\n"
+        "  if getObjectFromGUID(guid) ~= nil then found = found + 1 end\n"
+        "end\n"
+        "return found\n"
+    )
+
+
 def parse_document(data: bytes) -> Any | None:
     """The JSON document in ``data``, or ``None`` while it is incomplete or not JSON."""
     try:
@@ -210,7 +227,7 @@ class SourceMap:
 
 
 def explain(message: str, guid: str, source: SourceMap) -> tuple[str, str | None]:
-    """``message`` with its first Lua position mapped to the template; and that source line."""
+    """``message`` with its Lua positions mapped to the templates; and the first one's line."""
     code_line: list[str | None] = [None]
 
     def chunk(match: re.Match[str]) -> str:
@@ -218,7 +235,8 @@ def explain(message: str, guid: str, source: SourceMap) -> tuple[str, str | None
         found = source.locate(guid, int(line))
         if found is None:
             return match.group(0)
-        where, code_line[0] = found
+        where, code = found
+        code_line[0] = code_line[0] if code_line[0] is not None else code
         # (line,col), (line,col-col), or (line,col-line,col) for a span over several lines
         cols = f"{start}-{end}" if end is not None and end_col is None else start
         return f"{where}:{cols}"
@@ -227,12 +245,13 @@ def explain(message: str, guid: str, source: SourceMap) -> tuple[str, str | None
         found = source.locate(guid, int(match.group(2)))
         if found is None:
             return match.group(0)
-        where, code_line[0] = found
+        where, code = found
+        code_line[0] = code_line[0] if code_line[0] is not None else code
         return f"{where}:"
 
-    mapped, count = _CHUNK_RE.subn(chunk, message, count=1)
+    mapped, count = _CHUNK_RE.subn(chunk, message)
     if not count:
-        mapped = _LINE_RE.sub(plain, message, count=1)
+        mapped = _LINE_RE.sub(plain, message)
     return mapped, code_line[0]
 
 
@@ -256,7 +275,7 @@ def format_message(message: Any, source: SourceMap) -> list[str]:
     if kind == Rx.NEW_GAME:
         count = len(message.get("scriptStates") or [])
         path = message.get("savePath") or "the game"
-        return [f"[loaded] TTS reloaded {path} ({count} scripts)"]
+        return [f"[loaded] TTS reloaded {path} ({count} script{'' if count == 1 else 's'})"]
     if kind == Rx.GAME_SAVED:
         return [f"[saved] {message.get('savePath') or 'the game was saved'}"]
     if kind == Rx.CUSTOM:
@@ -422,11 +441,12 @@ class Session:
         self.wait_for(lambda m: m.get("messageID") == Rx.NEW_GAME, timeout, "Save & Play")
         self.outcome.reloaded = True
 
-    def execute(self, script: str, guid: str, timeout: float) -> Any:
-        """Run Lua in TTS and return its value (``None`` if it failed with an error).
+    def _call(self, script: str, guid: str, timeout: float, quiet: bool) -> tuple[bool, Any]:
+        """Execute Lua and wait for its value: (True, value), or (False, None) after an error.
 
         An error may be the answer or a late one from the reload (TTS does not say which), so
-        after an error the wait for the return value is cut to ``ERROR_GRACE`` seconds.
+        after an error the wait for the return value is cut to ``ERROR_GRACE`` seconds. With
+        ``quiet`` the answer (value or error) is neither shown nor counted.
         """
         return_id = next(self._ids)
         self.send(execute_lua(script, guid, return_id))
@@ -436,20 +456,45 @@ class Session:
             message = self.listener.get(min(left, 0.5))
             if message is None:
                 continue
-            self._show(message)
-            if not isinstance(message, dict):
-                continue
-            if message.get("messageID") == Rx.RETURN and message.get("returnID") == return_id:
-                self.outcome.returned.append(message.get("returnValue"))
-                return message.get("returnValue")
-            if message.get("messageID") == Rx.ERROR:
+            is_dict = isinstance(message, dict)
+            is_error = is_dict and message.get("messageID") == Rx.ERROR
+            answer = is_dict and message.get("messageID") == Rx.RETURN and (
+                message.get("returnID") == return_id
+            )
+            if not (quiet and (is_error or answer)):
+                self._show(message)
+            if answer:
+                return True, message.get("returnValue")
+            if is_error:
                 errors += 1
                 deadline = min(deadline, time.monotonic() + ERROR_GRACE)
         if errors:
-            return None
+            return False, None
         raise BuildError(
             f"TTS did not answer Execute Lua within {timeout:g} s (is a game loaded in TTS?)"
         )
+
+    def execute(self, script: str, guid: str, timeout: float) -> Any:
+        """Run Lua in TTS; its value (``None`` if it failed: the error is shown and counted)."""
+        ok, value = self._call(script, guid, timeout, quiet=False)
+        if ok:
+            self.outcome.returned.append(value)
+        return value
+
+    def is_loaded(self, guids: list[str], timeout: float) -> bool:
+        """Whether the game loaded in TTS has any of ``guids`` on its table."""
+        if not guids:
+            return True
+        ok, value = self._call(guard_script(guids), GLOBAL_GUID, timeout, quiet=True)
+        return ok and isinstance(value, int | float) and value > 0
+
+    def check_loaded(self, save: Mapping[str, Any], game_id: str, timeout: float) -> None:
+        """Refuse to Save & Play into another game: that would overwrite its scripts."""
+        if not self.is_loaded(table_guids(save), timeout):
+            raise BuildError(
+                f"the game loaded in TTS is not {game_id} (none of its objects is on the table):"
+                f" load it first (tts-builder install {game_id}), or pass --force"
+            )
 
     def listen(self, seconds: float | None, swallow_interrupt: bool = True) -> None:
         """Show messages for ``seconds`` (``None``: until Ctrl-C; Ctrl-C ends the listening
@@ -472,6 +517,7 @@ def push(
     reload: bool = True,
     code: str | None = None,
     guid: str = GLOBAL_GUID,
+    force: bool = False,
     listen: float | None = 3.0,
     timeout: float = 30.0,
     host: str = HOST,
@@ -482,13 +528,15 @@ def push(
     """Save & Play every script and UI of ``build``, optionally run ``code``, show what TTS says.
 
     ``listen`` is how long to keep showing messages afterwards (``None``: until Ctrl-C).
+    Unless ``force``, Save & Play is refused when the game loaded in TTS is another one.
     """
     source = SourceMap.from_build(build)
     with Listener(host, editor_port) as listener:
         session = Session(listener, source, echo, host, tts_port)
         if reload:
-            states = script_states(build.save)
-            session.save_and_play(states, timeout)
+            if not force:
+                session.check_loaded(build.save, build.game_id, timeout)
+            session.save_and_play(script_states(build.save), timeout)
         if code:
             session.execute(code, guid, timeout)
         if listen is None or listen > 0:

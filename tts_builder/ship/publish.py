@@ -132,11 +132,17 @@ class PublishPlan:
 def workshop_metadata(
     definition_data: Mapping[str, Any], game_id: str, variant: str | None
 ) -> dict[str, Any]:
-    """Title, description, tags, player counts (and more) for the Workshop upload dialog."""
-    title = definition_data["name"] + (f" ({variant})" if variant else "")
+    """Title, description, tags, player counts (and more) for the Workshop upload dialog.
+
+    A variant adds its name to the title; its own ``description`` (if any) replaces the game's.
+    """
+    variants = definition_data.get("variants")
+    spec = variants.get(variant) if isinstance(variants, dict) and variant else None
+    spec = spec if isinstance(spec, dict) else {}
+    title = definition_data["name"] + (f" ({spec.get('name') or variant})" if variant else "")
     meta: dict[str, Any] = {
         "title": title,
-        "description": definition_data["description"],
+        "description": spec.get("description") or definition_data["description"],
         "tags": list(definition_data.get("tags", [])),
         "players": dict(definition_data["players"]),
     }
@@ -196,12 +202,13 @@ def upload_steps(plan: PublishPlan, package_dir: Path, installed_as: str | None 
     meta = plan.workshop
     players = f"{meta['players']['min']}-{meta['players']['max']}"
     tags = ", ".join(meta["tags"]) or "(none in the definition)"
+    variant = f" --variant {plan.variant}" if plan.variant else ""
     load = (
         f"It is installed as `{installed_as}`: in TTS choose *Create → Singleplayer*, then "
         f"*Games → Save & Load* and load **{plan.save.get('SaveName', meta['title'])}**."
         if installed_as
         else f"Copy `{plan.save_name}` into your TTS `Saves` folder as `TS_Save_<a free "
-        f"number>.json` (or run `tts-builder publish {plan.game_id} --base-url "
+        f"number>.json` (or run `tts-builder publish {plan.game_id}{variant} --base-url "
         f"{plan.base_url} --install`), then in TTS load it via *Games → Save & Load*."
     )
     lines = [
@@ -226,7 +233,8 @@ def upload_steps(plan: PublishPlan, package_dir: Path, installed_as: str | None 
         "",
         "## If you host on Steam Cloud instead (Cloud Manager)",
         "",
-        f"1. Run `tts-builder install {plan.game_id}` (local files) and load the save in TTS.",
+        f"1. Run `tts-builder install {plan.game_id}{variant}` (local files) and load the save "
+        "in TTS.",
         "2. Open *Modding → Cloud Manager* and press *Upload All*: TTS copies every local "
         "image to your Steam Cloud and points the objects at it.",
         "3. Save the game (*Games → Save & Load → Save*), reload it once to check, then follow "
@@ -534,7 +542,8 @@ def publish(
     if problems:
         raise link_failure(problems, len(expected) + len(foreign),
                            uploader.describe() if uploader else None)
-    report(f"link check: all {len(expected) + len(foreign)} URLs answer with the built bytes")
+    others = f"; {len(foreign)} other URLs answer" if foreign else ""
+    report(f"link check: all {len(expected)} asset URLs answer with the built bytes{others}")
     if len(plan.thumbnail) > THUMBNAIL_LIMIT:
         report(f"warning: the thumbnail is {len(plan.thumbnail)} bytes; Steam may refuse "
                "Workshop previews above 1 MB")

@@ -1,0 +1,357 @@
+"""Hypothesis inputs for Ark & Noah's rule functions, built from the game's rule config.
+
+Divider layouts are random edges on the Ark sizes of the player counts (3x8..3x16 by default)
+plus enclosures of 1..``enclosure_max`` (+1, too large) squares made on purpose: a connected
+region with dividers around it, sometimes an inner divider (to be returned) or a gap in its
+outline. Loads are built around a completed enclosure found by ``rules_ref`` so that most
+checks pass, then broken on purpose (one or two faults) or left legal; some are fully random.
+A few inputs are malformed (unknown edge, doubled divider, square off the Ark, space taken
+twice): both engines must refuse them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import strategies as st
+
+from rules_ref import ark_and_noah as ref
+
+Strategies = dict[str, st.SearchStrategy[Any]]
+Draw = Callable[[st.SearchStrategy[Any]], Any]
+Shape = tuple[int, int]
+
+MALFORMED_ONE_IN = 25  # about one input in this many is malformed on purpose
+
+
+def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
+    """Inputs for ``enclosures``, ``load_pair``, ``final_scoring``, ``bonus_update`` and
+    ``phase_two_order`` (the last is not in ``rules_ref.FUNCTIONS``; the tests use it)."""
+    low, high = players
+    colours = list(config["colors"][:high])
+    shapes = _shapes(config, low, high)
+    largest = config["ark"]["enclosure_max"]
+
+    @st.composite
+    def enclosures(draw: Draw) -> dict[str, Any]:
+        rows, cols, dividers = draw(_layout(shapes, colours, largest))
+        return {"rows": rows, "cols": cols, "dividers": dividers}
+
+    return {
+        "enclosures": enclosures(),
+        "load_pair": _load_pair(config, shapes, colours),
+        "final_scoring": _final_scoring(colours, low, high),
+        "bonus_update": _bonus_update(config, colours, high),
+        "phase_two_order": _phase_two_order(config, colours, high),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry (written here, independent of rules_ref's)
+
+
+def _shapes(config: dict[str, Any], low: int, high: int) -> list[Shape]:
+    """The Ark sizes of the player counts low..high."""
+    shapes = set()
+    for n in range(low, high + 1):
+        try:
+            shapes.add(ref.ark_shape(config, n))
+        except ValueError:
+            continue
+    return sorted(shapes) or [(3, 8)]
+
+
+def _edges(rows: int, cols: int) -> list[str]:
+    out = [f"h:{r}:{c}" for r in range(rows + 1) for c in range(cols)]
+    return out + [f"v:{r}:{c}" for r in range(rows) for c in range(cols + 1)]
+
+
+def _hull(rows: int, cols: int) -> list[str]:
+    out = [f"h:{r}:{c}" for r in (0, rows) for c in range(cols)]
+    return out + [f"v:{r}:{c}" for r in range(rows) for c in (0, cols)]
+
+
+def _square_edges(r: int, c: int) -> list[str]:
+    return [f"h:{r}:{c}", f"h:{r + 1}:{c}", f"v:{r}:{c}", f"v:{r}:{c + 1}"]
+
+
+def _fields(rows: int, cols: int) -> list[str]:
+    """The pitch fields: the hull's grid points."""
+    return [
+        f"p:{y}:{x}"
+        for y in range(rows + 1)
+        for x in range(cols + 1)
+        if y in (0, rows) or x in (0, cols)
+    ]
+
+
+def _region(draw: Draw, rows: int, cols: int, size: int) -> list[tuple[int, int]]:
+    """A connected region of up to ``size`` squares, grown from a random square."""
+    squares = [(draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))]
+    while len(squares) < size:
+        around = sorted(
+            {
+                (r + dr, c + dc)
+                for r, c in squares
+                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 0 <= r + dr < rows and 0 <= c + dc < cols
+            }
+            - set(squares)
+        )
+        if not around:
+            break
+        squares.append(draw(st.sampled_from(around)))
+    return squares
+
+
+def _outline(squares: list[tuple[int, int]]) -> tuple[set[str], set[str]]:
+    """(boundary edges, inner edges) of a set of squares."""
+    count: dict[str, int] = {}
+    for r, c in squares:
+        for edge in _square_edges(r, c):
+            count[edge] = count.get(edge, 0) + 1
+    return {e for e, k in count.items() if k == 1}, {e for e, k in count.items() if k == 2}
+
+
+@st.composite
+def _layout(
+    draw: Draw, shapes: list[Shape], colours: list[str], largest: int
+) -> tuple[int, int, list[dict[str, str]]]:
+    """(rows, cols, dividers): noise, enclosures made on purpose, maybe the whole hull."""
+    rows, cols = draw(st.sampled_from(shapes))
+    edges = _edges(rows, cols)
+    chosen: set[str] = set()
+    density = draw(st.sampled_from([0, 0, len(edges) // 8, len(edges) // 3, len(edges) // 2]))
+    chosen |= draw(st.sets(st.sampled_from(edges), max_size=density))
+    for _ in range(draw(st.integers(0, 5))):
+        squares = _region(draw, rows, cols, draw(st.integers(1, largest + 1)))
+        boundary, inner = _outline(squares)
+        chosen |= boundary
+        if inner and draw(st.integers(0, 3)) == 0:
+            chosen.add(draw(st.sampled_from(sorted(inner))))
+        if draw(st.integers(0, 5)) == 0:
+            chosen.discard(draw(st.sampled_from(sorted(boundary))))
+    if draw(st.integers(0, 2)) == 0:
+        chosen |= set(_hull(rows, cols))
+    palette = draw(st.sampled_from([colours, colours[:1], colours[:2]]))
+    ordered = sorted(chosen, key=edges.index)
+    items = [{"edge": e, "color": draw(st.sampled_from(palette))} for e in ordered]
+    items = draw(st.permutations(items))
+    if draw(st.integers(1, MALFORMED_ONE_IN)) == 1:
+        bad = draw(st.sampled_from([f"h:{rows + 1}:0", f"v:0:{cols + 1}", "x:0:0", "h:0"]))
+        if items and draw(st.booleans()):
+            bad = items[0]["edge"]  # a doubled divider
+        items = [*items, {"edge": bad, "color": colours[0]}]
+    return rows, cols, items
+
+
+# ---------------------------------------------------------------------------------------------
+# load_pair
+
+FAULTS = (
+    "male", "female", "stranger", "outside", "size", "full", "hungry", "unpitched",
+    "colour", "poor", "deluge",
+)  # fmt: skip
+
+
+def _pair(spec: dict[str, Any], male: str | None, female: str | None) -> dict[str, Any]:
+    return {"species": spec["name"], "size": spec["size"], "vp": spec["vp"], "male": male,
+            "female": female}  # fmt: skip
+
+
+def _cost(config: dict[str, Any], loader: str, pair: dict[str, Any]) -> int:
+    if config["loading"]["cost"] == "pairs":
+        return 1
+    return sum(pair["size"] for sex in ("male", "female") if pair[sex] == loader)
+
+
+def _load_pair(
+    config: dict[str, Any], shapes: list[Shape], colours: list[str]
+) -> st.SearchStrategy[dict[str, Any]]:
+    species = list(config["species"])
+    largest = config["ark"]["enclosure_max"]
+
+    @st.composite
+    def build(draw: Draw) -> dict[str, Any]:
+        rows, cols, dividers = draw(_layout(shapes, colours, largest))
+        squares = [[r, c] for r in range(rows) for c in range(cols)]
+        fields = _fields(rows, cols)
+        inp: dict[str, Any] = {
+            "rows": rows,
+            "cols": cols,
+            "dividers": dividers,
+            "pitch": draw(st.lists(st.sampled_from(fields), max_size=8, unique=True)),
+            "food": draw(st.lists(st.sampled_from(squares), max_size=8, unique=True)),
+            "loaded": [
+                {"square": sq, "size": draw(st.integers(0, 4))}
+                for sq in draw(st.lists(st.sampled_from(squares), max_size=3))
+            ],
+            "loader": draw(st.sampled_from(colours)),
+            "square": draw(st.sampled_from(squares)),
+            "lp": draw(st.integers(0, 9)),
+            "deluge": draw(st.integers(0, 5)) == 0,
+        }
+        owner = st.sampled_from(colours) | st.none()
+        spec = draw(st.sampled_from(species))
+        inp["pair"] = _pair(spec, draw(owner), draw(owner))
+        try:
+            found = ref.enclosures(config, {"rows": rows, "cols": cols, "dividers": dividers})
+        except ValueError:  # malformed layout: keep the random load, both engines refuse it
+            return inp
+        if found["enclosures"] and draw(st.integers(0, 3)) > 0:
+            _legal(draw, config, species, colours, found["enclosures"], dividers, inp)
+            for fault in draw(st.lists(st.sampled_from(FAULTS), max_size=2, unique=True)):
+                _break(draw, config, species, colours, squares, fault, inp)
+        if draw(st.integers(1, MALFORMED_ONE_IN)) == 1:
+            bad = draw(st.sampled_from(["square", "pitch", "food"]))
+            if bad == "square":
+                inp["square"] = [rows, 0]
+            elif bad == "pitch":
+                inp["pitch"] = [*inp["pitch"], "p:1:1"]
+            else:
+                inp["food"] = [*inp["food"], [0, cols]]
+        return inp
+
+    return build()
+
+
+def _legal(
+    draw: Draw,
+    config: dict[str, Any],
+    species: list[dict[str, Any]],
+    colours: list[str],
+    found: list[dict[str, Any]],
+    dividers: list[dict[str, str]],
+    inp: dict[str, Any],
+) -> None:
+    """Rewrite ``inp`` into a load that passes every check, into one of ``found``."""
+    colour_of = {d["edge"]: d["color"] for d in dividers}
+    enclosure = draw(st.sampled_from(found))
+    size = len(enclosure["squares"])
+    fits = [s for s in species if s["size"] == size] or species
+    small = [s for s in species if s["size"] == 0 and config["loading"]["capacity"]["small"]]
+    spec = draw(st.sampled_from(fits + small) if small else st.sampled_from(fits))
+    loader = draw(st.sampled_from(sorted({colour_of[e] for e in enclosure["edges"]})))
+    partner = draw(st.sampled_from(colours))
+    male, female = (loader, partner) if draw(st.booleans()) else (partner, loader)
+    inp["pair"] = _pair(spec, male, female)
+    inp["loader"] = loader
+    inp["square"] = draw(st.sampled_from(enclosure["squares"]))
+    inp["food"] = _union(inp["food"], enclosure["squares"])
+    inp["pitch"] = _union(inp["pitch"], enclosure["pitch_fields"])
+    inside = {tuple(sq) for sq in enclosure["squares"]}
+    inp["loaded"] = [a for a in inp["loaded"] if tuple(a["square"]) not in inside]
+    if draw(st.booleans()):  # a pair of the other kind may share the enclosure
+        other = 1 if spec["size"] == 0 else 0
+        inp["loaded"].append({"square": draw(st.sampled_from(enclosure["squares"])),
+                              "size": other})  # fmt: skip
+    cost = _cost(config, loader, inp["pair"])
+    inp["lp"] = draw(st.integers(cost, cost + 3))
+    inp["deluge"] = draw(st.integers(0, 4)) == 0
+
+
+def _break(
+    draw: Draw,
+    config: dict[str, Any],
+    species: list[dict[str, Any]],
+    colours: list[str],
+    squares: list[list[int]],
+    fault: str,
+    inp: dict[str, Any],
+) -> None:
+    """Make one check of a (so far legal) load fail, where the input allows it."""
+    pair = inp["pair"]
+    if fault in ("male", "female"):
+        pair[fault] = None
+    elif fault == "stranger":
+        others = [c for c in colours if c not in (pair["male"], pair["female"])]
+        if others:
+            inp["loader"] = draw(st.sampled_from(others))
+    elif fault == "outside":
+        inp["square"] = draw(st.sampled_from(squares))
+    elif fault == "size":
+        spec = draw(st.sampled_from([s for s in species if s["size"] != pair["size"]]))
+        inp["pair"] = _pair(spec, pair["male"], pair["female"])
+    elif fault == "full":
+        inp["loaded"] = [*inp["loaded"], {"square": inp["square"], "size": pair["size"]}]
+    elif fault == "hungry" and inp["food"]:
+        inp["food"] = [sq for sq in inp["food"] if sq != inp["square"]]
+    elif fault == "unpitched" and inp["pitch"]:
+        gone = draw(st.sampled_from(inp["pitch"]))
+        inp["pitch"] = [p for p in inp["pitch"] if p != gone]
+    elif fault == "colour":
+        colour = draw(st.sampled_from(colours))
+        inp["loader"] = pair["male"] = colour
+    elif fault == "poor":
+        inp["lp"] = max(0, _cost(config, inp["loader"], pair) - 1)
+    elif fault == "deluge":
+        inp["deluge"] = True
+
+
+def _union(have: list[Any], more: list[Any]) -> list[Any]:
+    return have + [x for x in more if x not in have]
+
+
+# ---------------------------------------------------------------------------------------------
+# final_scoring, bonus_update, phase_two_order
+
+
+def _final_scoring(colours: list[str], low: int, high: int) -> st.SearchStrategy[Any]:
+    small = st.integers(0, 3)  # few values: ties in VP, hull dividers and scores
+
+    @st.composite
+    def build(draw: Draw) -> dict[str, Any]:
+        n = draw(st.integers(low, high))
+        seats = draw(st.permutations(colours))[:n] if draw(st.booleans()) else colours[:n]
+        players = []
+        for colour in seats:
+            hand = {k: draw(small | st.integers(0, 12)) for k in ("dividers", "food", "pitch")}
+            hand["animals"] = draw(st.lists(st.integers(0, 4), max_size=5))
+            if draw(st.integers(0, 9)) == 0:
+                del hand[draw(st.sampled_from(sorted(hand)))]
+            players.append({
+                "color": colour,
+                "vp": draw(st.sampled_from([20, 21, 25]) | st.integers(-5, 150)),
+                "hull_dividers": draw(small | st.integers(0, 40)),
+                "hand": hand,
+            })  # fmt: skip
+        return {"players": players}
+
+    return build()
+
+
+def _placements(
+    draw: Draw, ids: list[str], colours: list[str], high: int
+) -> list[dict[str, str]]:
+    """Workers on distinct spaces, in placement order."""
+    spaces = draw(st.permutations(ids))[: draw(st.integers(0, min(len(ids), 2 * high)))]
+    return [{"color": draw(st.sampled_from(colours)), "space": s} for s in spaces]
+
+
+def _bonus_update(config: dict[str, Any], colours: list[str], high: int) -> st.SearchStrategy[Any]:
+    ids = [a["id"] for a in config["actions"]]
+    most = config["bonus_max"]
+
+    @st.composite
+    def build(draw: Draw) -> dict[str, Any]:
+        bonuses = draw(st.dictionaries(st.sampled_from(ids), st.integers(0, most)))
+        placements = _placements(draw, ids, colours, high)
+        if draw(st.integers(1, MALFORMED_ONE_IN)) == 1:
+            bad = placements[0]["space"] if placements else "nowhere"
+            placements.append({"color": colours[0], "space": bad})
+        return {"bonuses": bonuses, "placements": placements}
+
+    return build()
+
+
+def _phase_two_order(
+    config: dict[str, Any], colours: list[str], high: int
+) -> st.SearchStrategy[Any]:
+    ids = [a["id"] for a in config["actions"]]
+
+    @st.composite
+    def build(draw: Draw) -> dict[str, Any]:
+        return {"placements": _placements(draw, ids, colours, high)}
+
+    return build()
