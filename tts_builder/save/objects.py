@@ -9,13 +9,31 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from copy import deepcopy
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from tts_builder.save.tables import HAND_PLACEMENTS, PLAYER_COLORS, SEAT_COLORS
 
 Vec3 = tuple[float, float, float]
 Color = tuple[float, float, float] | tuple[float, float, float, float]
 Obj = dict[str, Any]
+
+
+class Described(TypedDict, total=False):
+    """Keywords every builder passes through to :func:`game_object`."""
+
+    transform: Mapping[str, float] | None
+    nickname: str
+    description: str
+    gm_notes: str
+    tags: Iterable[str]
+    lua_script: str
+
+
+class Common(Described, total=False):
+    """:class:`Described` plus the tint, for objects whose colour is free."""
+
+    color: Sequence[float]
+
 
 __all__ = [
     "CARD_GREY",
@@ -288,14 +306,9 @@ def card(
     card_id: int,
     deck_entry: Mapping[str, Any],
     *,
-    nickname: str = "",
-    description: str = "",
-    gm_notes: str = "",
-    transform: Mapping[str, float] | None = None,
-    tags: Iterable[str] = (),
-    lua_script: str = "",
     sideways: bool = False,
     name: str = "Card",
+    **info: Unpack[Described],
 ) -> Obj:
     """A custom card carrying its own one-entry ``CustomDeck`` keyed ``str(card_id // 100)``.
 
@@ -307,13 +320,8 @@ def card(
     return game_object(
         name,
         guid,
-        _transform_or(transform, (0.0, 1.0, 0.0), (0.0, 180.0, 180.0)),
-        nickname=nickname,
-        description=description,
-        gm_notes=gm_notes,
+        **_face_down(info),
         color=CARD_GREY,
-        tags=tags,
-        lua_script=lua_script,
         fields={
             "HideWhenFaceDown": True,
             "Hands": True,
@@ -328,13 +336,8 @@ def deck(
     guid: str,
     cards: Sequence[Mapping[str, Any]],
     *,
-    nickname: str = "",
-    description: str = "",
-    gm_notes: str = "",
-    transform: Mapping[str, float] | None = None,
-    tags: Iterable[str] = (),
-    lua_script: str = "",
     name: str = "DeckCustom",
+    **info: Unpack[Described],
 ) -> Obj:
     """A deck of ``cards`` (top card first): DeckIDs, merged CustomDeck, ContainedObjects."""
     if len(cards) < 2:
@@ -347,13 +350,8 @@ def deck(
     return game_object(
         name,
         guid,
-        _transform_or(transform, (0.0, 1.0, 0.0), (0.0, 180.0, 180.0)),
-        nickname=nickname,
-        description=description,
-        gm_notes=gm_notes,
+        **_face_down(info),
         color=CARD_GREY,
-        tags=tags,
-        lua_script=lua_script,
         fields={
             "HideWhenFaceDown": True,
             "Hands": False,
@@ -363,6 +361,13 @@ def deck(
             "ContainedObjects": list(cards),
         },
     )
+
+
+def _face_down(info: Described) -> dict[str, Any]:
+    """``info`` with a face-down transform at the origin unless one was given."""
+    given = dict(info)
+    given["transform"] = _transform_or(given.get("transform"), (0.0, 1.0, 0.0), (0.0, 180.0, 180.0))
+    return given
 
 
 # --- image-based objects ------------------------------------------------------------------------
@@ -397,14 +402,8 @@ def custom_token(
     stand_up: bool = False,
     stackable: bool = False,
     merge_distance: float = 15.0,
-    transform: Mapping[str, float] | None = None,
-    nickname: str = "",
-    description: str = "",
-    gm_notes: str = "",
-    tags: Iterable[str] = (),
-    color: Sequence[float] = WHITE,
-    lua_script: str = "",
     locked: bool = False,
+    **common: Unpack[Common],
 ) -> Obj:
     """A ``Custom_Token``: its outline comes from the image's transparency (KB-token)."""
     token = {
@@ -413,20 +412,9 @@ def custom_token(
         "StandUp": bool(stand_up),
         "Stackable": bool(stackable),
     }
+    image = custom_image(image_url, extra={"CustomToken": token})
     return game_object(
-        "Custom_Token",
-        guid,
-        transform,
-        nickname=nickname,
-        description=description,
-        gm_notes=gm_notes,
-        color=color,
-        tags=tags,
-        lua_script=lua_script,
-        fields={
-            "Locked": locked,
-            "CustomImage": custom_image(image_url, extra={"CustomToken": token}),
-        },
+        "Custom_Token", guid, **common, fields={"Locked": locked, "CustomImage": image}
     )
 
 
@@ -439,14 +427,8 @@ def custom_tile(
     *,
     stackable: bool = False,
     stretch: bool = True,
-    transform: Mapping[str, float] | None = None,
-    nickname: str = "",
-    description: str = "",
-    gm_notes: str = "",
-    tags: Iterable[str] = (),
-    color: Sequence[float] = WHITE,
-    lua_script: str = "",
     locked: bool = False,
+    **common: Unpack[Common],
 ) -> Obj:
     """A ``Custom_Tile`` (type 0 box, 1 hex, 2 circle, 3 rounded); size comes from the scale."""
     if tile_type not in TILE_TYPES:
@@ -457,20 +439,9 @@ def custom_tile(
         "Stackable": bool(stackable),
         "Stretch": bool(stretch),
     }
+    image = custom_image(image_url, secondary_url, extra={"CustomTile": tile})
     return game_object(
-        "Custom_Tile",
-        guid,
-        transform,
-        nickname=nickname,
-        description=description,
-        gm_notes=gm_notes,
-        color=color,
-        tags=tags,
-        lua_script=lua_script,
-        fields={
-            "Locked": locked,
-            "CustomImage": custom_image(image_url, secondary_url, extra={"CustomTile": tile}),
-        },
+        "Custom_Tile", guid, **common, fields={"Locked": locked, "CustomImage": image}
     )
 
 
@@ -479,27 +450,13 @@ def custom_board(
     image_url: str,
     width_scale: float = 0.0,
     *,
-    transform: Mapping[str, float] | None = None,
-    nickname: str = "",
-    description: str = "",
-    gm_notes: str = "",
-    tags: Iterable[str] = (),
-    color: Sequence[float] = WHITE,
-    lua_script: str = "",
     locked: bool = True,
+    **common: Unpack[Common],
 ) -> Obj:
     """A ``Custom_Board`` (locked by default, as boards spawn); dimensions come from the image."""
+    image = custom_image(image_url, width_scale=width_scale)
     return game_object(
-        "Custom_Board",
-        guid,
-        transform,
-        nickname=nickname,
-        description=description,
-        gm_notes=gm_notes,
-        color=color,
-        tags=tags,
-        lua_script=lua_script,
-        fields={"Locked": locked, "CustomImage": custom_image(image_url, width_scale=width_scale)},
+        "Custom_Board", guid, **common, fields={"Locked": locked, "CustomImage": image}
     )
 
 
@@ -509,13 +466,7 @@ def custom_dice(
     rotation_values: Sequence[tuple[object, Sequence[float]]] = D6_ROTATIONS,
     *,
     die_type: int = 1,
-    transform: Mapping[str, float] | None = None,
-    nickname: str = "",
-    description: str = "",
-    gm_notes: str = "",
-    tags: Iterable[str] = (),
-    color: Sequence[float] = WHITE,
-    lua_script: str = "",
+    **common: Unpack[Common],
 ) -> Obj:
     """A ``Custom_Dice``: ``CustomDice.Type`` nested in CustomImage, one RotationValue per face.
 
@@ -531,13 +482,7 @@ def custom_dice(
     return game_object(
         "Custom_Dice",
         guid,
-        transform,
-        nickname=nickname,
-        description=description,
-        gm_notes=gm_notes,
-        color=color,
-        tags=tags,
-        lua_script=lua_script,
+        **common,
         fields={
             "CustomImage": custom_image(image_url, extra={"CustomDice": {"Type": int(die_type)}}),
             "RotationValues": [
@@ -555,14 +500,8 @@ def bag(
     contained: Sequence[Mapping[str, Any]],
     order: int = 0,
     *,
-    transform: Mapping[str, float] | None = None,
-    nickname: str = "",
-    description: str = "",
-    gm_notes: str = "",
-    tags: Iterable[str] = (),
-    color: Sequence[float] = WHITE,
-    lua_script: str = "",
     locked: bool = False,
+    **common: Unpack[Common],
 ) -> Obj:
     """A ``Bag`` holding ``contained``; ``order`` 0 = LIFO, 1 = FIFO, 2 = random."""
     if order not in BAG_ORDERS:
@@ -570,13 +509,7 @@ def bag(
     return game_object(
         "Bag",
         guid,
-        transform,
-        nickname=nickname,
-        description=description,
-        gm_notes=gm_notes,
-        color=color,
-        tags=tags,
-        lua_script=lua_script,
+        **common,
         fields={
             "Locked": locked,
             "MaterialIndex": -1,
@@ -591,26 +524,14 @@ def infinite_bag(
     guid: str,
     template_object: Mapping[str, Any],
     *,
-    transform: Mapping[str, float] | None = None,
-    nickname: str = "",
-    description: str = "",
-    gm_notes: str = "",
-    tags: Iterable[str] = (),
-    color: Sequence[float] = WHITE,
-    lua_script: str = "",
     locked: bool = False,
+    **common: Unpack[Common],
 ) -> Obj:
     """An ``Infinite_Bag`` whose single contained object is the template it copies."""
     return game_object(
         "Infinite_Bag",
         guid,
-        transform,
-        nickname=nickname,
-        description=description,
-        gm_notes=gm_notes,
-        color=color,
-        tags=tags,
-        lua_script=lua_script,
+        **common,
         fields={
             "Locked": locked,
             "MaterialIndex": -1,
@@ -663,23 +584,15 @@ def scripting_trigger(
     guid: str,
     transform: Mapping[str, float],
     *,
-    nickname: str = "",
-    description: str = "",
-    gm_notes: str = "",
-    tags: Iterable[str] = (),
     color_alpha: float = ZONE_ALPHA,
-    lua_script: str = "",
+    **info: Unpack[Described],
 ) -> Obj:
     """A scripting zone; its box is ``Transform`` scale, its colour white with ``color_alpha``."""
     return game_object(
         "ScriptingTrigger",
         guid,
         transform,
-        nickname=nickname,
-        description=description,
-        gm_notes=gm_notes,
+        **info,
         color=(1.0, 1.0, 1.0, color_alpha),
-        tags=tags,
-        lua_script=lua_script,
         fields={"Locked": True},
     )
