@@ -278,11 +278,12 @@ def _dist_from(
     """Cheapest costs from ``source`` to hexes within ``budget``, and the cost into the Ark.
 
     Destinations in the returned map may still be occupied (fliers pass over them): callers
-    must skip occupied hexes as final destinations.
+    must skip occupied hexes as final destinations. A piece on a flooded hex goes nowhere
+    (as in :func:`move_cost`).
     """
     flier = animal in rules.fliers
     dist = {source: 0}
-    heap = [(0, source)]
+    heap = [(0, source)] if source not in flooded else []
     done: set[Hex] = set()
     while heap:
         d, u = heapq.heappop(heap)

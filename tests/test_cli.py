@@ -63,7 +63,8 @@ def test_bad_yaml_exits_2_with_one_line_and_writes_nothing(capsys, assets: Path,
     path = assets / "arche-noah" / "game.yaml"
     path.write_text(path.read_text().replace("purple: 10,", "purple: twelve,"))
     out = tmp_path / "dist"
-    code, stdout, err = cli(capsys, "--assets", str(assets), "build", "--out", str(out))
+    code, stdout, err = cli(capsys, "--assets", str(assets), "build", "arche-noah", "--out",
+                            str(out))
     assert code == EXIT_BAD_INPUT
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err
@@ -73,10 +74,11 @@ def test_bad_yaml_exits_2_with_one_line_and_writes_nothing(capsys, assets: Path,
 
 def test_failed_rebuild_keeps_the_previous_build(capsys, assets: Path, tmp_path: Path) -> None:
     out = tmp_path / "dist"
-    assert cli(capsys, "--assets", str(assets), "-q", "build", "--out", str(out))[0] == EXIT_OK
+    args = ["--assets", str(assets), "-q", "build", "arche-noah", "--out", str(out)]
+    assert cli(capsys, *args)[0] == EXIT_OK
     before = (out / "arche-noah" / "arche-noah.json").read_bytes()
     (assets / "arche-noah" / "art" / "bear.png").unlink()
-    code, _, err = cli(capsys, "--assets", str(assets), "build", "--out", str(out))
+    code, _, err = cli(capsys, "--assets", str(assets), "build", "arche-noah", "--out", str(out))
     assert code == EXIT_BAD_INPUT and "animals[8].art" in err and "bear.png" in err
     assert (out / "arche-noah" / "arche-noah.json").read_bytes() == before
 

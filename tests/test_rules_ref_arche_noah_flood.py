@@ -152,6 +152,28 @@ def test_input_map_replaces_the_config_map_and_from_equals_to():
     assert cost("Elephant", (0, 0), (1, 0), chain("PS"))["cost"] is None
 
 
+def test_null_inputs_mean_absent_and_empty_maps_are_refused():
+    """A Lua table cannot hold nil, so a null key must mean what an absent key means."""
+    plain = {"animal": "Elephant", "from": [2, 1], "to": "ark"}
+    nulls = {**plain, "variant": None, "map": None, "flooded": None, "occupied": None}
+    assert F.move_cost(CONFIG, nulls) == F.move_cost(CONFIG, plain)
+    assert F.reaches_ark(CONFIG, {"animal": "Camel", "at": [2, 1], "variant": None})["reachable"]
+    assert F.dice_effect(CONFIG, {"values": ["3"], "variant": None})["points"] == 3
+    assert F.flood_advance(CONFIG, {"row": 0, "col": 0, "rolls": [2], "map": None})["col"] == 2
+    line = {"terrain": ["PP"], "rivers": None, "fords": None, "stairs": [[0, 1]]}
+    assert cost("Hippo", (0, 0), "ark", line) == {"cost": 2, "path": [[0, 0], [0, 1]]}
+    for terrain in ([], [""], "PPP", ["PP", 5]):
+        with pytest.raises(ValueError):
+            cost("Hippo", (0, 0), (0, 0), {"terrain": terrain, "stairs": [[0, 0]]})
+
+
+def test_a_piece_on_a_flooded_hex_goes_nowhere():
+    rules, board = F._Rules(CONFIG), F._board(MAP)
+    dist, ark = F._dist_from(rules, board, "Eagle", (9, 2), frozenset({(9, 2)}), frozenset(), 9)
+    assert (dist, ark) == ({(9, 2): 0}, None)
+    assert cost("Eagle", (9, 2), "ark", flooded=[[9, 2]]) == {"cost": None, "path": []}
+
+
 # --------------------------------------------------------------------------------------------
 # dice_effect, flood_advance, reaches_ark, arrival
 

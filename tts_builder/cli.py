@@ -122,7 +122,8 @@ def list_games(report: Reporter) -> None:
         click.echo(f"{game}\t{definition.name}\t{low}-{high} players\tvariants: {variants}")
 
 
-def _engines(game: str, assets: Path | None) -> Any:
+def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
+    """The build of ``game`` (or a variant) and its two rule engines."""
     from .build import BuildOptions, build_game
     from .definition import REPO_ROOT
     from .games import game_module
@@ -130,8 +131,8 @@ def _engines(game: str, assets: Path | None) -> Any:
     from .writer import DirCache
 
     cache = DirCache(REPO_ROOT / "dist" / ".cache")
-    result = build_game(game, BuildOptions(), cache, assets)
-    config = game_module(game).rules_config(result.definition.data)
+    result = build_game(game, BuildOptions(variant=variant), cache, assets)
+    config = game_module(game).rules_config(result.definition.data, variant)
     return result, Engines(game, config, result.global_script)
 
 
@@ -147,17 +148,19 @@ def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -
 
     mismatches = 0
     for game in _games(games):
-        result, engines = _engines(game, report.assets)
-        generators = strategies_for(game, engines.config, result.definition.players)
-        for name in engines.names():
-            started = time.perf_counter()
-            outcome = check_function(engines, name, generators[name], examples, seed)
-            took = time.perf_counter() - started
-            if outcome.mismatch is None:
-                report(f"{game} {name}: {outcome.tried} distinct inputs agree ({took:.1f}s)")
-            else:
-                mismatches += 1
-                click.echo(f"{game} {outcome.mismatch.describe()}")
+        for variant in [None, *_variants(game, report.assets)]:
+            result, engines = _engines(game, report.assets, variant)
+            generators = strategies_for(game, engines.config, result.definition.players)
+            for name in engines.names():
+                started = time.perf_counter()
+                outcome = check_function(engines, name, generators[name], examples, seed)
+                took = time.perf_counter() - started
+                label = f"{result.folder} {name}"
+                if outcome.mismatch is None:
+                    report(f"{label}: {outcome.tried} distinct inputs agree ({took:.1f}s)")
+                else:
+                    mismatches += 1
+                    click.echo(f"{result.folder} {outcome.mismatch.describe()}")
     if mismatches:
         sys.exit(EXIT_MISMATCH)
 
@@ -169,14 +172,17 @@ def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -
 @click.option(
     "--engine", type=click.Choice(["lua", "python", "both"]), default="both", show_default=True
 )
+@click.option("--variant", help="Use this variant's rules.")
 @click.pass_obj
-def evaluate(report: Reporter, game: str, function: str, payload: str, engine: str) -> None:
+def evaluate(
+    report: Reporter, game: str, function: str, payload: str, engine: str, variant: str | None
+) -> None:
     """Run one rule FUNCTION of GAME on a JSON PAYLOAD and print the output as JSON."""
     try:
         inp = json.loads(payload)
     except json.JSONDecodeError as err:
         raise BuildError(f"payload: invalid JSON at column {err.colno}: {err.msg}") from None
-    _, engines = _engines(game, report.assets)
+    _, engines = _engines(game, report.assets, variant)
     engines.check_name(function)
     if engine == "lua":
         out: Any = engines.lua(function, inp)

@@ -84,7 +84,7 @@ def verify_scripts(build: Any, examples: int, seed: int = 0) -> list[str]:
     from ..strategies import strategies_for
     from ..verify import Engines, check_function
 
-    config = game_module(build.game_id).rules_config(build.definition.data)
+    config = game_module(build.game_id).rules_config(build.definition.data, build.variant)
     engines = Engines(build.game_id, config, build.global_script)
     generators = strategies_for(build.game_id, config, build.definition.players)
     found = []

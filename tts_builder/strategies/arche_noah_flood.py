@@ -2,9 +2,12 @@
 
 Every movement query runs on the game's own map or on a small generated odd-r map (random
 terrain from the config's letters, river edges, fords, stray fords off the river, stairs in the
-last row); hexes flooded as the marker floods them or at random, occupied hexes, ``to: "ark"``,
-the junior variant. Dice values are the faces as rotation values (strings, sometimes numbers),
-junior symbols included, with now and then a value that is no face. Flood rolls wrap rows.
+last row), in one of four scenes (see :func:`scenes`: anywhere, just below the flood front,
+stairs flooded, the no-retreat rows); occupied hexes are scattered, crowd the piece or fill a
+whole row (for fliers); ``to`` is near the piece, on another piece, anywhere, the piece's own
+hex or ``"ark"``; the variant is standard, junior, absent or null. Dice values are the faces as
+rotation values (strings, sometimes numbers), junior symbols included, now and then a value
+that is no face. Flood rolls wrap rows; columns beyond the row are normalised.
 """
 
 from __future__ import annotations
@@ -40,10 +43,8 @@ def generated_maps(
     rows = draw(st.integers(2, max_rows))
     cols = draw(st.integers(1, max_cols))
     plain = letters[:1] * 3 + letters  # mostly the first letter (plain): routes exist
-    terrain = [
-        "".join(draw(st.lists(st.sampled_from(plain), min_size=cols, max_size=cols)))
-        for _ in range(rows)
-    ]
+    cells = draw(st.lists(st.sampled_from(plain), min_size=rows * cols, max_size=rows * cols))
+    terrain = ["".join(cells[r * cols:(r + 1) * cols]) for r in range(rows)]
     edges = sorted(
         {
             tuple(sorted(((r, c), v)))
@@ -52,24 +53,26 @@ def generated_maps(
             for v in neighbours(r, c, rows, cols)
         }
     )
-    marks = draw(st.lists(st.integers(0, 7), min_size=len(edges), max_size=len(edges)))
-    rivers = [e for e, m in zip(edges, marks, strict=True) if m < 3]
-    fords = [e for e, m in zip(edges, marks, strict=True) if m == 0 or m == 7]  # 7: off river
+    # One draw per edge: 0-2 river (0 also a ford), 7 a stray ford off the river; +8 flips
+    # the edge's written order (either order means the same edge).
+    marks = draw(st.lists(st.integers(0, 15), min_size=len(edges), max_size=len(edges)))
+    rivers = [_edge_json(e, m) for e, m in zip(edges, marks, strict=True) if m % 8 < 3]
+    fords = [_edge_json(e, m) for e, m in zip(edges, marks, strict=True) if m % 8 in (0, 7)]
     stairs = sorted(draw(st.sets(st.integers(0, cols - 1), min_size=1, max_size=cols)))
     upper = [(r, c) for r in range(max(1, rows // 2)) for c in range(cols)]
     starts = draw(st.lists(st.sampled_from(upper), unique=True, max_size=len(upper)))
-
-    def edge_json(e: tuple) -> list[Hex]:
-        a, b = e
-        return draw(st.permutations([list(a), list(b)]))  # either order means the same edge
-
     return {
         "terrain": terrain,
-        "rivers": [edge_json(e) for e in rivers],
-        "fords": [edge_json(e) for e in fords],
+        "rivers": rivers,
+        "fords": fords,
         "stairs": [[rows - 1, c] for c in stairs],
         "starts": [list(s) for s in starts],
     }
+
+
+def _edge_json(edge: tuple, mark: int) -> list[Hex]:
+    a, b = edge
+    return [list(b), list(a)] if mark >= 8 else [list(a), list(b)]
 
 
 def hexes(rows: int, cols: int) -> st.SearchStrategy[Hex]:
@@ -77,14 +80,62 @@ def hexes(rows: int, cols: int) -> st.SearchStrategy[Hex]:
     return st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)).map(list)
 
 
+def near(h: Hex, rows: int, cols: int) -> st.SearchStrategy[Hex]:
+    """A hex at most two rows and columns away from ``h`` (a typical drop after a pick-up)."""
+    return st.tuples(
+        st.integers(max(0, h[0] - 2), min(rows - 1, h[0] + 2)),
+        st.integers(max(0, h[1] - 2), min(cols - 1, h[1] + 2)),
+    ).map(list)
+
+
+def prefix(count: int, rows: int, cols: int) -> list[Hex]:
+    """The first ``count`` hexes in flood order (row-major): the marker's flooded set."""
+    return [[i // cols, i % cols] for i in range(min(count, rows * cols))]
+
+
 @st.composite
 def flooded_sets(draw: st.DrawFn, rows: int, cols: int) -> list[Hex]:
     """Flooded hexes: as the marker floods them (a row-major prefix) or a random handful."""
     if draw(st.booleans()):
-        count = draw(st.integers(0, rows * cols) | st.integers(0, 2 * cols))
-        return [[i // cols, i % cols] for i in range(min(count, rows * cols))]
+        return prefix(draw(st.integers(0, rows * cols) | st.integers(0, 2 * cols)), rows, cols)
     few = max(1, rows * cols // 4)
     return draw(st.lists(hexes(rows, cols), unique_by=tuple, max_size=few))
+
+
+@st.composite
+def scenes(
+    draw: st.DrawFn, maps: st.SearchStrategy[dict | None], game_map: dict, no_retreat: int
+) -> tuple[dict | None, int, int, list[Hex], Hex]:
+    """(input map or None, rows, cols, flooded hexes, the hex a query is about).
+
+    Four kinds, equally likely: anywhere; the real game's shape (a flood prefix and a hex just
+    below the flood front, where cut-offs happen); the stairs flooded; the last rows before
+    the Ark (mostly the first no-retreat row, where the rule's boundary lies).
+    """
+    chosen = draw(maps)
+    the_map = game_map if chosen is None else chosen
+    rows, cols = map_size(the_map)
+    few = max(1, rows * cols // 4)
+    handful = st.lists(hexes(rows, cols), unique_by=tuple, max_size=few)
+    kind = draw(st.sampled_from(["any", "front", "stairs", "ark_end"]))
+    if kind == "front":
+        count = draw(st.integers(0, rows * cols - 1))
+        flooded = prefix(count, rows, cols)
+        i = draw(st.integers(count, min(rows * cols - 1, count + 2 * cols)))
+        focus = [i // cols, i % cols]
+    elif kind == "stairs":
+        stairs = [list(s) for s in the_map["stairs"]]
+        flooded = draw(st.lists(st.sampled_from(stairs), unique_by=tuple)) + draw(handful)
+        focus = draw(hexes(rows, cols))
+    elif kind == "ark_end":
+        boundary = max(0, rows - no_retreat)
+        row = st.just(boundary) | st.integers(max(0, boundary - 1), rows - 1)
+        focus = [draw(row), draw(st.integers(0, cols - 1))]
+        flooded = draw(st.lists(hexes(rows, cols), unique_by=tuple, max_size=few // 2))
+    else:
+        flooded = draw(flooded_sets(rows, cols))
+        focus = draw(hexes(rows, cols))
+    return chosen, rows, cols, flooded, focus
 
 
 def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
@@ -96,6 +147,10 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
     low, high = players
     variants = st.sampled_from([None, "standard", "junior"])
     any_map = st.one_of(st.just(None), st.just(None), generated_maps(letters))
+    scene = scenes(any_map, game_map, int(config["no_retreat_rows"]))
+    fliers = [a for a in species if a in config.get("flies_over_animals", [])]
+    # Fliers are the special case of movement (over pieces, never onto one): drawn more often.
+    animals = st.sampled_from(species) | (st.sampled_from(fliers) if fliers else st.nothing())
 
     def with_extras(inp: dict[str, Any], draw: st.DrawFn, chosen: dict | None) -> dict:
         if chosen is not None:
@@ -103,21 +158,34 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         variant = draw(variants)
         if variant is not None:
             inp["variant"] = variant
+        elif draw(st.booleans()):
+            inp["variant"] = None  # null: the same as no variant
         return inp
 
     @st.composite
     def move_cost(draw: st.DrawFn) -> dict[str, Any]:
-        chosen = draw(any_map)
-        rows, cols = map_size(chosen or game_map)
+        chosen, rows, cols, flooded, frm = draw(scene)
         where = hexes(rows, cols)
-        frm = draw(where)
-        to = draw(st.one_of(st.just("ark"), where, st.just(frm)))
-        flooded = draw(flooded_sets(rows, cols))
-        occupied = draw(st.lists(where, unique_by=tuple, max_size=min(10, rows * cols)))
+        pieces = st.lists(where, unique_by=tuple, max_size=min(10, rows * cols // 2))
+        # Fliers' cases: a crowd around the piece, or a whole row of animals to fly over.
+        crowd = st.lists(near(frm, rows, cols), unique_by=tuple, max_size=8)
+        wall = st.integers(0, rows - 1).map(lambda r: [[r, c] for c in range(cols)])
+        occupied = draw(st.one_of(pieces, crowd, wall))
+        to_kind = draw(st.sampled_from(["near", "ark", "onto", "near", "any", "same"]))
+        if to_kind == "near":  # a typical drop after a pick-up
+            to = draw(near(frm, rows, cols))
+        elif to_kind == "onto" and occupied:  # dropped on another piece
+            to = draw(st.sampled_from(occupied))
+        elif to_kind == "any":
+            to = draw(where)
+        elif to_kind == "same":
+            to = frm
+        else:
+            to = "ark"
         if draw(st.booleans()):
             occupied.append(frm)  # the piece's own hex never counts as occupied
         inp = {
-            "animal": draw(st.sampled_from(species)),
+            "animal": draw(animals),
             "from": frm,
             "to": to,
             "occupied": occupied,
@@ -127,13 +195,8 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
 
     @st.composite
     def reaches_ark(draw: st.DrawFn) -> dict[str, Any]:
-        chosen = draw(any_map)
-        rows, cols = map_size(chosen or game_map)
-        inp = {
-            "animal": draw(st.sampled_from(species)),
-            "at": draw(hexes(rows, cols)),
-            "flooded": draw(flooded_sets(rows, cols)),
-        }
+        chosen, _, _, flooded, at = draw(scene)
+        inp = {"animal": draw(st.sampled_from(species)), "at": at, "flooded": flooded}
         return with_extras(inp, draw, chosen)
 
     @st.composite
@@ -157,7 +220,7 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
     def dice_effect(draw: st.DrawFn) -> dict[str, Any]:
         variant = draw(variants)
         spec = config["junior"]["dice"] if variant == "junior" else config["dice"]
-        faces = [str(f) for f in spec["faces"]]
+        faces = sorted({str(f) for f in spec["faces"]})  # each distinct face equally likely
         numbers = [int(f) for f in faces if f.lstrip("-").isdigit()]
         others = [str(f) for f in (*config["dice"]["faces"], *config["junior"]["dice"]["faces"])]
         value = st.one_of(

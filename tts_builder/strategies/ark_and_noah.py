@@ -11,6 +11,7 @@ twice): both engines must refuse them.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +23,7 @@ Strategies = dict[str, st.SearchStrategy[Any]]
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 Shape = tuple[int, int]
 
-MALFORMED_ONE_IN = 25  # about one input in this many is malformed on purpose
+MALFORMED = 4  # percent of inputs malformed on purpose
 
 
 def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
@@ -35,7 +36,8 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
 
     @st.composite
     def enclosures(draw: Draw) -> dict[str, Any]:
-        rows, cols, dividers = draw(_layout(shapes, colours, largest))
+        regions = 1 if _chance(draw, 85) else 0
+        rows, cols, dividers = draw(_layout(shapes, colours, largest, regions))
         return {"rows": rows, "cols": cols, "dividers": dividers}
 
     return {
@@ -86,6 +88,11 @@ def _fields(rows: int, cols: int) -> list[str]:
     ]
 
 
+def _chance(draw: Draw, percent: int) -> bool:
+    """True with about ``percent`` % probability; False for the simplest (shrunk) draw."""
+    return bool(draw(st.integers(0, 99)) >= 100 - percent)
+
+
 def _region(draw: Draw, rows: int, cols: int, size: int) -> list[tuple[int, int]]:
     """A connected region of up to ``size`` squares, grown from a random square."""
     squares = [(draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))]
@@ -116,29 +123,30 @@ def _outline(squares: list[tuple[int, int]]) -> tuple[set[str], set[str]]:
 
 @st.composite
 def _layout(
-    draw: Draw, shapes: list[Shape], colours: list[str], largest: int
+    draw: Draw, shapes: list[Shape], colours: list[str], largest: int, regions: int = 0
 ) -> tuple[int, int, list[dict[str, str]]]:
-    """(rows, cols, dividers): noise, enclosures made on purpose, maybe the whole hull."""
+    """(rows, cols, dividers): noise, at least ``regions`` enclosures made on purpose, maybe the
+    whole hull. The noise edges, the colours and the order come from one seeded ``Random`` (few
+    draws: fast); the amount of noise and the palette shrink."""
     rows, cols = draw(st.sampled_from(shapes))
+    rng = random.Random(draw(st.integers(0, 2**16)))
     edges = _edges(rows, cols)
-    chosen: set[str] = set()
-    density = draw(st.sampled_from([0, 0, len(edges) // 8, len(edges) // 3, len(edges) // 2]))
-    chosen |= draw(st.sets(st.sampled_from(edges), max_size=density))
-    for _ in range(draw(st.integers(0, 5))):
+    density = draw(st.sampled_from([0, len(edges) // 8, len(edges) // 3, len(edges) // 2]))
+    chosen = set(rng.sample(edges, draw(st.integers(0, density))))
+    for _ in range(draw(st.integers(regions, 5))):
         squares = _region(draw, rows, cols, draw(st.integers(1, largest + 1)))
         boundary, inner = _outline(squares)
         chosen |= boundary
-        if inner and draw(st.integers(0, 3)) == 0:
+        if inner and _chance(draw, 25):
             chosen.add(draw(st.sampled_from(sorted(inner))))
-        if draw(st.integers(0, 5)) == 0:
+        if _chance(draw, 15):
             chosen.discard(draw(st.sampled_from(sorted(boundary))))
-    if draw(st.integers(0, 2)) == 0:
+    if _chance(draw, 35):
         chosen |= set(_hull(rows, cols))
     palette = draw(st.sampled_from([colours, colours[:1], colours[:2]]))
-    ordered = sorted(chosen, key=edges.index)
-    items = [{"edge": e, "color": draw(st.sampled_from(palette))} for e in ordered]
-    items = draw(st.permutations(items))
-    if draw(st.integers(1, MALFORMED_ONE_IN)) == 1:
+    items = [{"edge": e, "color": rng.choice(palette)} for e in sorted(chosen, key=edges.index)]
+    rng.shuffle(items)
+    if _chance(draw, MALFORMED):
         bad = draw(st.sampled_from([f"h:{rows + 1}:0", f"v:0:{cols + 1}", "x:0:0", "h:0"]))
         if items and draw(st.booleans()):
             bad = items[0]["edge"]  # a doubled divider
@@ -149,9 +157,10 @@ def _layout(
 # ---------------------------------------------------------------------------------------------
 # load_pair
 
+# The checks a fault breaks, the later checks (reached least often) first.
 FAULTS = (
-    "male", "female", "stranger", "outside", "size", "full", "hungry", "unpitched",
-    "colour", "poor", "deluge",
+    "unpitched", "colour", "poor", "full", "size", "hungry", "outside", "stranger", "male",
+    "female", "deluge",
 )  # fmt: skip
 
 
@@ -174,7 +183,7 @@ def _load_pair(
 
     @st.composite
     def build(draw: Draw) -> dict[str, Any]:
-        rows, cols, dividers = draw(_layout(shapes, colours, largest))
+        rows, cols, dividers = draw(_layout(shapes, colours, largest, 1))
         squares = [[r, c] for r in range(rows) for c in range(cols)]
         fields = _fields(rows, cols)
         inp: dict[str, Any] = {
@@ -182,7 +191,7 @@ def _load_pair(
             "cols": cols,
             "dividers": dividers,
             "pitch": draw(st.lists(st.sampled_from(fields), max_size=8, unique=True)),
-            "food": draw(st.lists(st.sampled_from(squares), max_size=8, unique=True)),
+            "food": draw(st.lists(st.sampled_from(squares), max_size=8, unique_by=tuple)),
             "loaded": [
                 {"square": sq, "size": draw(st.integers(0, 4))}
                 for sq in draw(st.lists(st.sampled_from(squares), max_size=3))
@@ -190,25 +199,26 @@ def _load_pair(
             "loader": draw(st.sampled_from(colours)),
             "square": draw(st.sampled_from(squares)),
             "lp": draw(st.integers(0, 9)),
-            "deluge": draw(st.integers(0, 5)) == 0,
+            "deluge": _chance(draw, 15),
         }
-        owner = st.sampled_from(colours) | st.none()
         spec = draw(st.sampled_from(species))
-        inp["pair"] = _pair(spec, draw(owner), draw(owner))
+        owners = [None if _chance(draw, 15) else draw(st.sampled_from(colours)) for _ in "mf"]
+        inp["pair"] = _pair(spec, *owners)
         try:
             found = ref.enclosures(config, {"rows": rows, "cols": cols, "dividers": dividers})
         except ValueError:  # malformed layout: keep the random load, both engines refuse it
             return inp
-        if found["enclosures"] and draw(st.integers(0, 3)) > 0:
-            _legal(draw, config, species, colours, found["enclosures"], dividers, inp)
-            for fault in draw(st.lists(st.sampled_from(FAULTS), max_size=2, unique=True)):
-                _break(draw, config, species, colours, squares, fault, inp)
-        if draw(st.integers(1, MALFORMED_ONE_IN)) == 1:
+        if found["enclosures"] and not _chance(draw, 20):
+            target = _legal(draw, config, species, colours, found["enclosures"], dividers, inp)
+            for _ in range(draw(st.sampled_from([0, 0, 1, 1, 1, 2]))):
+                fault = draw(st.sampled_from(FAULTS))
+                _break(draw, config, species, colours, squares, target, fault, inp)
+        if _chance(draw, MALFORMED):
             bad = draw(st.sampled_from(["square", "pitch", "food"]))
             if bad == "square":
                 inp["square"] = [rows, 0]
             elif bad == "pitch":
-                inp["pitch"] = [*inp["pitch"], "p:1:1"]
+                inp["pitch"] = [*inp["pitch"], f"p:{rows + 1}:0"]
             else:
                 inp["food"] = [*inp["food"], [0, cols]]
         return inp
@@ -224,15 +234,18 @@ def _legal(
     found: list[dict[str, Any]],
     dividers: list[dict[str, str]],
     inp: dict[str, Any],
-) -> None:
-    """Rewrite ``inp`` into a load that passes every check, into one of ``found``."""
+) -> dict[str, Any]:
+    """Rewrite ``inp`` into a load that passes every check, into one of ``found``; that
+    enclosure, with the colours of its dividers under ``"colours"``."""
     colour_of = {d["edge"]: d["color"] for d in dividers}
-    enclosure = draw(st.sampled_from(found))
+    pitched = [e for e in found if e["pitch_fields"]]
+    enclosure = dict(draw(st.sampled_from(pitched if pitched and _chance(draw, 50) else found)))
+    enclosure["colours"] = sorted({colour_of[e] for e in enclosure["edges"]})
     size = len(enclosure["squares"])
     fits = [s for s in species if s["size"] == size] or species
     small = [s for s in species if s["size"] == 0 and config["loading"]["capacity"]["small"]]
-    spec = draw(st.sampled_from(fits + small) if small else st.sampled_from(fits))
-    loader = draw(st.sampled_from(sorted({colour_of[e] for e in enclosure["edges"]})))
+    spec = draw(st.sampled_from(small if small and _chance(draw, 25) else fits))
+    loader = draw(st.sampled_from(enclosure["colours"]))
     partner = draw(st.sampled_from(colours))
     male, female = (loader, partner) if draw(st.booleans()) else (partner, loader)
     inp["pair"] = _pair(spec, male, female)
@@ -242,13 +255,14 @@ def _legal(
     inp["pitch"] = _union(inp["pitch"], enclosure["pitch_fields"])
     inside = {tuple(sq) for sq in enclosure["squares"]}
     inp["loaded"] = [a for a in inp["loaded"] if tuple(a["square"]) not in inside]
-    if draw(st.booleans()):  # a pair of the other kind may share the enclosure
+    if _chance(draw, 30):  # a pair of the other kind may share the enclosure
         other = 1 if spec["size"] == 0 else 0
         inp["loaded"].append({"square": draw(st.sampled_from(enclosure["squares"])),
                               "size": other})  # fmt: skip
     cost = _cost(config, loader, inp["pair"])
     inp["lp"] = draw(st.integers(cost, cost + 3))
-    inp["deluge"] = draw(st.integers(0, 4)) == 0
+    inp["deluge"] = _chance(draw, 15)
+    return enclosure
 
 
 def _break(
@@ -257,10 +271,11 @@ def _break(
     species: list[dict[str, Any]],
     colours: list[str],
     squares: list[list[int]],
+    target: dict[str, Any],
     fault: str,
     inp: dict[str, Any],
 ) -> None:
-    """Make one check of a (so far legal) load fail, where the input allows it."""
+    """Make one check of a load (into ``target``, so far legal) fail, where the input allows."""
     pair = inp["pair"]
     if fault in ("male", "female"):
         pair[fault] = None
@@ -269,7 +284,7 @@ def _break(
         if others:
             inp["loader"] = draw(st.sampled_from(others))
     elif fault == "outside":
-        inp["square"] = draw(st.sampled_from(squares))
+        inp["square"] = draw(st.sampled_from([sq for sq in squares if sq not in target["squares"]]))
     elif fault == "size":
         spec = draw(st.sampled_from([s for s in species if s["size"] != pair["size"]]))
         inp["pair"] = _pair(spec, pair["male"], pair["female"])
@@ -277,12 +292,12 @@ def _break(
         inp["loaded"] = [*inp["loaded"], {"square": inp["square"], "size": pair["size"]}]
     elif fault == "hungry" and inp["food"]:
         inp["food"] = [sq for sq in inp["food"] if sq != inp["square"]]
-    elif fault == "unpitched" and inp["pitch"]:
-        gone = draw(st.sampled_from(inp["pitch"]))
+    elif fault == "unpitched" and target["pitch_fields"]:
+        gone = draw(st.sampled_from(target["pitch_fields"]))
         inp["pitch"] = [p for p in inp["pitch"] if p != gone]
     elif fault == "colour":
-        colour = draw(st.sampled_from(colours))
-        inp["loader"] = pair["male"] = colour
+        strangers = [c for c in colours if c not in target["colours"]] or colours
+        inp["loader"] = pair["male"] = draw(st.sampled_from(strangers))
     elif fault == "poor":
         inp["lp"] = max(0, _cost(config, inp["loader"], pair) - 1)
     elif fault == "deluge":
@@ -308,7 +323,7 @@ def _final_scoring(colours: list[str], low: int, high: int) -> st.SearchStrategy
         for colour in seats:
             hand = {k: draw(small | st.integers(0, 12)) for k in ("dividers", "food", "pitch")}
             hand["animals"] = draw(st.lists(st.integers(0, 4), max_size=5))
-            if draw(st.integers(0, 9)) == 0:
+            if _chance(draw, 10):
                 del hand[draw(st.sampled_from(sorted(hand)))]
             players.append({
                 "color": colour,
@@ -321,9 +336,7 @@ def _final_scoring(colours: list[str], low: int, high: int) -> st.SearchStrategy
     return build()
 
 
-def _placements(
-    draw: Draw, ids: list[str], colours: list[str], high: int
-) -> list[dict[str, str]]:
+def _placements(draw: Draw, ids: list[str], colours: list[str], high: int) -> list[dict[str, str]]:
     """Workers on distinct spaces, in placement order."""
     spaces = draw(st.permutations(ids))[: draw(st.integers(0, min(len(ids), 2 * high)))]
     return [{"color": draw(st.sampled_from(colours)), "space": s} for s in spaces]
@@ -337,7 +350,7 @@ def _bonus_update(config: dict[str, Any], colours: list[str], high: int) -> st.S
     def build(draw: Draw) -> dict[str, Any]:
         bonuses = draw(st.dictionaries(st.sampled_from(ids), st.integers(0, most)))
         placements = _placements(draw, ids, colours, high)
-        if draw(st.integers(1, MALFORMED_ONE_IN)) == 1:
+        if _chance(draw, MALFORMED):
             bad = placements[0]["space"] if placements else "nowhere"
             placements.append({"color": colours[0], "space": bad})
         return {"bonuses": bonuses, "placements": placements}

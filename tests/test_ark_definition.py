@@ -1,0 +1,132 @@
+"""The Ark & Noah definition: it loads, its variant merges, bad edits fail on one located line."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rules_ref import ark_and_noah as ref
+from tts_builder.definition import ASSETS_ROOT, load_definition
+from tts_builder.errors import DefinitionError
+from tts_builder.games import ark_and_noah as game
+
+GAME = "ark-and-noah"
+
+
+@pytest.fixture
+def assets(tmp_path: Path) -> Path:
+    shutil.copytree(ASSETS_ROOT / GAME, tmp_path / GAME)
+    return tmp_path
+
+
+def edit(assets: Path, old: str, new: str) -> None:
+    path = assets / GAME / "game.yaml"
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def error_for(assets: Path) -> str:
+    with pytest.raises(DefinitionError) as info:
+        load_definition(GAME, assets)
+    message = str(info.value)
+    assert "\n" not in message and "game.yaml:" in message
+    return message
+
+
+def test_the_bundled_definition_loads_with_its_family_variant() -> None:
+    definition = load_definition(GAME)
+    assert definition.players == (2, 4)
+    assert definition.variants == ["family"]
+    standard = game.rules_config(definition.data)
+    family = game.rules_config(definition.data, "family")
+    assert standard == ref.make_config(definition.data)
+    assert family["variant"] == "family" and family["turn_mode"] == "seats"
+    assert [a["id"] for a in family["actions"]] == [
+        "animals", "trading", "wood", "building", "loading",
+    ]  # fmt: skip
+
+
+def test_every_shown_animal_has_a_picture_and_the_lions_differ() -> None:
+    data = load_definition(GAME).data
+    tiles = game.tile_list(data)
+    assert len(tiles) == 2 * len(data["species"]) == 52
+    assert [t["tile"] for t in tiles] == list(range(52))
+    lion, lioness = (t for t in tiles if t["species"] == "Lion")
+    assert (lion["name"], lioness["name"]) == ("Lion", "Lioness")
+    assert lion["art"] != lioness["art"]
+    others = [t for t in tiles if t["species"] != "Lion"]
+    assert all(t["art"] == u["art"] for t, u in zip(others[::2], others[1::2], strict=True))
+    assert {t["mark"] for t in tiles} == {"", "3+", "4"}
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_starting_deal_has_no_pair_in_any_hand(n: int) -> None:
+    config = ref.make_config(load_definition(GAME).data)
+    tiles = [
+        2 * i + s
+        for i, sp in enumerate(config["species"])
+        if sp.get("min_players", 2) <= n
+        for s in (0, 1)
+    ]
+    hands = game.starting_deal(tiles, n, 2, 2, f"seed:{n}")
+    assert hands == game.starting_deal(tiles, n, 2, 2, f"seed:{n}")
+    flat = [t for hand in hands for t in hand]
+    assert len(flat) == len(set(flat)) == 4 * n and set(flat) <= set(tiles)
+    for hand in hands:
+        assert sorted(t % 2 for t in hand) == [0, 0, 1, 1]
+        assert len({t // 2 for t in hand}) == 4
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        ("  bonus_max: 4", "  bonus_max: four", "rules.bonus_max: expected an integer"),
+        (
+            "    food_lp: 1\n",
+            "    food_lp: 1\n    food_cost: 2\n",
+            "rules.loading.food_cost: unknown key",
+        ),
+        (
+            "{players: [3], seats: [[pitch], [taming], [food]]}",
+            "{players: [3], seats: [[pitch], [taming], [fishing]]}",
+            "rules.first_round_spaces[1].seats[2][0]: no action space 'fishing'",
+        ),
+        (
+            "      - {players: [3], layout: [bow, middle, stern]}\n",
+            "",
+            "rules.ark.sections: no entry for 3 players",
+        ),
+        (
+            "      turn_mode: seats",
+            "      turn_mode: sometimes",
+            "variants.family.rules.turn_mode: expected one of worker, seats",
+        ),
+        ("  Lioness: art/lioness.png\n", "", "art: no picture for 'Lioness'"),
+        (
+            "  Hippo: art/hippo.png",
+            "  Hippo: art/hippopotamus.png",
+            "art.Hippo: art file not found",
+        ),
+        (
+            "    - {color: Yellow, area: [-25.0, 1.0], facing: 90}",
+            "    - {color: Purple, area: [-25.0, 1.0], facing: 90}",
+            "table.seats: seats must follow `colors`",
+        ),
+        (
+            "    dividers: 3\n    pitch: 2\n    food: 2",
+            "    dividers: 3\n    pitch: 20\n    food: 2",
+            "rules.setup.pitch: 2 players need 40, the supply has 36",
+        ),
+    ],
+)
+def test_bad_edits_fail_on_one_located_line(assets: Path, old: str, new: str, where: str) -> None:
+    edit(assets, old, new)
+    assert where in error_for(assets)
+
+
+def test_a_bad_layout_names_its_element(assets: Path) -> None:
+    edit(assets, "box: [96, 12, 160, 60], size: 44", "box: [96, 12, 300, 60], size: 44")
+    assert "components.animal.unpaired[8].box" in error_for(assets)

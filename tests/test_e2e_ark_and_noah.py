@@ -1,0 +1,805 @@
+"""The built Ark & Noah tables on the emulated TTS table, for 2, 3 and 4 players and the family
+variant: setup, Phase I with bonuses and turn order, enclosures from dividers dropped on the Ark,
+loading checked against rules_ref, the round end, the Deluge and final scoring.
+
+Positions are set up the way a game in progress would have them: a fixture takes pieces out of
+the supply bags and lays them on the Ark or in an area before the table loads; everything else
+is done by dropping pieces and clicking the UI, as players do.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+from typing import Any
+
+import pytest
+from conftest import SESSION_CACHE, build
+
+from rules_ref import ark_and_noah as ref
+from tts_builder.build import BuildOptions, build_game
+from tts_builder.definition import ASSETS_ROOT
+from tts_builder.emulator import EmulatedTable
+from tts_builder.games.ark_and_noah import AREA_SPOTS, rules_config, seat_point, table_points
+from tts_builder.save import loads
+
+COLOURS = ["Green", "Yellow", "Red", "Blue"]
+STEP_RE = re.compile(r"^Now: (\w+): ([\w ]+?)(?: \(|;)")
+
+
+@pytest.fixture(scope="module")
+def standard() -> Any:
+    return build("ark-and-noah")
+
+
+@pytest.fixture(scope="module")
+def family() -> Any:
+    return build("ark-and-noah", variant="family")
+
+
+@pytest.fixture(scope="module")
+def short_game(tmp_path_factory: pytest.TempPathFactory) -> dict[str | None, Any]:
+    """Builds whose game may end after one round (a designer's change to ``end.min_rounds``)."""
+    root = tmp_path_factory.mktemp("assets")
+    shutil.copytree(ASSETS_ROOT / "ark-and-noah", root / "ark-and-noah")
+    path = root / "ark-and-noah" / "game.yaml"
+    text = path.read_text()
+    text = text.replace("min_rounds: 10", "min_rounds: 1").replace(
+        "min_rounds: 8,", "min_rounds: 1,"
+    )
+    path.write_text(text)
+    return {
+        v: build_game("ark-and-noah", BuildOptions(variant=v), SESSION_CACHE, assets_root=root)
+        for v in (None, "family")
+    }
+
+
+# --------------------------------------------------------------------------- the fixture
+
+
+class Game:
+    """One table of a build, plus what the test knows of its geometry."""
+
+    def __init__(self, built: Any, n: int, edit: Any = None) -> None:
+        self.built = built
+        self.n = n
+        self.colours = COLOURS[:n]
+        self.data = built.definition.data
+        self.config = rules_config(self.data, built.variant)
+        self.points = table_points(self.data, self.config, n)
+        self.save = loads(built.files[f"ark-and-noah-{n}p.json"], "save")
+        self.seats = self.data["table"]["seats"][:n]
+        if edit is not None:
+            edit(self)
+        self.table = EmulatedTable(self.save, seed=n)
+        self.table.seat(self.colours)
+        self.table.load()
+
+    # -- editing the save before it loads ------------------------------------------------------
+
+    def _bag(self, nickname: str) -> dict[str, Any]:
+        return next(o for o in self.save["ObjectStates"] if o["Nickname"] == nickname)
+
+    def take(self, nickname: str, match: Any = None) -> dict[str, Any]:
+        """Take a piece out of a bag (the first one matching ``match(gm_notes)``)."""
+        bag = self._bag(nickname)
+        for i, item in enumerate(bag["ContainedObjects"]):
+            if match is None or match(json.loads(item["GMNotes"])):
+                return bag["ContainedObjects"].pop(i)
+        raise LookupError(f"nothing to take from {nickname}")
+
+    def lay(self, item: dict[str, Any], xz: list[float], rot_y: float = 0.0) -> str:
+        t = item["Transform"]
+        t["posX"], t["posY"], t["posZ"], t["rotY"] = float(xz[0]), 1.25, float(xz[1]), rot_y
+        if item not in self.save["ObjectStates"]:
+            self.save["ObjectStates"].append(item)
+        return item["GUID"]
+
+    def divider_on(self, edge: str, colour: str) -> str:
+        x, z, angle = self.points["edges"][edge]
+        return self.lay(self.take(f"{colour} dividers"), [x, z], angle)
+
+    def food_on(self, square: str) -> str:
+        return self.lay(self.take("Food supply"), self.points["squares"][square])
+
+    def pitch_on(self, field: str) -> str:
+        return self.lay(self.take("Pitch supply"), self.points["pitch"][field])
+
+    def tile(self, species: str, sex: str) -> dict[str, Any]:
+        """An animal tile's object, loose or in its bag."""
+        for item in self.save["ObjectStates"]:
+            notes = json.loads(item["GMNotes"] or "{}")
+            if notes.get("species") == species and notes.get("sex") == sex:
+                return item
+        bag = "Male animals" if sex == "male" else "Female animals"
+        return self.take(bag, lambda n: n["species"] == species and n["sex"] == sex)
+
+    def give_tile(self, species: str, sex: str, colour: str, slot: int = 5) -> str:
+        seat = self.seats[self.colours.index(colour)]
+        (r0, f0), (dr, df) = AREA_SPOTS["animals"]
+        xz = seat_point(seat, r0 + dr * (slot % 5), f0 + df * (slot % 5) - 1.4 * (slot // 5))
+        return self.lay(self.tile(species, sex), xz, seat["facing"] + 180)
+
+    def give(self, colour: str, nickname: str, count: int) -> list[str]:
+        """Extra pieces from a supply bag into a seat's area (dividers, food or pitch)."""
+        seat = self.seats[self.colours.index(colour)]
+        out = []
+        for k in range(count):
+            xz = seat_point(seat, -1.0 + 0.3 * k, 0.0)
+            out.append(self.lay(self.take(nickname), xz))
+        return out
+
+    # -- reading and driving the table ---------------------------------------------------------
+
+    def objects(self, tag: str) -> list[dict[str, Any]]:
+        return [o for o in self.table.objects() if tag in o["tags"]]
+
+    def status(self) -> str:
+        return self.table.ui_value("status") or ""
+
+    def vp(self) -> dict[str, int]:
+        return {c: int(self.table.ui_value(f"seat_{i + 1}_vp")) for i, c in enumerate(self.colours)}
+
+    def messages(self, since: int = 0) -> list[str]:
+        return [b["message"] for b in self.table.broadcasts[since:]]
+
+    def area_of(self, o: dict[str, Any]) -> str | None:
+        """The colour whose area holds an object, or None."""
+        w, d = self.data["table"]["area_size"]
+        for colour, seat in zip(self.colours, self.seats, strict=True):
+            a = math.radians(seat["facing"])
+            dx, dz = o["position"][0] - seat["area"][0], o["position"][2] - seat["area"][1]
+            right = dx * math.cos(a) - dz * math.sin(a)
+            forward = dx * math.sin(a) + dz * math.cos(a)
+            if abs(right) <= w / 2 and abs(forward) <= d / 2:
+                return colour
+        return None
+
+    def in_area(self, colour: str, tag: str) -> list[dict[str, Any]]:
+        return [o for o in self.objects(tag) if self.area_of(o) == colour]
+
+    def in_area_any(self, o: dict[str, Any]) -> bool:
+        return self.area_of(o) is not None
+
+    def setup(self) -> None:
+        self.table.click_ui(self.colours[0], "setup")
+
+    def drop_on(self, colour: str, guid: str, xz: list[float]) -> None:
+        self.table.drop(colour, guid, [xz[0], 1.3, xz[1]])
+
+    def place_workers(self, wishes: dict[str, list[str]]) -> None:
+        """Phase I: each player in turn drops a worker on their first free wished space."""
+        spaces = {s["id"]: s for s in self.points["spaces"]}
+        taken: set[str] = set()
+        placed: set[str] = set()
+        while self.status().startswith("Phase I: "):
+            who = self.status().split()[2]
+            space = next(s for s in wishes[who] + list(spaces) if s not in taken)
+            worker = next(
+                o
+                for o in self.objects("Worker")
+                if json.loads(o["gm_notes"])["color"] == who and o["guid"] not in placed
+            )
+            self.drop_on(who, worker["guid"], spaces[space]["current"])
+            taken.add(space)
+            placed.add(worker["guid"])
+
+    def step(self) -> tuple[str, str] | None:
+        m = STEP_RE.match(self.status())
+        return (m.group(1), m.group(2)) if m else None
+
+    def until(self, colour: str, action: str) -> None:
+        """Press Done for every step before ``colour``'s ``action`` step."""
+        for _ in range(40):
+            now = self.step()
+            if now == (colour, action):
+                return
+            assert now is not None, self.status()
+            self.table.click_ui(now[0], "done")
+        raise AssertionError(f"never reached {colour} {action}: {self.status()}")
+
+    def done_all(self) -> None:
+        """Press Done until no step is left (end of the round or of the Deluge)."""
+        for _ in range(60):
+            now = self.step()
+            if now is None and not self.status().startswith("Deluge: "):
+                return
+            colour = now[0] if now else self.status().split()[1]
+            self.table.click_ui(colour, "done")
+        raise AssertionError(self.status())
+
+    def ark_input(self) -> dict[str, Any]:
+        """The Ark as rules_ref reads it, from the pieces on the table."""
+        pts = self.points
+
+        def nearest(spots: dict[str, list[float]], o: dict[str, Any]) -> str | None:
+            x, z = o["position"][0], o["position"][2]
+            for name, p in spots.items():
+                if (p[0] - x) ** 2 + (p[1] - z) ** 2 < 0.2:
+                    return name
+            return None
+
+        dividers = []
+        for o in self.objects("Divider"):
+            edge = nearest(pts["edges"], o)
+            if edge:
+                dividers.append({"edge": edge, "color": json.loads(o["gm_notes"])["color"]})
+        pitch = [f for o in self.objects("Pitch") if (f := nearest(pts["pitch"], o))]
+        food = [
+            list(map(int, s.split(":")))
+            for o in self.objects("Food")
+            if (s := nearest(pts["squares"], o))
+        ]
+        return {
+            "rows": pts["rows"],
+            "cols": pts["cols"],
+            "dividers": dividers,
+            "pitch": pitch,
+            "food": food,
+        }
+
+
+def enclosure_edges(rows: int, cols: int, squares: list[tuple[int, int]]) -> list[str]:
+    """The boundary edges of a set of squares."""
+    grid = ref._grid(rows, cols)
+    idx = {r * cols + c for r, c in squares}
+    edges = set()
+    for sq in idx:
+        for e in grid.square_edges[sq]:
+            sides = grid.sides[grid.index[e]]
+            if not all(s in idx for s in sides) or len(sides) == 1:
+                edges.add(e)
+    return sorted(edges, key=grid.index.__getitem__)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_setup_lays_out_the_table(standard: Any, n: int) -> None:
+    game = Game(standard, n)
+    config, table = game.config, game.table
+    rows, cols = ref.ark_shape(config, n)
+    assert (game.points["rows"], game.points["cols"]) == (rows, cols)
+    layout = ref.for_players(config["ark"]["sections"], n)["layout"]
+    assert [o["nickname"] for o in game.objects("Ark")] == [f"Ark: {k}" for k in layout]
+    grid = ref._grid(rows, cols)
+    snaps = game.save["SnapPoints"]
+    assert sum(1 for s in snaps if s["Tags"] == ["Divider"]) == len(grid.edges)
+    assert sum(1 for s in snaps if s["Tags"] == ["Pitch"]) == len(grid.points)
+    assert sum(1 for s in snaps if s["Tags"] == ["Animal", "Food"]) == rows * cols
+    for s in snaps:  # dividers lie along their edge
+        if s["Tags"] == ["Divider"]:
+            assert s["Rotation"]["y"] in (0.0, 90.0)
+    # the bags hold only this player count's species; with the dealt tiles, every tile is there
+    species = {s["name"] for s in config["species"] if s.get("min_players", 2) <= n}
+    bags = {o["nickname"]: o for o in table.objects() if "AnimalBag" in o["tags"]}
+    loose = [json.loads(o["gm_notes"]) for o in game.objects("Animal")]
+    for name, sex in (("Male animals", "male"), ("Female animals", "female")):
+        inside = [json.loads(c["gm_notes"]) for c in bags[name]["contained"]]
+        assert {t["sex"] for t in inside} == {sex}
+        assert {t["species"] for t in inside + loose if t["sex"] == sex} == species
+        assert len(inside) + sum(1 for t in loose if t["sex"] == sex) == len(species)
+    game.setup()
+    assert not table.ui_active("setup")
+    setup = config["setup"]
+    for colour in game.colours:
+        hand = [json.loads(o["gm_notes"]) for o in game.in_area(colour, "Animal")]
+        assert (
+            sorted(t["sex"] for t in hand)
+            == ["female"] * setup["females"] + ["male"] * setup["males"]
+        )
+        assert len({t["species"] for t in hand}) == len(hand)  # no starting pair
+        assert len(game.in_area(colour, "Divider")) == setup["dividers"]
+        assert len(game.in_area(colour, "Food")) == setup["food"]
+        assert len(game.in_area(colour, "Pitch")) == setup["pitch"]
+    assert game.vp() == dict.fromkeys(game.colours, 0)
+    supply = {o["nickname"]: o["quantity"] for o in table.objects() if "Supply" in o["tags"]}
+    for colour in game.colours:
+        assert (
+            supply[f"{colour} dividers"]
+            == config["supply"]["dividers_per_color"] - setup["dividers"]
+        )
+    assert supply["Food supply"] == config["supply"]["food"] - n * setup["food"]
+    assert supply["Pitch supply"] == config["supply"]["pitch"] - n * setup["pitch"]
+    # workers on the completed-action spaces, as the rules start them
+    seats = ref.for_players(config["first_round_spaces"], n)["seats"]
+    spaces = {s["id"]: s for s in game.points["spaces"]}
+    for colour, wanted in zip(game.colours, seats, strict=True):
+        at = sorted(
+            next(
+                i
+                for i, s in spaces.items()
+                if abs(s["completed"][0] - o["position"][0]) < 0.01
+                and abs(s["completed"][1] - o["position"][2]) < 0.01
+            )
+            for o in game.objects("Worker")
+            if json.loads(o["gm_notes"])["color"] == colour
+        )
+        assert at == sorted(wanted)
+    ids = [a["id"] for a in config["actions"]]
+    first = min(zip(game.colours, seats, strict=True), key=lambda cw: min(map(ids.index, cw[1])))[0]
+    assert game.status() == f"Phase I: {first} places a worker on an action space."
+    assert not table.errors
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_animals_can_be_dealt_anew_before_setup(standard: Any, n: int) -> None:
+    game = Game(standard, n)
+    dealt = sorted(o["guid"] for o in game.objects("Animal"))
+    game.table.click_ui(game.colours[-1], "redeal")
+    setup = game.config["setup"]
+    hands = []
+    for colour in game.colours:
+        hand = [json.loads(o["gm_notes"]) for o in game.in_area(colour, "Animal")]
+        assert (
+            sorted(t["sex"] for t in hand)
+            == ["female"] * setup["females"] + ["male"] * setup["males"]
+        )
+        assert len({t["species"] for t in hand}) == len(hand)
+        hands += [o["guid"] for o in game.in_area(colour, "Animal")]
+    assert sorted(hands) == sorted(o["guid"] for o in game.objects("Animal"))
+    assert sorted(hands) != dealt
+    bags = [o for o in game.table.objects() if "AnimalBag" in o["tags"]]
+    assert sum(len(b["contained"]) for b in bags) + len(hands) == 2 * sum(
+        1 for s in game.config["species"] if s.get("min_players", 2) <= n
+    )
+    _pairs_shown_right(game)
+    game.setup()
+    assert not game.table.ui_active("redeal")
+    assert not game.table.errors
+
+
+def test_family_setup(family: Any) -> None:
+    game = Game(family, 3)
+    config = game.config
+    assert config["variant"] == "family"
+    board = next(o for o in game.table.objects() if "ActionBoard" in o["tags"])
+    assert board["rotation"][2] == 180.0  # the family side up
+    sizes = {json.loads(o["gm_notes"])["size"] for o in game.objects("Animal")}
+    assert 0 not in sizes  # no small animals in the family game
+    names = {o["nickname"] for o in game.table.objects() if "Supply" in o["tags"]}
+    assert names == {"Green dividers", "Yellow dividers", "Red dividers"}  # no food, no pitch
+    game.setup()
+    assert game.status() == "Green: choose an action."
+    for colour in game.colours:
+        assert not game.in_area(colour, "Food") and not game.in_area(colour, "Pitch")
+    game.table.click_ui("Yellow", "act_wood")  # not Yellow's turn
+    assert game.status() == "Green: choose an action."
+    game.table.click_ui("Green", "act_wood")
+    assert [len(game.in_area(c, "Divider")) for c in game.colours] == [3 + 4, 3 + 2, 3 + 2]
+    assert game.status() == "Yellow: choose an action."
+    assert not game.table.errors
+
+
+def _pairs_shown_right(game: Game) -> None:
+    """Every tile out of the bags shows its paired side exactly when its partner is out too."""
+    out = {
+        (json.loads(o["gm_notes"])["species"], json.loads(o["gm_notes"])["sex"]): o
+        for o in game.objects("Animal")
+    }
+    for (species, sex), o in out.items():
+        partner = (species, "female" if sex == "male" else "male")
+        assert o["face_down"] == (partner in out), (species, sex)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_tiles_flip_to_their_paired_side_when_the_partner_appears(standard: Any, n: int) -> None:
+    def edit(game: Game) -> None:
+        game.give_tile("Dog", "male", game.colours[0])
+        game.give_tile("Dog", "female", game.colours[1])
+
+    game = Game(standard, n, edit)
+    game.setup()
+    dogs = [o for o in game.objects("Animal") if json.loads(o["gm_notes"])["species"] == "Dog"]
+    assert len(dogs) == 2 and all(o["face_down"] for o in dogs)
+    _pairs_shown_right(game)
+    # taming draws tiles from the bags: each is flipped as soon as its partner is out
+    first = game.status().split()[2]
+    game.place_workers({c: ["taming"] if c == first else ["pitch", "food"] for c in game.colours})
+    game.until(first, "Taming")
+    draws = ref.for_players(game.config["taming"]["draws"], n)
+    shown = [o for o in game.objects("Animal") if not game.in_area_any(o)]
+    assert len(shown) == draws["male"] + draws["female"]
+    _pairs_shown_right(game)
+    # the occupant keeps one: drops it into their area; the rest go back on Done
+    keep = shown[0]
+    game.drop_on(first, keep["guid"], seat_point(game.seats[game.colours.index(first)], 3.6, 0))
+    game.table.click_ui(first, "done")
+    assert [o["guid"] for o in game.objects("Animal") if not game.in_area_any(o)] == []
+    _pairs_shown_right(game)
+    assert not game.table.errors
+
+
+# --------------------------------------------------------------------------- Phase I
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_phase_one_bonuses_and_turn_order(standard: Any, n: int) -> None:
+    game = Game(standard, n)
+    config = game.config
+    game.setup()
+    wishes = {c: ["forest", "building", "loading", "pitch"] for c in game.colours}
+    wishes[game.colours[-1]] = ["loading", "food"]
+    before = len(game.table.broadcasts)
+    game.place_workers(wishes)
+    placements = []
+    for m in game.messages(before):
+        if (hit := re.match(r"^(\w+) takes (\w+)", m)) and hit.group(2) in {
+            a["name"] for a in config["actions"]
+        }:
+            space = next(a["id"] for a in config["actions"] if a["name"] == hit.group(2))
+            placements.append({"color": hit.group(1), "space": space})
+    order = ref.phase_two_order(config, {"placements": placements})
+    assert f"Round 1 turn order: {', '.join(order['turn_order'])}." in game.messages(before)
+    assert game.table.ui_value("order") == "Turn order: " + ", ".join(order["turn_order"])
+    expected = ref.bonus_update(config, {"bonuses": {}, "placements": placements})["bonuses"]
+    tokens = sorted(json.loads(o["gm_notes"])["value"] for o in game.objects("Bonus"))
+    assert tokens == sorted(v for v in expected.values() if v > 0)
+    # the game survives a save and reload in the middle of Phase II
+    game.table = EmulatedTable(game.table.save_state(), seed=9)
+    game.table.seat(game.colours)
+    game.table.load()
+    assert game.table.ui_value("order") == "Turn order: " + ", ".join(order["turn_order"])
+    # gains resolve by themselves; the first step waiting for a player is shown
+    game.done_all()
+    assert game.status().startswith("Phase I: ")  # round 2
+    # round 2: placing a worker on a space with a bonus pays it
+    vp_before = game.vp()
+    who = game.status().split()[2]
+    bonus_space = next(i for i, v in expected.items() if v > 0)
+    worker = next(o for o in game.objects("Worker") if json.loads(o["gm_notes"])["color"] == who)
+    spot = next(s for s in game.points["spaces"] if s["id"] == bonus_space)
+    game.drop_on(who, worker["guid"], spot["current"])
+    assert game.vp()[who] == vp_before[who] + expected[bonus_space]
+    assert not any(
+        json.loads(o["gm_notes"])["value"] and o["position"][0] == spot["bonus"][0]
+        for o in game.objects("Bonus")
+    )
+    assert not game.table.errors
+
+
+# --------------------------------------------------------------------------- enclosures
+
+
+def _to_build_step(game: Game) -> tuple[str, str]:
+    """Run round 1 up to the Building occupant's step; (builder, other player)."""
+    game.setup()
+    first = game.status().split()[2]
+    others = [c for c in game.colours if c != first]
+    wishes = {first: ["building"], **{c: ["forest", "loading", "food", "pitch"] for c in others}}
+    game.place_workers(wishes)
+    game.until(first, "Building")
+    return first, others[0]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_enclosures_are_detected_and_inner_dividers_returned(standard: Any, n: int) -> None:
+    rows_cols: dict[str, int] = {}
+
+    def edit(game: Game) -> None:
+        rows_cols.update(rows=game.points["rows"], cols=game.points["cols"])
+        for colour in game.colours:
+            game.give(colour, f"{colour} dividers", 6)
+
+    game = Game(standard, n, edit)
+    builder, other = _to_build_step(game)
+    rows, cols = rows_cols["rows"], rows_cols["cols"]
+    # a 2 x 2 enclosure in the bow with a stray divider inside it, and a 1 x 1 beside it
+    block = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    boundary = enclosure_edges(rows, cols, block)
+    inner = "v:0:1"
+    mine = [o["guid"] for o in game.in_area(builder, "Divider")]
+    vp0 = game.vp()[builder]
+    plan = [inner, *boundary[:7]]
+    for guid, edge in zip(mine, plan, strict=False):
+        game.drop_on(builder, guid, game.points["edges"][edge][:2])
+    assert game.vp()[builder] == vp0 + 8 * game.config["building"]["vp_per_element"]
+    # the builder's elements are used up: a ninth divider is refused and goes back
+    spare = game.in_area(builder, "Divider")[0]
+    before = len(game.table.broadcasts)
+    game.drop_on(builder, spare["guid"], game.points["edges"][boundary[7]][:2])
+    assert "You have no building elements left." in game.messages(before)
+    assert game.table.object(spare["guid"])["position"] == spare["position"]
+    game.table.click_ui(builder, "done")
+    game.until(other, "Building")
+    supply_before = next(
+        o["quantity"] for o in game.table.objects() if o["nickname"] == f"{builder} dividers"
+    )
+    theirs = game.in_area(other, "Divider")
+    before = len(game.table.broadcasts)
+    game.drop_on(other, theirs[0]["guid"], game.points["edges"][boundary[7]][:2])
+    ark = game.ark_input()
+    expected = ref.enclosures(
+        game.config, {"rows": rows, "cols": cols, "dividers": ark["dividers"]}
+    )
+    # rules_ref sees no stray divider left: the table returned it to its colour's supply
+    assert expected["returned"] == []
+    assert [e["squares"] for e in expected["enclosures"]] == [[list(s) for s in block]]
+    assert inner not in {d["edge"] for d in ark["dividers"]}
+    supply_after = next(
+        o["quantity"] for o in game.table.objects() if o["nickname"] == f"{builder} dividers"
+    )
+    assert supply_after == supply_before + 1
+    assert any("divider(s) inside a completed enclosure" in m for m in game.messages(before))
+    assert "Completed enclosures: 1." in game.messages(before)
+    # a divider inside the completed enclosure is refused
+    before = len(game.table.broadcasts)
+    game.drop_on(other, theirs[1]["guid"], game.points["edges"]["h:1:0"][:2])
+    assert "That edge is taken or inside a completed enclosure." in game.messages(before)
+    assert not game.table.errors
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _lion_ark(game: Game, colours: list[str]) -> list[str]:
+    """A completed 1 x 3 enclosure along the top hull, in mixed colours, fed and pitched."""
+    squares = [(0, 0), (0, 1), (0, 2)]
+    edges = enclosure_edges(game.points["rows"], game.points["cols"], squares)
+    for i, edge in enumerate(edges):
+        game.divider_on(edge, colours[i % len(colours)])
+    if game.config["loading"]["food_required"]:
+        for r, c in squares:
+            game.food_on(f"{r}:{c}")
+    if game.config["loading"]["pitch_required"]:
+        found = ref.enclosures(
+            game.config,
+            {
+                "rows": game.points["rows"],
+                "cols": game.points["cols"],
+                "dividers": [{"edge": e, "color": "Green"} for e in edges],
+            },
+        )
+        for field in found["enclosures"][0]["pitch_fields"]:
+            game.pitch_on(field)
+    return edges
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
+    def edit(game: Game) -> None:
+        colours = game.colours
+        _lion_ark(game, [colours[0]] * 5 + colours[1:] * 3)
+        game.give_tile("Lion", "male", colours[0])
+        game.give_tile("Lion", "female", colours[1])
+        game.give_tile("Dog", "male", colours[0], 6)
+        game.give_tile("Dog", "female", colours[0], 7)
+
+    game = Game(standard, n, edit)
+    game.setup()
+    loader = game.status().split()[2]
+    game.place_workers({**{c: ["pitch", "food"] for c in game.colours}, loader: ["loading"]})
+    if loader != game.colours[0]:
+        pytest.skip("the loader is the first player in this layout")
+    game.until(loader, "Loading")
+    tiles = {
+        (json.loads(o["gm_notes"])["species"], json.loads(o["gm_notes"])["sex"]): o["guid"]
+        for o in game.objects("Animal")
+    }
+    lion = next(s for s in game.config["species"] if s["name"] == "Lion")
+    pair = {
+        "species": "Lion",
+        "size": lion["size"],
+        "vp": lion["vp"],
+        "male": game.colours[0],
+        "female": game.colours[1],
+    }
+    inp = {
+        **game.ark_input(),
+        "loaded": [],
+        "loader": loader,
+        "pair": pair,
+        "square": [0, 1],
+        "lp": 8,
+        "deluge": False,
+    }
+    want = ref.load_pair(game.config, inp)
+    assert want["ok"] and want["cost"] == lion["size"]
+    vp0 = game.vp()
+    markers0 = {json.loads(o["gm_notes"])["color"]: o["position"] for o in game.objects("Score")}
+    game.drop_on(loader, tiles[("Lion", "male")], game.points["squares"]["0:1"])
+    game.drop_on(loader, tiles[("Lion", "female")], game.points["squares"]["0:2"])
+    got = {c: game.vp()[c] - vp0[c] for c in game.colours}
+    assert got == {c: want["vp"].get(c, 0) for c in game.colours}
+    markers = {json.loads(o["gm_notes"])["color"]: o["position"] for o in game.objects("Score")}
+    for c in game.colours:  # the scoring markers move for every player who scored
+        assert (markers[c] != markers0[c]) == (got[c] != 0)
+    assert f"({8 - want['cost']} loading point(s) left)" in game.status()
+    assert all(game.table.object(tiles[("Lion", s)])["locked"] for s in ("male", "female"))
+    # a dog pair into the same enclosure: refused with rules_ref's reason, nothing scores
+    dog = next(s for s in game.config["species"] if s["name"] == "Dog")
+    inp2 = {
+        **game.ark_input(),
+        "loaded": [{"square": [0, 1], "size": lion["size"]}],
+        "loader": loader,
+        "square": [0, 0],
+        "lp": 8 - want["cost"],
+        "deluge": False,
+        "pair": {
+            "species": "Dog",
+            "size": dog["size"],
+            "vp": dog["vp"],
+            "male": loader,
+            "female": loader,
+        },
+    }
+    refusal = ref.load_pair(game.config, inp2)
+    assert not refusal["ok"]
+    before, vp1 = len(game.table.broadcasts), game.vp()
+    male = game.table.object(tiles[("Dog", "male")])
+    game.drop_on(loader, tiles[("Dog", "male")], game.points["squares"]["0:0"])
+    game.drop_on(loader, tiles[("Dog", "female")], game.points["squares"]["0:0"])
+    assert f"Load refused: {refusal['reason']}." in game.messages(before)
+    assert game.vp() == vp1
+    assert game.table.object(tiles[("Dog", "male")])["position"] == male["position"]
+    assert not game.table.errors
+
+
+def test_family_loading_scores_like_rules_ref(family: Any) -> None:
+    def edit(game: Game) -> None:
+        _lion_ark(game, ["Green", "Green", "Yellow"])
+        game.give_tile("Lion", "male", "Green")
+        game.give_tile("Lion", "female", "Yellow")
+        game.give_tile("Bear", "male", "Green", 6)
+        game.give_tile("Bear", "female", "Yellow", 7)
+
+    game = Game(family, 2, edit)
+    game.setup()
+    game.table.click_ui("Green", "act_loading")
+    assert game.step() == ("Green", "Loading")
+    tiles = {
+        (json.loads(o["gm_notes"])["species"], json.loads(o["gm_notes"])["sex"]): o["guid"]
+        for o in game.objects("Animal")
+    }
+    lion = next(s for s in game.config["species"] if s["name"] == "Lion")
+    pair = {"species": "Lion", "size": 3, "vp": lion["vp"], "male": "Green", "female": "Yellow"}
+    want = ref.load_pair(
+        game.config,
+        {
+            **game.ark_input(),
+            "loaded": [],
+            "loader": "Green",
+            "pair": pair,
+            "square": [0, 0],
+            "lp": 2,
+            "deluge": False,
+        },
+    )
+    assert want["ok"] and want["cost"] == 1
+    vp0 = game.vp()
+    game.drop_on("Green", tiles[("Lion", "female")], game.points["squares"]["0:0"])
+    game.drop_on("Green", tiles[("Lion", "male")], game.points["squares"]["0:1"])
+    assert {c: game.vp()[c] - vp0[c] for c in game.colours} == {
+        c: want["vp"].get(c, 0) for c in game.colours
+    }
+    # the enclosure is full: the bears are refused with rules_ref's reason
+    bear = {"species": "Bear", "size": 3, "vp": 6, "male": "Green", "female": "Yellow"}
+    refusal = ref.load_pair(
+        game.config,
+        {
+            **game.ark_input(),
+            "loader": "Green",
+            "pair": bear,
+            "loaded": [{"square": [0, 0], "size": 3}],
+            "square": [0, 2],
+            "lp": 1,
+            "deluge": False,
+        },
+    )
+    before = len(game.table.broadcasts)
+    game.drop_on("Green", tiles[("Bear", "male")], game.points["squares"]["0:2"])
+    game.drop_on("Green", tiles[("Bear", "female")], game.points["squares"]["0:2"])
+    assert f"Load refused: {refusal['reason']}." in game.messages(before)
+    game.table.click_ui("Green", "done")
+    assert game.step() == ("Yellow", "Loading")
+    assert not game.table.errors
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def _closed_hull(game: Game) -> None:
+    """Every hull edge holds a divider (colours in turn, the first colour twice as often), a
+    fed and pitched 1 x 3 enclosure is ready in the bow, and the first two players hold a lion
+    each."""
+    grid = ref._grid(game.points["rows"], game.points["cols"])
+    cycle = [game.colours[0], *game.colours]
+    squares = [(0, 0), (0, 1), (0, 2)]
+    inner = [e for e in enclosure_edges(grid.rows, grid.cols, squares) if e not in grid.hull]
+    for i, edge in enumerate(sorted(grid.hull, key=grid.index.__getitem__)):
+        game.divider_on(edge, cycle[i % len(cycle)])
+    for edge in inner:
+        game.divider_on(edge, game.colours[1])
+    if game.config["loading"]["food_required"]:
+        for r, c in squares:
+            game.food_on(f"{r}:{c}")
+    if game.config["loading"]["pitch_required"]:
+        for field in ("p:0:0", "p:0:1", "p:0:2"):
+            game.pitch_on(field)
+    game.give_tile("Lion", "male", game.colours[0])
+    game.give_tile("Lion", "female", game.colours[1])
+
+
+def _done_until_over(game: Game) -> dict[str, int]:
+    """Press Done through the remaining steps; the VP just before the final scoring."""
+    before = game.vp()
+    for _ in range(60):
+        status = game.status()
+        if status == "Game over.":
+            return before
+        before = game.vp()
+        who = status.split()[1] if status.startswith("Deluge: ") else game.step()[0]
+        game.table.click_ui(who, "done")
+    raise AssertionError(game.status())
+
+
+@pytest.mark.parametrize(("variant", "n"), [(None, 2), (None, 3), (None, 4), ("family", 3)])
+def test_deluge_and_final_scoring_match_rules_ref(
+    short_game: dict[str | None, Any], variant: str | None, n: int
+) -> None:
+    game = Game(short_game[variant], n, _closed_hull)
+    config = game.config
+    game.setup()
+    if variant is None:
+        game.place_workers({c: ["trading", "taming", "pitch"] for c in game.colours})
+        for _ in range(40):
+            if not game.status().startswith("Now: "):
+                break
+            game.table.click_ui(game.step()[0], "done")
+        # the Deluge: fewest VP first, ties in the round's turn order
+        assert game.status().startswith("Deluge: ")
+        vp = game.vp()
+        turn = game.table.ui_value("order").removeprefix("Turn order: ").split(", ")
+        deluge = sorted(game.colours, key=lambda c: (vp[c], turn.index(c)))
+        assert any(m.endswith(": " + ", ".join(deluge) + ".") for m in game.messages())
+        # food first, in that order; then pairs: the lions load for no VP and no LP
+        while game.status().startswith("Deluge: ") and "places food" in game.status():
+            game.table.click_ui(game.status().split()[1], "done")
+        while game.status().split()[1] not in game.colours[:2]:
+            game.table.click_ui(game.status().split()[1], "done")
+        loader = game.status().split()[1]
+        tiles = {
+            json.loads(o["gm_notes"])["sex"]: o["guid"]
+            for o in game.objects("Animal")
+            if json.loads(o["gm_notes"])["species"] == "Lion"
+        }
+        before = game.vp()
+        game.drop_on(loader, tiles["male"], game.points["squares"]["0:0"])
+        game.drop_on(loader, tiles["female"], game.points["squares"]["0:1"])
+        assert game.vp() == before
+        assert game.table.object(tiles["male"])["locked"]
+    else:
+        for colour in game.colours[:-1]:
+            game.table.click_ui(colour, "act_wood")
+        game.table.click_ui(game.colours[-1], "act_trading")
+    pre = _done_until_over(game)
+    # rules_ref scores the table as it stands
+    ark = game.ark_input()
+    grid = ref._grid(game.points["rows"], game.points["cols"])
+    players = []
+    for colour in game.colours:
+        hull = sum(1 for d in ark["dividers"] if d["edge"] in grid.hull and d["color"] == colour)
+        hand = {
+            "dividers": len(game.in_area(colour, "Divider")),
+            "food": len(game.in_area(colour, "Food")),
+            "pitch": len(game.in_area(colour, "Pitch")),
+            "animals": [json.loads(o["gm_notes"])["size"] for o in game.in_area(colour, "Animal")],
+        }
+        players.append({"color": colour, "vp": pre[colour], "hull_dividers": hull, "hand": hand})
+    want = ref.final_scoring(config, {"players": players})
+    assert want["hull_bonus"][game.colours[0]] == config["final"]["hull_majority_bonus"]
+    final = [m for m in game.messages() if m.startswith("Final scores: ")]
+    parts = ", ".join(f"{c} {want['scores'][c]}" for c in game.colours)
+    label = "Winners" if len(want["winners"]) > 1 else "Winner"
+    assert final == [f"Final scores: {parts}. {label}: {' and '.join(want['winners'])}."]
+    assert game.vp() == want["scores"]
+    body = game.table.notebook[-1]["body"].split("\n")
+    for colour in game.colours:
+        assert (
+            f"{colour}: {want['scores'][colour]} (hull bonus +{want['hull_bonus'][colour]}, "
+            f"penalties {-want['penalties'][colour]:+d})" in body
+        )
+    assert not game.table.errors

@@ -1,0 +1,167 @@
+"""The flood race's definition: its keys, the map checks of issue 3 part 1, its rule config."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rules_ref import arche_noah_flood as F
+from tts_builder.cli import EXIT_BAD_INPUT, run
+from tts_builder.definition import ASSETS_ROOT, load_definition
+from tts_builder.errors import BuildError
+from tts_builder.games import game_ids
+from tts_builder.games.arche_noah_flood import rules_config
+
+GAME = "arche-noah-flood"
+SOURCE = (ASSETS_ROOT / GAME / "game.yaml").read_text(encoding="utf-8")
+DATA = yaml.safe_load(SOURCE)
+
+
+@pytest.fixture
+def assets(tmp_path: Path) -> Path:
+    root = tmp_path / "assets"
+    shutil.copytree(ASSETS_ROOT / GAME, root / GAME)
+    return root
+
+
+def edit(assets: Path, change: Callable[[str], str]) -> None:
+    path = assets / GAME / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    changed = change(text)
+    assert changed != text
+    path.write_text(changed, encoding="utf-8")
+
+
+def row(r: int) -> str:
+    return DATA["map"]["terrain"][r]
+
+
+def build_error(
+    capsys: pytest.CaptureFixture[str], assets: Path, tmp_path: Path
+) -> str:
+    """Build the game from ``assets`` on the command line; it must fail with exit 2."""
+    code = run(["--assets", str(assets), "build", GAME, "--out", str(tmp_path / "dist")])
+    err = capsys.readouterr().err
+    assert code == EXIT_BAD_INPUT, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err
+    assert not (tmp_path / "dist" / GAME).exists()
+    return lines[0]
+
+
+def test_the_bundled_definition_loads_with_its_variants() -> None:
+    definition = load_definition(GAME)
+    assert GAME in game_ids()
+    assert definition.variants == ["junior", "distinct-species"]
+    assert definition.players == (3, 5)
+    assert [a["art"] for a in definition.data["animals"]] == [
+        f"art/{a['name'].lower()}.png" for a in definition.data["animals"]
+    ]
+
+
+def test_rules_config_is_what_rules_ref_reads() -> None:
+    data = load_definition(GAME).data
+    config = rules_config(data)
+    assert config == F.config_from_definition(data)
+    assert config["animals"] == ["Elephant", "Hippo", "Camel", "Giraffe", "Eagle"]
+    assert config["map"] == data["map"] and config["distinct_species"] is False
+    assert rules_config(data, "distinct-species")["distinct_species"] is True
+    assert rules_config(data, "junior") == config  # junior rules are chosen per call
+    assert F.validate_map(config) == []
+
+
+def test_a_start_hex_some_species_cannot_leave(capsys, assets: Path, tmp_path: Path) -> None:
+    # Swamp all around the first start hex (2, 1): only the hippo could leave it.
+    def change(text: str) -> str:
+        for r, new in ((1, "SS" + row(1)[2:]), (2, "S" + row(2)[1] + "S" + row(2)[3:]),
+                       (3, "SS" + row(3)[2:])):
+            text = text.replace(f"    - {row(r)}\n", f"    - {new}\n", 1)
+        return text
+
+    edit(assets, change)
+    line = build_error(capsys, assets, tmp_path)
+    assert "game.yaml:" in line
+    assert "map.starts[0]: start hex (2, 1): Elephant cannot reach the Ark" in line
+
+
+def test_a_start_hex_a_camel_cannot_leave_over_the_river(
+    capsys, assets: Path, tmp_path: Path
+) -> None:
+    # A river all around the start hex (4, 8): the elephant, hippo and eagle may swim or
+    # fly across it, the camel and the giraffe cross only at fords.
+    ring = [[[4, 8], list(h)] for h in F.neighbours(4, 8, 10, 12)]
+    extra = "".join(f"    - {edge}\n" for edge in ring)
+    edit(assets, lambda t: t.replace("rivers:\n", "rivers:\n" + extra, 1))
+    line = build_error(capsys, assets, tmp_path)
+    index = DATA["map"]["starts"].index([4, 8])
+    assert f"map.starts[{index}]: start hex (4, 8): Camel cannot reach the Ark" in line
+
+
+def test_fewer_than_ten_start_hexes(capsys, assets: Path, tmp_path: Path) -> None:
+    def change(text: str) -> str:
+        for s in DATA["map"]["starts"][9:]:
+            text = text.replace(f"    - [{s[0]}, {s[1]}]\n", "", 1)
+        return text
+
+    edit(assets, change)
+    line = build_error(capsys, assets, tmp_path)
+    assert "map.starts: 9 start hexes; at least 10 are needed" in line
+
+
+def test_a_ford_off_the_river(capsys, assets: Path, tmp_path: Path) -> None:
+    edit(assets, lambda t: t.replace("fords:\n", "fords:\n    - [[0, 0], [0, 1]]\n", 1))
+    line = build_error(capsys, assets, tmp_path)
+    assert "map.fords[0]: ford (0, 0)-(0, 1) is not on a river edge" in line
+
+
+def test_an_unknown_terrain_letter(capsys, assets: Path, tmp_path: Path) -> None:
+    bad = row(3)[:4] + "W" + row(3)[5:]
+    edit(assets, lambda t: t.replace(f"    - {row(3)}\n", f"    - {bad}\n", 1))
+    line = build_error(capsys, assets, tmp_path)
+    assert "map.terrain[3]: hex (3, 4): unknown terrain letter 'W' (F, M, P, S)" in line
+
+
+def test_ragged_rows(capsys, assets: Path, tmp_path: Path) -> None:
+    edit(assets, lambda t: t.replace(f"    - {row(5)}\n", f"    - {row(5)[:-1]}\n", 1))
+    line = build_error(capsys, assets, tmp_path)
+    assert "map.terrain[5]: row 5 has 11 hexes but row 0 has 12 (ragged rows)" in line
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "message"),
+    [
+        ("Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}",
+         "Camel: {plain: 1, forest: 0, mountain: 3, swamp: null, river: fords_only}",
+         "rules.costs.Camel.forest", "expected an integer >= 1 or null, got 0"),
+        ("Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}",
+         "Camel: {plain: 1, forest: 2, mountain: 3, river: fords_only}",
+         "rules.costs.Camel", "missing the cost of swamp"),
+        ("  - {name: Eagle, color: \"#6c584c\", art: art/eagle.png}",
+         "  - {name: Eagle, color: \"#6c584c\", art: art/owl.png}",
+         "animals[4].art", "art file not found"),
+        ("flies_over_animals: [Eagle]", "flies_over_animals: [Owl]",
+         "rules.flies_over_animals[0]", "'Owl' is not one of the animals"),
+        ("faces: [1, 1, 2, 2, sun, water]", "faces: [1, 1, 2, 2, sun, rain]",
+         "rules.junior.dice.faces[5]", "expected an integer from 0 to 99, sun or water"),
+        ("    - [9, 10]\n", "    - [8, 10]\n", "map.stairs[3]",
+         "stair hex (8, 10) is not a hex of the last row (row 9)"),
+        ("    distinct_species: true\n", "    distinct_species: true\n    junior: true\n",
+         "variants.distinct-species.distinct_species", "the junior variant deals no cards"),
+        ("      plain: \"#c5dc8e\"", "      meadow: \"#c5dc8e\"",
+         "components.board.style.meadow", "unknown board style key"),
+        ("hex_width: 1.8, pixels_per_unit: 96}", "hex_width: 2.0, pixels_per_unit: 160}",
+         "table.board.pixels_per_unit", "the board picture would be 4512 px a side"),
+    ],
+)
+def test_bad_definitions_are_located(
+    assets: Path, old: str, new: str, field: str, message: str
+) -> None:
+    edit(assets, lambda t: t.replace(old, new, 1))
+    with pytest.raises(BuildError) as err:
+        load_definition(GAME, assets)
+    text = str(err.value)
+    assert "game.yaml:" in text and f"{field}: " in text and message in text

@@ -1,0 +1,494 @@
+"""Ark & Noah's pure Lua rules (lua_templates/ark-and-noah/rules.lua.j2) in Lua 5.2 vs rules_ref:
+the seed's examples, Hypothesis agreement on generated inputs (standard and family), the table
+helpers, lint, and a planted bug that the comparison must catch."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import strategies as st
+from lupa import lua52
+
+from rules_ref import ark_and_noah as ref
+from tts_builder.emulator import from_lua, to_lua
+from tts_builder.lua.lint import lint
+from tts_builder.lua.scripts import rules_source
+from tts_builder.strategies import strategies_for
+from tts_builder.verify import ERROR, Engines, check_function, normalize
+
+REPO = Path(__file__).resolve().parents[1]
+DEFINITION = yaml.safe_load((REPO / "assets/ark-and-noah/game.yaml").read_text(encoding="utf-8"))
+CONFIG = ref.make_config(DEFINITION)
+FAMILY = ref.make_config(DEFINITION, "family")
+PLAYERS = (DEFINITION["players"]["min"], DEFINITION["players"]["max"])
+# Standard Lua libraries only: any TTS global (or typo) in the rules module raises.
+STRICT_ENV = """
+local env = {}
+for _, k in ipairs({"assert", "error", "ipairs", "pairs", "select", "tonumber", "tostring",
+                    "type", "math", "string", "table", "next", "pcall", "setmetatable"}) do
+  env[k] = _G[k]
+end
+return setmetatable(env, {__index = function(_, k) error("global " .. k .. " used", 2) end})
+"""
+
+
+def source(config: dict[str, Any]) -> str:
+    """The rendered rules module for a config (the context the game module passes)."""
+    return rules_source("ark-and-noah", {"config": config})
+
+
+class LuaRules:
+    """The rendered rules module loaded in a strict Lua 5.2 environment."""
+
+    def __init__(self, config: dict[str, Any], text: str | None = None) -> None:
+        self.lua = lua52.LuaRuntime()
+        env = self.lua.execute(STRICT_ENV)
+        chunk = self.lua.globals().load(text or source(config), "=rules", "t", env)
+        self.module = chunk()
+
+    def raw(self, name: str, *args: Any) -> Any:
+        """Call Rules.<name> with JSON-shaped arguments; the result as JSON (Lua errors raise)."""
+        return from_lua(self.module[name](*(to_lua(self.lua, a) for a in args)))
+
+    def __call__(self, name: str, inp: Any) -> Any:
+        """Rules.<name>(inp), normalised as the verifier does; a Lua error is ERROR."""
+        try:
+            return normalize(self.raw(name, inp))
+        except lua52.LuaError:
+            return ERROR
+
+
+def python(config: dict[str, Any], name: str, inp: Any) -> Any:
+    """rules_ref's answer, normalised; a refused input is ERROR (as in tts_builder.verify)."""
+    fn = ref.FUNCTIONS.get(name) or getattr(ref, name)
+    try:
+        return normalize(fn(config, inp))
+    except (ValueError, KeyError, TypeError, IndexError):
+        return ERROR
+
+
+RULES = LuaRules(CONFIG)
+FAMILY_RULES = LuaRules(FAMILY)
+
+# ---------------------------------------------------------------------------------------------
+# The seed's examples
+
+
+def divs(edges: list[str], color: str) -> list[dict[str, str]]:
+    return [{"edge": e, "color": color} for e in edges]
+
+
+def box(r0: int, c0: int, r1: int, c1: int) -> list[str]:
+    """The outline of squares r0..r1 x c0..c1 (inclusive)."""
+    cols, rows = range(c0, c1 + 1), range(r0, r1 + 1)
+    return ([f"h:{r0}:{c}" for c in cols] + [f"h:{r1 + 1}:{c}" for c in cols]
+            + [f"v:{r}:{c0}" for r in rows] + [f"v:{r}:{c1 + 1}" for r in rows])  # fmt: skip
+
+
+LIONS = box(0, 1, 0, 3)  # 8 edges; pitch fields p:0:2 p:0:3
+ELEPHANTS = box(0, 5, 0, 8)  # 10 edges; pitch fields p:0:6 p:0:7 p:0:8
+# Japheth Blue (5 of the lions' dividers), Noah Green (2), Ham Red (1); Noah and Shem (Yellow)
+# built the elephants' enclosure, 5 dividers each.
+SEED_DIVIDERS = (
+    divs(LIONS[:5], "Blue") + divs(LIONS[5:7], "Green") + divs(LIONS[7:], "Red")
+    + divs(ELEPHANTS[:5], "Green") + divs(ELEPHANTS[5:], "Yellow")
+)  # fmt: skip
+SEED_PITCH = ["p:0:2", "p:0:3", "p:0:6", "p:0:7", "p:0:8"]
+SEED_FOOD = [[0, 1], [0, 2], [0, 3], [0, 5], [0, 6], [0, 7], [0, 8]]
+
+
+def pair(name: str, male: str | None, female: str | None) -> dict[str, Any]:
+    s = next(s for s in CONFIG["species"] if s["name"] == name)
+    return {"species": name, "size": s["size"], "vp": s["vp"], "male": male, "female": female}
+
+
+def load(rules: LuaRules = RULES, **changes: Any) -> Any:
+    inp = {
+        "rows": 3, "cols": 16, "dividers": SEED_DIVIDERS, "pitch": SEED_PITCH,
+        "food": SEED_FOOD, "loaded": [], "loader": "Blue",
+        "pair": pair("Lion", "Blue", "Blue"), "square": [0, 2], "lp": 6, "deluge": False,
+    }  # fmt: skip
+    inp.update(changes)
+    return rules("load_pair", inp)
+
+
+def test_seed_lions_then_ravens_japheth_28_noah_4_ham_2() -> None:
+    # Japheth: 2 food for 2 LP (2 VP), the lions for his last 6 LP, then his male raven with
+    # Shem's female for free, into the same enclosure.
+    lions = load()
+    assert lions == {"ok": True, "cost": 6, "vp": {"Blue": 6 + 6 + 5 + 2, "Green": 2, "Red": 1}}
+    ravens = load(
+        pair=pair("Raven", "Blue", "Yellow"), lp=0, loaded=[{"square": [0, 3], "size": 3}]
+    )
+    assert ravens == {"ok": True, "cost": 0, "vp": {"Blue": 5 + 2, "Green": 2, "Red": 1}}
+    total = Counter({"Blue": 2}) + Counter(lions["vp"]) + Counter(ravens["vp"])
+    assert total == {"Blue": 28, "Green": 4, "Red": 2}  # Shem scores nothing
+
+
+def test_seed_elephants_noah_17_shem_13() -> None:
+    # Noah: 1 LP on food (+1 VP), 4 LP for his female elephant; Shem's male costs him nothing.
+    out = load(loader="Green", pair=pair("Elephant", "Yellow", "Green"), square=[0, 7], lp=4)
+    assert out == {"ok": True, "cost": 4, "vp": {"Green": 8 + 5 + 3, "Yellow": 8 + 5}}
+    assert out["vp"]["Green"] + 1 == 17 and out["vp"]["Yellow"] == 13
+    # Shem loading first would have needed only his 4 LP and taken the pitch VP himself.
+    shem = load(loader="Yellow", pair=pair("Elephant", "Yellow", "Green"), square=[0, 5], lp=4)
+    assert shem["vp"] == {"Green": 8 + 5, "Yellow": 8 + 5 + 3}
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"pair": pair("Lion", None, "Blue")}, "the male is not in play"),
+        ({"pair": pair("Lion", "Blue", None)}, "the female is not in play"),
+        ({"pair": pair("Lion", "Red", "Green")}, "the loader owns neither animal"),
+        ({"square": [1, 2]}, "the square is not in a completed enclosure"),
+        ({"square": [0, 6]}, "the enclosure has 4 squares; the pair needs 3"),
+        ({"loaded": [{"square": [0, 1], "size": 3}]}, "the enclosure already holds a large pair"),
+        (
+            {"pair": pair("Dove", "Blue", "Red"), "loaded": [{"square": [0, 1], "size": 0}]},
+            "the enclosure already holds a small pair",
+        ),
+        ({"food": SEED_FOOD[1:]}, "every square of the enclosure needs food"),
+        ({"pitch": SEED_PITCH[1:]}, "every pitch field of the enclosure needs pitch"),
+        (
+            {"loader": "Yellow", "pair": pair("Lion", "Yellow", "Blue")},
+            "the enclosure has no divider of the loader's colour",
+        ),
+        ({"lp": 5}, "the pair costs 6 loading points; 5 left"),
+    ],
+)
+def test_load_refusals_say_why(changes: dict[str, Any], reason: str) -> None:
+    assert load(**changes) == {"ok": False, "reason": reason}
+
+
+def test_deluge_and_family_loading() -> None:
+    deluge = load(loader="Yellow", pair=pair("Lion", "Yellow", "Blue"), lp=0, deluge=True)
+    assert deluge == {"ok": True, "cost": 0, "vp": []}  # normalised: no VP
+    assert load(deluge=True, food=SEED_FOOD[1:])["reason"] == (
+        "every square of the enclosure needs food"
+    )
+    plain = {"food": [], "pitch": [], "lp": 1}
+    family = load(FAMILY_RULES, pair=pair("Lion", "Blue", "Red"), **plain)
+    assert family == {"ok": True, "cost": 1, "vp": {"Blue": 6 + 5, "Green": 2, "Red": 6 + 1}}
+    small = load(FAMILY_RULES, pair=pair("Dove", "Blue", "Blue"), **plain)
+    assert small["reason"] == "small animals are not loaded in this game"
+
+
+def enclosures(edges: list[str], rows: int = 3, cols: int = 8) -> Any:
+    return RULES("enclosures", {"rows": rows, "cols": cols, "dividers": divs(edges, "Red")})
+
+
+def test_seed_pitch_fields_along_the_hull_1x3_has_2_and_1x4_has_3() -> None:
+    (three,) = enclosures(box(0, 1, 0, 3))["enclosures"]
+    assert three == {
+        "squares": [[0, 1], [0, 2], [0, 3]],
+        "edges": ["h:0:1", "h:0:2", "h:0:3", "h:1:1", "h:1:2", "h:1:3", "v:0:1", "v:0:4"],
+        "pitch_fields": ["p:0:2", "p:0:3"],
+    }
+    (four,) = enclosures(box(2, 2, 2, 5))["enclosures"]
+    assert four["pitch_fields"] == ["p:3:3", "p:3:4", "p:3:5"]
+    (corner,) = enclosures(box(0, 0, 0, 2))["enclosures"]
+    assert corner["pitch_fields"] == ["p:0:0", "p:0:1", "p:0:2"]
+    (inner,) = enclosures(box(1, 3, 1, 3))["enclosures"]
+    assert inner["pitch_fields"] == []
+
+
+def test_enclosure_sizes_and_returned_dividers() -> None:
+    assert enclosures(box(0, 0, 0, 4)) == {"enclosures": [], "returned": []}  # 5 squares
+    split = enclosures(box(1, 2, 2, 3) + ["h:2:2"])
+    assert [e["squares"] for e in split["enclosures"]] == [[[1, 2], [1, 3], [2, 2], [2, 3]]]
+    assert split["returned"] == ["h:2:2"]
+    two = enclosures(box(1, 2, 2, 3) + ["h:2:2", "h:2:3"])
+    assert [e["squares"] for e in two["enclosures"]] == [[[1, 2], [1, 3]], [[2, 2], [2, 3]]]
+    assert two["returned"] == []
+    assert enclosures(["h:4:0"]) == ERROR and enclosures(["h:0:0", "h:0:0"]) == ERROR
+
+
+def test_seed_building_vp_ham_8_noah_5_shem_1_japheth_5() -> None:
+    # The bottom hull h:3:4..h:3:14 gets 11 dividers; the top hull already has some.
+    top = divs([f"h:0:{c}" for c in range(0, 14)] + ["v:0:0"], "Blue")
+    ark = {"rows": 3, "cols": 16, "dividers": top, "pitch": []}
+    spots = RULES.raw("build_spots", ark)
+    ham = [f"h:3:{c}" for c in range(4, 10)]
+    assert set(ham) <= set(spots["edges"])
+    assert {"p:0:1", "p:0:4", "p:0:5"} <= set(spots["pitch_fields"])
+    assert "p:3:5" not in spots["pitch_fields"]  # its hull edges are still free
+    ark["dividers"] = top + divs(ham, "Red")
+    ark["pitch"] = ["p:0:1", "p:0:4"]
+    after = RULES.raw("build_spots", ark)
+    assert "p:3:5" in after["pitch_fields"] and "p:0:4" not in after["pitch_fields"]
+    gained = {who: RULES.raw("building_vp", {"elements": n})["vp"]
+              for who, n in (("Ham", 6 + 2), ("Noah", 5), ("Shem", 1), ("Japheth", 5))}  # fmt: skip
+    assert gained == {"Ham": 8, "Noah": 5, "Shem": 1, "Japheth": 5}
+    assert FAMILY_RULES.raw("building_vp", {"elements": 8}) == {"vp": 0}
+
+
+def test_seed_phase_two_order() -> None:
+    placements = [
+        {"color": "Noah", "space": "taming"}, {"color": "Shem", "space": "trading"},
+        {"color": "Ham", "space": "building"}, {"color": "Japheth", "space": "loading"},
+    ]  # fmt: skip
+    out = RULES.raw("phase_two_order", {"placements": placements})
+    assert out["turn_order"] == ["Noah", "Shem", "Ham", "Japheth"]
+    steps = [(s["space"], s["color"], s.get("amount")) for s in out["steps"]]
+    assert steps[:5] == [
+        ("taming", "Noah", None), ("taming", "Shem", None), ("taming", "Ham", None),
+        ("taming", "Japheth", None), ("trading", "Shem", None),
+    ]  # fmt: skip
+    assert steps[5:] == [
+        ("building", "Ham", 8), ("building", "Noah", 5), ("building", "Shem", 5),
+        ("building", "Japheth", 5), ("loading", "Japheth", 8), ("loading", "Noah", 5),
+        ("loading", "Shem", 5), ("loading", "Ham", 5),
+    ]  # fmt: skip
+    bonuses = RULES("bonus_update", {"bonuses": {}, "placements": placements})
+    assert bonuses["bonuses"] == {"pitch": 1, "taming": 0, "food": 1, "trading": 0, "forest": 1,
+                                  "building": 0, "loading": 0}  # fmt: skip
+
+
+def test_final_scoring_hull_majority_penalties_and_ties() -> None:
+    def player(color: str, vp: int, hull: int, **hand: Any) -> dict[str, Any]:
+        full = {"dividers": 0, "food": 0, "pitch": 0, "animals": []} | hand
+        return {"color": color, "vp": vp, "hull_dividers": hull, "hand": full}
+
+    inp = {"players": [
+        player("Green", 50, 9, dividers=2, food=1, animals=[4, 0, 1]),
+        player("Yellow", 54, 9, pitch=1), player("Red", 58, 3, animals=[2]),
+    ]}  # fmt: skip
+    assert RULES("final_scoring", inp) == {
+        "scores": {"Green": 47, "Yellow": 58, "Red": 56},
+        "hull_bonus": {"Green": 5, "Yellow": 5, "Red": 0},
+        "penalties": {"Green": 8, "Yellow": 1, "Red": 2},
+        "winners": ["Yellow"],
+    }
+    assert FAMILY_RULES("final_scoring", inp)["winners"] == ["Yellow"]
+    tied = {"players": [player("Green", 7, 0), player("Red", 7, 0)]}
+    assert RULES("final_scoring", tied)["winners"] == ["Green", "Red"]
+    assert RULES("final_scoring", tied)["hull_bonus"] == {"Green": 0, "Red": 0}
+
+
+# ---------------------------------------------------------------------------------------------
+# Lua == rules_ref on generated inputs
+
+CHECKED = [*ref.FUNCTIONS, "phase_two_order"]
+STANDARD_STRATEGIES = strategies_for("ark-and-noah", CONFIG, PLAYERS)
+FAMILY_STRATEGIES = strategies_for("ark-and-noah", FAMILY, PLAYERS)
+EXAMPLES = {"enclosures": 120, "load_pair": 100, "final_scoring": 80, "bonus_update": 80,
+            "phase_two_order": 60}  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", ["standard", "family"])
+@pytest.mark.parametrize("name", CHECKED)
+def test_lua_equals_rules_ref_on_generated_inputs(name: str, variant: str) -> None:
+    config, rules, gen = (
+        (CONFIG, RULES, STANDARD_STRATEGIES)
+        if variant == "standard"
+        else (FAMILY, FAMILY_RULES, FAMILY_STRATEGIES)
+    )
+
+    @settings(max_examples=EXAMPLES[name], deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+    @given(gen[name])
+    def agree(inp: Any) -> None:
+        assert rules(name, copy.deepcopy(inp)) == python(config, name, inp)
+
+    agree()
+
+
+def test_generated_loads_reach_every_verdict() -> None:
+    """The load generator is not vacuous: legal loads, every reason, and malformed input."""
+    seen: Counter[str] = Counter()
+
+    @seed(2)
+    @settings(max_examples=150, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @given(STANDARD_STRATEGIES["load_pair"])
+    def collect(inp: dict[str, Any]) -> None:
+        out = python(CONFIG, "load_pair", inp)
+        seen["error" if out == ERROR else re.sub(r"\d+", "n", out.get("reason", "ok"))] += 1
+
+    collect()
+    reasons = {r for r in seen if r not in ("ok", "error")}
+    assert seen["ok"] >= 20 and seen["error"] >= 1, seen
+    assert len(reasons) >= 8, seen  # of the 11 refusals
+
+
+def test_verifier_agrees_through_the_tts_sandbox() -> None:
+    """The same check `tts-builder verify` runs (Engines, check_function), in the TTS sandbox."""
+    script = "Rules = (function()\n" + source(CONFIG) + "\nend)()\n"
+    engines = Engines("ark-and-noah", CONFIG, script)
+    assert engines.names() == list(ref.FUNCTIONS)
+    for name in engines.names():
+        outcome = check_function(engines, name, STANDARD_STRATEGIES[name], 40, seed=4)
+        assert outcome.mismatch is None, outcome.mismatch.describe()
+        assert outcome.tried >= 20
+
+
+PLANTED = [
+    ("enclosures", "if on_boundary[point.a] and on_boundary[point.b] then",
+     "if on_boundary[point.a] or on_boundary[point.b] then"),
+    ("load_pair", "if held >= rules.capacity[kind] then", "if held > rules.capacity[kind] then"),
+    ("final_scoring", "if 0 < most and most == p.hull_dividers then",
+     "if most == p.hull_dividers then"),
+    ("bonus_update", "math.min(bonuses[i] + 1, CONFIG.bonus_max)", "bonuses[i] + 1"),
+]  # fmt: skip
+
+
+def planted(old: str, new: str) -> Engines:
+    """Engines whose Lua has ``old`` replaced by ``new`` (a bug)."""
+    text = source(CONFIG)
+    assert text.count(old) == 1
+    return Engines("ark-and-noah", CONFIG, "Rules = (function()\n" + text.replace(old, new)
+                   + "\nend)()\n")  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "old", "new"), PLANTED)
+def test_a_planted_bug_is_found_by_the_generated_inputs(name: str, old: str, new: str) -> None:
+    engines, found = planted(old, new), []
+
+    @seed(1)
+    @settings(max_examples=300, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @given(STANDARD_STRATEGIES[name])
+    def agree(inp: Any) -> None:
+        lua, python = engines.lua(name, inp), engines.python(name, inp)
+        if lua != python:
+            found.append(inp)
+            raise AssertionError(name)
+
+    with pytest.raises(AssertionError, match=name):
+        agree()
+    assert found
+
+
+def test_the_verifier_reports_a_planted_bug_shrunk() -> None:
+    engines = planted(*PLANTED[-1][1:])
+    outcome = check_function(engines, "bonus_update", STANDARD_STRATEGIES["bonus_update"], 200, 0)
+    assert outcome.mismatch is not None
+    assert outcome.mismatch.lua != outcome.mismatch.python
+    assert "bonus_update: Lua and rules_ref disagree on" in outcome.mismatch.describe()
+
+
+# ---------------------------------------------------------------------------------------------
+# Table helpers, config, lint
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_geometry_helpers_match_rules_ref(players: int) -> None:
+    shape = RULES.raw("ark_shape", {"players": players})
+    rows, cols = ref.ark_shape(CONFIG, players)
+    assert shape == {"rows": rows, "cols": cols}
+    grid = ref._grid(rows, cols)
+    assert RULES.raw("edges", rows, cols) == list(grid.edges)
+    assert RULES.raw("hull_edges", rows, cols) == [e for e in grid.edges if e in grid.hull]
+    fields = RULES.raw("pitch_fields", rows, cols)
+    assert fields == [{"field": p, "edges": [a, b]} for p, a, b in grid.points]
+    assert RULES.raw("pitch_field_edges", rows, cols, "p:0:0") == ["h:0:0", "v:0:0"]
+    assert RULES.raw("edge_squares", rows, cols, "v:1:0") == [[1, 0]]
+    assert RULES.raw("edge_squares", rows, cols, "h:1:2") == [[0, 2], [1, 2]]
+    assert RULES.module.edge_squares(rows, cols, "h:9:0") is None
+    assert RULES.module.is_hull_edge(rows, cols, f"v:2:{cols}") is True
+    assert RULES.module.is_hull_edge(rows, cols, "v:2:1") is False
+    shuffled = list(reversed(grid.edges))
+    assert RULES.raw("sort_edges", shuffled) == list(grid.edges)
+
+
+def test_parse_and_name_edges_and_fields() -> None:
+    assert RULES.raw("parse_edge", "v:2:16") == {"kind": "v", "r": 2, "c": 16}
+    assert RULES.raw("parse_pitch_field", "p:3:0") == {"y": 3, "x": 0}
+    for bad in ("x:1:2", "h:1", "h:-1:0", "p:1:2", "h:1:2:3"):
+        assert RULES.module.parse_edge(bad) is None, bad
+    assert RULES.module.parse_pitch_field("h:1:2") is None
+    assert RULES.module.edge_name("h", 3, 15) == "h:3:15"
+    assert RULES.module.pitch_field_name(0, 16) == "p:0:16"
+    assert RULES.raw("square_edges", 1, 2) == ["h:1:2", "h:2:2", "v:1:2", "v:1:3"]
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(STANDARD_STRATEGIES["enclosures"], st.lists(st.integers(0, 200), max_size=6))
+def test_hull_status_and_build_spots_match_rules_ref(inp: dict[str, Any], picks: list[int]) -> None:
+    try:
+        grid = ref._grid(inp["rows"], inp["cols"])
+        divided = ref._dividers(grid, inp["dividers"])
+    except ValueError:
+        assert RULES("hull_status", inp) == ERROR and RULES("build_spots", inp) == ERROR
+        return
+    _, inside = ref._analyse(grid, divided, CONFIG["ark"]["enclosure_max"])
+    status = RULES.raw("hull_status", inp)
+    free = [e for e in grid.edges if e in grid.hull and e not in divided]
+    assert status["full"] == (not free) and normalize(status["free"]) == free
+    hull_count = Counter(c for e, c in divided.items() if e in grid.hull)
+    assert normalize(status["by_color"]) == normalize(dict(hull_count))
+    cubes = sorted({grid.points[i % len(grid.points)][0] for i in picks})
+    spots = RULES.raw("build_spots", {**inp, "pitch": cubes})
+    assert normalize(spots["edges"]) == [
+        e for e in grid.edges if e not in divided and e not in inside
+    ]
+    assert normalize(spots["pitch_fields"]) == [
+        p for p, a, b in grid.points if p not in cubes and a in divided and b in divided
+    ]
+
+
+def test_load_cost_deluge_order_and_game_end() -> None:
+    lion = pair("Lion", "Blue", "Red")
+    assert RULES.raw("load_cost", {"loader": "Blue", "pair": lion}) == {"cost": 3}
+    assert RULES.raw("load_cost", {"loader": "Blue", "pair": pair("Lion", "Blue", "Blue")}) == {
+        "cost": 6
+    }
+    assert FAMILY_RULES.raw("load_cost", {"loader": "Blue", "pair": lion}) == {"cost": 1}
+    # Fewest VP first; ties keep the round's turn order (as rules_ref's Deluge).
+    order = RULES.raw(
+        "deluge_order",
+        {
+            "vp": {"Green": 30, "Yellow": 12, "Red": 30, "Blue": 12},
+            "turn_order": ["Red", "Blue", "Green", "Yellow"],
+        },
+    )
+    assert order == {"order": ["Blue", "Yellow", "Red", "Green"]}
+    assert RULES.raw("game_end", {"rounds": 9, "hull_full": True}) == {
+        "over": False,
+        "deluge": False,
+    }
+    assert RULES.raw("game_end", {"rounds": 10, "hull_full": False})["over"] is False
+    assert RULES.raw("game_end", {"rounds": 10, "hull_full": True}) == {
+        "over": True,
+        "deluge": True,
+    }
+    assert FAMILY_RULES.raw("game_end", {"rounds": 8, "hull_full": True}) == {
+        "over": True,
+        "deluge": False,
+    }
+
+
+def test_config_survives_odd_names() -> None:
+    definition = copy.deepcopy(DEFINITION)
+    odd = ['Grü"n ]]', "Ye\nllow <&>", "Re\\d", "🐘"]
+    for colour, name in zip(definition["colors"], odd, strict=True):
+        colour["name"] = name
+    definition["species"][17]["name"] = "Lö]]we"
+    config = ref.make_config(definition)
+    rules = LuaRules(config)
+    assert from_lua(rules.module["CONFIG"]["colors"]) == odd
+    inp = {
+        "rows": 3, "cols": 16, "dividers": divs(LIONS, odd[3]), "pitch": SEED_PITCH,
+        "food": SEED_FOOD, "loaded": [], "loader": odd[3], "square": [0, 2], "lp": 6,
+        "pair": {"species": "Lö]]we", "size": 3, "vp": 6, "male": odd[3], "female": odd[0]},
+    }  # fmt: skip
+    assert rules("load_pair", inp) == python(config, "load_pair", inp)
+    assert rules("load_pair", inp)["vp"] == {odd[3]: 6 + 8 + 2, odd[0]: 6}
+
+
+@pytest.mark.parametrize("config", [CONFIG, FAMILY], ids=["standard", "family"])
+def test_rules_module_is_lint_clean(config: dict[str, Any]) -> None:
+    assert lint(source(config), "rules") == []
+
+
+def test_every_reference_function_exists_in_lua() -> None:
+    for name in CHECKED:
+        assert lua52.lua_type(RULES.module[name]) == "function", name

@@ -1,0 +1,579 @@
+"""Ark & Noah boards: the Ark's grid geometry (edges, squares, pitch fields) in board pixels and
+on the table, and the board pictures drawn from it (Ark sections, action board, tracks).
+
+Geometry follows the rules' names (issue 4): squares ``[r, c]``; ``h:r:c`` the horizontal edge
+above square (r, c) (r = rows is the bottom hull); ``v:r:c`` the vertical edge left of square
+(r, c) (c = cols is the right hull); pitch fields ``p:y:x`` at the hull's grid points. Every
+board is a list of layout elements (data) drawn by :func:`render_layout`; nothing here reads
+files. Table positions assume a Custom_Tile's picture spans 2 units of z per unit of scale and
+keeps its aspect ratio in x (so a board of ``w`` x ``h`` px at ``u`` units per px has scale
+``h * u / 2``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from tts_builder.render.layout import render_layout
+
+Point = tuple[float, float]
+
+# ------------------------------------------------------------------------------ geometry
+
+
+def edge_names(rows: int, cols: int) -> list[str]:
+    """Every edge of a rows x cols Ark, canonical order: h before v, then row, then column."""
+    edges = [f"h:{r}:{c}" for r in range(rows + 1) for c in range(cols)]
+    return edges + [f"v:{r}:{c}" for r in range(rows) for c in range(cols + 1)]
+
+
+def hull_edges(rows: int, cols: int) -> list[str]:
+    """The edges on the Ark's outline, canonical order."""
+    return [
+        e
+        for e in edge_names(rows, cols)
+        if (e[0] == "h" and int(e.split(":")[1]) in (0, rows))
+        or (e[0] == "v" and int(e.split(":")[2]) in (0, cols))
+    ]
+
+
+def pitch_fields(rows: int, cols: int) -> list[tuple[str, str, str]]:
+    """``(field, hull edge, hull edge)`` for every pitch field, by (y, x)."""
+    out = []
+    for y in range(rows + 1):
+        for x in range(cols + 1):
+            if y not in (0, rows) and x not in (0, cols):
+                continue
+            near = []
+            if y in (0, rows):
+                near += [f"h:{y}:{x - 1}"] if x > 0 else []
+                near += [f"h:{y}:{x}"] if x < cols else []
+            if x in (0, cols):
+                near += [f"v:{y - 1}:{x}"] if y > 0 else []
+                near += [f"v:{y}:{x}"] if y < rows else []
+            out.append((f"p:{y}:{x}", near[0], near[1]))
+    return out
+
+
+@dataclass(frozen=True)
+class ArkGeometry:
+    """Pixel geometry of an assembled Ark picture: ``square`` px squares, a ``margin`` px band
+    around the hull (the pitch fields) and a ``prow`` px bow and stern at the two ends."""
+
+    rows: int
+    cols: int
+    square: int = 120
+    margin: int = 48
+    prow: int = 150
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of the whole Ark in px."""
+        return 2 * self.prow + self.cols * self.square, 2 * self.margin + self.rows * self.square
+
+    def grid_point(self, y: float, x: float) -> Point:
+        """Pixel of grid point (y, x) (row line y, column line x; fractions allowed)."""
+        return self.prow + x * self.square, self.margin + y * self.square
+
+    def square_px(self, r: int, c: int) -> Point:
+        """Centre of square (r, c)."""
+        return self.grid_point(r + 0.5, c + 0.5)
+
+    def edge_px(self, edge: str) -> tuple[float, float, float]:
+        """(x, y, angle): the centre of an edge and the angle of its line (0 = along x)."""
+        kind, r, c = edge[0], *map(int, edge[2:].split(":"))
+        if kind == "h":
+            return (*self.grid_point(r, c + 0.5), 0.0)
+        return (*self.grid_point(r + 0.5, c), 90.0)
+
+    def pitch_px(self, field: str) -> Point:
+        """Centre of a pitch field: its hull point pushed half the margin outwards."""
+        y, x = map(int, field[2:].split(":"))
+        px, py = self.grid_point(y, x)
+        half = self.margin / 2
+        dx = -half if x == 0 else half if x == self.cols else 0.0
+        dy = -half if y == 0 else half if y == self.rows else 0.0
+        return px + dx, py + dy
+
+
+def ark_points(geometry: ArkGeometry) -> dict[str, dict[str, Any]]:
+    """Every snap target in Ark pixels: ``edges`` name -> (x, y, angle), ``pitch`` name ->
+    (x, y), ``squares`` "r:c" -> (x, y)."""
+    g = geometry
+    return {
+        "edges": {e: g.edge_px(e) for e in edge_names(g.rows, g.cols)},
+        "pitch": {p: g.pitch_px(p) for p, _a, _b in pitch_fields(g.rows, g.cols)},
+        "squares": {f"{r}:{c}": g.square_px(r, c) for r in range(g.rows) for c in range(g.cols)},
+    }
+
+
+def px_to_table(
+    point: Point, image_size: tuple[int, int], center: Point, units_per_px: float
+) -> tuple[float, float]:
+    """Table (x, z) of a pixel of a board lying flat, unrotated, centred at ``center``."""
+    w, h = image_size
+    return (
+        round(center[0] + (point[0] - w / 2) * units_per_px, 4),
+        round(center[1] - (point[1] - h / 2) * units_per_px, 4),
+    )
+
+
+def tile_scale(image_size: tuple[int, int], units_per_px: float) -> float:
+    """The Custom_Tile scale that shows an image at ``units_per_px`` (2 units of z per scale)."""
+    return round(image_size[1] * units_per_px / 2, 6)
+
+
+def ark_table_points(
+    geometry: ArkGeometry, center: Point, units_per_px: float
+) -> dict[str, dict[str, list[float]]]:
+    """:func:`ark_points` on the table: edges -> [x, z, rotY], pitch/squares -> [x, z]."""
+    points = ark_points(geometry)
+    size = geometry.size
+    out: dict[str, dict[str, list[float]]] = {"edges": {}, "pitch": {}, "squares": {}}
+    for name, (x, y, angle) in points["edges"].items():
+        out["edges"][name] = [*px_to_table((x, y), size, center, units_per_px), angle]
+    for kind in ("pitch", "squares"):
+        for name, xy in points[kind].items():
+            out[kind][name] = list(px_to_table(xy, size, center, units_per_px))
+    return out
+
+
+# ------------------------------------------------------------------------- Ark sections
+
+SECTION_KINDS = ("bow", "middle", "stern")
+
+
+def section_size(kind: str, geometry: ArkGeometry, section_cols: int) -> tuple[int, int]:
+    """(width, height) px of one section picture: bow and stern carry the prow and stern."""
+    ends = geometry.prow if kind in ("bow", "stern") else 0
+    return section_cols * geometry.square + ends, geometry.size[1]
+
+
+def section_offsets(
+    layout: list[str], geometry: ArkGeometry, section_cols: int
+) -> list[tuple[str, int]]:
+    """(kind, x px of its left side in the whole Ark) for each section of ``layout``."""
+    out, x = [], 0
+    for kind in layout:
+        out.append((kind, x))
+        x += section_size(kind, geometry, section_cols)[0]
+    return out
+
+
+def _ark_elements(geometry: ArkGeometry, style: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The whole Ark as layout elements (sections are windows onto it)."""
+    g = geometry
+    w, h = g.size
+    s, m, p = g.square, g.margin, g.prow
+    hull = [p, m, w - p, h - m]
+    els: list[dict[str, Any]] = [
+        # bow and stern: rounded wooden ends behind the hull
+        {
+            "type": "ellipse",
+            "box": [4, m - m // 5, 2 * p + 40, h - m + m // 5],
+            "fill": style["wood"],
+            "outline": style["line"],
+            "width": 4,
+        },
+        {
+            "type": "rect",
+            "box": [w - p - 40, m - m // 5, w - 40, h - m + m // 5],
+            "fill": style["wood"],
+            "outline": style["line"],
+            "width": 4,
+            "radius": 60,
+        },
+        {
+            "type": "rect",
+            "box": [w - 46, h // 2 - 70, w - 6, h // 2 + 70],
+            "fill": style["plank"],
+            "outline": style["line"],
+            "width": 4,
+            "radius": 12,
+        },
+        {
+            "type": "rect",
+            "box": [p - 6, m - m // 2, w - p + 6, h - m + m // 2],
+            "fill": style["wood"],
+        },
+    ]
+    for k in range(1, 6):  # planks on the bow and stern
+        y = m + k * (h - 2 * m) // 6
+        els.append({"type": "rect", "box": [30, y - 2, p - 6, y + 2], "fill": style["plank"]})
+        els.append(
+            {"type": "rect", "box": [w - p + 6, y - 2, w - 50, y + 2], "fill": style["plank"]}
+        )
+    els.append({"type": "rect", "box": hull, "fill": style["deck"]})
+    for r in range(g.rows):
+        for c in range(g.cols):
+            x0, y0 = g.grid_point(r, c)
+            box = [int(x0) + 5, int(y0) + 5, int(x0) + s - 5, int(y0) + s - 5]
+            els.append({"type": "rect", "box": box, "fill": style["square"], "radius": 10})
+            els.append(
+                {
+                    "type": "ellipse",
+                    "box": [box[0] + s // 3, box[1] + s // 3, box[2] - s // 3, box[3] - s // 3],
+                    "outline": style["label"],
+                    "width": 2,
+                }
+            )
+    for x in range(g.cols + 1):  # grid lines: where the dividers go
+        x0 = int(g.grid_point(0, x)[0])
+        els.append({"type": "rect", "box": [x0 - 3, m, x0 + 3, h - m], "fill": style["line"]})
+    for y in range(g.rows + 1):
+        y0 = int(g.grid_point(y, 0)[1])
+        els.append({"type": "rect", "box": [p, y0 - 3, w - p, y0 + 3], "fill": style["line"]})
+    half = int(m * 0.34)
+    for field, _a, _b in pitch_fields(g.rows, g.cols):
+        cx, cy = g.pitch_px(field)
+        box = [int(cx) - half, int(cy) - half, int(cx) + half, int(cy) + half]
+        els.append(
+            {
+                "type": "rect",
+                "box": box,
+                "fill": style["pitch"],
+                "outline": style["line"],
+                "width": 3,
+                "radius": 4,
+            }
+        )
+    return els
+
+
+def render_ark_section(
+    kind: str, geometry: ArkGeometry, section_cols: int, style: Mapping[str, str]
+) -> Image.Image:
+    """One section picture (bow, middle or stern) of ``section_cols`` columns.
+
+    It is cut from a three-section Ark drawn whole, so sections laid side by side in any
+    number continue each other's lines and pitch fields."""
+    if kind not in SECTION_KINDS:
+        raise ValueError(f"section kind must be one of {', '.join(SECTION_KINDS)}, got {kind!r}")
+    whole = ArkGeometry(
+        geometry.rows, 3 * section_cols, geometry.square, geometry.margin, geometry.prow
+    )
+    picture = render_layout(_ark_elements(whole, style), whole.size, {}, where="ark")
+    width, height = section_size(kind, geometry, section_cols)
+    x0 = {
+        "bow": 0,
+        "middle": geometry.prow + section_cols * geometry.square,
+        "stern": whole.size[0] - width,
+    }[kind]
+    return picture.crop((x0, 0, x0 + width, height))
+
+
+def render_ark_sections(
+    geometry: ArkGeometry, section_cols: int, style: Mapping[str, str]
+) -> dict[str, Image.Image]:
+    """Every section picture at once (one drawing of the three-section Ark, cut in three)."""
+    whole = ArkGeometry(
+        geometry.rows, 3 * section_cols, geometry.square, geometry.margin, geometry.prow
+    )
+    picture = render_layout(_ark_elements(whole, style), whole.size, {}, where="ark")
+    out, x = {}, 0
+    for kind in SECTION_KINDS:
+        width, height = section_size(kind, geometry, section_cols)
+        out[kind] = picture.crop((x, 0, x + width, height))
+        x += width
+    return out
+
+
+def render_ark(
+    layout: list[str], geometry: ArkGeometry, section_cols: int, style: Mapping[str, str]
+) -> Image.Image:
+    """The assembled Ark for one player count (sections side by side), for previews."""
+    pictures = {k: render_ark_section(k, geometry, section_cols, style) for k in set(layout)}
+    out = Image.new("RGBA", geometry.size, (0, 0, 0, 0))
+    for kind, x in section_offsets(layout, geometry, section_cols):
+        out.alpha_composite(pictures[kind], (x, 0))
+    return out
+
+
+# ------------------------------------------------------------------------- action board
+
+BOARD_SIZE = (1600, 720)
+BOARD_MARGIN = 30
+
+
+@dataclass(frozen=True)
+class BoardSpot:
+    """Where a space of column ``index`` lies on the action board, in px."""
+
+    completed: Point
+    current: Point
+    bonus: Point
+
+
+def board_columns(count: int, size: tuple[int, int] = BOARD_SIZE) -> list[tuple[int, int]]:
+    """(x0, x1) px of each of ``count`` action columns."""
+    inner = size[0] - 2 * BOARD_MARGIN
+    step = inner / count
+    return [
+        (round(BOARD_MARGIN + i * step), round(BOARD_MARGIN + (i + 1) * step)) for i in range(count)
+    ]
+
+
+def board_spots(count: int, size: tuple[int, int] = BOARD_SIZE) -> list[BoardSpot]:
+    """The completed-action, current-action and bonus spots of each column, in px."""
+    out = []
+    for x0, x1 in board_columns(count, size):
+        cx = (x0 + x1) / 2
+        out.append(BoardSpot((cx, 150.0), (cx, 330.0), (cx + (x1 - x0) * 0.3, 330.0)))
+    return out
+
+
+def _amounts(action: Mapping[str, Any]) -> str:
+    if "occupant" in action:
+        return (
+            f"{action['occupant']} / {action['others']}"
+            if action["shared"]
+            else str(action["occupant"])
+        )
+    return "you alone" if not action["shared"] else "everyone"
+
+
+ACTION_TEXT = {
+    "gain": "take {what}",
+    "tame": "draw animals; keep one each",
+    "trade": "bonus, then swap or draw",
+    "build": "elements to build",
+    "load": "loading points",
+}
+RESOURCE_NAMES = {"pitch": "pitch cubes", "food": "food", "dividers": "dividers"}
+
+
+def render_action_board(
+    actions: list[Mapping[str, Any]], title: str, style: Mapping[str, str], worker_spaces: bool
+) -> Image.Image:
+    """One side of the action board: a column per action in board order, each with its
+    completed- and current-action spaces (standard side) or one choice spot (family side)."""
+    w, h = BOARD_SIZE
+    els: list[dict[str, Any]] = [
+        {"type": "rect", "box": [0, 0, w, h], "fill": style["frame"], "radius": 28},
+        {"type": "rect", "box": [12, 12, w - 12, h - 12], "fill": style["board"], "radius": 22},
+        {
+            "type": "text",
+            "text": "{title}",
+            "box": [40, 20, w - 40, 70],
+            "size": 38,
+            "bold": True,
+            "color": style["ink"],
+        },
+    ]
+    spots = board_spots(len(actions))
+    for i, ((x0, x1), action, spot) in enumerate(
+        zip(board_columns(len(actions)), actions, spots, strict=True)
+    ):
+        els.append(
+            {
+                "type": "rect",
+                "box": [x0 + 6, 84, x1 - 6, h - 30],
+                "fill": style["column"],
+                "radius": 18,
+            }
+        )
+        if worker_spaces:
+            for (cx, cy), label in ((spot.completed, "done"), (spot.current, "now")):
+                r = 62
+                els.append(
+                    {
+                        "type": "ellipse",
+                        "box": [int(cx - r), int(cy - r), int(cx + r), int(cy + r)],
+                        "fill": style["space"],
+                        "outline": style["ink"],
+                        "width": 4,
+                    }
+                )
+                els.append(
+                    {
+                        "type": "text",
+                        "text": label,
+                        "box": [int(cx - r), int(cy + r - 30), int(cx + r), int(cy + r - 6)],
+                        "size": 18,
+                        "color": style["ink"],
+                    }
+                )
+            bx, by = spot.bonus
+            els.append(
+                {
+                    "type": "ellipse",
+                    "box": [int(bx - 26), int(by - 88), int(bx + 26), int(by - 36)],
+                    "outline": style["bonus"],
+                    "width": 4,
+                }
+            )
+            els.append(
+                {
+                    "type": "text",
+                    "text": "+",
+                    "box": [int(bx - 26), int(by - 88), int(bx + 26), int(by - 36)],
+                    "size": 30,
+                    "bold": True,
+                    "color": style["bonus"],
+                }
+            )
+            els.append(
+                {
+                    "type": "rect",
+                    "box": [int(spot.completed[0]) - 3, 212, int(spot.completed[0]) + 3, 268],
+                    "fill": style["ink"],
+                }
+            )
+        else:
+            cx, cy = spot.current
+            els.append(
+                {
+                    "type": "ellipse",
+                    "box": [int(cx - 80), int(cy - 150), int(cx + 80), int(cy + 10)],
+                    "fill": style["space"],
+                    "outline": style["ink"],
+                    "width": 4,
+                }
+            )
+        els.append(
+            {
+                "type": "text",
+                "text": str(i + 1),
+                "box": [x0 + 14, 92, x0 + 60, 132],
+                "size": 30,
+                "bold": True,
+                "color": style["ink"],
+                "align": "left",
+            }
+        )
+        text = ACTION_TEXT[action["kind"]].format(
+            what=RESOURCE_NAMES.get(action.get("resource", ""), "")
+        )
+        els += [
+            {
+                "type": "text",
+                "text": action["name"],
+                "box": [x0 + 12, 420, x1 - 12, 480],
+                "size": 34,
+                "bold": True,
+                "color": style["ink"],
+            },
+            {
+                "type": "text",
+                "text": _amounts(action),
+                "box": [x0 + 12, 490, x1 - 12, 560],
+                "size": 44,
+                "bold": True,
+                "color": style["accent"],
+            },
+            {
+                "type": "text",
+                "text": text,
+                "box": [x0 + 16, 570, x1 - 16, 670],
+                "size": 24,
+                "color": style["ink"],
+            },
+        ]
+    return render_layout(els, (w, h), {"title": title}, where="action board")
+
+
+# ----------------------------------------------------------------------------- tracks
+
+SCORE_CELLS = 100
+SCORE_GRID = 10
+SCORE_CELL = 100
+SCORE_BORDER = 20
+
+
+def score_cell_px(vp: int) -> Point:
+    """Centre of the scoring-track cell of ``vp`` (0..99; more wraps round, less is 0)."""
+    k = min(max(vp, 0), 10**9) % SCORE_CELLS
+    row, col = divmod(k, SCORE_GRID)
+    if row % 2:  # the track snakes: odd rows run right to left
+        col = SCORE_GRID - 1 - col
+    y = SCORE_GRID - 1 - row  # 0 at the bottom
+    return SCORE_BORDER + (col + 0.5) * SCORE_CELL, SCORE_BORDER + (y + 0.5) * SCORE_CELL
+
+
+def score_track_size() -> tuple[int, int]:
+    side = 2 * SCORE_BORDER + SCORE_GRID * SCORE_CELL
+    return side, side
+
+
+def render_score_track(style: Mapping[str, str]) -> Image.Image:
+    """The scoring track: 0..99 snaking up a 10 x 10 grid, 0 marked with a rainbow."""
+    w, h = score_track_size()
+    els: list[dict[str, Any]] = [
+        {"type": "rect", "box": [0, 0, w, h], "fill": style["frame"], "radius": 24}
+    ]
+    half = SCORE_CELL // 2
+    for vp in range(SCORE_CELLS):
+        cx, cy = score_cell_px(vp)
+        box = [int(cx) - half + 4, int(cy) - half + 4, int(cx) + half - 4, int(cy) + half - 4]
+        fill = style["cell_alt"] if vp % 10 == 0 else style["cell"]
+        els.append({"type": "rect", "box": box, "fill": fill, "radius": 10})
+        els.append(
+            {
+                "type": "text",
+                "text": str(vp),
+                "box": box,
+                "size": 40,
+                "bold": True,
+                "color": style["ink"],
+            }
+        )
+    cx, cy = score_cell_px(0)
+    for k, colour in enumerate(style["rainbow"].split()):
+        r = 34 - 5 * k
+        els.append(
+            {
+                "type": "ellipse",
+                "box": [int(cx - r), int(cy - r + 8), int(cx + r), int(cy + r + 8)],
+                "outline": colour,
+                "width": 4,
+            }
+        )
+    return render_layout(els, (w, h), {}, where="score track")
+
+
+ROUND_CELL = 110
+
+
+def round_track_size(rounds: int) -> tuple[int, int]:
+    return 40 + (rounds + 1) * ROUND_CELL, 170
+
+
+def round_cell_px(round_no: int) -> Point:
+    """Centre of the round-track cell for ``round_no`` (1-based; 0 = before the first)."""
+    return 20 + (round_no + 0.5) * ROUND_CELL, 100.0
+
+
+def render_round_track(rounds: int, style: Mapping[str, str]) -> Image.Image:
+    """The round track: a start cell and cells 1..rounds, the last one marked for the Deluge."""
+    w, h = round_track_size(rounds)
+    els: list[dict[str, Any]] = [
+        {"type": "rect", "box": [0, 0, w, h], "fill": style["frame"], "radius": 20},
+        {
+            "type": "text",
+            "text": "Rounds",
+            "box": [20, 6, w - 20, 42],
+            "size": 28,
+            "bold": True,
+            "color": style["ink"],
+        },
+    ]
+    for k in range(rounds + 1):
+        cx, cy = round_cell_px(k)
+        box = [int(cx) - 48, int(cy) - 48, int(cx) + 48, int(cy) + 48]
+        fill = style["deluge"] if k == rounds else style["cell"]
+        els.append({"type": "rect", "box": box, "fill": fill, "radius": 12})
+        els.append(
+            {
+                "type": "text",
+                "text": "start" if k == 0 else str(k),
+                "box": box,
+                "size": 34,
+                "bold": True,
+                "color": style["ink"],
+            }
+        )
+    return render_layout(els, (w, h), {}, where="round track")
