@@ -174,7 +174,8 @@ class Game:
         spaces = {s["id"]: s for s in self.points["spaces"]}
         taken: set[str] = set()
         placed: set[str] = set()
-        while self.status().startswith("Phase I: "):
+        workers = len(self.objects("Worker"))
+        while self.status().startswith("Phase I: ") and len(placed) < workers:
             who = self.status().split()[2]
             space = next(s for s in wishes[who] + list(spaces) if s not in taken)
             worker = next(
