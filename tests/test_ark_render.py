@@ -144,6 +144,19 @@ def test_tiles_show_sex_colour_and_paired_side(built: object) -> None:
     assert image_digest(slot[0]) != image_digest(slot[1])
 
 
+def test_board_texts_follow_the_rule_numbers(built: object) -> None:
+    from tts_builder.games.ark_and_noah import action_texts, rules_config
+
+    data = built.definition.data
+    standard = action_texts(rules_config(data))
+    family = action_texts(rules_config(data, "family"))
+    assert standard["loading"] == "loading points" and family["loading"] == "pairs to load"
+    assert standard["building"] == "dividers and pitch to build"
+    assert family["building"] == "dividers to build"
+    assert standard["trading"].startswith("a bonus, then swap two dividers or draw 3")
+    assert family["trading"].startswith("+1 VP, then draw 3 animals")
+
+
 def test_action_board_sides(built: object) -> None:
     standard = picture(built, "images/action-board-standard.png")
     family = picture(built, "images/action-board-family.png")

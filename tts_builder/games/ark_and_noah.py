@@ -601,18 +601,27 @@ def _board_art(data: dict[str, Any], config: dict[str, Any], images: Any) -> dic
             ),
             ark.section_size(kind, geometry, section["cols"]),
         )
-    standard = make_config(data)["actions"]
-    family_rules = data.get("variants", {}).get("family", {}).get("rules", {})
-    sides = {"standard": (standard, f"{data['name']}: actions", True)}
-    if "actions" in family_rules:
-        sides["family"] = (family_rules["actions"], "Family game: any action, in seat order", False)
-    for side, (actions, title, workers) in sides.items():
-        spec = {"board": side, "actions": actions, "title": title, "colors": b["board_colors"]}
+    sides = {"standard": (make_config(data), f"{data['name']}: actions", True)}
+    if "family" in data.get("variants", {}):
+        sides["family"] = (
+            make_config(data, "family"),
+            "Family game: any action, in seat order",
+            False,
+        )
+    for side, (side_config, title, workers) in sides.items():
+        actions, texts = side_config["actions"], action_texts(side_config)
+        spec = {
+            "board": side,
+            "actions": actions,
+            "title": title,
+            "texts": texts,
+            "colors": b["board_colors"],
+        }
         out[f"board-{side}"] = images.png(
             f"action-board-{side}",
             spec,
-            lambda a=actions, t=title, w=workers: ark.render_action_board(
-                a, t, b["board_colors"], w
+            lambda a=actions, t=title, w=workers, x=texts: ark.render_action_board(
+                a, t, b["board_colors"], w, x
             ),
         )
     out["score"] = images.png(
@@ -626,6 +635,37 @@ def _board_art(data: dict[str, Any], config: dict[str, Any], images: Any) -> dic
         {"rounds": rounds, "colors": b["track_colors"]},
         lambda: ark.render_round_track(rounds, b["track_colors"]),
     )
+    return out
+
+
+def action_texts(config: dict[str, Any]) -> dict[str, str]:
+    """What each action does, in a few words for its board column (from the rule numbers)."""
+    resources = {"pitch": "pitch cubes", "food": "food", "dividers": "dividers"}
+    out = {}
+    for action in config["actions"]:
+        kind = action["kind"]
+        if kind == "gain":
+            text = f"take {resources[action['resource']]}"
+        elif kind == "tame":
+            text = (
+                "draw animals; keep one each"
+                if action["shared"]
+                else "draw animals; keep one, the rest go back"
+            )
+        elif kind == "trade":
+            bonus = "+1 VP" if config["trading"]["bonus"] == ["vp"] else "a bonus"
+            draws = config["trading"]["draws"]
+            text = (
+                f"{bonus}, then swap two dividers or draw {draws} animals"
+                if config["trading"]["swap"]
+                else f"{bonus}, then draw {draws} animals; may swap one"
+            )
+        elif kind == "build":
+            pitch = config["supply"]["pitch"] > 0
+            text = "dividers and pitch to build" if pitch else "dividers to build"
+        else:
+            text = "pairs to load" if config["loading"]["cost"] == "pairs" else "loading points"
+        out[action["id"]] = text
     return out
 
 
@@ -710,13 +750,12 @@ def table_points(data: dict[str, Any], config: dict[str, Any], n: int) -> dict[s
     u = float(table["square"]) / geometry.square
     center = (float(table["ark"][0]), float(table["ark"][1]))
     points = ark.ark_table_points(whole, center, u)
-    family = config["turn_mode"] != "worker"
     bu = float(table["action_board_width"]) / ark.BOARD_SIZE[0]
     bcenter = (float(table["action_board"][0]), float(table["action_board"][1]))
 
     def at(p: tuple[float, float]) -> list[float]:
-        x, z = ark.px_to_table(p, ark.BOARD_SIZE, bcenter, bu)
-        return [x, z] if not family else [round(2 * bcenter[0] - x, 4), z]
+        # a flipped tile shows its second picture the right way round: same mapping
+        return list(ark.px_to_table(p, ark.BOARD_SIZE, bcenter, bu))
 
     spaces = [
         {

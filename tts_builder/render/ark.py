@@ -333,21 +333,15 @@ def _amounts(action: Mapping[str, Any]) -> str:
             if action["shared"]
             else str(action["occupant"])
         )
-    return "you alone" if not action["shared"] else "everyone"
-
-
-ACTION_TEXT = {
-    "gain": "take {what}",
-    "tame": "draw animals; keep one each",
-    "trade": "bonus, then swap or draw",
-    "build": "elements to build",
-    "load": "loading points",
-}
-RESOURCE_NAMES = {"pitch": "pitch cubes", "food": "food", "dividers": "dividers"}
+    return "solo" if not action["shared"] else "everyone"
 
 
 def render_action_board(
-    actions: list[Mapping[str, Any]], title: str, style: Mapping[str, str], worker_spaces: bool
+    actions: list[Mapping[str, Any]],
+    title: str,
+    style: Mapping[str, str],
+    worker_spaces: bool,
+    texts: Mapping[str, str],
 ) -> Image.Image:
     """One side of the action board: a column per action in board order, each with its
     completed- and current-action spaces (standard side) or one choice spot (family side)."""
@@ -445,9 +439,7 @@ def render_action_board(
                 "align": "left",
             }
         )
-        text = ACTION_TEXT[action["kind"]].format(
-            what=RESOURCE_NAMES.get(action.get("resource", ""), "")
-        )
+        text = texts.get(action["id"], "")
         els += [
             {
                 "type": "text",
