@@ -6,7 +6,7 @@ Config
 mapping (a variant's ``rules:`` deep-merged over it) plus these keys from the top level::
 
     species: [{"name": "Lion", "size": 3, "vp": 6, "min_players": 3?}, ...]   # roster order
-    colors:  ["Green", "Yellow", "Red", "Blue"]                              # seat order
+    colors:  ["Red", "Yellow", "Green", "Blue"]                               # clockwise seats
     players: {"min": 2, "max": 4}
     variant: None | "family"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from rules_ref import ark_and_noah as ref
 from tts_builder.definition import ASSETS_ROOT, load_definition
 from tts_builder.errors import DefinitionError
 from tts_builder.games import ark_and_noah as game
+from tts_builder.save.tables import HAND_PLACEMENTS
 
 GAME = "ark-and-noah"
 
@@ -78,6 +80,53 @@ def test_the_starting_deal_has_no_pair_in_any_hand(n: int) -> None:
     for hand in hands:
         assert sorted(t % 2 for t in hand) == [0, 0, 1, 1]
         assert len({t // 2 for t in hand}) == 4
+
+
+def test_seats_run_clockwise_round_the_table_each_at_its_own_tts_seat() -> None:
+    """Seat order is the clockwise turn order (RULINGS §2): the seats' areas go once round the
+    table in the same sense as TTS's seats White, Red, Orange, Yellow, Green, Blue, Purple, Pink
+    (FORMAT §5.2), and each area lies at the hand zone of its own colour, facing the same way."""
+    data = load_definition(GAME).data
+    table = data["table"]
+    zones = HAND_PLACEMENTS[table["type"]]  # TTS's seats, in their (clockwise) order
+    assert list(zones)[:3] == ["White", "Red", "Orange"]
+    cx = sum(pos[0] for pos, _, _ in zones.values()) / len(zones)
+    cz = sum(pos[2] for pos, _, _ in zones.values()) / len(zones)
+
+    def steps(points: list[tuple[float, float]]) -> list[float]:
+        """The turn (degrees, > 0 = TTS's sense) from each point to the next, round to the first."""
+        angles = [math.degrees(math.atan2(z - cz, x - cx)) for x, z in points]
+        return [(a - b) % 360 for a, b in zip(angles, angles[1:] + angles[:1], strict=True)]
+
+    tts = steps([(pos[0], pos[2]) for pos, _, _ in zones.values()])
+    assert all(0 < s < 180 for s in tts) and sum(tts) == pytest.approx(360)  # one lap
+    high = data["players"]["max"]
+    seats = table["seats"][:high]
+    assert [s["color"] for s in seats] == [c["name"] for c in data["colors"][:high]]
+    for n in range(max(3, data["players"]["min"]), high + 1):  # 2 seats are always in order
+        around = steps([tuple(s["area"]) for s in seats[:n]])
+        assert all(s > 0 for s in around) and sum(around) == pytest.approx(360), (n, around)
+    for seat in seats:
+        x, z = seat["area"]
+        nearest = min(zones, key=lambda c: math.dist((x, z), (zones[c][0][0], zones[c][0][2])))
+        assert nearest == seat["color"], seat
+        facing = zones[seat["color"]][1][1]
+        assert abs((seat["facing"] - facing + 180) % 360 - 180) <= 1, seat
+
+
+def test_counter_clockwise_seats_are_refused(assets: Path) -> None:
+    """Green, Yellow, Red, Blue (Red and Green swapped in `colors` and `table.seats`) runs
+    counter-clockwise on Table_RPG."""
+    path = assets / GAME / "game.yaml"
+    lines = path.read_text().split("\n")
+    for key in ("name", "color"):
+        red, green = (
+            next(i for i, line in enumerate(lines) if line.lstrip().startswith(f"- {{{key}: {c},"))
+            for c in ("Red", "Green")
+        )
+        lines[red], lines[green] = lines[green], lines[red]
+    path.write_text("\n".join(lines))
+    assert "table.seats: seats must run clockwise round Table_RPG" in error_for(assets)
 
 
 @pytest.mark.parametrize(

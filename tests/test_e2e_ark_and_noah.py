@@ -25,7 +25,6 @@ from tts_builder.emulator import EmulatedTable
 from tts_builder.games.ark_and_noah import AREA_SPOTS, rules_config, seat_point, table_points
 from tts_builder.save import loads
 
-COLOURS = ["Green", "Yellow", "Red", "Blue"]
 STEP_RE = re.compile(r"^Now: (\w+): ([\w ]+?)(?: \(|;)")
 
 
@@ -65,8 +64,8 @@ class Game:
     def __init__(self, built: Any, n: int, edit: Any = None) -> None:
         self.built = built
         self.n = n
-        self.colours = COLOURS[:n]
         self.data = built.definition.data
+        self.colours = [c["name"] for c in self.data["colors"][:n]]  # seat order
         self.config = rules_config(self.data, built.variant)
         self.points = table_points(self.data, self.config, n)
         self.save = loads(built.files[f"ark-and-noah-{n}p.json"], "save")
@@ -361,17 +360,18 @@ def test_family_setup(family: Any) -> None:
     assert board["rotation"][2] == 180.0  # the family side up
     sizes = {json.loads(o["gm_notes"])["size"] for o in game.objects("Animal")}
     assert 0 not in sizes  # no small animals in the family game
+    first, second, _ = game.colours
     names = {o["nickname"] for o in game.table.objects() if "Supply" in o["tags"]}
-    assert names == {"Green dividers", "Yellow dividers", "Red dividers"}  # no food, no pitch
+    assert names == {f"{c} dividers" for c in game.colours}  # no food, no pitch
     game.setup()
-    assert game.status() == "Green: choose an action."
+    assert game.status() == f"{first}: choose an action."
     for colour in game.colours:
         assert not game.in_area(colour, "Food") and not game.in_area(colour, "Pitch")
-    game.table.click_ui("Yellow", "act_wood")  # not Yellow's turn
-    assert game.status() == "Green: choose an action."
-    game.table.click_ui("Green", "act_wood")
+    game.table.click_ui(second, "act_wood")  # not the second seat's turn
+    assert game.status() == f"{first}: choose an action."
+    game.table.click_ui(first, "act_wood")
     assert [len(game.in_area(c, "Divider")) for c in game.colours] == [3 + 4, 3 + 2, 3 + 2]
-    assert game.status() == "Yellow: choose an action."
+    assert game.status() == f"{second}: choose an action."
     assert not game.table.errors
 
 
@@ -551,7 +551,7 @@ def _lion_ark(game: Game, colours: list[str]) -> list[str]:
             {
                 "rows": game.points["rows"],
                 "cols": game.points["cols"],
-                "dividers": [{"edge": e, "color": "Green"} for e in edges],
+                "dividers": [{"edge": e, "color": game.colours[0]} for e in edges],
             },
         )
         for field in found["enclosures"][0]["pitch_fields"]:
@@ -573,8 +573,7 @@ def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
     game.setup()
     loader = game.status().split()[2]
     game.place_workers({**{c: ["pitch", "food"] for c in game.colours}, loader: ["loading"]})
-    if loader != game.colours[0]:
-        pytest.skip("the loader is the first player in this layout")
+    assert loader == game.colours[0]  # seat 0 starts on the leftmost completed-action space
     game.until(loader, "Loading")
     tiles = {
         (json.loads(o["gm_notes"])["species"], json.loads(o["gm_notes"])["sex"]): o["guid"]
@@ -641,28 +640,30 @@ def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
 
 def test_family_loading_scores_like_rules_ref(family: Any) -> None:
     def edit(game: Game) -> None:
-        _lion_ark(game, ["Green", "Green", "Yellow"])
-        game.give_tile("Lion", "male", "Green")
-        game.give_tile("Lion", "female", "Yellow")
-        game.give_tile("Bear", "male", "Green", 6)
-        game.give_tile("Bear", "female", "Yellow", 7)
+        first, second = game.colours
+        _lion_ark(game, [first, first, second])
+        game.give_tile("Lion", "male", first)
+        game.give_tile("Lion", "female", second)
+        game.give_tile("Bear", "male", first, 6)
+        game.give_tile("Bear", "female", second, 7)
 
     game = Game(family, 2, edit)
+    first, second = game.colours
     game.setup()
-    game.table.click_ui("Green", "act_loading")
-    assert game.step() == ("Green", "Loading")
+    game.table.click_ui(first, "act_loading")
+    assert game.step() == (first, "Loading")
     tiles = {
         (json.loads(o["gm_notes"])["species"], json.loads(o["gm_notes"])["sex"]): o["guid"]
         for o in game.objects("Animal")
     }
     lion = next(s for s in game.config["species"] if s["name"] == "Lion")
-    pair = {"species": "Lion", "size": 3, "vp": lion["vp"], "male": "Green", "female": "Yellow"}
+    pair = {"species": "Lion", "size": 3, "vp": lion["vp"], "male": first, "female": second}
     want = ref.load_pair(
         game.config,
         {
             **game.ark_input(),
             "loaded": [],
-            "loader": "Green",
+            "loader": first,
             "pair": pair,
             "square": [0, 0],
             "lp": 2,
@@ -671,18 +672,18 @@ def test_family_loading_scores_like_rules_ref(family: Any) -> None:
     )
     assert want["ok"] and want["cost"] == 1
     vp0 = game.vp()
-    game.drop_on("Green", tiles[("Lion", "female")], game.points["squares"]["0:0"])
-    game.drop_on("Green", tiles[("Lion", "male")], game.points["squares"]["0:1"])
+    game.drop_on(first, tiles[("Lion", "female")], game.points["squares"]["0:0"])
+    game.drop_on(first, tiles[("Lion", "male")], game.points["squares"]["0:1"])
     assert {c: game.vp()[c] - vp0[c] for c in game.colours} == {
         c: want["vp"].get(c, 0) for c in game.colours
     }
     # the enclosure is full: the bears are refused with rules_ref's reason
-    bear = {"species": "Bear", "size": 3, "vp": 6, "male": "Green", "female": "Yellow"}
+    bear = {"species": "Bear", "size": 3, "vp": 6, "male": first, "female": second}
     refusal = ref.load_pair(
         game.config,
         {
             **game.ark_input(),
-            "loader": "Green",
+            "loader": first,
             "pair": bear,
             "loaded": [{"square": [0, 0], "size": 3}],
             "square": [0, 2],
@@ -691,11 +692,11 @@ def test_family_loading_scores_like_rules_ref(family: Any) -> None:
         },
     )
     before = len(game.table.broadcasts)
-    game.drop_on("Green", tiles[("Bear", "male")], game.points["squares"]["0:2"])
-    game.drop_on("Green", tiles[("Bear", "female")], game.points["squares"]["0:2"])
+    game.drop_on(first, tiles[("Bear", "male")], game.points["squares"]["0:2"])
+    game.drop_on(first, tiles[("Bear", "female")], game.points["squares"]["0:2"])
     assert f"Load refused: {refusal['reason']}." in game.messages(before)
-    game.table.click_ui("Green", "done")
-    assert game.step() == ("Yellow", "Loading")
+    game.table.click_ui(first, "done")
+    assert game.step() == (second, "Loading")
     assert not game.table.errors
 
 

@@ -28,6 +28,10 @@ DEFINITION = yaml.safe_load((REPO / "assets/ark-and-noah/game.yaml").read_text(e
 CONFIG = ref.make_config(DEFINITION)
 FAMILY = ref.make_config(DEFINITION, "family")
 PLAYERS = (DEFINITION["players"]["min"], DEFINITION["players"]["max"])
+# The colour each of the seed's characters plays (`characters` and `colors` are both in seat
+# order), so the seed's examples do not depend on the order of the colours.
+COLOR_OF = dict(zip(DEFINITION["characters"], CONFIG["colors"], strict=False))
+NOAH, SHEM, HAM, JAPHETH = (COLOR_OF[n] for n in ("Noah", "Shem", "Ham", "Japheth"))
 # Standard Lua libraries only: any TTS global (or typo) in the rules module raises.
 STRICT_ENV = """
 local env = {}
@@ -94,11 +98,11 @@ def box(r0: int, c0: int, r1: int, c1: int) -> list[str]:
 
 LIONS = box(0, 1, 0, 3)  # 8 edges; pitch fields p:0:2 p:0:3
 ELEPHANTS = box(0, 5, 0, 8)  # 10 edges; pitch fields p:0:6 p:0:7 p:0:8
-# Japheth Blue (5 of the lions' dividers), Noah Green (2), Ham Red (1); Noah and Shem (Yellow)
-# built the elephants' enclosure, 5 dividers each.
+# Japheth's colour (5 of the lions' dividers), Noah's (2), Ham's (1); Noah and Shem built the
+# elephants' enclosure, 5 dividers each.
 SEED_DIVIDERS = (
-    divs(LIONS[:5], "Blue") + divs(LIONS[5:7], "Green") + divs(LIONS[7:], "Red")
-    + divs(ELEPHANTS[:5], "Green") + divs(ELEPHANTS[5:], "Yellow")
+    divs(LIONS[:5], JAPHETH) + divs(LIONS[5:7], NOAH) + divs(LIONS[7:], HAM)
+    + divs(ELEPHANTS[:5], NOAH) + divs(ELEPHANTS[5:], SHEM)
 )  # fmt: skip
 SEED_PITCH = ["p:0:2", "p:0:3", "p:0:6", "p:0:7", "p:0:8"]
 SEED_FOOD = [[0, 1], [0, 2], [0, 3], [0, 5], [0, 6], [0, 7], [0, 8]]
@@ -112,8 +116,8 @@ def pair(name: str, male: str | None, female: str | None) -> dict[str, Any]:
 def load(rules: LuaRules = RULES, **changes: Any) -> Any:
     inp = {
         "rows": 3, "cols": 16, "dividers": SEED_DIVIDERS, "pitch": SEED_PITCH,
-        "food": SEED_FOOD, "loaded": [], "loader": "Blue",
-        "pair": pair("Lion", "Blue", "Blue"), "square": [0, 2], "lp": 6, "deluge": False,
+        "food": SEED_FOOD, "loaded": [], "loader": JAPHETH,
+        "pair": pair("Lion", JAPHETH, JAPHETH), "square": [0, 2], "lp": 6, "deluge": False,
     }  # fmt: skip
     inp.update(changes)
     return rules("load_pair", inp)
@@ -123,42 +127,40 @@ def test_seed_lions_then_ravens_japheth_28_noah_4_ham_2() -> None:
     # Japheth: 2 food for 2 LP (2 VP), the lions for his last 6 LP, then his male raven with
     # Shem's female for free, into the same enclosure.
     lions = load()
-    assert lions == {"ok": True, "cost": 6, "vp": {"Blue": 6 + 6 + 5 + 2, "Green": 2, "Red": 1}}
-    ravens = load(
-        pair=pair("Raven", "Blue", "Yellow"), lp=0, loaded=[{"square": [0, 3], "size": 3}]
-    )
-    assert ravens == {"ok": True, "cost": 0, "vp": {"Blue": 5 + 2, "Green": 2, "Red": 1}}
-    total = Counter({"Blue": 2}) + Counter(lions["vp"]) + Counter(ravens["vp"])
-    assert total == {"Blue": 28, "Green": 4, "Red": 2}  # Shem scores nothing
+    assert lions == {"ok": True, "cost": 6, "vp": {JAPHETH: 6 + 6 + 5 + 2, NOAH: 2, HAM: 1}}
+    ravens = load(pair=pair("Raven", JAPHETH, SHEM), lp=0, loaded=[{"square": [0, 3], "size": 3}])
+    assert ravens == {"ok": True, "cost": 0, "vp": {JAPHETH: 5 + 2, NOAH: 2, HAM: 1}}
+    total = Counter({JAPHETH: 2}) + Counter(lions["vp"]) + Counter(ravens["vp"])
+    assert total == {JAPHETH: 28, NOAH: 4, HAM: 2}  # Shem scores nothing
 
 
 def test_seed_elephants_noah_17_shem_13() -> None:
     # Noah: 1 LP on food (+1 VP), 4 LP for his female elephant; Shem's male costs him nothing.
-    out = load(loader="Green", pair=pair("Elephant", "Yellow", "Green"), square=[0, 7], lp=4)
-    assert out == {"ok": True, "cost": 4, "vp": {"Green": 8 + 5 + 3, "Yellow": 8 + 5}}
-    assert out["vp"]["Green"] + 1 == 17 and out["vp"]["Yellow"] == 13
+    out = load(loader=NOAH, pair=pair("Elephant", SHEM, NOAH), square=[0, 7], lp=4)
+    assert out == {"ok": True, "cost": 4, "vp": {NOAH: 8 + 5 + 3, SHEM: 8 + 5}}
+    assert out["vp"][NOAH] + 1 == 17 and out["vp"][SHEM] == 13
     # Shem loading first would have needed only his 4 LP and taken the pitch VP himself.
-    shem = load(loader="Yellow", pair=pair("Elephant", "Yellow", "Green"), square=[0, 5], lp=4)
-    assert shem["vp"] == {"Green": 8 + 5, "Yellow": 8 + 5 + 3}
+    shem = load(loader=SHEM, pair=pair("Elephant", SHEM, NOAH), square=[0, 5], lp=4)
+    assert shem["vp"] == {NOAH: 8 + 5, SHEM: 8 + 5 + 3}
 
 
 @pytest.mark.parametrize(
     ("changes", "reason"),
     [
-        ({"pair": pair("Lion", None, "Blue")}, "the male is not in play"),
-        ({"pair": pair("Lion", "Blue", None)}, "the female is not in play"),
-        ({"pair": pair("Lion", "Red", "Green")}, "the loader owns neither animal"),
+        ({"pair": pair("Lion", None, JAPHETH)}, "the male is not in play"),
+        ({"pair": pair("Lion", JAPHETH, None)}, "the female is not in play"),
+        ({"pair": pair("Lion", HAM, NOAH)}, "the loader owns neither animal"),
         ({"square": [1, 2]}, "the square is not in a completed enclosure"),
         ({"square": [0, 6]}, "the enclosure has 4 squares; the pair needs 3"),
         ({"loaded": [{"square": [0, 1], "size": 3}]}, "the enclosure already holds a large pair"),
         (
-            {"pair": pair("Dove", "Blue", "Red"), "loaded": [{"square": [0, 1], "size": 0}]},
+            {"pair": pair("Dove", JAPHETH, HAM), "loaded": [{"square": [0, 1], "size": 0}]},
             "the enclosure already holds a small pair",
         ),
         ({"food": SEED_FOOD[1:]}, "every square of the enclosure needs food"),
         ({"pitch": SEED_PITCH[1:]}, "every pitch field of the enclosure needs pitch"),
         (
-            {"loader": "Yellow", "pair": pair("Lion", "Yellow", "Blue")},
+            {"loader": SHEM, "pair": pair("Lion", SHEM, JAPHETH)},
             "the enclosure has no divider of the loader's colour",
         ),
         ({"lp": 5}, "the pair costs 6 loading points; 5 left"),
@@ -169,15 +171,15 @@ def test_load_refusals_say_why(changes: dict[str, Any], reason: str) -> None:
 
 
 def test_deluge_and_family_loading() -> None:
-    deluge = load(loader="Yellow", pair=pair("Lion", "Yellow", "Blue"), lp=0, deluge=True)
+    deluge = load(loader=SHEM, pair=pair("Lion", SHEM, JAPHETH), lp=0, deluge=True)
     assert deluge == {"ok": True, "cost": 0, "vp": []}  # normalised: no VP
     assert load(deluge=True, food=SEED_FOOD[1:])["reason"] == (
         "every square of the enclosure needs food"
     )
     plain = {"food": [], "pitch": [], "lp": 1}
-    family = load(FAMILY_RULES, pair=pair("Lion", "Blue", "Red"), **plain)
-    assert family == {"ok": True, "cost": 1, "vp": {"Blue": 6 + 5, "Green": 2, "Red": 6 + 1}}
-    small = load(FAMILY_RULES, pair=pair("Dove", "Blue", "Blue"), **plain)
+    family = load(FAMILY_RULES, pair=pair("Lion", JAPHETH, HAM), **plain)
+    assert family == {"ok": True, "cost": 1, "vp": {JAPHETH: 6 + 5, NOAH: 2, HAM: 6 + 1}}
+    small = load(FAMILY_RULES, pair=pair("Dove", JAPHETH, JAPHETH), **plain)
     assert small["reason"] == "small animals are not loaded in this game"
 
 
@@ -213,14 +215,14 @@ def test_enclosure_sizes_and_returned_dividers() -> None:
 
 def test_seed_building_vp_ham_8_noah_5_shem_1_japheth_5() -> None:
     # The bottom hull h:3:4..h:3:14 gets 11 dividers; the top hull already has some.
-    top = divs([f"h:0:{c}" for c in range(0, 14)] + ["v:0:0"], "Blue")
+    top = divs([f"h:0:{c}" for c in range(0, 14)] + ["v:0:0"], JAPHETH)
     ark = {"rows": 3, "cols": 16, "dividers": top, "pitch": []}
     spots = RULES.raw("build_spots", ark)
     ham = [f"h:3:{c}" for c in range(4, 10)]
     assert set(ham) <= set(spots["edges"])
     assert {"p:0:1", "p:0:4", "p:0:5"} <= set(spots["pitch_fields"])
     assert "p:3:5" not in spots["pitch_fields"]  # its hull edges are still free
-    ark["dividers"] = top + divs(ham, "Red")
+    ark["dividers"] = top + divs(ham, HAM)
     ark["pitch"] = ["p:0:1", "p:0:4"]
     after = RULES.raw("build_spots", ark)
     assert "p:3:5" in after["pitch_fields"] and "p:0:4" not in after["pitch_fields"]

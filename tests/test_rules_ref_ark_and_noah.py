@@ -21,7 +21,11 @@ DEFINITION = yaml.safe_load(
 )
 CONFIG = an.make_config(DEFINITION)
 FAMILY = an.make_config(DEFINITION, "family")
-NOAH, SHEM, HAM, JAPHETH = range(4)  # seats; colours Green, Yellow, Red, Blue
+# The seed's characters by seat (`characters` and `colors` are both in seat order), and the colour
+# each one plays, so the seed's examples do not depend on the order of the colours.
+SEATS = {name: seat for seat, name in enumerate(DEFINITION["characters"])}
+NOAH, SHEM, HAM, JAPHETH = (SEATS[n] for n in ("Noah", "Shem", "Ham", "Japheth"))
+NOAH_C, SHEM_C, HAM_C, JAPHETH_C = (CONFIG["colors"][s] for s in (NOAH, SHEM, HAM, JAPHETH))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,8 +273,8 @@ def test_random_divider_layouts(cols, closed_hull, density, mask):
 LIONS = box(0, 1, 0, 3)  # 8 edges, pitch fields p:0:2 p:0:3
 ELEPHANTS = box(0, 5, 0, 8)  # 10 edges, pitch fields p:0:6 p:0:7 p:0:8
 SEED_DIVIDERS = (
-    divs(LIONS[:5], "Blue") + divs(LIONS[5:7], "Green") + divs(LIONS[7:], "Red")
-    + divs(ELEPHANTS[:5], "Green") + divs(ELEPHANTS[5:], "Yellow")
+    divs(LIONS[:5], JAPHETH_C) + divs(LIONS[5:7], NOAH_C) + divs(LIONS[7:], HAM_C)
+    + divs(ELEPHANTS[:5], NOAH_C) + divs(ELEPHANTS[5:], SHEM_C)
 )  # fmt: skip
 SEED_PITCH = ["p:0:2", "p:0:3", "p:0:6", "p:0:7", "p:0:8"]
 SEED_FOOD = [[0, 1], [0, 2], [0, 3], [0, 5], [0, 6], [0, 7], [0, 8]]
@@ -284,39 +288,40 @@ def pair(name: str, male: str | None, female: str | None) -> dict[str, Any]:
 def load(config=CONFIG, **changes: Any) -> dict[str, Any]:
     inp = {
         "rows": 3, "cols": 16, "dividers": SEED_DIVIDERS, "pitch": SEED_PITCH,
-        "food": SEED_FOOD, "loaded": [], "loader": "Blue",
-        "pair": pair("Lion", "Blue", "Blue"), "square": [0, 2], "lp": 6, "deluge": False,
+        "food": SEED_FOOD, "loaded": [], "loader": JAPHETH_C,
+        "pair": pair("Lion", JAPHETH_C, JAPHETH_C), "square": [0, 2], "lp": 6, "deluge": False,
     }  # fmt: skip
     inp.update(changes)
     return an.load_pair(config, inp)
 
 
 def test_seed_lions_then_ravens():
-    # Japheth (Blue): 2 food (2 LP, 2 VP), lions for 6 LP, then Shem's female raven with his own
-    # male for free: Japheth 28, Noah (Green) 4, Ham (Red) 2, Shem (Yellow) 0.
+    # Japheth: 2 food (2 LP, 2 VP), lions for 6 LP, then Shem's female raven with his own male
+    # for free: Japheth 28, Noah 4, Ham 2, Shem 0.
     lions = load()
-    assert lions == {"ok": True, "cost": 6, "vp": {"Blue": 19, "Green": 2, "Red": 1}}
+    assert lions == {"ok": True, "cost": 6, "vp": {JAPHETH_C: 19, NOAH_C: 2, HAM_C: 1}}
     ravens = load(
-        pair=pair("Raven", "Blue", "Yellow"), lp=0, loaded=[{"square": [0, 3], "size": 3}]
+        pair=pair("Raven", JAPHETH_C, SHEM_C), lp=0, loaded=[{"square": [0, 3], "size": 3}]
     )
-    assert ravens == {"ok": True, "cost": 0, "vp": {"Blue": 7, "Green": 2, "Red": 1}}
-    total = Counter({"Blue": 2}) + Counter(lions["vp"]) + Counter(ravens["vp"])
-    assert total == {"Blue": 28, "Green": 4, "Red": 2}
+    assert ravens == {"ok": True, "cost": 0, "vp": {JAPHETH_C: 7, NOAH_C: 2, HAM_C: 1}}
+    assert list(lions["vp"]) == sorted(lions["vp"])  # keys sorted
+    total = Counter({JAPHETH_C: 2}) + Counter(lions["vp"]) + Counter(ravens["vp"])
+    assert total == {JAPHETH_C: 28, NOAH_C: 4, HAM_C: 2}
 
 
 def test_seed_elephants():
-    # Noah (Green) spent 1 LP on food (+1 VP); his female elephant costs 4, Shem's male 0.
-    out = load(loader="Green", pair=pair("Elephant", "Yellow", "Green"), square=[0, 7], lp=4)
-    assert out == {"ok": True, "cost": 4, "vp": {"Green": 16, "Yellow": 13}}
-    assert out["vp"]["Green"] + 1 == 17
+    # Noah spent 1 LP on food (+1 VP); his female elephant costs 4, Shem's male 0.
+    out = load(loader=NOAH_C, pair=pair("Elephant", SHEM_C, NOAH_C), square=[0, 7], lp=4)
+    assert out == {"ok": True, "cost": 4, "vp": {NOAH_C: 16, SHEM_C: 13}}
+    assert out["vp"][NOAH_C] + 1 == 17
 
 
 @pytest.mark.parametrize(
     ("changes", "reason"),
     [
-        ({"pair": pair("Lion", None, "Blue")}, "the male is not in play"),
-        ({"pair": pair("Lion", "Blue", None)}, "the female is not in play"),
-        ({"pair": pair("Lion", "Red", "Green")}, "the loader owns neither animal"),
+        ({"pair": pair("Lion", None, JAPHETH_C)}, "the male is not in play"),
+        ({"pair": pair("Lion", JAPHETH_C, None)}, "the female is not in play"),
+        ({"pair": pair("Lion", HAM_C, NOAH_C)}, "the loader owns neither animal"),
         ({"square": [1, 2]}, "the square is not in a completed enclosure"),
         ({"square": [0, 6]}, "the enclosure has 4 squares; the pair needs 3"),
         (
@@ -324,13 +329,13 @@ def test_seed_elephants():
             "the enclosure already holds a large pair",
         ),
         (
-            {"pair": pair("Dove", "Blue", "Red"), "loaded": [{"square": [0, 1], "size": 0}]},
+            {"pair": pair("Dove", JAPHETH_C, HAM_C), "loaded": [{"square": [0, 1], "size": 0}]},
             "the enclosure already holds a small pair",
         ),
         ({"food": SEED_FOOD[1:]}, "every square of the enclosure needs food"),
         ({"pitch": SEED_PITCH[1:]}, "every pitch field of the enclosure needs pitch"),
         (
-            {"loader": "Yellow", "pair": pair("Lion", "Yellow", "Blue")},
+            {"loader": SHEM_C, "pair": pair("Lion", SHEM_C, JAPHETH_C)},
             "the enclosure has no divider of the loader's colour",
         ),
         ({"lp": 5}, "the pair costs 6 loading points; 5 left"),
@@ -342,16 +347,16 @@ def test_load_refusals(changes, reason):
 
 def test_load_costs_and_small_pairs():
     # The partner from another player costs nothing; a small pair fits any size, for 0 LP.
-    assert load(pair=pair("Lion", "Blue", "Red"), lp=3)["cost"] == 3
-    assert load(pair=pair("Dove", "Green", "Red"), square=[0, 6], lp=0, loader="Green") == {
-        "ok": True, "cost": 0, "vp": {"Green": 5 + 3, "Yellow": 5},
+    assert load(pair=pair("Lion", JAPHETH_C, HAM_C), lp=3)["cost"] == 3
+    assert load(pair=pair("Dove", NOAH_C, HAM_C), square=[0, 6], lp=0, loader=NOAH_C) == {
+        "ok": True, "cost": 0, "vp": {NOAH_C: 5 + 3, SHEM_C: 5},
     }  # fmt: skip
     # A large pair may join a small one (one of each).
     assert load(loaded=[{"square": [0, 1], "size": 0}])["ok"]
 
 
 def test_deluge_loading_needs_no_lp_no_colour_and_scores_nothing():
-    out = load(loader="Yellow", pair=pair("Lion", "Yellow", "Blue"), lp=0, deluge=True)
+    out = load(loader=SHEM_C, pair=pair("Lion", SHEM_C, JAPHETH_C), lp=0, deluge=True)
     assert out == {"ok": True, "cost": 0, "vp": {}}
     # The other requirements still hold.
     assert load(deluge=True, food=SEED_FOOD[1:])["reason"] == (
@@ -361,12 +366,12 @@ def test_deluge_loading_needs_no_lp_no_colour_and_scores_nothing():
 
 def test_family_loading():
     plain = {"food": [], "pitch": [], "lp": 1}
-    out = load(FAMILY, pair=pair("Lion", "Blue", "Red"), **plain)
-    assert out == {"ok": True, "cost": 1, "vp": {"Blue": 6 + 5, "Green": 2, "Red": 6 + 1}}
+    out = load(FAMILY, pair=pair("Lion", JAPHETH_C, HAM_C), **plain)
+    assert out == {"ok": True, "cost": 1, "vp": {JAPHETH_C: 6 + 5, NOAH_C: 2, HAM_C: 6 + 1}}
     busy = load(FAMILY, loaded=[{"square": [0, 1], "size": 3}], **plain)
     assert busy["reason"] == "the enclosure already holds a large pair"
     assert load(FAMILY, **{**plain, "lp": 0})["reason"] == "the pair costs 1 loading points; 0 left"
-    small = load(FAMILY, pair=pair("Dove", "Blue", "Blue"), **plain)
+    small = load(FAMILY, pair=pair("Dove", JAPHETH_C, JAPHETH_C), **plain)
     assert small["reason"] == "small animals are not loaded in this game"
 
 
@@ -398,9 +403,9 @@ def test_final_scoring():
 
 
 def test_bonus_update():
-    placements = [
-        {"color": "Green", "space": "taming"}, {"color": "Yellow", "space": "trading"},
-        {"color": "Red", "space": "building"}, {"color": "Blue", "space": "loading"},
+    placements = [  # the seed's round: Noah 2, Shem 4, Ham 6, Japheth 7
+        {"color": NOAH_C, "space": "taming"}, {"color": SHEM_C, "space": "trading"},
+        {"color": HAM_C, "space": "building"}, {"color": JAPHETH_C, "space": "loading"},
     ]  # fmt: skip
     out = an.bonus_update(CONFIG, {"bonuses": {}, "placements": placements})
     assert out["collected"] == [0, 0, 0, 0]
@@ -544,8 +549,8 @@ TOP_HULL = [f"h:0:{c}" for c in range(16)]
 
 def seed_table() -> an.State:
     """4 players at their first placement, the Ark and hands set for the seed's examples."""
-    dividers = SEED_DIVIDERS + divs([e for e in TOP_HULL if e not in LIONS + ELEPHANTS], "Red")
-    dividers += divs(["h:3:0"], "Green") + divs(["h:3:1"], "Yellow")
+    dividers = SEED_DIVIDERS + divs([e for e in TOP_HULL if e not in LIONS + ELEPHANTS], HAM_C)
+    dividers += divs(["h:3:0"], NOAH_C) + divs(["h:3:1"], SHEM_C)
     hands = {
         NOAH: ["Elephant female", "Cat male"],
         SHEM: ["Elephant male", "Raven female", "Bear male"],
@@ -628,9 +633,9 @@ def test_trading_swaps_two_dividers_of_different_colours():
     legal = names(state)
     assert "divider h:0:1" in legal and len(legal) == len(state.dividers)
     act(state, "divider h:3:0")
-    assert "divider h:0:5" not in names(state)  # Green too
+    assert "divider h:0:5" not in names(state)  # Noah's too
     act(state, "divider h:3:1")
-    assert state.dividers["h:3:0"] == "Yellow" and state.dividers["h:3:1"] == "Green"
+    assert state.dividers["h:3:0"] == SHEM_C and state.dividers["h:3:1"] == NOAH_C
     assert state.players[SHEM]["food"] == 1 and state.vp[SHEM] == 0
 
 
@@ -726,7 +731,7 @@ def test_building_returns_dividers_inside_a_new_enclosure():
     state = started(2)
     walls = box(0, 0, 1, 1)
     res = {0: {"dividers": 8}, 1: {}}
-    state = arrange(state, res=res, dividers=divs(walls[1:] + ["h:1:0"], "Green"))
+    state = arrange(state, res=res, dividers=divs(walls[1:] + ["h:1:0"], state.colors[0]))
     act(state, "space building", "space pitch", "space food", "space forest")
     assert state.current_player() == 0
     before = state.vp[0]
@@ -739,7 +744,9 @@ def test_building_returns_dividers_inside_a_new_enclosure():
 
 
 def test_pitch_needs_both_hull_edges():
-    state = arrange(started(2), res={0: {"pitch": 2}, 1: {}}, dividers=divs("h:0:0 h:0:1", "Green"))
+    state = started(2)
+    hull = divs("h:0:0 h:0:1", state.colors[0])
+    state = arrange(state, res={0: {"pitch": 2}, 1: {}}, dividers=hull)
     act(state, "space building", "space pitch", "space food", "space forest")
     assert [a for a in names(state) if a.startswith("pitch")] == ["pitch p:0:1"]
 
@@ -765,7 +772,7 @@ def test_the_game_goes_on_before_round_ten_or_with_an_open_hull():
 
 def test_the_deluge_and_final_scoring():
     state = started(2)
-    corner = divs(["h:1:0", "v:0:1"], "Green")
+    corner = divs(["h:1:0", "v:0:1"], state.colors[0])
     hands = {0: ["Dog male", "Cat male"], 1: ["Dog female"]}
     res = {0: {"food": 1, "dividers": 2}, 1: {"food": 1}}
     events = [[0, 30, "bonus"], [1, 20, "bonus"]]
@@ -776,11 +783,11 @@ def test_the_deluge_and_final_scoring():
     # Round 10 ends with the hull closed: the Deluge, fewest VP first, then final scoring.
     assert state.is_terminal() and state.round == 10
     assert state.food == [0]
-    assert state.players[1]["food"] == 0 and state.players[0]["food"] == 1  # Red went first
+    assert state.players[1]["food"] == 0 and state.players[0]["food"] == 1  # seat 1 went first
     assert state.loaded == [[tile(state, "Dog male") // 2, 0]]  # loaded in the Deluge, no VP
-    # Green: 30 + 5 (12 hull dividers) - 1 food - 2 dividers - 1 (cat); Yellow: 20.
+    # Seat 0: 30 + 5 (12 hull dividers) - 1 food - 2 dividers - 1 (cat); seat 1: 20.
     assert state.returns() == [31, 20]
-    assert state.final["winners"] == ["Green"] and state.winners() == [0]
+    assert state.final["winners"] == [state.colors[0]] and state.winners() == [0]
     check_invariants(state)
 
 
@@ -799,20 +806,21 @@ def test_family_turns_resolve_at_once():
     act(state, "space building", "divider h:0:0", "pass")
     assert state.vp == [0, 0]  # no VP for building in the family game
     act(state, "divider h:0:1", "pass")  # the following player builds too
-    assert state.dividers == {"h:0:0": "Green", "h:0:1": "Yellow"}
+    assert state.dividers == {"h:0:0": state.colors[0], "h:0:1": state.colors[1]}
 
 
 def test_family_loading_and_trading():
     state = started(2, FAMILY)
-    walls = divs(box(0, 0, 0, 0)[:2], "Green") + divs(box(0, 0, 0, 0)[2:], "Yellow")
+    first, second = state.colors
+    walls = divs(box(0, 0, 0, 0)[:2], first) + divs(box(0, 0, 0, 0)[2:], second)
     hands = {0: ["Dog male", "Cat male"], 1: ["Dog female", "Cat female", "Bear female"]}
-    walls += divs(box(0, 3, 0, 3), "Green")
+    walls += divs(box(0, 3, 0, 3), first)
     state = arrange(state, hands=hands, dividers=walls)
     act(state, "space loading", "load Dog at 0,0")
     assert state.vp == [2 + 2, 2 + 2]  # each dog to its owner, 2 dividers each
     act(state, "load Cat at 0,3")  # the active player may load a second pair
     assert state.vp == [4 + 2 + 4, 4 + 2]
-    assert state.current_player() == 1  # Yellow's turn: nothing left for Yellow to load
+    assert state.current_player() == 1  # seat 1's turn: nothing left for seat 1 to load
     act(state, "space trading")  # +1 VP, draws from bags of choice, may exchange any animal
     assert state.vp[1] == 7
     act(state, "bag male", "Wolf male", "bag male", "Pig male", "bag female", "Deer female")

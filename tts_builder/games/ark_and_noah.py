@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FieldError
-from ..save.tables import SEAT_COLORS, TABLE_NAMES
+from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS, TABLE_NAMES
 from ..schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 
 GAME_ID = "ark-and-noah"
@@ -354,6 +354,21 @@ def check(data: dict[str, Any], root: Path) -> None:
     seats = data["table"]["seats"]
     if [s["color"] for s in seats[:high]] != [c["name"] for c in data["colors"][:high]]:
         raise FieldError("table.seats", "seats must follow `colors`, one per colour in order")
+    _check_clockwise(data["table"]["type"], [s["color"] for s in seats[:high]])
+
+
+def _check_clockwise(table: str, colours: list[str]) -> None:
+    """Seat order is the clockwise turn order (RULINGS §2): on a table whose seats are known
+    (FORMAT §5.2, listed clockwise), the colours must come in the table's order, from any seat.
+    Colours the table does not seat are not checked here."""
+    order = list(HAND_PLACEMENTS.get(table, {}))
+    at = [order.index(c) for c in colours if c in order]
+    backwards = sum(1 for a, b in zip(at, at[1:] + at[:1], strict=True) if b < a)
+    if len(at) > 2 and backwards != 1:
+        raise FieldError(
+            "table.seats",
+            f"seats must run clockwise round {table} (its seats in turn: {', '.join(order)})",
+        )
 
 
 def rules_config(data: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
