@@ -179,6 +179,22 @@ def _grid(rows: int, cols: int) -> _Grid:
     )
 
 
+def edge_names(rows: int, cols: int) -> list[str]:
+    """Every edge of a rows x cols Ark, canonical order: h before v, then row, then column."""
+    return list(_grid(rows, cols).edges)
+
+
+def hull_edges(rows: int, cols: int) -> list[str]:
+    """The edges on the Ark's outline, canonical order."""
+    grid = _grid(rows, cols)
+    return [e for e in grid.edges if e in grid.hull]
+
+
+def pitch_fields(rows: int, cols: int) -> list[tuple[str, str, str]]:
+    """``(field, hull edge, hull edge)`` for every pitch field, by (y, x)."""
+    return list(_grid(rows, cols).points)
+
+
 class _Enclosure(NamedTuple):
     squares: tuple[int, ...]  # sorted square indices (r * cols + c)
     edges: tuple[str, ...]  # boundary edges, canonical order

@@ -40,12 +40,21 @@ def picture(built: object, name: str) -> Image.Image:
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(3, 8), (3, 12), (3, 16), (1, 3)])
-def test_names_match_the_rules(rows: int, cols: int) -> None:
-    grid = ref._grid(rows, cols)
-    assert ark.edge_names(rows, cols) == list(grid.edges)
-    assert set(ark.hull_edges(rows, cols)) == set(grid.hull)
-    assert ark.pitch_fields(rows, cols) == list(grid.points)
-    assert len(grid.points) == 2 * rows + 2 * cols
+def test_grid_geometry(rows: int, cols: int) -> None:
+    """The board draws the rules' own grid: R x C squares, 2R + 2C hull edges and pitch fields,
+    each pitch field between two hull edges that meet at its grid point."""
+    edges = ref.edge_names(rows, cols)
+    hull = ref.hull_edges(rows, cols)
+    fields = ref.pitch_fields(rows, cols)
+    assert len(edges) == (rows + 1) * cols + rows * (cols + 1)
+    assert len(hull) == len(fields) == 2 * rows + 2 * cols
+    for name, a, b in fields:
+        y, x = map(int, name.split(":")[1:])
+        assert a in hull and b in hull and a != b
+        for edge in (a, b):
+            kind, r, c = edge[0], *map(int, edge.split(":")[1:])
+            ends = [(r, c), (r, c + 1)] if kind == "h" else [(r, c), (r + 1, c)]
+            assert (y, x) in ends
 
 
 def test_pixels_of_squares_edges_and_pitch_fields() -> None:
@@ -58,7 +67,7 @@ def test_pixels_of_squares_edges_and_pitch_fields() -> None:
     assert g.pitch_px("p:0:0") == (100.0, 20.0)  # outside the corner, in the margin
     assert g.pitch_px("p:3:4") == (520.0, 360.0)
     points = ark.ark_points(g)
-    assert len(points["edges"]) == len(ark.edge_names(3, 8))
+    assert len(points["edges"]) == len(ref.edge_names(3, 8))
     assert len(points["squares"]) == 24
 
 

@@ -18,45 +18,12 @@ from typing import Any
 
 from PIL import Image
 
+from rules_ref.ark_and_noah import edge_names, pitch_fields
 from tts_builder.render.layout import render_layout
 
 Point = tuple[float, float]
 
 # ------------------------------------------------------------------------------ geometry
-
-
-def edge_names(rows: int, cols: int) -> list[str]:
-    """Every edge of a rows x cols Ark, canonical order: h before v, then row, then column."""
-    edges = [f"h:{r}:{c}" for r in range(rows + 1) for c in range(cols)]
-    return edges + [f"v:{r}:{c}" for r in range(rows) for c in range(cols + 1)]
-
-
-def hull_edges(rows: int, cols: int) -> list[str]:
-    """The edges on the Ark's outline, canonical order."""
-    return [
-        e
-        for e in edge_names(rows, cols)
-        if (e[0] == "h" and int(e.split(":")[1]) in (0, rows))
-        or (e[0] == "v" and int(e.split(":")[2]) in (0, cols))
-    ]
-
-
-def pitch_fields(rows: int, cols: int) -> list[tuple[str, str, str]]:
-    """``(field, hull edge, hull edge)`` for every pitch field, by (y, x)."""
-    out = []
-    for y in range(rows + 1):
-        for x in range(cols + 1):
-            if y not in (0, rows) and x not in (0, cols):
-                continue
-            near = []
-            if y in (0, rows):
-                near += [f"h:{y}:{x - 1}"] if x > 0 else []
-                near += [f"h:{y}:{x}"] if x < cols else []
-            if x in (0, cols):
-                near += [f"v:{y - 1}:{x}"] if y > 0 else []
-                near += [f"v:{y}:{x}"] if y < rows else []
-            out.append((f"p:{y}:{x}", near[0], near[1]))
-    return out
 
 
 @dataclass(frozen=True)
