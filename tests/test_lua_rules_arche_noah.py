@@ -11,28 +11,18 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lupa import lua52
+from strict_lua import StrictRules
 
 from rules_ref import arche_noah as ref
+from tts_builder.emulator import from_lua
 from tts_builder.games.arche_noah import rules_config
 from tts_builder.lua.lint import lint
-from tts_builder.lua.literal import lua_literal
 from tts_builder.lua.scripts import global_script, global_ui, rules_source
 from tts_builder.strategies import strategies_for
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = yaml.safe_load((REPO / "assets/arche-noah/game.yaml").read_text(encoding="utf-8"))
 NASTY_NAME = 'Arche "Noah" ]] [[ <b>&amp;</b>\n\\ ü 🐘'
-# Standard Lua libraries only: any TTS global (or typo) in the rules module raises.
-STRICT_ENV = """
-local env = {}
-for _, k in ipairs({"assert", "error", "ipairs", "pairs", "select", "tonumber", "tostring",
-                    "type", "math", "string", "table", "next", "pcall", "setmetatable"}) do
-  env[k] = _G[k]
-end
-return setmetatable(env, {__index = function(_, k) error("global " .. k .. " used", 2) end})
-"""
-
-
 def make_ctx(name: str | None = None, animals: list[str] | None = None) -> dict[str, Any]:
     """A template context shaped like the one tts_builder.games.arche_noah builds."""
     data = copy.deepcopy(DATA)
@@ -60,28 +50,13 @@ CTX = make_ctx()
 CONFIG = CTX["config"]
 
 
-def to_python(value: Any) -> Any:
-    """A Lua result as JSON-shaped Python ({} -> [])."""
-    if lua52.lua_type(value) != "table":
-        return value
-    keys = list(value.keys())
-    if all(isinstance(k, int) for k in keys) and sorted(keys) == list(range(1, len(keys) + 1)):
-        return [to_python(value[k]) for k in range(1, len(keys) + 1)]
-    return {k: to_python(value[k]) for k in keys}
-
-
-class LuaRules:
-    """The rendered rules module loaded in a strict Lua 5.2 environment."""
+class LuaRules(StrictRules):
+    """The rendered rules module of a template context; calling returns plain JSON."""
 
     def __init__(self, ctx: dict[str, Any]) -> None:
-        self.lua = lua52.LuaRuntime()
-        env = self.lua.execute(STRICT_ENV)
-        chunk = self.lua.globals().load(rules_source("arche-noah", ctx), "=rules", "t", env)
-        self.module = chunk()
+        super().__init__(rules_source("arche-noah", ctx))
 
-    def __call__(self, name: str, inp: dict[str, Any]) -> Any:
-        table = self.lua.execute("return " + lua_literal(inp))
-        return to_python(self.module[name](table))
+    __call__ = StrictRules.raw  # type: ignore[assignment]
 
 
 RULES = LuaRules(CTX)
@@ -178,7 +153,7 @@ def test_names_with_quotes_brackets_and_unicode_survive() -> None:
     animals = ['Lö"we ]]', "Ze\nbra <&>", "Ele\\phant", "Giraffe'", "🐘"]
     ctx = make_ctx(NASTY_NAME, animals)
     rules = LuaRules(ctx)
-    lua_config = to_python(rules.module["CONFIG"])
+    lua_config = from_lua(rules.module["CONFIG"])
     assert lua_config["animals"] == ctx["config"]["animals"]
     cards = [{"animal": animals[0], "value": 2}, {"animal": animals[0], "value": 3}]
     inp = {"cards": cards, "purple": 0, "green": 0, "playthrough": 1}
@@ -192,7 +167,7 @@ def test_global_script_is_lint_clean_and_sets_rules() -> None:
     lua = lua52.LuaRuntime()
     lua.execute(script)  # defines handlers only: no TTS call at load time
     rules = lua.globals().Rules
-    assert to_python(rules.pick_order(lua.execute("return {bids={1,1,2}, start=1}"))) == {
+    assert from_lua(rules.pick_order(lua.execute("return {bids={1,1,2}, start=1}"))) == {
         "order": [2, 1, 0], "paid": [1, 1, 2],
     }
     for handler in ("onLoad", "onSave", "ui_setup", "ui_score", "ui_bid_minus", "ui_bid_plus",

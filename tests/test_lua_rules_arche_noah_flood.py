@@ -12,10 +12,11 @@ import yaml
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from lupa import lua52
+from strict_lua import StrictRules
 
 from rules_ref import arche_noah_flood as F
+from tts_builder.emulator import from_lua
 from tts_builder.lua.lint import lint
-from tts_builder.lua.literal import lua_literal
 from tts_builder.lua.scripts import rules_source
 from tts_builder.strategies import strategies_for
 from tts_builder.strategies.arche_noah_flood import generated_maps
@@ -29,49 +30,7 @@ MAP = CONFIG["map"]
 ROWS, COLS = len(MAP["terrain"]), len(MAP["terrain"][0])
 SPECIES = F.species_names(CONFIG)
 LETTERS = sorted(CONFIG["terrain"])
-# Standard Lua libraries only: any TTS global (or typo) in the rules module raises.
-STRICT_ENV = """
-local env = {}
-for _, k in ipairs({"assert", "error", "ipairs", "pairs", "select", "tonumber", "tostring",
-                    "type", "math", "string", "table", "next", "pcall", "setmetatable"}) do
-  env[k] = _G[k]
-end
-return setmetatable(env, {__index = function(_, k) error("global " .. k .. " used", 2) end})
-"""
-
-
-def to_python(value: Any) -> Any:
-    """A Lua result as JSON-shaped Python ({} -> [])."""
-    if lua52.lua_type(value) != "table":
-        return value
-    keys = list(value.keys())
-    if all(isinstance(k, int) for k in keys) and sorted(keys) == list(range(1, len(keys) + 1)):
-        return [to_python(value[k]) for k in range(1, len(keys) + 1)]
-    return {k: to_python(value[k]) for k in keys}
-
-
-class LuaRules:
-    """The rendered rules module loaded in a strict Lua 5.2 environment."""
-
-    def __init__(self, source: str) -> None:
-        self.lua = lua52.LuaRuntime()
-        env = self.lua.execute(STRICT_ENV)
-        chunk = self.lua.globals().load(source, "=rules", "t", env)
-        assert not isinstance(chunk, tuple), chunk
-        self.module = chunk()
-        self.raw = self.lua.eval("function(f, ...) return f(...) end")
-
-    def __call__(self, name: str, *args: Any) -> Any:
-        """``Rules.<name>(args)`` with JSON-shaped args; the normalised JSON result."""
-        lua_args = [self.lua.execute("return " + lua_literal(a)) for a in args]
-        return normalize(to_python(self.module[name](*lua_args)))
-
-    def safe(self, name: str, inp: Any) -> Any:
-        """Like the verifier: a Lua error is ``{"error": True}``."""
-        try:
-            return self(name, inp)
-        except lua52.LuaError:
-            return ERROR
+LuaRules = StrictRules
 
 
 def python(name: str, inp: Any, config: dict[str, Any] = CONFIG) -> Any:
@@ -117,7 +76,7 @@ def test_rules_module_is_lint_clean_and_pure() -> None:
                  "check_flood", "map_size", "species", "mod"):
         assert lua52.lua_type(RULES.module[name]) == "function", name
     assert RULES.module["ARK"] == "ark"
-    assert to_python(RULES.module["CONFIG"]) == normalize(CONFIG)
+    assert from_lua(RULES.module["CONFIG"]) == normalize(CONFIG)
 
 
 def test_the_config_is_read_from_the_definition() -> None:

@@ -15,9 +15,10 @@ import yaml
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from lupa import lua52
+from strict_lua import StrictRules
 
 from rules_ref import ark_and_noah as ref
-from tts_builder.emulator import from_lua, to_lua
+from tts_builder.emulator import from_lua
 from tts_builder.lua.lint import lint
 from tts_builder.lua.scripts import rules_source
 from tts_builder.strategies import strategies_for
@@ -32,41 +33,18 @@ PLAYERS = (DEFINITION["players"]["min"], DEFINITION["players"]["max"])
 # order), so the seed's examples do not depend on the order of the colours.
 COLOR_OF = dict(zip(DEFINITION["characters"], CONFIG["colors"], strict=False))
 NOAH, SHEM, HAM, JAPHETH = (COLOR_OF[n] for n in ("Noah", "Shem", "Ham", "Japheth"))
-# Standard Lua libraries only: any TTS global (or typo) in the rules module raises.
-STRICT_ENV = """
-local env = {}
-for _, k in ipairs({"assert", "error", "ipairs", "pairs", "select", "tonumber", "tostring",
-                    "type", "math", "string", "table", "next", "pcall", "setmetatable"}) do
-  env[k] = _G[k]
-end
-return setmetatable(env, {__index = function(_, k) error("global " .. k .. " used", 2) end})
-"""
-
-
 def source(config: dict[str, Any]) -> str:
     """The rendered rules module for a config (the context the game module passes)."""
     return rules_source("ark-and-noah", {"config": config})
 
 
-class LuaRules:
-    """The rendered rules module loaded in a strict Lua 5.2 environment."""
+class LuaRules(StrictRules):
+    """The rendered rules module for ``config``; calling it returns ERROR on a Lua error."""
 
     def __init__(self, config: dict[str, Any], text: str | None = None) -> None:
-        self.lua = lua52.LuaRuntime()
-        env = self.lua.execute(STRICT_ENV)
-        chunk = self.lua.globals().load(text or source(config), "=rules", "t", env)
-        self.module = chunk()
+        super().__init__(text or source(config))
 
-    def raw(self, name: str, *args: Any) -> Any:
-        """Call Rules.<name> with JSON-shaped arguments; the result as JSON (Lua errors raise)."""
-        return from_lua(self.module[name](*(to_lua(self.lua, a) for a in args)))
-
-    def __call__(self, name: str, inp: Any) -> Any:
-        """Rules.<name>(inp), normalised as the verifier does; a Lua error is ERROR."""
-        try:
-            return normalize(self.raw(name, inp))
-        except lua52.LuaError:
-            return ERROR
+    __call__ = StrictRules.safe  # type: ignore[assignment]
 
 
 def python(config: dict[str, Any], name: str, inp: Any) -> Any:
