@@ -158,3 +158,24 @@ def test_verify_finds_and_shrinks_a_planted_bug(arche_noah_build) -> None:
     assert outcome.mismatch is not None
     cards = outcome.mismatch.input["cards"]
     assert len(cards) == 4 and len({c["animal"] for c in cards}) == 1
+
+
+def test_lint_fails_the_build_naming_the_template(arche_noah_build) -> None:
+    """A MoonSharp-incompatible line in a rendered template stops the build (exit 2)."""
+    import copy
+    import dataclasses
+
+    import pytest
+
+    from tts_builder.build import lint_build
+    from tts_builder.errors import BuildError
+
+    lint_build(arche_noah_build)  # the real build is clean
+    save = copy.deepcopy(arche_noah_build.save)
+    save["LuaScript"] = save["LuaScript"].replace(
+        "function onSave()", "function onSave()\n  local half = 7 // 2", 1
+    )
+    assert save["LuaScript"] != arche_noah_build.save["LuaScript"]
+    broken = dataclasses.replace(arche_noah_build, save=save)
+    with pytest.raises(BuildError, match=r"lua_templates/arche-noah/glue\.lua\.j2.*lua53-syntax"):
+        lint_build(broken)
