@@ -1,0 +1,133 @@
+"""The board and what stands on it: pieces, flood marker and tile bag, Ark zone, hand zones."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .art import animal_fields, board_spec
+from .scene import Scene
+from .table import seat_hand, xyz
+
+BAG_Y = 1.6
+PIECE_SCALE = 0.55
+MARKER_SCALE = 0.45
+
+
+def _face_up(at: Any, scale: float) -> dict[str, Any]:
+    """A transform for a token turned to face the table's south side, scaled flat."""
+    from ...save import objects as obj
+
+    return obj.transform(at, (0, 180, 0), (scale, 1.0, scale))
+
+
+def add_board(scene: Scene, geo: Any) -> dict[str, Any]:
+    """The locked board tile, centred and scaled from the geometry."""
+    from ...save import objects as obj
+
+    data = scene.data
+    url = scene.images.png("board", board_spec(data), scene.art.board)
+    return scene.add(
+        obj.custom_tile(
+            scene.guids.guid("board"), url, tile_type=0, thickness=geo.thickness, locked=True,
+            nickname=data["name"], tags=["Board"],
+            transform=obj.transform(
+                (geo.centre[0], geo.y, geo.centre[1]), (0, 180, 0), (geo.scale, 1.0, geo.scale)
+            ),
+        )
+    )
+
+
+def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
+    """The pieces of every species, on the first start hexes until Setup places them."""
+    from ...render.hexmap import hex_table
+    from ...save import objects as obj
+
+    data = scene.data
+    per = data["rules"]["pieces_per_species"]
+    starts = data["map"]["starts"]
+    found = []
+    for k, animal in enumerate(data["animals"]):
+        fields = animal_fields(animal)
+        url = scene.images.png(
+            f"piece-{k + 1}",
+            {"layout": data["components"]["piece"], "fields": fields,
+             "art": scene.art.digests[animal["art"]]},
+            lambda fields=fields: scene.art.layout("piece", "face", fields),
+        )
+        for j in range(per):
+            index = k * per + j
+            x, z = hex_table(geo, *starts[index])
+            guid = scene.guids.guid(f"piece:{animal['name']}:{j}")
+            found.append(guid)
+            scene.add(
+                obj.custom_token(
+                    guid, url, thickness=0.15, stand_up=True, nickname=f"{animal['name']} {j + 1}",
+                    gm_notes=json.dumps({"animal": animal["name"], "piece": index}),
+                    tags=["Animal"],
+                    transform=_face_up((x, pos["piece_y"], z), PIECE_SCALE),
+                )
+            )
+    return found
+
+
+def add_flood(scene: Scene, geo: Any, pos: dict[str, Any]) -> tuple[dict, dict]:
+    """The flood marker on the track's first mark, and the bag of flood tiles; both."""
+    from ...render.hexmap import flood_tile_scale, render_flood_tile
+    from ...save import objects as obj
+
+    components = scene.data["components"]
+    marker_url = scene.images.png(
+        "flood-marker", {"layout": components["flood_marker"]},
+        lambda: scene.art.layout("flood_marker", "face", {}),
+    )
+    mx, mz = pos["markers"][0]
+    marker = scene.add(
+        obj.custom_token(
+            scene.guids.guid("flood-marker"), marker_url, thickness=0.15, stand_up=True,
+            nickname="Flood marker", tags=["FloodMarker"],
+            transform=_face_up((mx, pos["marker_y"], mz), MARKER_SCALE),
+        )
+    )
+    style = components["board"]["style"]
+    tile_url = scene.images.png(
+        "flood-tile", {"tile": style}, lambda: render_flood_tile(style)
+    )
+    bag_at = xyz(scene.data["table"]["flood_bag"], BAG_Y)
+    tile = obj.custom_token(
+        scene.guids.guid("flood-tile-template"), tile_url, thickness=0.08, nickname="Flood",
+        tags=["FloodTile"], transform=_face_up(bag_at, flood_tile_scale(geo)),
+    )
+    bag = scene.add(
+        obj.infinite_bag(
+            scene.guids.guid("flood-bag"), tile, nickname="Flood tiles", tags=["FloodBag"],
+            transform=obj.transform(bag_at),
+        )
+    )
+    return marker, bag
+
+
+def add_ark_zone(scene: Scene, pos: dict[str, Any]) -> dict[str, Any]:
+    """The scripting zone over the Ark."""
+    from ...save import objects as obj
+
+    zx, zy, zz, zw, zh, zd = pos["ark_zone"]
+    return scene.add(
+        obj.scripting_trigger(
+            scene.guids.guid("ark-zone"), obj.transform((zx, zy, zz), (0, 0, 0), (zw, zh, zd)),
+            nickname="The Ark", tags=["Animal"],
+        )
+    )
+
+
+def add_hand_zones(scene: Scene) -> None:
+    """Hand zones (the dealt card is secret) for the seats of tables that place them."""
+    from ...save import objects as obj
+
+    for seat in scene.data["table"]["seats"]:
+        hand = seat_hand(scene.data, seat["color"])
+        if hand is not None:
+            scene.add(
+                obj.hand_trigger(scene.guids.guid(f"hand:{seat['color']}"), seat["color"],
+                                 obj.transform(*hand))
+            )

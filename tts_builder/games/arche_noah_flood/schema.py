@@ -1,0 +1,200 @@
+"""The flood race's definition keys: ``FIELDS`` and ``OPTIONAL`` with their value specs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import FieldError
+from ...save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
+from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
+from ..arche_noah import SIZE, component
+
+TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "Table_None")
+SYMBOLS = ("sun", "water")
+VARIANT_ID = r"[a-z0-9]+(-[a-z0-9]+)*"
+COST_COLORS = ("background", "frame", "ink", "header", "forbidden")
+
+HEX = ListOf(Int(0, 99), 2, 2)
+EDGE = ListOf(HEX, 2, 2)
+
+
+def _is_int(value: Any) -> bool:
+    """An int that is not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _mapping(key: Any, value: Any, what: str) -> Custom:
+    """A mapping whose keys fit ``key`` (a Spec) and whose values fit ``value``."""
+
+    def check(data: Any, path: str) -> None:
+        if not isinstance(data, dict) or not data:
+            raise FieldError(path, f"expected a non-empty mapping of {what}, got {data!r}")
+        for k, v in data.items():
+            key.check(k, f"{path}.{k}")
+            value.check(v, f"{path}.{k}")
+
+    return Custom(check)
+
+
+def _cost(allow_zero: bool, extra: tuple[str, ...] = ()) -> Custom:
+    """A step cost: a positive integer (or >= 0), null (may not), or one of ``extra``."""
+
+    def check(value: Any, path: str) -> None:
+        if value is None or value in extra:
+            return
+        least = 0 if allow_zero else 1
+        if not _is_int(value) or value < least:
+            options = ", ".join(["null", *extra])
+            raise FieldError(path, f"expected an integer >= {least} or {options}, got {value!r}")
+
+    return Custom(check)
+
+
+def _die_face(numbers_only: bool) -> Custom:
+    """A die face: an integer 0..99, or (symbol dice) sun or water."""
+
+    def check(value: Any, path: str) -> None:
+        if _is_int(value) and 0 <= value <= 99:
+            return
+        if not numbers_only and value in SYMBOLS:
+            return
+        allowed = "an integer from 0 to 99" + ("" if numbers_only else ", sun or water")
+        raise FieldError(path, f"expected {allowed}, got {value!r}")
+
+    return Custom(check)
+
+
+def _dice(numbers_only: bool) -> Map:
+    return Map({"count": Int(1, 4), "faces": ListOf(_die_face(numbers_only), 6, 6)})
+
+
+def _costs(value: Any, path: str) -> None:
+    """``rules.costs``: animal -> {terrain name: cost, river: cost}; terrains checked later."""
+    if not isinstance(value, dict) or not value:
+        raise FieldError(path, f"expected a mapping of animal -> costs, got {value!r}")
+    for animal, costs in value.items():
+        where = f"{path}.{animal}"
+        if not isinstance(costs, dict):
+            raise FieldError(where, f"expected a mapping of terrain -> cost, got {costs!r}")
+        for key, cost in costs.items():
+            _cost(key == "river", ("fords_only",) if key == "river" else ()).check(
+                cost, f"{where}.{key}"
+            )
+
+
+RULES = Map(
+    {
+        "terrain": _mapping(Str(pattern=r"[A-Z]", hint="one capital letter"), Str(), "letters"),
+        "costs": Custom(_costs),
+        "ford_cost": Int(0, 99),
+        "flies_over_animals": ListOf(Str()),
+        "ark_entry_cost": Int(1, 99),
+        "pieces_per_species": Int(1, 4),
+        "dice": _dice(numbers_only=True),
+        "flood": Map({"rolls_per_starting_player": Int(0, 9)}),
+        "no_retreat_rows": Int(0, 99),
+        "min_start_hexes": Int(1, 999),
+        "stair_hexes": Map({"min": Int(1, 99), "max": Int(1, 99)}),
+        "distinct_species": Bool(),
+        "junior": Map(
+            {
+                "dice": _dice(numbers_only=False),
+                "step_cost": Int(1, 9),
+                "sun_hexes": Int(0, 9),
+                "water_hexes": Int(0, 99),
+                "flood_rolls_per_starting_player": Int(0, 9),
+            }
+        ),
+    }
+)
+
+VARIANT = Map(
+    {"name": Str(), "description": Str(), "junior": Bool(), "distinct_species": Bool()},
+    frozenset({"description", "junior", "distinct_species"}),
+)
+
+
+def _variants(value: Any, path: str) -> None:
+    """``variants``: a mapping of variant id -> {name, description, junior, distinct_species}."""
+    _mapping(Str(pattern=VARIANT_ID, hint="a lower-case variant id"), VARIANT, "variants").check(
+        value, path
+    )
+    for vid, spec in value.items():
+        if spec.get("junior") and spec.get("distinct_species"):
+            raise FieldError(
+                f"{path}.{vid}.distinct_species", "the junior variant deals no cards"
+            )
+
+
+def _die_style(value: Any, path: str) -> None:
+    from ...render import render_die_face
+
+    render_die_face("0", value, path)  # raises FieldError at path.<key> for a bad style
+
+
+def _board_style(value: Any, path: str) -> None:
+    if not isinstance(value, dict):
+        raise FieldError(path, f"expected a mapping, got {value!r}")
+    for key, color in value.items():
+        Color().check(color, f"{path}.{key}")
+
+
+def _number_in(low: float, high: float) -> Custom:
+    """A number (int or float, not bool) from ``low`` to ``high``."""
+
+    def check(value: Any, path: str) -> None:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if not ok or not low <= value <= high:
+            raise FieldError(path, f"expected a number from {low:g} to {high:g}, got {value!r}")
+
+    return Custom(check)
+
+
+SEAT = Map(
+    {"color": OneOf(SEAT_COLORS), "cost_card": Point(2), "reveal": Point(2), "facing": Num()}
+)
+
+FIELDS = {
+    "variants": Custom(_variants),
+    "rules": RULES,
+    "animals": ListOf(Map({"name": Str(), "color": Color(), "art": Str()}), 1, 20),
+    "map": Map(
+        {
+            "terrain": ListOf(Str(), 2, 40),
+            "rivers": ListOf(EDGE),
+            "fords": ListOf(EDGE),
+            "stairs": ListOf(HEX),
+            "starts": ListOf(HEX),
+        }
+    ),
+    "components": Map(
+        {
+            "card": component("face", "back"),
+            "piece": component("face"),
+            "flood_marker": component("face"),
+            "cost_card": Map({"size": SIZE, "colors": Map({k: Color() for k in COST_COLORS})}),
+            "number_die": Map({"style": Custom(_die_style)}),
+            "symbol_die": Map({"style": Custom(_die_style)}),
+            "board": Map({"style": Custom(_board_style)}),
+        }
+    ),
+    "table": Map(
+        {
+            "type": OneOf(TABLES),
+            "sky": Str(),
+            "board": Map(
+                {
+                    "centre": Point(2),
+                    "hex_width": _number_in(0.5, 10.0),
+                    "pixels_per_unit": _number_in(16.0, 160.0),
+                }
+            ),
+            "dice": Point(2),
+            "deck": Point(2),
+            "set_aside": Point(2),
+            "flood_bag": Point(2),
+            "seats": ListOf(SEAT, 1, 10),
+        }
+    ),
+}
+OPTIONAL: frozenset[str] = frozenset({"variants"})

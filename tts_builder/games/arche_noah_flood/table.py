@@ -1,0 +1,97 @@
+"""Where things sit on the table: the board geometry, the script's positions, the seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...save.tables import RPG_HAND_PLACEMENTS
+
+CARD_Y = 1.0
+PIECE_LIFT = 0.5  # pieces and the marker stand this far above the board's top face
+TILE_LIFT = 0.06
+
+
+def geometry(data: dict[str, Any]) -> Any:
+    """The board geometry of a definition (hex -> pixel -> table position)."""
+    from ...render.hexmap import BoardGeometry
+
+    terrain = data["map"]["terrain"]
+    board = data["table"]["board"]
+    return BoardGeometry(
+        rows=len(terrain),
+        cols=len(terrain[0]),
+        hex_width=float(board["hex_width"]),
+        px_per_unit=float(board["pixels_per_unit"]),
+        centre=(float(board["centre"][0]), float(board["centre"][1])),
+        y=CARD_Y,
+    )
+
+
+def piece_count(data: dict[str, Any]) -> int:
+    """How many animal pieces (and animal cards) the game has."""
+    return data["rules"]["pieces_per_species"] * len(data["animals"])
+
+
+def xyz(point: Any, y: float) -> list[float]:
+    """A table point [x, z] lifted to height ``y``."""
+    return [float(point[0]), y, float(point[1])]
+
+
+def _round(values: Any) -> Any:
+    """Floats rounded to 4 places (table positions handed to the script)."""
+    if isinstance(values, float):
+        return round(values, 4)
+    if isinstance(values, list | tuple):
+        return [_round(v) for v in values]
+    return values
+
+
+def table_positions(data: dict[str, Any]) -> dict[str, Any]:
+    """Every table position the script needs, from the board geometry (pure)."""
+    from ...render.hexmap import ark_slots, ark_zone, hex_name, hex_table, marker_table
+
+    geo = geometry(data)
+    rows, cols = geo.rows, geo.cols
+    top = geo.top_y
+    (zx, zz), (zw, zd) = ark_zone(geo)
+    return {
+        "rows": rows,
+        "cols": cols,
+        "radius": _round(geo.radius),
+        "hexes": [_round(list(hex_table(geo, r, c))) for r in range(rows) for c in range(cols)],
+        "names": [hex_name(r, c) for r in range(rows) for c in range(cols)],
+        "markers": [
+            _round(list(marker_table(geo, n // cols, n % cols))) for n in range(rows * cols + 1)
+        ],
+        "ark_slots": [
+            _round([x, top + PIECE_LIFT, z]) for x, z in ark_slots(geo, piece_count(data))
+        ],
+        "ark_zone": _round([zx, top + 1.0, zz, zw, 2.0, zd]),
+        "piece_y": _round(top + PIECE_LIFT),
+        "tile_y": _round(top + TILE_LIFT),
+        "marker_y": _round(top + PIECE_LIFT + 0.1),
+    }
+
+
+def seat_hand(data: dict[str, Any], color: str) -> Any:
+    """The RPG table's hand placement for a seat colour; None on other tables."""
+    if data["table"]["type"] != "Table_RPG":
+        return None
+    return RPG_HAND_PLACEMENTS.get(color)
+
+
+def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seats as the script sees them: colour, facing, reveal spot and hand position."""
+    seats = []
+    for slot, seat in enumerate(data["table"]["seats"], start=1):
+        hand = seat_hand(data, seat["color"])
+        seats.append(
+            {
+                "slot": slot,
+                "color": seat["color"],
+                "facing": float(seat["facing"]),
+                "reveal": xyz(seat["reveal"], CARD_Y + 0.2),
+                "hand": [float(v) for v in hand[0]] if hand else xyz(seat["reveal"], CARD_Y + 2),
+            }
+        )
+    return seats

@@ -1,0 +1,145 @@
+"""Ark & Noah cross-field checks: player-count coverage, ids, supplies, variants, art, seats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...errors import FieldError
+from ...save.tables import HAND_PLACEMENTS
+from .schema import RULES
+
+
+def _covers(entries: list[dict], path: str, low: int, high: int) -> None:
+    seen: set[int] = set()
+    for index, entry in enumerate(entries):
+        for j, count in enumerate(entry["players"]):
+            if count in seen:
+                raise FieldError(f"{path}[{index}].players[{j}]", f"{count} players listed twice")
+            seen.add(count)
+    for count in range(low, high + 1):
+        if count not in seen:
+            raise FieldError(path, f"no entry for {count} players")
+
+
+def _check_rules(rules: dict[str, Any], path: str, data: dict[str, Any]) -> None:
+    """The rule numbers' cross-checks (also run on every variant's merged rules)."""
+    from rules_ref.ark_and_noah import for_players
+
+    low, high = data["players"]["min"], data["players"]["max"]
+    for key, sub in (
+        ("workers", "workers"),
+        ("ark.sections", "ark"),
+        ("taming.draws", "taming"),
+        ("first_round_spaces", "first_round_spaces"),
+    ):
+        entries = (
+            rules[sub]["sections"]
+            if key == "ark.sections"
+            else (rules[sub]["draws"] if key == "taming.draws" else rules[sub])
+        )
+        _covers(entries, f"{path}.{key}", low, high)
+    ids = [a["id"] for a in rules["actions"]]
+    for index, action in enumerate(rules["actions"]):
+        where = f"{path}.actions[{index}]"
+        if ids.index(action["id"]) != index:
+            raise FieldError(f"{where}.id", f"action {action['id']!r} listed twice")
+        if action["kind"] in ("gain", "build", "load"):
+            for key in ("occupant", "others"):
+                if key not in action:
+                    raise FieldError(where, f"a {action['kind']} action needs {key}")
+        if action["kind"] == "gain" and "resource" not in action:
+            raise FieldError(where, "a gain action needs a resource")
+    worker_spaces = rules["first_round_spaces"] if rules["turn_mode"] == "worker" else []
+    for index, entry in enumerate(worker_spaces):
+        for seat, spaces in enumerate(entry["seats"]):
+            for j, space in enumerate(spaces):
+                if space not in ids:
+                    raise FieldError(
+                        f"{path}.first_round_spaces[{index}].seats[{seat}][{j}]",
+                        f"no action space {space!r} (spaces: {', '.join(ids)})",
+                    )
+    for n in range(low, high + 1):
+        layout = for_players(rules["ark"]["sections"], n)["layout"]
+        if len(layout) < 2 or layout[0] != "bow" or layout[-1] != "stern":
+            raise FieldError(f"{path}.ark.sections", f"{n} players: the Ark runs bow ... stern")
+        workers = for_players(rules["workers"], n)["count"]
+        seats = for_players(rules["first_round_spaces"], n)["seats"]
+        if rules["turn_mode"] == "worker":
+            if len(seats) != n or any(len(s) != workers for s in seats):
+                raise FieldError(
+                    f"{path}.first_round_spaces",
+                    f"{n} players need {n} seats of {workers} space(s) each",
+                )
+            if len(ids) < n * workers:
+                raise FieldError(f"{path}.actions", f"too few spaces for {n * workers} workers")
+        setup, supply = rules["setup"], rules["supply"]
+        for key, have in (
+            ("dividers", supply["dividers_per_color"]),
+            ("food", supply["food"]),
+            ("pitch", supply["pitch"]),
+        ):
+            need = setup[key] * (1 if key == "dividers" else n)
+            if need > have:
+                raise FieldError(
+                    f"{path}.setup.{key}", f"{n} players need {need}, the supply has {have}"
+                )
+        species = [
+            s
+            for s in data["species"]
+            if s.get("min_players", 2) <= n and (rules["small_animals"] or s["size"] > 0)
+        ]
+        for sex in ("males", "females"):
+            if setup[sex] * n > len(species):
+                raise FieldError(f"{path}.setup.{sex}", f"more draws than tiles for {n} players")
+
+
+def check(data: dict[str, Any], root: Path) -> None:
+    """Cross-field checks: player-count coverage, ids, supplies, variants, art, seats."""
+    from rules_ref.ark_and_noah import make_config
+
+    high = data["players"]["max"]
+    if len(data["colors"]) < high:
+        raise FieldError("colors", f"expected at least {high} colours, got {len(data['colors'])}")
+    if len(data["characters"]) < high:
+        raise FieldError("characters", f"expected at least {high} characters")
+    names = [s["name"] for s in data["species"]]
+    for index, name in enumerate(names):
+        if names.index(name) != index:
+            raise FieldError(f"species[{index}].name", f"species {name!r} listed twice")
+    _check_rules(data["rules"], "rules", data)
+    for variant, spec in data.get("variants", {}).items():
+        try:
+            merged = make_config(data, variant)
+        except (KeyError, ValueError, TypeError) as err:
+            raise FieldError(f"variants.{variant}.rules", f"cannot merge: {err}") from None
+        rules = {k: merged[k] for k in data["rules"]}
+        RULES.check(rules, f"variants.{variant}.rules")
+        _check_rules(rules, f"variants.{variant}.rules", data)
+        del spec
+    art = data["art"]
+    for index, s in enumerate(data["species"]):
+        for shown in {s["name"], s.get("female_name", s["name"])}:
+            if shown not in art:
+                raise FieldError("art", f"no picture for {shown!r} (species[{index}])")
+    for shown, rel in art.items():
+        if not isinstance(rel, str) or not (root / rel).is_file():
+            raise FieldError(f"art.{shown}", f"art file not found: {root / str(rel)}")
+    seats = data["table"]["seats"]
+    if [s["color"] for s in seats[:high]] != [c["name"] for c in data["colors"][:high]]:
+        raise FieldError("table.seats", "seats must follow `colors`, one per colour in order")
+    _check_clockwise(data["table"]["type"], [s["color"] for s in seats[:high]])
+
+
+def _check_clockwise(table: str, colours: list[str]) -> None:
+    """Seat order is the clockwise turn order (RULINGS §2): on a table whose seats are known
+    (FORMAT §5.2, listed clockwise), the colours must come in the table's order, from any seat.
+    Colours the table does not seat are not checked here."""
+    order = list(HAND_PLACEMENTS.get(table, {}))
+    at = [order.index(c) for c in colours if c in order]
+    backwards = sum(1 for a, b in zip(at, at[1:] + at[:1], strict=True) if b < a)
+    if len(at) > 2 and backwards != 1:
+        raise FieldError(
+            "table.seats",
+            f"seats must run clockwise round {table} (its seats in turn: {', '.join(order)})",
+        )

@@ -1,0 +1,43 @@
+"""Ark & Noah rule numbers (rules_ref's ``make_config``) and the actions told in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def rules_config(data: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
+    """The rule numbers shared by rules_ref and the Lua (rules_ref's ``make_config``)."""
+    from rules_ref.ark_and_noah import make_config
+
+    return make_config(data, variant)
+
+
+def action_texts(config: dict[str, Any]) -> dict[str, str]:
+    """What each action does, in a few words for its board column (from the rule numbers)."""
+    resources = {"pitch": "pitch cubes", "food": "food", "dividers": "dividers"}
+    out = {}
+    for action in config["actions"]:
+        kind = action["kind"]
+        if kind == "gain":
+            text = f"take {resources[action['resource']]}"
+        elif kind == "tame":
+            text = (
+                "draw animals; keep one each"
+                if action["shared"]
+                else "draw animals; keep one, the rest go back"
+            )
+        elif kind == "trade":
+            bonus = "+1 VP" if config["trading"]["bonus"] == ["vp"] else "a bonus"
+            draws = config["trading"]["draws"]
+            text = (
+                f"{bonus}, then swap two dividers or draw {draws} animals"
+                if config["trading"]["swap"]
+                else f"{bonus}, then draw {draws} animals; may swap one"
+            )
+        elif kind == "build":
+            pitch = config["supply"]["pitch"] > 0
+            text = "dividers and pitch to build" if pitch else "dividers to build"
+        else:
+            text = "pairs to load" if config["loading"]["cost"] == "pairs" else "loading points"
+        out[action["id"]] = text
+    return out
