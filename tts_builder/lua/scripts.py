@@ -1,9 +1,11 @@
 """A game's Global script and XmlUI, rendered from ``lua_templates/<game_id>/``.
 
 The Global script is a luabundle bundle of the game's ``rules`` module (pure; no TTS globals),
-its ``glue`` module (event handlers, UI callbacks) and any shared ``common/*.lua.j2`` modules
-(registered as ``common/<name>``). The bundle root sets the global ``Rules`` from the rules
-module and then runs the glue, so ``Rules.<fn>`` can be cross-checked against rules_ref.
+its ``glue`` module (event handlers, UI callbacks), any further ``<game_id>/<name>.lua.j2``
+modules the glue splits off (registered as ``<name>``, loaded with ``require("<name>")``) and
+any shared ``common/*.lua.j2`` modules (registered as ``common/<name>``). The bundle root sets
+the global ``Rules`` from the rules module and then runs the glue, so ``Rules.<fn>`` can be
+cross-checked against rules_ref.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ def module_templates(game_id: str, root: Path = TEMPLATES_DIR) -> dict[str, str]
         if not template_exists(template, root):
             raise FileNotFoundError(f"missing Lua template {root / template}")
         names[module] = template
+    for path in sorted((root / game_id).glob("*.lua.j2")):
+        names.setdefault(path.name.removesuffix(".lua.j2"), f"{game_id}/{path.name}")
     return names
 
 
