@@ -50,6 +50,14 @@ class GameBuild:
         """The build's folder under dist/: ``<game>`` or ``<game>-<variant>``."""
         return output_folder(self.game_id, self.variant)
 
+    def saves(self) -> dict[str, dict[str, Any]]:
+        """Every save the build writes (a game may write one per player count), by file name."""
+        return {
+            name: json.loads(data)
+            for name, data in sorted(self.files.items())
+            if name.endswith(".json") and "/" not in name
+        }
+
 
 def output_folder(game_id: str, variant: str | None) -> str:
     """``dist/`` sub-folder of a game or one of its variants."""
@@ -153,8 +161,11 @@ def lint_build(build: GameBuild) -> None:
     from .lua.scripts import module_templates
 
     templates = module_templates(build.game_id)
-
-    for name, text in scripts_of(build.save).items():
+    names_by_text: dict[str, str] = {}  # each distinct script once, named by where it ships
+    for save_name, save in [("save", build.save), *build.saves().items()]:
+        for name, text in scripts_of(save).items():
+            names_by_text.setdefault(text, f"{save_name}: {name}")
+    for text, name in names_by_text.items():
         hits = lint(text, name)
         if hits:
             hit = hits[0]

@@ -89,10 +89,12 @@ def build(
             options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
             result = build_game(game, options, cache, report.assets)
             lint_build(result)
-            problems = [f for f in check_save(result.save) if f.level == "req"]
-            if problems:
-                first = problems[0]
-                raise RuntimeError(f"{game}: generated save fails {first.path}: {first.message}")
+            for name, save in result.saves().items():
+                problems = [f for f in check_save(save) if f.level == "req"]
+                if problems:
+                    first = problems[0]
+                    message = f"generated save fails {first.path}: {first.message}"
+                    raise RuntimeError(f"{result.folder}/{name}: {message}")
             builds.append(result)
             report(
                 f"built {result.folder}: {len(result.files)} files, {result.rendered} images "
