@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
+from urllib.parse import unquote, urlparse
 
 import pytest
 from conftest import SESSION_CACHE
@@ -170,7 +172,7 @@ def test_install_takes_a_free_slot_and_leaves_other_saves_alone(
         (saves / f"TS_Save_{n}.json").write_text(f'{{"SaveName": "mine {n}"}}')
     (saves / "TS_Save_5.png").write_bytes(b"thumb")
     before = _bytes_of(saves)
-    plan = install_build(built, options, saves, GAME)
+    [plan] = install_build(built, options, saves, GAME)
     assert plan.save_path == saves / "TS_Save_6.json" and not plan.slot.replaces
     after = _bytes_of(saves)
     assert {k: after[k] for k in before} == before
@@ -189,32 +191,32 @@ def test_install_takes_a_free_slot_and_leaves_other_saves_alone(
 def test_reinstall_replaces_its_own_save_not_a_resaved_one(
     built: GameBuild, options, saves: Path
 ) -> None:
-    first = install_build(built, options, saves, GAME)
-    again = install_build(built, options, saves, GAME)
+    [first] = install_build(built, options, saves, GAME)
+    [again] = install_build(built, options, saves, GAME)
     assert again.save_path == first.save_path and again.slot.replaces
     assert sorted(p.name for p in saves.iterdir()) == ["TS_Save_1.json", "TS_Save_1.png"]
     # The player saves over it from TTS: that save is theirs now and is kept.
     resaved = b'{"SaveName": "Arche Noah", "Note": "my game in progress"}'
     first.save_path.write_bytes(resaved)
-    third = install_build(built, options, saves, GAME)
+    [third] = install_build(built, options, saves, GAME)
     assert third.save_path == saves / "TS_Save_2.json" and "kept TS_Save_1.json" in third.slot.note
     assert first.save_path.read_bytes() == resaved
     assert read_index(saves)[GAME].number == 2
     # Another game (or variant) never takes the recorded slot.
-    other = install_build(built, options, saves, install_key(GAME, "solo"))
+    [other] = install_build(built, options, saves, install_key(GAME, "solo"))
     assert other.save_path == saves / "TS_Save_3.json"
-    assert install_build(built, options, saves, GAME).save_path == third.save_path
+    assert install_build(built, options, saves, GAME)[0].save_path == third.save_path
 
 
 def test_a_deleted_save_slot_is_not_handed_to_another_game(
     built: GameBuild, options, saves: Path
 ) -> None:
-    first = install_build(built, options, saves, GAME)
+    [first] = install_build(built, options, saves, GAME)
     first.save_path.unlink()
     first.thumbnail_path.unlink()
-    other = install_build(built, options, saves, install_key(GAME, "solo"))
+    [other] = install_build(built, options, saves, install_key(GAME, "solo"))
     assert other.save_path != first.save_path
-    assert install_build(built, options, saves, GAME).save_path == first.save_path
+    assert install_build(built, options, saves, GAME)[0].save_path == first.save_path
 
 
 # --- the command ------------------------------------------------------------------------------
@@ -249,3 +251,30 @@ def test_install_command_without_a_saves_folder(
     assert code == EXIT_BAD_INPUT
     assert err.count("\n") == 1 and "does not exist" in err and SAVES_ENV in err
     assert not (tmp_path / "no").exists()
+
+
+def test_a_game_with_a_save_per_player_count_installs_each(tmp_path: Path) -> None:
+    """Ark & Noah writes one save per player count: each gets its own slot and images, every
+    image URL of each save is a file that exists, and a re-install replaces those slots."""
+    from tts_builder.build import BuildOptions, build_game
+
+    saves = tmp_path / "Saves"
+    saves.mkdir()
+    options = BuildOptions(out_dir=tmp_path / "dist")
+    ark = build_game("ark-and-noah", options, {})
+    plans = install_build(ark, options, saves, "ark-and-noah")
+    names = [json.loads(p.save_bytes)["SaveName"] for p in plans]
+    assert len(plans) == len(ark.saves()) == 3
+    assert names == [f"Ark & Noah ({n} players)" for n in (2, 3, 4)]
+    assert len({p.save_path for p in plans}) == 3
+    for plan in plans:
+        text = plan.save_path.read_text(encoding="utf-8")
+        assert json.loads(text)["ObjectStates"]
+        urls = set(re.findall(r"file:///[^\"'\s\\]+?\.png", text))  # in fields and in Lua
+        assert urls
+        for url in urls:
+            path = Path(unquote(urlparse(url).path))
+            assert path.is_file() and plan.assets_dir in path.parents
+    again = install_build(ark, options, saves, "ark-and-noah")
+    assert [p.save_path for p in again] == [p.save_path for p in plans]
+    assert all(p.slot.replaces for p in again)

@@ -51,12 +51,23 @@ class GameBuild:
         return output_folder(self.game_id, self.variant)
 
     def saves(self) -> dict[str, dict[str, Any]]:
-        """Every save the build writes (a game may write one per player count), by file name."""
+        """Every save the build writes (a game may write one per player count), by file name.
+
+        Each ``<stem>.json`` has its thumbnail ``<stem>.png`` beside it, as TTS keeps them.
+        """
         return {
             name: json.loads(data)
             for name, data in sorted(self.files.items())
             if name.endswith(".json") and "/" not in name
         }
+
+    @property
+    def main_stem(self) -> str:
+        """The file stem of :attr:`save` among the build's files (``<game>`` for most games)."""
+        for name, save in self.saves().items():
+            if save == self.save:
+                return name.removesuffix(".json")
+        return self.game_id
 
 
 def output_folder(game_id: str, variant: str | None) -> str:

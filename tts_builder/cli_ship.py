@@ -8,6 +8,7 @@ when TTS reported Lua errors.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,11 @@ _TIMEOUT = click.option(
     "--timeout", type=click.FloatRange(0.1), default=30.0, show_default=True,
     help="Seconds to wait for TTS to answer.",
 )
+
+
+def _title(plan: Any) -> str:
+    """The name TTS lists an installed save under (its SaveName)."""
+    return str(json.loads(plan.save_bytes).get("SaveName") or plan.key)
 
 
 def _out(out_dir: Path | None) -> Path:
@@ -86,8 +92,8 @@ def install(
 
     saves = find_saves_dir(saves_dir)
     build, options = _build(report, game, variant, _out(out_dir))
-    plan = install_build(build, options, saves, install_key(game, variant))
-    click.echo(describe_install(plan, build.definition.name))
+    for plan in install_build(build, options, saves, install_key(game, variant)):
+        click.echo(describe_install(plan, _title(plan)))
     report(f"in TTS: Create → Singleplayer, then Games → Save & Load → "
            f"{build.save.get('SaveName', build.definition.name)}")
 
@@ -258,8 +264,8 @@ def watch(
                 write_tree(dest, build.files)
                 report(f"wrote {dest}")
             if saves is not None:
-                plan = install_build(build, options, saves, install_key(game, variant))
-                report(describe_install(plan, build.definition.name))
+                for plan in install_build(build, options, saves, install_key(game, variant)):
+                    report(describe_install(plan, _title(plan)))
             if session is not None:
                 session.source = SourceMap.from_build(build)
                 if not force:

@@ -39,9 +39,10 @@ def local_file_url(path: PurePath) -> str:
 
 
 def localize(
-    build: Any, options: Any, assets_dir: PurePath
+    build: Any, options: Any, assets_dir: PurePath, save: dict[str, Any] | None = None
 ) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """The save of ``build`` pointing at hashed copies of its images under ``assets_dir``.
+    """``save`` (default: the build's main save) pointing at hashed copies of its images under
+    ``assets_dir``.
 
     Returns the rewritten save and the files to put in ``assets_dir`` (relative path -> bytes).
     """
@@ -52,7 +53,7 @@ def localize(
         name = content_name(rel, data)
         files[name] = data
         mapping[old_url] = local_file_url(assets_dir.joinpath(*name.split("/")))
-    return rewrite_strings(build.save, mapping), files
+    return rewrite_strings(build.save if save is None else save, mapping), files
 
 
 @dataclass(frozen=True)
@@ -130,13 +131,25 @@ def install_files(
     return plan
 
 
-def install_build(build: Any, options: Any, saves_dir: Path, key: str) -> InstallPlan:
-    """Install ``build`` (made with ``options``) with local copies of its images."""
+def install_build(build: Any, options: Any, saves_dir: Path, key: str) -> list[InstallPlan]:
+    """Install every save of ``build`` (made with ``options``) with local copies of its images.
+
+    Most games write one save; one that writes a save per player count gets a slot for each
+    (keyed ``<key>.<suffix>``, e.g. ``ark-and-noah.2p``), each with its own copy of the images.
+    """
     from ..save import dumps
 
-    assets_dir = own_dir(saves_dir).resolve() / key
-    save, assets = localize(build, options, assets_dir)
-    return install_files(saves_dir, key, dumps(save), build.files[f"{build.game_id}.png"], assets)
+    saves = build.saves()
+    plans = []
+    for name, raw in saves.items():
+        stem = name.removesuffix(".json")
+        suffix = stem.removeprefix(build.game_id).strip("-")
+        slot_key = f"{key}.{suffix}" if len(saves) > 1 and suffix else key
+        assets_dir = own_dir(saves_dir).resolve() / slot_key
+        save, assets = localize(build, options, assets_dir, raw)
+        thumbnail = build.files[f"{stem}.png"]
+        plans.append(install_files(saves_dir, slot_key, dumps(save), thumbnail, assets))
+    return plans
 
 
 def describe_install(plan: InstallPlan, title: str) -> str:

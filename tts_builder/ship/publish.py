@@ -193,7 +193,7 @@ def plan_publish(
     )
     return PublishPlan(
         build.game_id, variant, base_url, assets, urls, save, save_bytes,
-        build.files[f"{build.game_id}.png"], workshop,
+        build.files[f"{build.main_stem}.png"], workshop,
     )
 
 
