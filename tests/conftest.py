@@ -1,10 +1,16 @@
-"""Shared fixtures: one render cache per test session, so each test builds cheaply."""
+"""Shared fixtures: one render cache per test session, so each test builds cheaply; the ship
+commands' --out folder."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from tts_builder.build import BuildOptions, GameBuild, build_game
+from tts_builder.cli import cli
+from tts_builder.cli_ship import register
+from tts_builder.writer import DirCache
 
 SESSION_CACHE: dict[str, bytes] = {}
 
@@ -18,3 +24,13 @@ def build(game: str = "arche-noah", **options: object) -> GameBuild:
 def arche_noah_build() -> GameBuild:
     """The bundled Arche Noah, built once per session."""
     return build("arche-noah")
+
+
+@pytest.fixture(scope="module")
+def cli_out(tmp_path_factory: pytest.TempPathFactory, built: GameBuild) -> Path:
+    """An --out folder for the ship commands whose render cache already holds the renders of
+    the requesting module's ``built`` fixture (each ship test module defines its own)."""
+    out = tmp_path_factory.mktemp("cli-dist")
+    DirCache(out / ".cache").update(SESSION_CACHE)
+    register(cli)
+    return out

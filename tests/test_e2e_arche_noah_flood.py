@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import SESSION_CACHE
+from conftest import SESSION_CACHE, build
 
 from rules_ref import arche_noah_flood as F
 from tts_builder.build import BuildOptions, GameBuild, build_game
@@ -36,23 +36,19 @@ SEATS = [seat["color"] for seat in DATA["table"]["seats"]]
 Dice = Callable[[str], str]  # phase ("roll" or "flood") -> a face
 
 
-def build(variant: str | None = None) -> GameBuild:
-    return build_game(GAME, BuildOptions(variant=variant), SESSION_CACHE)
-
-
 @pytest.fixture(scope="module")
 def base() -> GameBuild:
-    return build()
+    return build(GAME)
 
 
 @pytest.fixture(scope="module")
 def junior() -> GameBuild:
-    return build("junior")
+    return build(GAME, variant="junior")
 
 
 @pytest.fixture(scope="module")
 def distinct() -> GameBuild:
-    return build("distinct-species")
+    return build(GAME, variant="distinct-species")
 
 
 #: The default map with two swamps added in the last rows: (8, 0) becomes a dead end for every

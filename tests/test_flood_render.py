@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SESSION_CACHE
+from conftest import SESSION_CACHE, build
 from PIL import Image, ImageChops
 
 from rules_ref import arche_noah_flood as F
@@ -43,18 +43,14 @@ STYLE = board_style(DATA["components"]["board"]["style"], DATA["rules"]["terrain
 MAP = DATA["map"]
 
 
-def build(variant: str | None = None) -> GameBuild:
-    return build_game(GAME, BuildOptions(variant=variant), SESSION_CACHE)
-
-
 @pytest.fixture(scope="module")
 def base() -> GameBuild:
-    return build()
+    return build(GAME)
 
 
 @pytest.fixture(scope="module")
 def junior() -> GameBuild:
-    return build("junior")
+    return build(GAME, variant="junior")
 
 
 @pytest.fixture(scope="module")

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from flood_seed import COLS, CONFIG, DEFINITION, GAME, MAP, ROWS, SPECIES, chain
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from lupa import lua52
@@ -22,13 +21,6 @@ from tts_builder.strategies import strategies_for
 from tts_builder.strategies.arche_noah_flood import generated_maps
 from tts_builder.verify import ERROR, Engines, check_function, normalize
 
-GAME = "arche-noah-flood"
-REPO = Path(__file__).resolve().parents[1]
-DATA = yaml.safe_load((REPO / f"assets/{GAME}/game.yaml").read_text(encoding="utf-8"))
-CONFIG = F.config_from_definition(DATA)
-MAP = CONFIG["map"]
-ROWS, COLS = len(MAP["terrain"]), len(MAP["terrain"][0])
-SPECIES = F.species_names(CONFIG)
 LETTERS = sorted(CONFIG["terrain"])
 LuaRules = StrictRules
 
@@ -53,17 +45,6 @@ def cost(animal: str, frm, to, game_map=None, **extra) -> dict:
     got = RULES("move_cost", inp)
     assert got == python("move_cost", inp)
     return {"cost": got.get("cost"), "path": got["path"]} if got else {"cost": None, "path": []}
-
-
-def chain(letters: str, river_after: int | None = None, ford: bool = False) -> dict:
-    """A one-column map (a chain of hexes going down), the Ark below; optional river edge."""
-    edge = [[[river_after, 0], [river_after + 1, 0]]] if river_after is not None else []
-    return {
-        "terrain": list(letters),
-        "rivers": edge,
-        "fords": edge if ford else [],
-        "stairs": [[len(letters) - 1, 0]],
-    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -268,7 +249,8 @@ def test_odd_inputs_give_the_same_answer_or_both_fail(name: str, inp: dict) -> N
 # Hypothesis: Lua == rules_ref
 
 
-STRATEGIES = strategies_for(GAME, CONFIG, (DATA["players"]["min"], DATA["players"]["max"]))
+PLAYERS = (DEFINITION["players"]["min"], DEFINITION["players"]["max"])
+STRATEGIES = strategies_for(GAME, CONFIG, PLAYERS)
 QUICK = settings(max_examples=100, deadline=None, database=None,
                  suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(QUICK, max_examples=40)

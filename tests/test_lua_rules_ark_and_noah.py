@@ -7,11 +7,22 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from ark_seed import (
+    COLOR_OF,
+    CONFIG,
+    DEFINITION,
+    FAMILY,
+    LIONS,
+    SEED_DIVIDERS,
+    SEED_FOOD,
+    SEED_PITCH,
+    box,
+    divs,
+    pair,
+)
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from lupa import lua52
@@ -24,14 +35,7 @@ from tts_builder.lua.scripts import rules_source
 from tts_builder.strategies import strategies_for
 from tts_builder.verify import ERROR, Engines, check_function, normalize
 
-REPO = Path(__file__).resolve().parents[1]
-DEFINITION = yaml.safe_load((REPO / "assets/ark-and-noah/game.yaml").read_text(encoding="utf-8"))
-CONFIG = ref.make_config(DEFINITION)
-FAMILY = ref.make_config(DEFINITION, "family")
 PLAYERS = (DEFINITION["players"]["min"], DEFINITION["players"]["max"])
-# The colour each of the seed's characters plays (`characters` and `colors` are both in seat
-# order), so the seed's examples do not depend on the order of the colours.
-COLOR_OF = dict(zip(DEFINITION["characters"], CONFIG["colors"], strict=False))
 NOAH, SHEM, HAM, JAPHETH = (COLOR_OF[n] for n in ("Noah", "Shem", "Ham", "Japheth"))
 def source(config: dict[str, Any]) -> str:
     """The rendered rules module for a config (the context the game module passes)."""
@@ -61,34 +65,6 @@ FAMILY_RULES = LuaRules(FAMILY)
 
 # ---------------------------------------------------------------------------------------------
 # The seed's examples
-
-
-def divs(edges: list[str], color: str) -> list[dict[str, str]]:
-    return [{"edge": e, "color": color} for e in edges]
-
-
-def box(r0: int, c0: int, r1: int, c1: int) -> list[str]:
-    """The outline of squares r0..r1 x c0..c1 (inclusive)."""
-    cols, rows = range(c0, c1 + 1), range(r0, r1 + 1)
-    return ([f"h:{r0}:{c}" for c in cols] + [f"h:{r1 + 1}:{c}" for c in cols]
-            + [f"v:{r}:{c0}" for r in rows] + [f"v:{r}:{c1 + 1}" for r in rows])  # fmt: skip
-
-
-LIONS = box(0, 1, 0, 3)  # 8 edges; pitch fields p:0:2 p:0:3
-ELEPHANTS = box(0, 5, 0, 8)  # 10 edges; pitch fields p:0:6 p:0:7 p:0:8
-# Japheth's colour (5 of the lions' dividers), Noah's (2), Ham's (1); Noah and Shem built the
-# elephants' enclosure, 5 dividers each.
-SEED_DIVIDERS = (
-    divs(LIONS[:5], JAPHETH) + divs(LIONS[5:7], NOAH) + divs(LIONS[7:], HAM)
-    + divs(ELEPHANTS[:5], NOAH) + divs(ELEPHANTS[5:], SHEM)
-)  # fmt: skip
-SEED_PITCH = ["p:0:2", "p:0:3", "p:0:6", "p:0:7", "p:0:8"]
-SEED_FOOD = [[0, 1], [0, 2], [0, 3], [0, 5], [0, 6], [0, 7], [0, 8]]
-
-
-def pair(name: str, male: str | None, female: str | None) -> dict[str, Any]:
-    s = next(s for s in CONFIG["species"] if s["name"] == name)
-    return {"species": name, "size": s["size"], "vp": s["vp"], "male": male, "female": female}
 
 
 def load(rules: LuaRules = RULES, **changes: Any) -> Any:

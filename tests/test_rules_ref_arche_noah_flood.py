@@ -6,33 +6,15 @@ import copy
 import heapq
 import json
 import random
-from pathlib import Path
 
 import pytest
-import yaml
+from flood_seed import COLS, CONFIG, MAP, ROWS, SPECIES, chain
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules_ref import arche_noah_flood as F
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFINITION = yaml.safe_load((ROOT / "assets/arche-noah-flood/game.yaml").read_text())
-CONFIG = F.config_from_definition(DEFINITION)
-MAP = CONFIG["map"]
-ROWS, COLS = len(MAP["terrain"]), len(MAP["terrain"][0])
-SPECIES = F.species_names(CONFIG)
 TERRAIN = {"P": "plain", "F": "forest", "M": "mountain", "S": "swamp"}
-
-
-def chain(letters: str, river_after: int | None = None, ford: bool = False) -> dict:
-    """A one-column map (a chain of hexes going down), the Ark below; optional river edge."""
-    edge = [[[river_after, 0], [river_after + 1, 0]]] if river_after is not None else []
-    return {
-        "terrain": list(letters),
-        "rivers": edge,
-        "fords": edge if ford else [],
-        "stairs": [[len(letters) - 1, 0]],
-    }
 
 
 def cost(animal: str, frm, to, game_map=None, **extra) -> dict:

@@ -6,21 +6,27 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from ark_seed import (
+    CONFIG,
+    DEFINITION,
+    ELEPHANTS,
+    FAMILY,
+    LIONS,
+    SEED_DIVIDERS,
+    SEED_FOOD,
+    SEED_PITCH,
+    box,
+    divs,
+    pair,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_ref import ark_and_noah as an
 
-DEFINITION = yaml.safe_load(
-    (Path(__file__).resolve().parents[1] / "assets/ark-and-noah/game.yaml").read_text()
-)
-CONFIG = an.make_config(DEFINITION)
-FAMILY = an.make_config(DEFINITION, "family")
 # The seed's characters by seat (`characters` and `colors` are both in seat order), and the colour
 # each one plays, so the seed's examples do not depend on the order of the colours.
 SEATS = {name: seat for seat, name in enumerate(DEFINITION["characters"])}
@@ -81,24 +87,6 @@ def test_family_variant_merges_over_the_standard_rules():
 
 # ---------------------------------------------------------------------------------------------
 # Enclosures
-
-
-def divs(edges: str | list[str], color: str = "Red") -> list[dict[str, str]]:
-    return [
-        {"edge": e, "color": color} for e in (edges.split() if isinstance(edges, str) else edges)
-    ]
-
-
-def box(r0: int, c0: int, r1: int, c1: int) -> list[str]:
-    """The outline of the rectangle of squares r0..r1 x c0..c1 (inclusive)."""
-    out = [f"h:{r0}:{c}" for c in range(c0, c1 + 1)] + [
-        f"h:{r1 + 1}:{c}" for c in range(c0, c1 + 1)
-    ]
-    return (
-        out
-        + [f"v:{r}:{c0}" for r in range(r0, r1 + 1)]
-        + [f"v:{r}:{c1 + 1}" for r in range(r0, r1 + 1)]
-    )
 
 
 def encl(dividers: list[dict[str, str]], rows: int = 3, cols: int = 8) -> dict[str, Any]:
@@ -269,21 +257,6 @@ def test_random_divider_layouts(cols, closed_hull, density, mask):
 
 # ---------------------------------------------------------------------------------------------
 # load_pair
-
-LIONS = box(0, 1, 0, 3)  # 8 edges, pitch fields p:0:2 p:0:3
-ELEPHANTS = box(0, 5, 0, 8)  # 10 edges, pitch fields p:0:6 p:0:7 p:0:8
-SEED_DIVIDERS = (
-    divs(LIONS[:5], JAPHETH_C) + divs(LIONS[5:7], NOAH_C) + divs(LIONS[7:], HAM_C)
-    + divs(ELEPHANTS[:5], NOAH_C) + divs(ELEPHANTS[5:], SHEM_C)
-)  # fmt: skip
-SEED_PITCH = ["p:0:2", "p:0:3", "p:0:6", "p:0:7", "p:0:8"]
-SEED_FOOD = [[0, 1], [0, 2], [0, 3], [0, 5], [0, 6], [0, 7], [0, 8]]
-
-
-def pair(name: str, male: str | None, female: str | None) -> dict[str, Any]:
-    s = next(s for s in CONFIG["species"] if s["name"] == name)
-    return {"species": name, "size": s["size"], "vp": s["vp"], "male": male, "female": female}
-
 
 def load(config=CONFIG, **changes: Any) -> dict[str, Any]:
     inp = {

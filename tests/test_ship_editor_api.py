@@ -8,9 +8,7 @@ value of Execute Lua (run in a real Lua, lupa), id 3 for errors.
 
 from __future__ import annotations
 
-import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,10 +17,10 @@ from typing import Any
 import lupa
 import pytest
 from conftest import SESSION_CACHE
+from fake_tts import FakeTTSServer, free_port
 
 from tts_builder.build import BuildOptions, GameBuild, build_game
-from tts_builder.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK, cli, run
-from tts_builder.cli_ship import register
+from tts_builder.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK, run
 from tts_builder.errors import BuildError
 from tts_builder.lua.bundle import module_line_map
 from tts_builder.lua.templates import TEMPLATES_DIR
@@ -36,7 +34,6 @@ from tts_builder.ship.editor_api import (
     send,
     template_line,
 )
-from tts_builder.writer import DirCache
 
 GAME = "arche-noah"
 
@@ -46,52 +43,22 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> GameBuild:
     return build_game(GAME, BuildOptions(out_dir=tmp_path_factory.mktemp("dist")), SESSION_CACHE)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class FakeTTS:
+class FakeTTS(FakeTTSServer):
     """A stand-in for TTS's side of the External Editor API."""
 
     def __init__(self, editor_port: int, table: set[str], after_load: list[dict[str, Any]]
                  | None = None, answer: bool = True) -> None:
-        self.editor_port = editor_port
+        super().__init__(editor_port)
         self.table = table  # GUIDs of the objects in the loaded game
         self.after_load = after_load or []
         self.answer = answer
-        self.received: list[dict[str, Any]] = []
         self.lua = lupa.LuaRuntime()
         self.lua.globals().getObjectFromGUID = lambda guid: True if guid in self.table else None
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(0.05)
-        self.port = self.server.getsockname()[1]
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
+        self.start()
 
-    def _serve(self) -> None:
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.server.accept()
-            except TimeoutError:
-                continue
-            with conn:
-                conn.settimeout(5)
-                data = b""
-                while chunk := conn.recv(65536):  # one document per connection: read to EOF
-                    data += chunk
-            message = json.loads(data)
-            self.received.append(message)
-            if self.answer:
-                self._handle(message)
-
-    def tell(self, message: dict[str, Any]) -> None:
-        with socket.create_connection(("127.0.0.1", self.editor_port), timeout=5) as sock:
-            sock.sendall(json.dumps(message).encode())
-
-    def _handle(self, message: dict[str, Any]) -> None:
+    def handle(self, message: dict[str, Any]) -> None:
+        if not self.answer:
+            return
         if message["messageID"] == 1:  # Save & Play
             self.tell({"messageID": 2, "message": "saving and reloading"})
             self.tell({"messageID": 1, "savePath": "C:\\Saves\\TS_Save_3.json",
@@ -107,15 +74,10 @@ class FakeTTS:
                 return
             self.tell({"messageID": 5, "returnID": message["returnID"], "returnValue": value})
 
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(timeout=5)
-        self.server.close()
-
 
 @pytest.fixture
 def editor_port() -> int:
-    return _free_port()
+    return free_port()
 
 
 def _table(build: GameBuild) -> set[str]:
@@ -258,7 +220,7 @@ def test_push_refuses_to_overwrite_another_game(built: GameBuild, editor_port: i
 
 
 def test_tts_not_running(built: GameBuild, editor_port: int) -> None:
-    port = _free_port()
+    port = free_port()
     with pytest.raises(BuildError) as err:
         push(built, listen=0, timeout=2, tts_port=port, editor_port=editor_port)
     assert str(err.value) == f"TTS is not running (nothing listens on localhost:{port})"
@@ -301,14 +263,6 @@ def test_listener_reads_one_document_per_connection(editor_port: int) -> None:
 # --- the command ------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def cli_out(tmp_path_factory: pytest.TempPathFactory, built: GameBuild) -> Path:
-    out = tmp_path_factory.mktemp("cli-dist")
-    DirCache(out / ".cache").update(SESSION_CACHE)
-    register(cli)
-    return out
-
-
 def test_push_command(capsys, cli_out: Path, fake: FakeTTS, editor_port: int) -> None:
     args = ["push", GAME, "--out", str(cli_out), "--tts-port", str(fake.port), "--editor-port",
             str(editor_port), "--listen", "0.1", "--timeout", "5", "--exec", "return 'hello'"]
@@ -322,7 +276,7 @@ def test_push_command(capsys, cli_out: Path, fake: FakeTTS, editor_port: int) ->
 
 
 def test_push_command_without_tts(capsys, cli_out: Path, editor_port: int) -> None:
-    port = _free_port()
+    port = free_port()
     code = run(["-q", "push", GAME, "--out", str(cli_out), "--tts-port", str(port),
                 "--editor-port", str(editor_port), "--listen", "0"])
     _, err = capsys.readouterr()

@@ -11,8 +11,7 @@ import pytest
 from conftest import SESSION_CACHE
 
 from tts_builder.build import BuildOptions, GameBuild, build_game
-from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, cli, run
-from tts_builder.cli_ship import register
+from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, run
 from tts_builder.errors import BuildError
 from tts_builder.ship.install import install_build, local_file_url, localize
 from tts_builder.ship.publish import url_fields
@@ -31,7 +30,6 @@ from tts_builder.ship.tts_paths import (
     save_numbers,
     saves_dir_choice,
 )
-from tts_builder.writer import DirCache
 
 GAME = "arche-noah"
 
@@ -220,15 +218,6 @@ def test_a_deleted_save_slot_is_not_handed_to_another_game(
 
 
 # --- the command ------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def cli_out(tmp_path_factory: pytest.TempPathFactory, built: GameBuild) -> Path:
-    """An --out folder whose render cache already holds the module's renders."""
-    out = tmp_path_factory.mktemp("cli-dist")
-    DirCache(out / ".cache").update(SESSION_CACHE)
-    register(cli)
-    return out
 
 
 def test_install_command(capsys, cli_out: Path, saves: Path) -> None:

@@ -19,8 +19,7 @@ import pytest
 from conftest import SESSION_CACHE
 
 from tts_builder.build import BuildOptions, GameBuild, build_game
-from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, cli, run
-from tts_builder.cli_ship import register
+from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, run
 from tts_builder.errors import BuildError
 from tts_builder.ship.publish import (
     FolderUploader,
@@ -33,7 +32,6 @@ from tts_builder.ship.publish import (
     upload_all,
     url_fields,
 )
-from tts_builder.writer import DirCache
 
 GAME = "arche-noah"
 BUCKET = "tts-mods"
@@ -404,14 +402,6 @@ def test_s3_without_such_a_bucket_is_not_retried(built, options, s3, s3_server: 
 
 
 # --- the command ------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def cli_out(tmp_path_factory: pytest.TempPathFactory, built: GameBuild) -> Path:
-    out = tmp_path_factory.mktemp("cli-dist")
-    DirCache(out / ".cache").update(SESSION_CACHE)
-    register(cli)
-    return out
 
 
 def test_publish_command(capsys, cli_out: Path, site, tmp_path: Path) -> None:

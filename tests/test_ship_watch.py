@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import SESSION_CACHE
+from fake_tts import FakeTTSServer, free_port
 from PIL import Image
 
 from tts_builder.build import BuildOptions, GameBuild, build_game
-from tts_builder.cli import EXIT_OK, cli, run
-from tts_builder.cli_ship import register
+from tts_builder.cli import EXIT_OK, run
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.ship.watch import Stamp, Watcher, changes, is_ignored, snapshot, watched_roots
-from tts_builder.writer import DirCache
 
 GAME = "arche-noah"
 
@@ -165,64 +161,25 @@ def test_run_loop_is_bounded_and_rebuilds_on_change(assets: Path, tmp_path: Path
 # --- the command, pushing to a fake TTS -------------------------------------------------------
 
 
-class _TinyTTS:
+class _TinyTTS(FakeTTSServer):
     """Just enough TTS: Save & Play reloads, and the game loaded is always the right one."""
 
     def __init__(self, editor_port: int) -> None:
-        self.editor_port = editor_port
-        self.received: list[dict[str, Any]] = []
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(0.05)
-        self.port = self.server.getsockname()[1]
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
+        super().__init__(editor_port)
+        self.start()
 
-    def _serve(self) -> None:
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.server.accept()
-            except TimeoutError:
-                continue
-            with conn:
-                conn.settimeout(5)
-                data = b""
-                while chunk := conn.recv(65536):
-                    data += chunk
-            message = json.loads(data)
-            self.received.append(message)
-            if message["messageID"] == 3:  # Execute Lua (is the game loaded?): "yes, 1 object"
-                reply = {"messageID": 5, "returnID": message["returnID"], "returnValue": 1}
-            else:
-                reply = {"messageID": 1, "scriptStates": message.get("scriptStates", [])}
-            with socket.create_connection(("127.0.0.1", self.editor_port), timeout=5) as out:
-                out.sendall(json.dumps(reply).encode())
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(timeout=5)
-        self.server.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    def handle(self, message: dict[str, Any]) -> None:
+        if message["messageID"] == 3:  # Execute Lua (is the game loaded?): "yes, 1 object"
+            self.tell({"messageID": 5, "returnID": message["returnID"], "returnValue": 1})
+        else:
+            self.tell({"messageID": 1, "scriptStates": message.get("scriptStates", [])})
 
 
 @pytest.fixture
 def tiny_tts() -> Iterator[_TinyTTS]:
-    tts = _TinyTTS(_free_port())
+    tts = _TinyTTS(free_port())
     yield tts
     tts.close()
-
-
-@pytest.fixture(scope="module")
-def cli_out(tmp_path_factory: pytest.TempPathFactory, built: GameBuild) -> Path:
-    out = tmp_path_factory.mktemp("cli-dist")
-    DirCache(out / ".cache").update(SESSION_CACHE)
-    register(cli)
-    return out
 
 
 def test_watch_command_writes_installs_and_pushes(
@@ -247,7 +204,7 @@ def test_watch_command_goes_on_when_tts_is_not_running(
 ) -> None:
     code = run(["--assets", str(assets), "watch", GAME, "--out", str(cli_out), "--push",
                 "--rounds", "1", "--interval", "0.05", "--examples", "0",
-                "--tts-port", str(_free_port()), "--editor-port", str(_free_port())])
+                "--tts-port", str(free_port()), "--editor-port", str(free_port())])
     _, err = capsys.readouterr()
     assert code == EXIT_OK
     assert "error: TTS is not running (nothing listens on localhost:" in err
