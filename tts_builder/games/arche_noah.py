@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import FieldError
 from ..save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
 from ..schema import Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
+from .shared_checks import check_art_files, check_seats
 
 GAME_ID = "arche-noah"
 
@@ -144,17 +145,8 @@ def check(data: dict[str, Any], root: Path) -> None:
                     f"rules.supply.{colour}",
                     f"{players} players need {need} {colour} chips, the supply has {have}",
                 )
-    seats = data["table"]["seats"]
-    if len(seats) < high:
-        raise FieldError("table.seats", f"expected at least {high} seats, got {len(seats)}")
-    colours = [seat["color"] for seat in seats]
-    for index, colour in enumerate(colours):
-        if colours.index(colour) != index:
-            raise FieldError(f"table.seats[{index}].color", f"seat colour {colour} used twice")
-    for index, animal in enumerate(animals):
-        art = root / animal["art"]
-        if not art.is_file():
-            raise FieldError(f"animals[{index}].art", f"art file not found: {art}")
+    check_seats(data["table"]["seats"], high)
+    check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(animals)))
 
 
 def rules_config(data: dict[str, Any], variant: str | None = None) -> dict[str, Any]:

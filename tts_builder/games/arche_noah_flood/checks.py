@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import FieldError
+from ..shared_checks import check_art_files, check_seats
 from .config import terrains
 from .table import geometry, piece_count
 
@@ -154,13 +155,7 @@ def _check_board(data: dict[str, Any]) -> None:
 def _check_players(data: dict[str, Any]) -> None:
     """A seat of its own colour per player, and a card per player in every variant."""
     high = data["players"]["max"]
-    seats = data["table"]["seats"]
-    if len(seats) < high:
-        raise FieldError("table.seats", f"expected at least {high} seats, got {len(seats)}")
-    colours = [seat["color"] for seat in seats]
-    for i, colour in enumerate(colours):
-        if colours.index(colour) != i:
-            raise FieldError(f"table.seats[{i}].color", f"seat colour {colour} used twice")
+    check_seats(data["table"]["seats"], high)
     cards = piece_count(data)
     if high > cards:
         raise FieldError("players.max", f"{high} players but only {cards} animal cards")
@@ -180,7 +175,4 @@ def check(data: dict[str, Any], root: Path) -> None:
         raise FieldError("rules.stair_hexes.max", "expected >= stair_hexes.min")
     _check_board(data)
     _check_players(data)
-    for i, animal in enumerate(data["animals"]):
-        art = root / animal["art"]
-        if not art.is_file():
-            raise FieldError(f"animals[{i}].art", f"art file not found: {art}")
+    check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(data["animals"])))
