@@ -75,7 +75,8 @@ class View:
         return self.x0 + px / self.k, self.z1 - py / self.k
 
 
-def _view(save: Mapping[str, Any], positions: Sequence[geo.ScriptPosition]) -> View:
+def table_view(save: Mapping[str, Any], positions: Sequence[geo.ScriptPosition] = ()) -> View:
+    """The part of the table a picture shows: the table, the seats, the objects and positions."""
     half_x, half_z = geo.TABLE_EXTENTS.get(save.get("Table", ""), (27.0, 17.0))
     xs, zs = [-half_x, half_x], [-half_z, half_z]
     for obj in save.get("ObjectStates") or []:
@@ -221,7 +222,7 @@ def table_picture(
     """The table seen from above (White's side at the bottom). A missing image or an unreadable
     Transform is a :class:`BuildError` naming the object's GUID."""
     objects = [o for o in save.get("ObjectStates") or [] if isinstance(o, dict)]
-    view = _view(save, positions)
+    view = table_view(save, positions)
     canvas = Image.new("RGBA", view.size, (*BACKGROUND, 255))
     draw = ImageDraw.Draw(canvas)
     half_x, half_z = geo.TABLE_EXTENTS.get(save.get("Table", ""), (27.0, 17.0))
