@@ -74,12 +74,10 @@ def build(
     base_url: str | None,
 ) -> None:
     """Build GAMES (default: every bundled game) into dist/<game>/."""
-    from .build import BuildOptions, build_game, lint_build
+    from .build import BuildOptions, build_game, check_build, lint_build
     from .definition import REPO_ROOT
     from .picture import images_from_files, table_picture
     from .render import encode_png
-    from .save.checker import check_geometry, check_save
-    from .save.geometry_checks import image_size_from_files
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or REPO_ROOT / "dist").resolve()
@@ -92,14 +90,13 @@ def build(
             options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
             result = build_game(game, options, cache, report.assets)
             lint_build(result)
-            for name, save in result.saves().items():
-                problems = [f for f in check_save(save) if f.level == "req"]
-                sizes = image_size_from_files(result.files)
-                problems += check_geometry(save, sizes, result.positions)
-                if problems:
-                    first = problems[0]
-                    message = f"generated save fails {first.path}: {first.message}"
-                    raise RuntimeError(f"{result.folder}/{name}: {message}")
+            problems = check_build(result)
+            if problems:
+                name, first = problems[0]
+                message = f"generated save fails {first.path}: {first.message}"
+                if len(problems) > 1:
+                    message += f" (and {len(problems) - 1} more findings)"
+                raise RuntimeError(f"{result.folder}/{name}: {message}")
             # The table at load, as TTS lays it out, beside preview.png.
             picture = table_picture(result.save, images_from_files(result.files),
                                     result.positions, result.folder)  # fmt: skip
