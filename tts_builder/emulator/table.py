@@ -306,7 +306,9 @@ class EmulatedTable:
         if self.raise_errors and len(self.errors) > start:
             raise LuaScriptError(self.errors[start])
         if len(self.violations) > broken:
-            raise TableRuleError("; ".join(self.violations[broken:]))
+            found = self.violations[broken:]
+            more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
+            raise TableRuleError("; ".join(found[:3]) + more)
         return result
 
     def _checked(self, name: str, *args: Any) -> None:
