@@ -805,11 +805,12 @@ local function shuffle_container(st)
 end
 
 ---------------------------------------------------------------------------- coming to rest (strict)
---- The object's body at scale 1 from the one size model (bodies.py), or nil when unknown.
+--- The object's body at scale 1 from the geometry model (bodies.py), or nil when unknown; a
+--- body without w/d has a height but no established footprint.
 local function body(st)
   if st.body == nil then
     local w, d, h, centred = py.body(st.data.Name or "", st.data.CustomImage)
-    st.body = w and { w = w, d = d, h = h, centred = centred == true } or false
+    st.body = h and { w = w, d = d, h = h, centred = centred == true } or false
   end
   return st.body or nil
 end
@@ -826,12 +827,16 @@ local function box(st)
   if st.data.Number then count = max(1, st.data.Number) end
   local height = b.h * abs(sy) * count
   local bottom = b.centred and y - height / 2 or y
-  return { x = x, z = z, hw = b.w * abs(sx) / 2, hd = b.d * abs(sz) / 2, a = rad(ry),
-    bottom = bottom, top = bottom + height }
+  return { x = x, z = z, hw = b.w and b.w * abs(sx) / 2, hd = b.d and b.d * abs(sz) / 2,
+    a = rad(ry), bottom = bottom, top = bottom + height }
 end
 
 --- How deep two footprints (rotated rectangles) overlap: the least overlap over the four axes.
 local function footprint_overlap(p, q)
+  if not (p.hw and q.hw) then -- a footprint is not established: only the same spot counts
+    local d = max(abs(p.x - q.x), abs(p.z - q.z))
+    return d < World.same_spot and 1 or -1
+  end
   local function axes(b) return { { cos(b.a), -math.sin(b.a) }, { math.sin(b.a), cos(b.a) } } end
   local pa, qa = axes(p), axes(q)
   local function radius(b, ax, n)
@@ -879,10 +884,10 @@ local function landing_on(st, fits)
       local near
       if me and other then
         near = footprint_overlap(me, other) > OVERLAP_EPS and me.bottom >= other.bottom - HEIGHT_EPS
-      else -- no size known: only the same spot counts
+      else -- no height known: only the same spot counts
         local x, y, z = get_pos(st)
         local ox, oy, oz = get_pos(o)
-        near = abs(x - ox) < 0.1 and abs(z - oz) < 0.1 and y >= oy - HEIGHT_EPS
+        near = max(abs(x - ox), abs(z - oz)) < World.same_spot and y >= oy - HEIGHT_EPS
       end
       local top = other and other.top or select(2, get_pos(o))
       if near and (not best_top or top > best_top) then best, best_top = o, top end
