@@ -440,7 +440,7 @@ local function new_state(data, provisional)
   local proxy = setmetatable({}, OBJ_MT)
   state_of[proxy] = st
   st.proxy = proxy
-  if World.strict and provisional and replaced then
+  if World.strict and (provisional == "always" or (provisional and replaced)) then
     st.guid_pending = true -- by_guid knows it once spawning ends
   else
     by_guid[guid] = st
@@ -499,6 +499,15 @@ local function make_wait(owner)
 end
 
 local raw_pairs = pairs
+local KEY_RANK = { number = 1, string = 2, boolean = 3 }
+
+local function key_less(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return (KEY_RANK[ta] or 4) < (KEY_RANK[tb] or 4) end
+  if ta == "number" or ta == "string" then return a < b end
+  if ta == "boolean" then return b and not a end
+  return false
+end
 
 --- Strict `pairs`: every key once, in a seeded shuffled order (MoonSharp iterates in insertion
 --- order, C Lua in hash order: a script whose result depends on the order is wrong in one).
@@ -511,6 +520,7 @@ local function shuffled_pairs(t)
     n = n + 1
     keys[n] = k
   end
+  table.sort(keys, key_less) -- C Lua's own hash order differs between runs: start from one order
   shuffled(keys)
   local i = 0
   return function()
@@ -736,7 +746,7 @@ local function take_object(st, params)
     local key = tostring(floor(data.CardID / 100))
     if st.data.CustomDeck[key] then data.CustomDeck = { [key] = deep_copy(st.data.CustomDeck[key]) } end
   end
-  local taken = spawn(data, kind == "Infinite")
+  local taken = spawn(data, kind == "Infinite" and "always")
   after_spawn(taken, params.callback_function, st, travel)
   if kind == "Deck" and #list == 1 then
     local rest = table.remove(list, 1)
