@@ -3,9 +3,11 @@ catching it (an error, a refused action, or the result TTS would really give).""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
+from PIL import Image
 from test_emulator import card, loaded, make_save, transform
 
 from tts_builder.emulator import EmulatedTable, LuaScriptError, TableRuleError
@@ -255,3 +257,26 @@ def test_pairs_and_get_objects_come_in_a_seeded_shuffled_order() -> None:
     assert loaded(ORDER, seed=3).call_global("order") == runs[3]  # but one seed is one order
     lax = loaded(ORDER, strict=False).call_global("order")
     assert lax["objects"].startswith("deck01,bag001,zone01")  # the lax table: creation order
+
+
+def test_a_token_sunk_into_a_tile_is_reported_whatever_the_token_size() -> None:
+    picture = io.BytesIO()
+    Image.new("RGB", (200, 100)).save(picture, "PNG")  # aspect 2: the tile is 4 × 2 at scale 1
+    board = {
+        "GUID": "tile01",
+        "Name": "Custom_Tile",
+        "Locked": True,
+        "Transform": transform(20, 1, 0),
+        "CustomImage": {"ImageURL": "file:///x/images/board.png", "CustomTile": {"Thickness": 0.2}},
+    }
+    chip = token("chip01", 30, 1, 0, stackable=False)
+    t = loaded(
+        "function put(x, y) getObjectFromGUID('chip01').setPosition({x, y, 0}) end",
+        objects=[board, chip],
+        images={"images/board.png": picture.getvalue()},
+    )
+    t.call_global("put", 21.5, 1.2)  # on the tile's top face, inside its footprint
+    t.settle()
+    t.call_global("put", 21.5, 1.1)
+    with pytest.raises(TableRuleError, match="chip01.*tile01"):
+        t.settle()

@@ -843,9 +843,17 @@ end
 
 --- How deep two footprints (rotated rectangles) overlap: the least overlap over the four axes.
 local function footprint_overlap(p, q)
-  if not (p.hw and q.hw) then -- a footprint is not established: only the same spot counts
+  if not (p.hw or q.hw) then -- no footprint established: only the same spot counts
     local d = max(abs(p.x - q.x), abs(p.z - q.z))
     return d < World.same_spot and 1 or -1
+  end
+  if not (p.hw and q.hw) then -- one footprint: does it hold the other's centre?
+    local r, c = p, q
+    if not r.hw then r, c = q, p end
+    local dx, dz = c.x - r.x, c.z - r.z
+    local lx = dx * cos(r.a) - dz * math.sin(r.a)
+    local lz = dx * math.sin(r.a) + dz * cos(r.a)
+    return math.min(r.hw - abs(lx), r.hd - abs(lz))
   end
   local function axes(b) return { { cos(b.a), -math.sin(b.a) }, { math.sin(b.a), cos(b.a) } } end
   local pa, qa = axes(p), axes(q)
