@@ -35,6 +35,9 @@ D6_SIDE = 0.66
 #: A Custom_Board's top surface, as a fraction of scaleY above its origin (snap points on 3
 #: boards and a PDF resting at 2.597) [inf 4].
 BOARD_TOP_PER_SCALE_Y = 0.592
+#: No card is narrower than this (TI4 ``CARD_SIZE`` x = 2): a lower bound for the unmeasured
+#: square cards, good enough to prove that two of them overlap [guess].
+CARD_MIN_SIDE = 2.0
 #: A card's thickness is not in the sources; it only matters for "at the same level" [guess].
 CARD_THICKNESS = 0.02
 #: Rotations closer than this (degrees) count as equal (Table_RPG's Blue hand sits at 179.8).
@@ -375,6 +378,18 @@ def footprint(obj: Mapping[str, Any], aspect: float | None = None) -> Rect | Non
                 t.rot_y)  # fmt: skip
 
 
+def least_footprint(obj: Mapping[str, Any], aspect: float | None = None) -> Rect | None:
+    """:func:`footprint`, or for cards of unmeasured (square, landscape) cells the least square
+    they surely cover (:data:`CARD_MIN_SIDE`), so overlaps can still be proved."""
+    rect = footprint(obj, aspect)
+    if rect is None and (obj.get("Name") in CARD_NAMES or obj.get("Name") in DECK_NAMES):
+        t = Transform.of(obj)
+        side = CARD_MIN_SIDE
+        rect = Rect((t.pos[0], t.pos[2]), (side * abs(t.scale[0]), side * abs(t.scale[2])),
+                    t.rot_y)  # fmt: skip
+    return rect
+
+
 def _axes(rect: Rect) -> list[Vec2]:
     c = rect.corners()
     return [(c[1][0] - c[0][0], c[1][1] - c[0][1]), (c[3][0] - c[0][0], c[3][1] - c[0][1])]
@@ -455,3 +470,31 @@ def seat_facing(seats: Mapping[str, Seat], rot_y: float) -> str | None:
         if faces(rot_y, seat.hand.rot_y):
             return color
     return None
+
+
+# --- where the scripts put things ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScriptPosition:
+    """A table position a script uses, and what it means there.
+
+    ``at`` is the world point the script moves or spawns something to; ``size`` (x × z, at
+    ``rot_y``) the footprint of what goes there, if known. On a printed board, ``board`` is the
+    board's GUID and ``cell_uv`` where its picture prints the cell the script means, with
+    ``tolerance_uv`` the half-size of that cell in image units: the checker maps ``at`` through
+    the board's Transform and the model and expects to land inside the cell.
+    """
+
+    label: str
+    at: Vec3
+    board: str | None = None
+    cell_uv: Vec2 | None = None
+    tolerance_uv: Vec2 = (0.0, 0.0)
+    size: Vec2 = (0.0, 0.0)
+    rot_y: float = 0.0
+    kind: str = ""
+
+    def rect(self) -> Rect:
+        """What the script puts here, seen from above."""
+        return Rect((self.at[0], self.at[2]), self.size, self.rot_y)
