@@ -292,3 +292,48 @@ def test_pictures_are_shared_by_the_family_game(built: object) -> None:
     assert family.rendered <= 2  # only the family's shorter round track is new
     again = build("ark-and-noah")
     assert again.rendered == 0 and again.files == built.files
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_every_player_counts_script_positions_land_on_their_printed_cells(
+    built: object, n: int
+) -> None:
+    """The save checker's geometry checks, on the table as Setup lays it out for ``n`` players
+    (the sections moved to their places, the others gone) with that Ark's positions."""
+    from tts_builder.games.ark_and_noah.boards import snap_points
+    from tts_builder.games.ark_and_noah.positions import ark_positions, board_positions
+    from tts_builder.save.checker import check_geometry
+    from tts_builder.save.geometry_checks import image_size_from_files
+
+    data = built.definition.data
+    config = rules_config(data)
+    plan = table.ark_plan(data, config, n)
+    save = json.loads(json.dumps(save_of(built)))
+    sections = [o for o in save["ObjectStates"] if "Ark" in o.get("Tags", [])]
+    by_kind: dict[str, list[dict]] = {}
+    for o in sections:
+        by_kind.setdefault(o["Nickname"][5:], []).append(o)
+    used = []
+    for kind, b in plan.sections:
+        o = by_kind[kind].pop(0)
+        o["Transform"] = b.transform.as_save()
+        used.append(o["GUID"])
+    gone = {o["GUID"] for rest in by_kind.values() for o in rest}
+    save["ObjectStates"] = [o for o in save["ObjectStates"] if o["GUID"] not in gone]
+    save["SnapPoints"] = snap_points(plan, table.action_spaces(data, config), False)
+    boards = {
+        key: next(o["GUID"] for o in save["ObjectStates"] if tag in o.get("Tags", []))
+        for key, tag in (
+            ("action-board", "ActionBoard"),
+            ("score-track", "ScoreTrack"),
+            ("round-track", "RoundTrack"),
+        )
+    }
+    positions = ark_positions(data, plan, used) + board_positions(data, config, boards)
+    assert len(positions) > 200
+    assert check_geometry(save, image_size_from_files(built.files), positions) == []
+    # a planted defect: the Ark's first section turned the wrong way round is found
+    first = next(o for o in save["ObjectStates"] if o["GUID"] == used[0])
+    first["Transform"]["rotY"] = 0.0
+    found = check_geometry(save, image_size_from_files(built.files), positions)
+    assert any("square 0:0" in f.message for f in found)

@@ -256,7 +256,7 @@ def board_spots(count: int, size: tuple[int, int] = BOARD_SIZE) -> list[BoardSpo
     out = []
     for x0, x1 in board_columns(count, size):
         cx = (x0 + x1) / 2
-        out.append(BoardSpot((cx, 150.0), (cx, 330.0), (cx + (x1 - x0) * 0.3, 330.0)))
+        out.append(BoardSpot((cx, 150.0), (cx, 330.0), (cx + (x1 - x0) * 0.3, 268.0)))
     return out
 
 
@@ -325,11 +325,11 @@ def render_action_board(
                         "color": style["ink"],
                     }
                 )
-            bx, by = spot.bonus
+            bx, by = spot.bonus  # the ring the bonus token lies on
             els.append(
                 {
                     "type": "ellipse",
-                    "box": [int(bx - 26), int(by - 88), int(bx + 26), int(by - 36)],
+                    "box": [int(bx - 26), int(by - 26), int(bx + 26), int(by + 26)],
                     "outline": style["bonus"],
                     "width": 4,
                 }
@@ -338,7 +338,7 @@ def render_action_board(
                 {
                     "type": "text",
                     "text": "+",
-                    "box": [int(bx - 26), int(by - 88), int(bx + 26), int(by - 36)],
+                    "box": [int(bx - 26), int(by - 26), int(bx + 26), int(by + 26)],
                     "size": 30,
                     "bold": True,
                     "color": style["bonus"],

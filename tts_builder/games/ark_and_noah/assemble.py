@@ -8,10 +8,11 @@ from typing import Any
 from ... import geometry as geo
 from ...save import GuidAllocator
 from ...save import objects as obj
-from .animals import place_animals
+from .animals import animal_side, place_animals
 from .art import Art, board_art, preview, thumbnail
 from .boards import place_boards, section_keys, snap_points
 from .pieces import PIECES, place_pieces
+from .positions import ark_positions, board_positions, drawn_positions
 from .rules import rules_config
 from .table import (
     ANIMAL_THICKNESS,
@@ -39,7 +40,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     boards = board_art(data, config, images)
     tiles = tile_list(data)
     tile_images = art.tile_images(tiles)
-    save, script, ui = _save(definition, config, art, boards, tiles, tile_images)
+    save, script, ui, positions = _save(definition, config, art, boards, tiles, tile_images)
     files = {
         f"{definition.id}.json": dumps(save),
         f"{definition.id}.png": thumbnail(art, tiles, data["name"], images),
@@ -47,7 +48,9 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         "scripts/Global.lua": script.encode("utf-8"),
         "scripts/Global.xml": ui.encode("utf-8"),
     }
-    return GameBuild(definition.id, definition, save, script, ui, files)
+    build = GameBuild(definition.id, definition, save, script, ui, files)
+    build.positions = positions
+    return build
 
 
 def seats_of(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -104,8 +107,9 @@ def _save(
     boards: dict[str, Any],
     tiles: list[dict[str, Any]],
     tile_images: dict[int, tuple[str, str]],
-) -> tuple[dict[str, Any], str, str]:
-    """The save (laid out for the most players), its Global script and UI."""
+) -> tuple[dict[str, Any], str, str, list[Any]]:
+    """The save (laid out for the most players), its Global script and UI, and the positions
+    its script uses on that layout."""
     from rules_ref.ark_and_noah import for_players
 
     from ...lua.scripts import global_script, global_ui
@@ -153,7 +157,6 @@ def _save(
         "guids": {"bags": animals.bags, "sections": on_boards.sections, **pieces.guids},
         "tiles": animals.tiles,
         "tile_guids": [animals.by_tile[t] for t in sorted(animals.by_tile)],
-        "templates": {"bonus": pieces.templates},
     }
     script = global_script(definition.id, ctx)
     ui = global_ui(definition.id, ctx)
@@ -173,4 +176,10 @@ def _save(
         note=data["description"],
         snap_points=arks[str(high)]["snaps"],
     )
-    return save, script, ui
+    drawn = ctx["drawn"]
+    keys = section_keys(biggest.layout)
+    positions = ark_positions(data, biggest, [on_boards.sections[k] for k in keys])
+    boards_by = {k: guids.guid(k) for k in ("action-board", "score-track", "round-track")}
+    positions += board_positions(data, config, boards_by)
+    positions += drawn_positions(drawn, animal_side(table["square"]))
+    return save, script, ui, positions

@@ -26,11 +26,10 @@ DIVIDER_ASPECT = 8.0
 
 
 class PiecesOnTable(NamedTuple):
-    """The piece objects of a table, the GUIDs the script finds them by, the bonus templates."""
+    """The piece objects of a table and the GUIDs the script finds them by."""
 
     objects: list[dict[str, Any]]
     guids: dict[str, Any]
-    templates: dict[str, dict[str, Any]]
 
 
 class Maker:
@@ -101,9 +100,9 @@ def place_pieces(
     cells: tuple[list[list[float]], list[list[float]]],
     workers: int,
 ) -> PiecesOnTable:
-    """Supplies, then every colour's pieces (``workers`` each, in its area), then the round
-    marker (``cells``: the score and the round track's); the bonus templates stay off the
-    table."""
+    """Supplies, then every colour's pieces (``workers`` each, in its area), the round marker
+    (``cells``: the score and the round track's) and an infinite bag of each bonus token (a
+    token taken from it gets a fresh GUID)."""
     make = Maker(guids, float(table["square"]))
     urls = {kind: art.piece(kind, kind, {}) for kind in ("food", "pitch")}
     objects, supply_guids = _supplies(make, art, config, seats, table, urls)
@@ -147,17 +146,23 @@ def place_pieces(
     rot = piece_rot_y(seats[0])  # shared pieces read upright for the first seat
     round_marker = make.piece("round", url, "round", "Round marker", [x, BOARD_TOP, z], rot)
     objects.append(round_marker)
-    templates = {}
-    for v in range(1, config["bonus_max"] + 1):
+    found["bonus"] = {}
+    for v, (x, z) in enumerate(line_of(table["bonus_bags"], config["bonus_max"]), start=1):
         url = art.piece(f"bonus-{v}", "bonus", {"value": v})
         token = make.piece(
-            f"bonus-template:{v}", url, "bonus", f"Bonus +{v}", [0.0, BOARD_TOP, 0.0], rot,
-            {"value": v},
-        )  # fmt: skip
-        del token["GUID"]  # TTS gives every spawned token a fresh GUID
-        templates[str(v)] = token
+            f"bonus:{v}", url, "bonus", f"Bonus +{v}", [x, BOARD_TOP, z], rot, {"value": v}
+        )
+        bag = obj.infinite_bag(
+            guids.guid(f"bonus-bag:{v}"),
+            token,
+            nickname=f"Bonus +{v} tokens",
+            tags=["BonusSupply"],
+            transform=obj.transform((x, BAG_Y, z)),
+        )
+        found["bonus"][str(v)] = bag["GUID"]
+        objects.append(bag)
     found |= {"supply": supply_guids, "round": round_marker["GUID"]}
-    return PiecesOnTable(objects, found, templates)
+    return PiecesOnTable(objects, found)
 
 
 def _supplies(

@@ -208,6 +208,7 @@ FIELDS = {
             "round_track_width": Num(),
             "bags": Map({"male": Point(2), "female": Point(2)}),
             "drawn": Map({"start": Point(2), "step": Point(2)}),
+            "bonus_bags": Map({"start": Point(2), "step": Point(2)}),
             "supply": Map({"start": Point(2), "step": Point(2)}),
             "seats": ListOf(
                 Map({"color": OneOf(SEAT_COLORS), "area": Point(2), "facing": Num()}), 1, 10
