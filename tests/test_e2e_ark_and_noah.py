@@ -95,7 +95,7 @@ class Game:
             self.table = self.open(self.save, self.seed + 100)
 
     def open(self, save: dict[str, Any], seed: int) -> EmulatedTable:
-        table = EmulatedTable(save, seed=seed)
+        table = EmulatedTable(save, seed=seed, images=self.built.files)  # the strict table
         table.seat(self.seated)
         table.load()
         return table
@@ -518,9 +518,7 @@ def test_phase_one_bonuses_and_turn_order(standard: Any, n: int) -> None:
     tokens = sorted(json.loads(o["gm_notes"])["value"] for o in game.objects("Bonus"))
     assert tokens == sorted(v for v in expected.values() if v > 0)
     # the game survives a save and reload in the middle of Phase II
-    game.table = EmulatedTable(game.table.save_state(), seed=9)
-    game.table.seat(game.colours)
-    game.table.load()
+    game.table = game.open(game.table.save_state(), 9)
     assert game.table.ui_value("order") == "Turn order: " + ", ".join(order["turn_order"])
     # gains resolve by themselves; the first step waiting for a player is shown
     game.done_all()

@@ -261,5 +261,20 @@ def test_check_command_on_broken_geometry(noah, tmp_path: Path):
     assert "Traceback" not in result.output
     guid = by_tag(save, "StartPlayer")["GUID"]
     assert f"[geo] ObjectStates[1]: object {guid}: Transform.posY is nan" in result.output
+    assert "[req] ObjectStates[1].Transform: non-finite value(s): posY" in result.output
+
+
+def test_check_lists_geometry_findings_and_fails_on_them_only_when_strict(noah, tmp_path):
+    save = copy.deepcopy(noah.save)
+    by_tag(save, "StartPlayer")["Transform"]["posZ"] = 1.0
+    path = tmp_path / "overlap.json"
+    path.write_text(json.dumps(save), "utf-8")
+    lenient = CliRunner().invoke(cli, ["check", str(path)])
+    assert (
+        lenient.exit_code == 0
+        and "[geo]" in lenient.output
+        and "interpenetrates" in (lenient.output)
+    )
+    assert CliRunner().invoke(cli, ["check", "--strict", str(path)]).exit_code == 2
     path.write_text("{not json", "utf-8")
     assert run(["check", str(path)]) == 2

@@ -204,9 +204,11 @@ def evaluate(
 @cli.command()
 @click.argument("saves", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--all", "show_all", is_flag=True, help="Also list [conv] findings.")
-def check(saves: tuple[Path, ...], show_all: bool) -> None:
+@click.option("--strict", is_flag=True, help="Fail on [geo] findings too (as build does).")
+def check(saves: tuple[Path, ...], show_all: bool, strict: bool) -> None:
     """Check TTS save files against the format conventions (FORMAT.md §7) and the table's
-    geometry (GEOMETRY.md): [req] and [geo] findings fail."""
+    geometry (GEOMETRY.md). [req] findings fail; [geo] ones are listed (and fail with --strict:
+    real mods legitimately break the conventions the builders keep)."""
     from .save import loads
     from .save.checker import check_file_bytes, check_geometry, check_save
     from .save.geometry_checks import image_size_from_disk
@@ -223,7 +225,7 @@ def check(saves: tuple[Path, ...], show_all: bool) -> None:
         for finding in findings:
             if finding.level != "conv" or show_all:
                 click.echo(f"{path}: [{finding.level}] {finding.path}: {finding.message}")
-        failed |= any(f.level != "conv" for f in findings)
+        failed |= any(f.level == "req" or (strict and f.level == "geo") for f in findings)
     if failed:
         sys.exit(EXIT_BAD_INPUT)
 

@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from math import isfinite
 from typing import Any, Literal
 
 from tts_builder.save.objects import CARD_GREY, DIE_FACES
@@ -290,6 +291,9 @@ def _check_transform(value: object, path: str, out: _Out) -> None:
     missing = [k for k in TRANSFORM_KEYS if not _is_number(value.get(k))]
     if missing:
         out.req(path, f"needs numeric {', '.join(missing)}")
+    infinite = [k for k in TRANSFORM_KEYS if _is_number(value.get(k)) and not isfinite(value[k])]
+    if infinite:
+        out.req(path, f"non-finite value(s): {', '.join(infinite)}")
     ints = [k for k in TRANSFORM_KEYS if _is_int(value.get(k))]
     if ints:
         out.conv(path, f"value(s) written as ints: {', '.join(ints)}; TTS writes floats")

@@ -30,9 +30,16 @@ PRINTED_NAMES = (
 FLAT_NAMES = geo.TILE_NAMES | geo.TOKEN_NAMES | {"Custom_Board"}
 #: Containers and zones: neither rests on the table as a solid nor prints a face.
 NOT_SOLID = geo.ZONE_NAMES | {"Infinite_Bag", "Bag", "Custom_Model_Bag", "3DText"}
+#: What the model knows the shape of: the checks of placement look at these only.
+MODELLED_NAMES = PRINTED_NAMES | geo.D6_NAMES | {"Custom_Dice"}
 HEIGHT_TOLERANCE = 0.01
 _COLOR_RE = re.compile(r"[\"'](" + "|".join(SEAT_COLORS) + r")[\"']")
 _URL_RE = re.compile(r"(?:file:///|https?://)[^\"'\s\]\)]+")
+#: URLs in a script that name an image: a picture file or a Steam Cloud upload.
+_IMAGE_URL_RE = re.compile(
+    r"(?:file:///|https?://)[^\"'\s\]\)]+?(?:\.(?:png|jpe?g|gif|webp|bmp)|/ugc/[^\"'\s]+)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -110,18 +117,19 @@ def aspect_of(obj: Mapping[str, Any], image_size: ImageSize | None) -> float | N
 def _placed(save: Mapping[str, Any], image_size: ImageSize | None, out: _Out) -> list[_Placed]:
     found = []
     for i, obj in enumerate(save.get("ObjectStates") or []):
-        if not isinstance(obj, dict) or obj.get("Name") in NOT_SOLID:
+        if not isinstance(obj, dict) or obj.get("Name") not in MODELLED_NAMES:
             continue
         path = f"ObjectStates[{i}]"
         try:
             t = geo.Transform.of(obj)
-            aspect = aspect_of(obj, image_size)
         except geo.GeometryError as err:
             out(path, str(err))
             continue
+        try:
+            aspect = aspect_of(obj, image_size)
         except FileNotFoundError as err:
             out(path, f"object {obj.get('GUID', '?')}: image not found: {err}")
-            continue
+            aspect = None
         if (
             obj.get("Name") in geo.CARD_NAMES | geo.DECK_NAMES
             and aspect is not None
@@ -250,7 +258,7 @@ def check_script_images(save: Mapping[str, Any], out: _Out) -> None:
     Manager upload, Workshop) and ``publish`` find them."""
     listed = set(_urls_outside_scripts(save))
     for text in script_texts(save):
-        for url in sorted(set(_URL_RE.findall(text))):
+        for url in sorted(set(_IMAGE_URL_RE.findall(text))):
             if url not in listed:
                 out("LuaScript", f"a script spawns image {url} that no object or "
                     "CustomUIAssets lists; asset tools will not see it")  # fmt: skip
