@@ -72,6 +72,7 @@ class Game:
         colours: list[str] | None = None,
         seed: int | None = None,
         set_up: bool = True,
+        strict: bool = True,
     ) -> None:
         self.built = built
         self.n = n
@@ -86,6 +87,7 @@ class Game:
         by_colour = {s["color"]: s for s in self.data["table"]["seats"]}
         self.seats = [by_colour[c] for c in self.colours]
         self.seed = n if seed is None else seed
+        self.strict = strict
         self.table = self.open(self.save, self.seed)
         if set_up:
             self.setup()
@@ -95,7 +97,7 @@ class Game:
             self.table = self.open(self.save, self.seed + 100)
 
     def open(self, save: dict[str, Any], seed: int) -> EmulatedTable:
-        table = EmulatedTable(save, seed=seed, images=self.built.files)  # the strict table
+        table = EmulatedTable(save, seed=seed, images=self.built.files, strict=self.strict)
         table.seat(self.seated)
         table.load()
         return table
@@ -311,7 +313,7 @@ def test_one_save_seats_every_colour_before_setup(standard: Any) -> None:
 
 @pytest.mark.parametrize(
     ("seated", "reason"),
-    [(["Red"], "1 seated there"), (["White", "Orange"], "0 seated there")],
+    [(["Red"], "1 seated there"), (["Blue"], "1 seated there")],
 )
 def test_setup_needs_two_to_four_seated_players(
     standard: Any, seated: list[str], reason: str
@@ -410,7 +412,9 @@ def test_setup_lays_out_the_table_for_the_seated_players(standard: Any, colours:
 
 
 def test_seated_colours_without_a_seat_are_told_they_are_not_playing(standard: Any) -> None:
-    game = Game(standard, 3, colours=["Red", "White", "Green"], set_up=False)
+    """The strict table seats only colours with a HandTrigger; whether TTS lets a player take
+    another colour is not established, so the script tells them (on a lenient table)."""
+    game = Game(standard, 3, colours=["Red", "White", "Green"], set_up=False, strict=False)
     game.setup()
     assert "Not playing (no seat in this game): White." in game.messages()
     assert game.table.ui_value("order") == "Turn order: Red, Green"

@@ -23,6 +23,7 @@ from .table import (
 
 #: The picture of each kind of piece is square except the divider's (256 x 32).
 DIVIDER_ASPECT = 8.0
+DIVIDER_FILL = 0.85
 
 
 class PiecesOnTable(NamedTuple):
@@ -37,7 +38,9 @@ class Maker:
 
     def __init__(self, guids: GuidAllocator, square: float) -> None:
         self.guids = guids
-        self.divider_length = float(square)  # a divider spans one square's edge
+        # a divider lies along one square's edge, short of the corners, so that the dividers
+        # of two edges meeting at a corner do not touch
+        self.divider_length = round(float(square) * DIVIDER_FILL, 4)
 
     def piece(
         self,

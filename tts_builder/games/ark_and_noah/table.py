@@ -239,7 +239,8 @@ def round_track(data: dict[str, Any], config: dict[str, Any]) -> Board:
 
     table = data["table"]
     size = ark.round_track_size(config["end"]["min_rounds"])
-    return board(table["round_track"], size, table["round_track_width"], shared_rot_y(data))
+    width = size[0] * float(table["round_track_cell"]) / ark.ROUND_CELL
+    return board(table["round_track"], size, width, shared_rot_y(data))
 
 
 def score_cells(data: dict[str, Any]) -> list[list[float]]:
