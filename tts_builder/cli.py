@@ -76,6 +76,8 @@ def build(
     """Build GAMES (default: every bundled game) into dist/<game>/."""
     from .build import BuildOptions, build_game, lint_build
     from .definition import REPO_ROOT
+    from .picture import images_from_files, table_picture
+    from .render import encode_png
     from .save.checker import check_geometry, check_save
     from .save.geometry_checks import image_size_from_files
     from .writer import DirCache, tree_matches, write_tree
@@ -98,6 +100,10 @@ def build(
                     first = problems[0]
                     message = f"generated save fails {first.path}: {first.message}"
                     raise RuntimeError(f"{result.folder}/{name}: {message}")
+            # The table at load, as TTS lays it out, beside preview.png.
+            picture = table_picture(result.save, images_from_files(result.files),
+                                    result.positions, result.folder)  # fmt: skip
+            result.files["table.png"] = encode_png(picture)
             builds.append(result)
             report(
                 f"built {result.folder}: {len(result.files)} files, {result.rendered} images "
@@ -228,6 +234,43 @@ def check(saves: tuple[Path, ...], show_all: bool, strict: bool) -> None:
         failed |= any(f.level == "req" or (strict and f.level == "geo") for f in findings)
     if failed:
         sys.exit(EXIT_BAD_INPUT)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--variant", help="Draw this variant's save.")
+@click.option("--players", type=int, default=None, help="Seated players (default: the most).")
+@click.option("--after-setup", is_flag=True, help="Run Setup on the emulated table first.")
+@click.option("--out", "out_file", type=click.Path(path_type=Path), default=None,
+              help="PNG to write (default: dist/<game>/table.png, or table-setup-<N>p.png).")
+@click.pass_obj
+def table(
+    report: Reporter, game: str, variant: str | None, players: int | None, after_setup: bool,
+    out_file: Path | None,
+) -> None:
+    """Draw GAME's table as TTS lays it out, seen from above, into a PNG."""
+    from .build import BuildOptions, build_game
+    from .definition import REPO_ROOT
+    from .picture import after_setup as run_setup
+    from .picture import images_from_files, table_picture
+    from .render import encode_png
+    from .writer import DirCache
+
+    _games((game,))
+    out = REPO_ROOT / "dist"
+    result = build_game(game, BuildOptions(out_dir=out, variant=variant), DirCache(out / ".cache"),
+                        report.assets)  # fmt: skip
+    save, title = result.save, result.folder
+    count = players or result.definition.players[1]
+    if after_setup:
+        save = run_setup(save, count)
+        title = f"{result.folder}: after Setup, {count} players"
+    picture = table_picture(save, images_from_files(result.files), result.positions, title)
+    name = f"table-setup-{count}p.png" if after_setup else "table.png"
+    dest = out_file or out / result.folder / name
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(encode_png(picture))
+    report(f"wrote {dest}")
 
 
 register_ship(cli)
