@@ -93,6 +93,17 @@ def test_a_replaced_guid_read_in_the_callback_is_fresh_and_unique() -> None:
     assert t.object("meep01") is not None
 
 
+def test_a_json_spawn_of_an_object_on_the_table_has_no_guid_until_spawned() -> None:
+    t = loaded("""
+        function copy()
+          local json = getObjectFromGUID('meep01').getJSON()
+          return spawnObjectJSON({json = json, position = {0, 1, 20}}).guid
+        end
+    """)
+    with pytest.raises(LuaScriptError, match="still spawning"):
+        t.call_global("copy")
+
+
 def test_infinite_bag_copies_get_their_guid_when_spawning_ends() -> None:
     t = loaded("function take() return getObjectFromGUID('bag001').takeObject({}).getGUID() end")
     with pytest.raises(LuaScriptError, match="still spawning"):

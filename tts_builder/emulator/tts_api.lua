@@ -2061,7 +2061,7 @@ local function snapshot(st)
     gm_notes = st.data.GMNotes or "", description = st.data.Description or "",
     position = { get_pos(st) }, rotation = { get_rot(st) }, face_down = face_down(st),
     locked = st.data.Locked == true, value = get_value(st), quantity = M.getQuantity(st),
-    contained = contained, type = type_of(st), resting = st.resting,
+    contained = contained, type = type_of(st), resting = st.resting, spawning = st.spawning == true,
   }
 end
 
