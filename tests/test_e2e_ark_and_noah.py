@@ -533,12 +533,34 @@ def test_phase_one_bonuses_and_turn_order(standard: Any, n: int) -> None:
     bonus_space = next(i for i, v in expected.items() if v > 0)
     worker = next(o for o in game.objects("Worker") if json.loads(o["gm_notes"])["color"] == who)
     spot = next(s for s in game.points["spaces"] if s["id"] == bonus_space)
+    since = len(game.table.broadcasts)
     game.drop_on(who, worker["guid"], spot["current"])
     assert game.vp()[who] == vp_before[who] + expected[bonus_space]
     assert not any(
         json.loads(o["gm_notes"])["value"] and o["position"][0] == spot["bonus"][0]
         for o in game.objects("Bonus")
     )
+    # the rest of round 2's Phase I: every old token is replaced (even those spawned before
+    # the reload), one token per space showing its new bonus
+    game.place_workers(wishes)
+    second = [
+        {"color": hit.group(1), "space": a["id"]}
+        for m in game.messages(since)
+        if (hit := re.match(r"^(\w+) takes (\w+)", m))
+        for a in config["actions"]
+        if a["name"] == hit.group(2)
+    ]
+    assert len(second) == len(placements)
+    now = ref.bonus_update(config, {"bonuses": expected, "placements": second})["bonuses"]
+    shown: dict[str, list[int]] = {}
+    for o in game.objects("Bonus"):
+        at = next(
+            s["id"]
+            for s in game.points["spaces"]
+            if math.dist((o["position"][0], o["position"][2]), s["bonus"]) < 0.01
+        )
+        shown.setdefault(at, []).append(json.loads(o["gm_notes"])["value"])
+    assert shown == {k: [v] for k, v in now.items() if v > 0}
     assert not game.table.errors
 
 
