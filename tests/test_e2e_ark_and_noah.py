@@ -903,3 +903,44 @@ def test_deluge_and_final_scoring_match_rules_ref(
             f"penalties {-want['penalties'][colour]:+d})" in body
         )
     assert not game.table.errors
+
+
+@pytest.mark.parametrize(("variant", "n"), [(None, 2), (None, 3), (None, 4), ("family", 3)])
+def test_the_table_after_setup_passes_the_geometry_checks(
+    standard: Any, family: Any, variant: str | None, n: int
+) -> None:
+    """What Setup lays out (moved sections, dealt pieces and animals, workers on their spaces)
+    rests on surfaces, faces its seats and interpenetrates nothing; the script's positions for
+    that Ark land on their printed cells."""
+    from tts_builder.games.ark_and_noah.boards import snap_points
+    from tts_builder.games.ark_and_noah.positions import ark_positions, board_positions
+    from tts_builder.save.checker import check_geometry
+    from tts_builder.save.geometry_checks import image_size_from_files
+
+    built = family if variant else standard
+    game = Game(built, n)
+    state = game.table.save_state()
+    plan = game.points["plan"]
+    state["SnapPoints"] = snap_points(plan, game.points["spaces"], variant is not None)
+    objects = state["ObjectStates"]
+    sections = []
+    for _kind, b in plan.sections:  # the section object Setup put at each place
+        sections.append(
+            next(
+                o["GUID"]
+                for o in objects
+                if "Ark" in o.get("Tags", [])
+                and math.isclose(o["Transform"]["posX"], b.transform.pos[0], abs_tol=1e-3)
+            )
+        )
+    boards = {
+        key: next(o["GUID"] for o in objects if tag in o.get("Tags", []))
+        for key, tag in (
+            ("action-board", "ActionBoard"),
+            ("score-track", "ScoreTrack"),
+            ("round-track", "RoundTrack"),
+        )
+    }
+    positions = ark_positions(game.data, plan, sections)
+    positions += board_positions(game.data, game.config, boards)
+    assert check_geometry(state, image_size_from_files(built.files), positions) == []
