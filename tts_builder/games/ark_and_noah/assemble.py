@@ -100,6 +100,18 @@ def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections:
     }
 
 
+def lua_snap_points(snaps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Save-form snap points ({Position, Rotation, Tags}) in the form ``setSnapPoints`` takes
+    ({position, rotation, rotation_snap, tags}: the Lua API's keys are lower case)."""
+    out = []
+    for point in snaps:
+        entry: dict[str, Any] = {"position": point["Position"], "tags": point.get("Tags", [])}
+        if "Rotation" in point:
+            entry |= {"rotation": point["Rotation"], "rotation_snap": True}
+        out.append(entry)
+    return out
+
+
 def _save(
     definition: Any,
     config: dict[str, Any],
@@ -131,6 +143,9 @@ def _save(
     pieces = place_pieces(guids, art, config, seats, table, cells, most_workers)
     spaces = action_spaces(data, config)
     arks = {str(n): _ark_context(data, config, n, on_boards.sections) for n in range(low, high + 1)}
+    save_snaps = arks[str(high)]["snaps"]
+    for ark in arks.values():
+        ark["snaps"] = lua_snap_points(ark["snaps"])
     ctx = {
         "game": {"id": definition.id, "name": data["name"]},
         "config": config,
@@ -174,7 +189,7 @@ def _save(
         table=table["type"],
         sky=table["sky"],
         note=data["description"],
-        snap_points=arks[str(high)]["snaps"],
+        snap_points=save_snaps,
     )
     drawn = ctx["drawn"]
     keys = section_keys(biggest.layout)
