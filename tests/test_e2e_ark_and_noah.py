@@ -23,7 +23,7 @@ from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.emulator import EmulatedTable
 from tts_builder.games.ark_and_noah import area_slot, rules_config, seat_point, table_points
-from tts_builder.games.ark_and_noah.table import BOARD_TOP
+from tts_builder.games.ark_and_noah.table import BOARD_TOP, marker_spot, score_cells
 from tts_builder.save import loads
 
 STEP_RE = re.compile(r"^Now: (\w+): ([\w ]+?)(?: \(|;)")
@@ -383,10 +383,17 @@ def test_setup_lays_out_the_table_for_the_seated_players(standard: Any, colours:
         )
     assert supply["Food supply"] == config["supply"]["food"] - n * setup["food"]
     assert supply["Pitch supply"] == config["supply"]["pitch"] - n * setup["pitch"]
+    everyone_seats = [s["color"] for s in game.data["table"]["seats"]]
     # nobody else's pieces stay; the workers start on the rules' completed-action spaces
     owners = {json.loads(o["gm_notes"])["color"] for o in game.objects("Worker")}
     owners |= {json.loads(o["gm_notes"])["color"] for o in game.objects("Score")}
     assert owners == set(colours) and len(game.objects("Character")) == n
+    cells = score_cells(game.data)
+    for o in game.objects("Score"):  # each marker on 0, in its own seat's corner
+        slot = everyone_seats.index(json.loads(o["gm_notes"])["color"])
+        x, z = marker_spot(cells[0], slot)
+        assert math.dist((o["position"][0], o["position"][2]), (x, z)) < 1e-3
+        assert o["position"][1] == pytest.approx(BOARD_TOP)
     seats = ref.for_players(config["first_round_spaces"], n)["seats"]
     spaces = {s["id"]: s for s in game.points["spaces"]}
     for colour, wanted in zip(colours, seats, strict=True):

@@ -20,6 +20,7 @@ from .table import (
     BAG_Y,
     BOARD_TOP,
     DIVIDER_THICKNESS,
+    MARKER_CORNERS,
     action_spaces,
     ark_plan,
     line_of,
@@ -157,6 +158,7 @@ def _save(
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
         "spaces": spaces,
         "score_cells": cells[0],
+        "marker_corners": [list(c) for c in MARKER_CORNERS],
         "round_cells": cells[1],
         "drawn": [[round(x, 4), round(z, 4)] for x, z in line_of(table["drawn"], 6)],
         "area": {

@@ -97,9 +97,13 @@ def piece_rot_y(seat: dict[str, Any]) -> float:
     return geo.reader_rot_y(seat["facing"])
 
 
+#: Where each seat's scoring marker lies in a track cell: one corner per seat (dx, dz).
+MARKER_CORNERS = ((-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18))
+
+
 def marker_spot(cell: list[float], seat_no: int) -> list[float]:
     """A scoring marker's place in a track cell (one corner per seat)."""
-    dx, dz = ((-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18))[seat_no % 4]
+    dx, dz = MARKER_CORNERS[seat_no % len(MARKER_CORNERS)]
     return [round(cell[0] + dx, 4), round(cell[1] + dz, 4)]
 
 
