@@ -373,6 +373,16 @@ def test_setup_lays_out_the_table_for_the_seated_players(standard: Any, colours:
         assert len(game.in_area(colour, "Divider")) == setup["dividers"]
         assert len(game.in_area(colour, "Food")) == setup["food"]
         assert len(game.in_area(colour, "Pitch")) == setup["pitch"]
+        # each at its own place of the area, where the build's AREA_SLOTS say
+        seat = game.seats[colours.index(colour)]
+        for tag, kind in (("Animal", "animals"), ("Divider", "dividers"), ("Food", "food")):
+            got = sorted(
+                tuple(round(v, 3) for v in o["position"]) for o in game.in_area(colour, tag)
+            )
+            want = sorted(
+                tuple(round(v, 3) for v in area_slot(seat, kind, k)) for k in range(len(got))
+            )
+            assert got == want, (colour, tag)
     assert game.vp() == dict.fromkeys(colours, 0)
     supply = {o["nickname"]: o["quantity"] for o in table.objects() if "Supply" in o["tags"]}
     assert set(supply) == {f"{c} dividers" for c in colours} | {"Food supply", "Pitch supply"}
