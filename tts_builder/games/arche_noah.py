@@ -475,5 +475,5 @@ def _table_hands(table_type: str) -> dict[str, dict[str, float]]:
     from ..save import objects as obj
     from ..save import tables
 
-    placements = tables.RPG_HAND_PLACEMENTS if table_type == "Table_RPG" else {}
+    placements = tables.HAND_PLACEMENTS.get(table_type, {})
     return {colour: obj.transform(*placement) for colour, placement in placements.items()}
