@@ -72,18 +72,18 @@ def ark_positions(
 def board_positions(
     data: dict[str, Any], config: dict[str, Any], guids: dict[str, str]
 ) -> list[geo.ScriptPosition]:
-    """The action spaces and bonus rings, and the tracks' cells (``guids``: the boards' GUIDs
-    by ``action-board``, ``score-track``, ``round-track``)."""
+    """The action spaces and bonus rings (standard game), and the tracks' cells (``guids``: the
+    boards' GUIDs by ``action-board``, ``score-track``, ``round-track``)."""
     from ...render import ark
 
     found = []
     b = action_board(data)
     worker = config["turn_mode"] == "worker"
-    for action, spot in zip(
-        config["actions"], ark.board_spots(len(config["actions"])), strict=True
-    ):
+    # the family side prints no worker spaces, and its script puts nothing on the board
+    spots = ark.board_spots(len(config["actions"])) if worker else []
+    for action, spot in zip(config["actions"], spots, strict=False):
         places = [("completed", spot.completed, 62), ("current", spot.current, 62)]
-        places += [("bonus", spot.bonus, 26)] if worker else []
+        places += [("bonus", spot.bonus, 26)]
         for what, px, r in places:
             found.append(
                 _on(f"{action['id']} {what}", b.at(px), b, guids["action-board"], px, (r, r),
