@@ -5,9 +5,11 @@ laid out for four; Setup reads who is seated, builds the Ark for them, deals the
 pieces and animals at random and puts the rest away. The family variant is its own save.
 
 The parts: ``schema`` (definition keys), ``checks`` (cross-field checks), ``rules`` (rule
-numbers, action texts), ``tiles`` (animal tiles, starting deal), ``table`` (table geometry),
-``art`` (pictures), ``boards`` / ``animals`` / ``pieces`` (objects on the table) and
-``assemble`` (the build).
+numbers, action texts), ``tiles`` (the animal tiles' fields), ``table`` (seats, boards, the
+Ark of each player count and the areas, through ``tts_builder.geometry``), ``positions`` (the
+script's positions and the printed cells they mean, for the geometry checks), ``art``
+(pictures), ``boards`` / ``animals`` / ``pieces`` (objects on the table) and ``assemble`` (the
+build).
 """
 
 from __future__ import annotations
