@@ -594,8 +594,13 @@ def _to_build_step(game: Game) -> tuple[str, str]:
     return first, others[0]
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_enclosures_are_detected_and_inner_dividers_returned(standard: Any, n: int) -> None:
+@pytest.mark.parametrize(
+    "seated",
+    [["Red", "Yellow"], ["Green", "Blue"], ["Yellow", "Green", "Blue"], None],
+)
+def test_enclosures_are_detected_and_inner_dividers_returned(
+    standard: Any, seated: list[str] | None
+) -> None:
     rows_cols: dict[str, int] = {}
 
     def edit(game: Game) -> None:
@@ -603,7 +608,8 @@ def test_enclosures_are_detected_and_inner_dividers_returned(standard: Any, n: i
         for colour in game.colours:
             game.give(colour, f"{colour} dividers", 6)
 
-    game = Game(standard, n, edit)
+    n = len(seated) if seated else 4
+    game = Game(standard, n, edit, colours=seated)
     builder, other = _to_build_step(game)
     rows, cols = rows_cols["rows"], rows_cols["cols"]
     # a 2 x 2 enclosure in the bow with a stray divider inside it, and a 1 x 1 beside it
