@@ -23,7 +23,13 @@ from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.emulator import EmulatedTable
 from tts_builder.games.ark_and_noah import area_slot, rules_config, seat_point, table_points
-from tts_builder.games.ark_and_noah.table import BOARD_TOP, marker_spot, score_cells
+from tts_builder.games.ark_and_noah.table import (
+    ANIMAL_THICKNESS,
+    BOARD_TOP,
+    PIECES,
+    marker_spot,
+    score_cells,
+)
 from tts_builder.save import loads
 
 STEP_RE = re.compile(r"^Now: (\w+): ([\w ]+?)(?: \(|;)")
@@ -660,10 +666,12 @@ def test_enclosures_are_detected_and_inner_dividers_returned(
 # --------------------------------------------------------------------------- loading
 
 
-def _lion_ark(game: Game, colours: list[str]) -> list[str]:
-    """A completed 1 x 3 enclosure along the top hull, in mixed colours, fed and pitched."""
-    squares = [(0, 0), (0, 1), (0, 2)]
-    edges = enclosure_edges(game.points["rows"], game.points["cols"], squares)
+def _lion_ark(
+    game: Game, colours: list[str], squares: tuple[tuple[int, int], ...] = ((0, 0), (0, 1), (0, 2))
+) -> list[str]:
+    """A completed enclosure (1 x 3 along the top hull unless ``squares`` says otherwise), in
+    mixed colours, fed and pitched."""
+    edges = enclosure_edges(game.points["rows"], game.points["cols"], list(squares))
     for i, edge in enumerate(edges):
         game.divider_on(edge, colours[i % len(colours)])
     if game.config["loading"]["food_required"]:
@@ -732,6 +740,11 @@ def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
         assert (markers[c] != markers0[c]) == (got[c] != 0)
     assert f"({8 - want['cost']} loading point(s) left)" in game.status()
     assert all(game.table.object(tiles[("Lion", s)])["locked"] for s in ("male", "female"))
+    # the pair lies on the food of its squares, on the Ark's top, not inside the board
+    food_th = PIECES["food"][2] if game.config["loading"]["food_required"] else 0.0
+    for sex in ("male", "female"):
+        y = game.table.object(tiles[("Lion", sex)])["position"][1]
+        assert y == pytest.approx(BOARD_TOP + food_th)
     # a dog pair into the same enclosure: refused with rules_ref's reason, nothing scores
     dog = next(s for s in game.config["species"] if s["name"] == "Dog")
     inp2 = {
@@ -758,6 +771,34 @@ def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
     assert f"Load refused: {refusal['reason']}." in game.messages(before)
     assert game.vp() == vp1
     assert game.table.object(tiles[("Dog", "male")])["position"] == male["position"]
+    assert not game.table.errors
+
+
+def test_a_pair_in_a_one_square_enclosure_stacks_on_its_square(standard: Any) -> None:
+    """Dogs need a 1-square enclosure: both tiles lie on that square, the second on top of the
+    first (and the food below), so nothing interpenetrates on the strict table."""
+
+    def edit(game: Game) -> None:
+        _lion_ark(game, [game.colours[0]], squares=((0, 0),))
+        game.give_tile("Dog", "male", game.colours[0], 6)
+        game.give_tile("Dog", "female", game.colours[0], 7)
+
+    game = Game(standard, 2, edit)
+    loader = game.colours[0]
+    game.place_workers({c: ["loading"] if c == loader else ["pitch", "food"] for c in game.colours})
+    game.until(loader, "Loading")
+    dogs = {
+        json.loads(o["gm_notes"])["sex"]: o["guid"]
+        for o in game.objects("Animal")
+        if json.loads(o["gm_notes"])["species"] == "Dog"
+    }
+    square = game.points["squares"]["0:0"]
+    game.drop_on(loader, dogs["male"], square)
+    game.drop_on(loader, dogs["female"], square)
+    assert any(m.startswith(f"{loader} loads the Dog pair") for m in game.messages())
+    food, animal = PIECES["food"][2], ANIMAL_THICKNESS
+    heights = sorted(game.table.object(g)["position"][1] for g in dogs.values())
+    assert heights == [pytest.approx(BOARD_TOP + food), pytest.approx(BOARD_TOP + food + animal)]
     assert not game.table.errors
 
 
