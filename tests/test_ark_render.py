@@ -337,3 +337,23 @@ def test_every_player_counts_script_positions_land_on_their_printed_cells(
     first["Transform"]["rotY"] = 0.0
     found = check_geometry(save, image_size_from_files(built.files), positions)
     assert any("square 0:0" in f.message for f in found)
+
+
+def test_setup_snap_points_take_the_lua_api_form() -> None:
+    """``Global.setSnapPoints`` takes lower-case keys (the save writes Position/Rotation/Tags)."""
+    from tts_builder.games.ark_and_noah.assemble import lua_snap_points
+    from tts_builder.save import objects as obj
+
+    saved = [
+        obj.snap_point((1.0, 1.16, 2.0), (0, 90, 0), ["Divider"]),
+        obj.snap_point((3.0, 1.16, 4.0), None, ["Pitch"]),
+    ]
+    assert lua_snap_points(saved) == [
+        {
+            "position": {"x": 1.0, "y": 1.16, "z": 2.0},
+            "rotation": {"x": 0.0, "y": 90.0, "z": 0.0},
+            "rotation_snap": True,
+            "tags": ["Divider"],
+        },
+        {"position": {"x": 3.0, "y": 1.16, "z": 4.0}, "tags": ["Pitch"]},
+    ]
