@@ -506,11 +506,90 @@ def phase_two_order(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[s
     return {"turn_order": order, "steps": steps}
 
 
+def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """Who plays.
+
+    ``{"seated": ["Green", "Red"]}`` (the colours seated at the table, any order) ->
+    ``{"ok": bool, "colors": [playing colours in seat order], "ignored": [seated colours the
+    game has no seat for, in the order given], "reason": ""}``. The game's colours that are
+    seated play, in seat order (``config["colors"]``, clockwise); the first is the start player.
+    ``ok`` is false (with a reason) unless players.min..players.max of them are seated. A colour
+    seated twice, or one that is not a string, is malformed.
+    """
+    seated = list(inp["seated"])
+    if any(not isinstance(c, str) for c in seated) or len(set(seated)) != len(seated):
+        raise ValueError("seated colours must be distinct names")
+    colours = list(config["colors"][: config["players"]["max"]])
+    playing = [c for c in colours if c in seated]
+    ignored = [c for c in seated if c not in colours]
+    low, high = config["players"]["min"], config["players"]["max"]
+    reason = ""
+    if not low <= len(playing) <= high:
+        reason = (
+            f"{low}-{high} players must sit at {', '.join(colours)}; {len(playing)} seated there"
+        )
+    return {"ok": reason == "", "colors": playing, "ignored": ignored, "reason": reason}
+
+
+def tiles_in_play(config: Mapping[str, Any], n: int) -> list[int]:
+    """The animal tiles (``2 * species index + sex``, 0 male, 1 female) of an ``n``-player game:
+    the species marked for at most ``n`` players, small ones only if the rules use them."""
+    out = []
+    for index, s in enumerate(config["species"]):
+        if s.get("min_players", 0) <= n and (config["small_animals"] or s["size"] > 0):
+            out += [2 * index, 2 * index + 1]
+    return out
+
+
+def starting_deal(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """The starting animals, drawn at random.
+
+    ``{"players": 3, "rolls": [int >= 0, one per draw]}`` -> ``{"hands": [[tiles] per seat,
+    each sorted], "bags": {"male": [tiles], "female": [tiles]}, "unused": [tiles]}``. Each seat
+    in seat order draws ``setup.males`` males, then ``setup.females`` females; a draw picks
+    ``candidates[roll mod len(candidates)]`` among the sorted tiles left in that bag that would
+    not complete a pair in the drawer's hand (unless ``setup.starting_pair_allowed``; all the
+    bag's tiles if none would do). ``bags`` holds what stays in the bags, ``unused`` the tiles
+    this player count leaves out of the game. Tiles: ``2 * species index + sex``. Too few or too
+    many rolls, a negative roll or an empty bag is malformed.
+    """
+    n = inp["players"]
+    low, high = config["players"]["min"], config["players"]["max"]
+    if not isinstance(n, int) or not low <= n <= high:
+        raise ValueError(f"players must be {low}..{high}")
+    setup = config["setup"]
+    rolls = list(inp["rolls"])
+    if len(rolls) != n * (setup["males"] + setup["females"]):
+        raise ValueError("one roll per draw")
+    if any(not isinstance(r, int) or isinstance(r, bool) or r < 0 for r in rolls):
+        raise ValueError("rolls must be integers >= 0")
+    in_play = tiles_in_play(config, n)
+    bags = {sex: [t for t in in_play if t % 2 == k] for k, sex in enumerate(SEXES)}
+    hands: list[list[int]] = [[] for _ in range(n)]
+    draws = iter(rolls)
+    for seat in range(n):
+        for sex in SEXES:
+            for _ in range(setup[sex + "s"]):
+                bag = bags[sex]
+                if not bag:
+                    raise ValueError(f"the {sex} bag is empty")
+                fine = bag
+                if not setup["starting_pair_allowed"]:
+                    fine = [t for t in bag if t ^ 1 not in hands[seat]] or bag
+                pick = fine[next(draws) % len(fine)]
+                bag.remove(pick)
+                hands[seat].append(pick)
+    unused = [t for t in range(2 * len(config["species"])) if t not in in_play]
+    return {"hands": [sorted(h) for h in hands], "bags": bags, "unused": unused}
+
+
 FUNCTIONS = {
     "enclosures": enclosures,
     "load_pair": load_pair,
     "final_scoring": final_scoring,
     "bonus_update": bonus_update,
+    "seating": seating,
+    "starting_deal": starting_deal,
 }
 
 
@@ -594,12 +673,8 @@ class State:
         self.config = config
         self.num_players = n = num_players
         self._setup_static()
-        ingame = [
-            i
-            for i, s in enumerate(config["species"])
-            if s.get("min_players", 2) <= n and (config["small_animals"] or s["size"] > 0)
-        ]
-        self.bags = {"male": [2 * i for i in ingame], "female": [2 * i + 1 for i in ingame]}
+        ingame = tiles_in_play(config, n)
+        self.bags = {sex: [t for t in ingame if t % 2 == k] for k, sex in enumerate(SEXES)}
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.drawn: list[int] = []
         self.loaded: list[list[int]] = []

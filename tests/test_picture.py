@@ -135,3 +135,19 @@ def test_table_command_writes_the_picture(tmp_path: Path):
     assert result.exit_code == 0, result.output
     with Image.open(out) as image:
         assert image.width > 1000
+
+
+def test_build_writes_the_table_picture_beside_the_preview(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from tests.conftest import SESSION_CACHE
+    from tts_builder.cli import cli
+    from tts_builder.writer import DirCache
+
+    DirCache(tmp_path / ".cache").update(SESSION_CACHE)
+    result = CliRunner().invoke(cli, ["-q", "build", "arche-noah", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "arche-noah"
+    assert (folder / "preview.png").exists()
+    with Image.open(folder / "table.png") as image:
+        assert image.width > 1000

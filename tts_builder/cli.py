@@ -236,7 +236,8 @@ def check(saves: tuple[Path, ...], show_all: bool, strict: bool) -> None:
 @cli.command()
 @click.argument("game")
 @click.option("--variant", help="Draw this variant's save.")
-@click.option("--players", type=int, default=None, help="Seated players (default: the most).")
+@click.option("--players", type=int, default=None,
+              help="Seated players for --after-setup (default: every player count).")
 @click.option("--after-setup", is_flag=True, help="Run Setup on the emulated table first.")
 @click.option("--out", "out_file", type=click.Path(path_type=Path), default=None,
               help="PNG to write (default: dist/<game>/table.png, or table-setup-<N>p.png).")
@@ -254,20 +255,29 @@ def table(
     from .writer import DirCache
 
     _games((game,))
+    if out_file is not None and after_setup and players is None:
+        raise BuildError("--out names one file: give --players too")
     out = REPO_ROOT / "dist"
     result = build_game(game, BuildOptions(out_dir=out, variant=variant), DirCache(out / ".cache"),
                         report.assets)  # fmt: skip
-    save, title = result.save, result.folder
-    count = players or result.definition.players[1]
-    if after_setup:
-        save = run_setup(save, count)
-        title = f"{result.folder}: after Setup, {count} players"
-    picture = table_picture(save, images_from_files(result.files), result.positions, title)
-    name = f"table-setup-{count}p.png" if after_setup else "table.png"
-    dest = out_file or out / result.folder / name
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_bytes(encode_png(picture))
-    report(f"wrote {dest}")
+    images = images_from_files(result.files)
+    if not after_setup:
+        picture = table_picture(result.save, images, result.positions, result.folder)
+        pictures = {"table.png": picture}
+    else:
+        low, high = result.definition.players
+        pictures = {
+            f"table-setup-{count}p.png": table_picture(
+                run_setup(result.save, count), images, result.positions,
+                f"{result.folder}: after Setup, {count} players",
+            )
+            for count in ([players] if players else range(low, high + 1))
+        }  # fmt: skip
+    for name, picture in pictures.items():
+        dest = out_file or out / result.folder / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(encode_png(picture))
+        report(f"wrote {dest}")
 
 
 register_ship(cli)

@@ -273,12 +273,14 @@ def table_picture(
             x, _y, z = geo.world_of_snap_point(t, point)
             px, py = view.px(x, z)
             draw.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
+    zone_labels: set[str] = set()
     for obj in objects:
         if obj.get("Name") == "ScriptingTrigger":
             rect = geo.zone_rect(transforms[id(obj)])
             corners = [view.px(x, z) for x, z in rect.corners()]
             draw.polygon(corners, outline=ZONE, width=2)
             labels.append((view.px(*rect.centre), obj.get("Nickname") or "zone"))
+            zone_labels.add(obj.get("Nickname") or "zone")
     for point in save.get("SnapPoints") or []:
         pos = point.get("Position") or {}
         px, py = view.px(float(pos.get("x", 0.0)), float(pos.get("z", 0.0)))
@@ -290,7 +292,7 @@ def table_picture(
                          width=2)  # fmt: skip
         draw.line([(px - 5, py - 5), (px + 5, py + 5)], fill=POSITION, width=2)
         draw.line([(px - 5, py + 5), (px + 5, py - 5)], fill=POSITION, width=2)
-        if spot.kind not in ("hex", "mark", "ark") and spot.label not in {t for _, t in labels}:
+        if spot.kind not in ("hex", "mark", "ark") and spot.label not in zone_labels:
             labels.append(((px, py + 14), spot.label))
     for hand in hands:
         t = transforms[id(hand)]

@@ -1,5 +1,6 @@
 -- An emulated Tabletop Simulator table: objects, events, Wait on a virtual clock, zones,
--- containers, dice, buttons, UI/Notes/Player/Turns and JSON, for scripts run in lupa.
+-- containers, dice, buttons, UI/Notes/Player/Turns and JSON, for scripts run in lupa; strict
+-- by default: spawn timing, GUIDs, remainder, merging, resting, seats and iteration order as TTS.
 -- Loaded in the unsandboxed runtime with (sandbox module, vector module, json module, py services);
 -- returns the World driver used by tts_builder/emulator/table.py.
 local sb, vmod, json, py = ...
@@ -38,7 +39,6 @@ local zones_dirty = false
 local aborted = false
 local save_turns = {}
 local settling = {}         -- strict: object state -> frame at which it comes to rest
-local at_load = false       -- true while the save's objects come to rest for the first time
 
 --- A small seeded generator (strict iteration order), the same on every run for one seed.
 local order_state = 1
@@ -610,7 +610,7 @@ end
 
 local come_to_rest -- defined with the resting rules below
 
-local function at_rest_now(st)
+local function at_rest(st)
   return live(st) and not st.spawning and not moving[st] and not rolling[st] and not st.held_by_color
 end
 
@@ -619,7 +619,7 @@ end
 --- callback still runs, with the destroyed object, as a script that relies on it would see.
 local function land(st, callback)
   settling[st] = nil
-  if at_rest_now(st) then come_to_rest(st) end
+  if at_rest(st) then come_to_rest(st) end
   if callback then protected(label_of(st) .. " callback_function", callback, st.proxy) end
 end
 
@@ -885,10 +885,6 @@ local function footprint_overlap(p, q)
     if depth < least then least = depth end
   end
   return least
-end
-
-local function at_rest(st)
-  return live(st) and not st.spawning and not moving[st] and not rolling[st] and not st.held_by_color
 end
 
 local function describe(st)
