@@ -37,7 +37,8 @@ class Reporter:
 @click.option("-q", "--quiet", is_flag=True, help="Print no progress.")
 @click.option(
     "--assets", type=click.Path(path_type=Path, file_okay=False), default=None,
-    help="Folder holding <game>/game.yaml (default: the project's assets/).",
+    help="Folder holding <game>/game.yaml, looked in first (then the current folder, then "
+    "the bundled games).",
 )
 @click.version_option(package_name="tts-builder")
 @click.pass_context
@@ -46,12 +47,11 @@ def cli(ctx: click.Context, quiet: bool, assets: Path | None) -> None:
     ctx.obj = Reporter(quiet, assets)
 
 
-def _games(games: tuple[str, ...]) -> list[str]:
-    from .games import game_ids, game_module
+def _games(games: tuple[str, ...], assets: Path | None = None) -> list[str]:
+    """The named games (a one-line error for an unknown one), else the default set."""
+    from .definition import select_games
 
-    for game in games:
-        game_module(game)  # a one-line error for an unknown id
-    return list(games) or game_ids()
+    return select_games(games, assets)
 
 
 def _variants(game: str, assets: Path | None) -> list[str]:
@@ -65,7 +65,7 @@ def _variants(game: str, assets: Path | None) -> list[str]:
 @click.option("--variant", help="Build only this variant (default: the game and every variant).")
 @click.option(
     "--out", "out_dir", type=click.Path(path_type=Path), default=None,
-    help="Output folder (default: dist/ in the project).",
+    help="Output folder (default: dist/ in the current folder).",
 )
 @click.option("--base-url", help="Serve assets from this URL instead of local files.")
 @click.pass_obj
@@ -73,16 +73,16 @@ def build(
     report: Reporter, games: tuple[str, ...], variant: str | None, out_dir: Path | None,
     base_url: str | None,
 ) -> None:
-    """Build GAMES (default: every bundled game) into dist/<game>/."""
-    from .build import BuildOptions, build_game, lint_build
-    from .definition import REPO_ROOT
+    """Build GAMES into dist/<game>/ (default: the games in the current folder, if any, else
+    every bundled game)."""
+    from .build import DEFAULT_OUT, BuildOptions, build_game, lint_build
     from .save.checker import check_save
     from .writer import DirCache, tree_matches, write_tree
 
-    out = (out_dir or REPO_ROOT / "dist").resolve()
+    out = (out_dir or DEFAULT_OUT).resolve()
     cache = DirCache(out / ".cache")
     builds = []
-    for game in _games(games):
+    for game in _games(games, report.assets):
         variants = [variant] if variant else [None, *_variants(game, report.assets)]
         for chosen in variants:
             started = time.perf_counter()
@@ -113,29 +113,32 @@ def build(
 @cli.command(name="list")
 @click.pass_obj
 def list_games(report: Reporter) -> None:
-    """List the bundled games, their player counts and variants."""
-    from .definition import load_definition
-    from .games import game_ids
+    """List the games found (--assets, current folder, bundled): players, variants, origin."""
+    from .definition import _shown_path, available_games, load_definition
 
-    for game in game_ids():
-        definition = load_definition(game, report.assets)
+    for source in available_games(report.assets):
+        definition = load_definition(source.id, report.assets)
         low, high = definition.players
         variants = ", ".join(definition.variants) or "-"
-        click.echo(f"{game}\t{definition.name}\t{low}-{high} players\tvariants: {variants}")
+        where = source.origin
+        if source.origin != "bundled":
+            where += f" ({_shown_path(source.folder)}, engine {definition.rules_engine})"
+        click.echo(
+            f"{source.id}\t{definition.name}\t{low}-{high} players\tvariants: {variants}\t{where}"
+        )
 
 
 def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
     """The build of ``game`` (or a variant) and its two rule engines."""
-    from .build import BuildOptions, build_game
-    from .definition import REPO_ROOT
+    from .build import DEFAULT_OUT, BuildOptions, build_game
     from .games import game_module
     from .verify import Engines
     from .writer import DirCache
 
-    cache = DirCache(REPO_ROOT / "dist" / ".cache")
+    cache = DirCache(DEFAULT_OUT / ".cache")
     result = build_game(game, BuildOptions(variant=variant), cache, assets)
-    config = game_module(game).rules_config(result.definition.data, variant)
-    return result, Engines(game, config, result.global_script)
+    config = game_module(result.engine).rules_config(result.definition.data, variant)
+    return result, Engines(result.engine, config, result.global_script)
 
 
 @cli.command()
@@ -149,10 +152,10 @@ def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -
     from .verify import check_function
 
     mismatches = 0
-    for game in _games(games):
+    for game in _games(games, report.assets):
         for variant in [None, *_variants(game, report.assets)]:
             result, engines = _engines(game, report.assets, variant)
-            generators = strategies_for(game, engines.config, result.definition.players)
+            generators = strategies_for(result.engine, engines.config, result.definition.players)
             for name in engines.names():
                 started = time.perf_counter()
                 outcome = check_function(engines, name, generators[name], examples, seed)

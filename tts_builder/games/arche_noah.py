@@ -378,8 +378,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             "offer": offer,
         },
     }
-    script = global_script(game_id, ctx)
-    ui = global_ui(game_id, ctx)
+    script = global_script(definition.rules_engine, ctx)
+    ui = global_ui(definition.rules_engine, ctx)
 
     save = new_save(
         save_name=data["name"],

@@ -124,8 +124,8 @@ def _player_count_save(
         "tiles": animals.tiles,
         "templates": {"bonus": pieces.templates},
     }
-    script = global_script(definition.id, ctx)
-    ui = global_ui(definition.id, ctx)
+    script = global_script(definition.rules_engine, ctx)
+    ui = global_ui(definition.rules_engine, ctx)
     family = config["turn_mode"] != "worker"
     save = new_save(
         save_name=f"{data['name']} ({n} players{', family' if family else ''})",
