@@ -110,11 +110,53 @@ def build(
             report(f"wrote {dest}")
 
 
+@cli.command()
+@click.argument("name")
+@click.option(
+    "--from", "from_game", default="arche-noah", show_default=True,
+    help="The game to copy (bundled, or one of yours).",
+)
+@click.pass_obj
+def new(report: Reporter, name: str, from_game: str) -> None:
+    """Start your own game NAME: a renamed copy of a game in ./NAME/ (game.yaml and art)."""
+    import shutil
+    import tempfile
+
+    from .definition import find_game, load_definition, shown_path
+    from .scaffold import check_new_id, new_game_files
+    from .writer import write_tree
+
+    check_new_id(name)
+    root = report.assets or Path.cwd()
+    dest = root / name
+    if dest.exists():
+        raise BuildError(f"{shown_path(dest)}: already exists; pick another name or remove it")
+    source = find_game(from_game, report.assets)
+    engine = load_definition(from_game, report.assets).rules_engine
+    originals = {
+        p.relative_to(source.folder).as_posix(): p.read_bytes()
+        for p in sorted(source.folder.rglob("*"))
+        if p.is_file()
+    }
+    files = new_game_files(originals, from_game, name, engine)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}.new-", dir=root))
+    try:  # check the copy loads before it appears under its name: nothing half-written
+        write_tree(staging / name, files)
+        load_definition(name, staging)
+        (staging / name).replace(dest)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    click.echo(f"wrote {shown_path(dest)}/: {len(files)} files, a copy of {from_game} "
+               f"(engine {engine})")
+    report(f"next: edit {shown_path(dest / 'game.yaml')}, then `tts-builder build {name}` "
+           f"and `tts-builder install {name}`")
+
+
 @cli.command(name="list")
 @click.pass_obj
 def list_games(report: Reporter) -> None:
     """List the games found (--assets, current folder, bundled): players, variants, origin."""
-    from .definition import _shown_path, available_games, load_definition
+    from .definition import available_games, load_definition, shown_path
 
     for source in available_games(report.assets):
         definition = load_definition(source.id, report.assets)
@@ -122,7 +164,7 @@ def list_games(report: Reporter) -> None:
         variants = ", ".join(definition.variants) or "-"
         where = source.origin
         if source.origin != "bundled":
-            where += f" ({_shown_path(source.folder)}, engine {definition.rules_engine})"
+            where += f" ({shown_path(source.folder)}, engine {definition.rules_engine})"
         click.echo(
             f"{source.id}\t{definition.name}\t{low}-{high} players\tvariants: {variants}\t{where}"
         )

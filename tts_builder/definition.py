@@ -106,7 +106,7 @@ def find_game(game_id: str, assets_root: Path | None = None) -> GameSource:
         if (folder / DEFINITION_FILE).is_file() or (origin != "bundled" and folder.is_dir()):
             return GameSource(game_id, folder, origin)
     known = ", ".join(s.id for s in available_games(assets_root)) or "none"
-    where = " or ".join(str(_shown_path(root)) for _, root in game_roots(assets_root)[:-1])
+    where = " or ".join(str(shown_path(root)) for _, root in game_roots(assets_root)[:-1])
     raise BuildError(
         f"unknown game {game_id!r}: no {game_id}/{DEFINITION_FILE} in {where}, "
         f"and no bundled game of that name (games: {known})"
@@ -137,7 +137,7 @@ def select_games(games: tuple[str, ...] | list[str], assets_root: Path | None = 
 def read_definition(game_id: str, assets_root: Path | None = None) -> SourceDoc:
     """Read and parse ``<game folder>/game.yaml`` (syntax only)."""
     path = find_game(game_id, assets_root).folder / DEFINITION_FILE
-    shown = _shown_path(path)
+    shown = shown_path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -182,7 +182,7 @@ def load_definition(game_id: str, assets_root: Path | None = None) -> GameDefini
     return GameDefinition(game_id, doc, source.folder, engine, source.origin)
 
 
-def _shown_path(path: Path) -> Path:
+def shown_path(path: Path) -> Path:
     """A path as the user should see it: relative to the working directory when possible."""
     try:
         return path.resolve().relative_to(Path.cwd().resolve())
