@@ -7,6 +7,7 @@ and the roster, chip counts and scoring from ``rules``, positions from ``table``
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -427,7 +428,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         },
         lambda: render_preview(
             [
-                (label, render(comp, side, fields))
+                (label, partial(render, comp, side, fields))  # made one at a time
                 for label, comp, side, fields in preview_items
             ],
             columns=10,
