@@ -161,6 +161,28 @@ def build_game(
     return build
 
 
+def describe_outputs(files: dict[str, bytes]) -> str:
+    """What a build folder holds, for the user: every top-level file by name (the saves, their
+    thumbnails, ``preview.png``, any other picture), then each sub-folder with its file count."""
+    top = sorted(name for name in files if "/" not in name)
+    saves = {name.removesuffix(".json") for name in top if name.endswith(".json")}
+    roles = {"preview.png": "every component"}
+    shown = []
+    for name in top:
+        stem, _, suffix = name.rpartition(".")
+        role = roles.get(name) or ("save" if suffix == "json" else None)
+        if role is None and suffix == "png":
+            role = "thumbnail" if stem in saves else "picture"
+        shown.append(f"{name} ({role})" if role else name)
+    folders: dict[str, int] = {}
+    for name in files:
+        if "/" in name:
+            folder = name.split("/", 1)[0]
+            folders[folder] = folders.get(folder, 0) + 1
+    shown += [f"{f}/ ({n} file{'s' * (n != 1)})" for f, n in sorted(folders.items())]
+    return ", ".join(shown)
+
+
 def scripts_of(save: dict[str, Any]) -> dict[str, str]:
     """Every non-empty Lua script in a save: ``Global`` and ``<Nickname>.<GUID>``."""
     found = {"Global": save.get("LuaScript", "")}

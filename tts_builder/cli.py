@@ -75,7 +75,8 @@ def build(
 ) -> None:
     """Build GAMES into dist/<game>/ (default: the games in the current folder, if any, else
     every bundled game)."""
-    from .build import DEFAULT_OUT, BuildOptions, build_game, lint_build
+    from .build import DEFAULT_OUT, BuildOptions, build_game, describe_outputs, lint_build
+    from .definition import shown_path
     from .save.checker import check_save
     from .writer import DirCache, tree_matches, write_tree
 
@@ -104,10 +105,10 @@ def build(
     for result in builds:
         dest = out / result.folder
         if tree_matches(dest, result.files):
-            report(f"{dest}: up to date")
+            report(f"{shown_path(dest)}/: up to date")
         else:
             write_tree(dest, result.files)
-            report(f"wrote {dest}")
+            report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
 
 
 @cli.command()
@@ -252,6 +253,7 @@ def check(saves: tuple[Path, ...], show_all: bool) -> None:
     from .save.checker import check_file_bytes, check_save
 
     failed = False
+    found = required = 0
     for path in saves:
         try:
             data = path.read_bytes()
@@ -262,6 +264,13 @@ def check(saves: tuple[Path, ...], show_all: bool) -> None:
             if finding.level == "req" or show_all:
                 click.echo(f"{path}: [{finding.level}] {finding.path}: {finding.message}")
         failed |= any(f.level == "req" for f in findings)
+        found += len(findings)
+        required += sum(f.level == "req" for f in findings)
+    shown = "" if show_all or found == required else " (--all lists the others)"
+    click.echo(
+        f"checked {len(saves)} save{'s' * (len(saves) != 1)}: {found} finding"
+        f"{'s' * (found != 1)}, {required} required{shown}"
+    )
     if failed:
         sys.exit(EXIT_BAD_INPUT)
 

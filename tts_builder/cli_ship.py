@@ -157,6 +157,10 @@ def publish(
                f"({result.uploaded} uploaded now); Workshop package: {package}")
     click.echo("")
     click.echo(result.steps)
+    local = pub.local_only_reason(base)
+    if local:  # it worked here, but not for anyone else
+        click.echo(f"warning: --base-url {base}: other players' TTS cannot load images from "
+                   f"there ({local}); publish to a public address for the Workshop", err=True)
 
 
 @click.command()
