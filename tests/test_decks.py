@@ -4,14 +4,17 @@ preview of a big deck within a bounded picture size."""
 from __future__ import annotations
 
 import io
+import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from tts_builder.build import build_game, lint_build
 from tts_builder.definition import ASSETS_ROOT
+from tts_builder.emulator import EmulatedTable
 from tts_builder.render import compose_sheet, composite, plan_sheets, render_preview
 from tts_builder.render.composite import PREVIEW_MAX_PIXELS
 from tts_builder.save.checker import check_save
@@ -81,9 +84,15 @@ def _arche_noah_with(tmp_path: Path, animals: int) -> Path:
     return root
 
 
-@pytest.mark.parametrize("animals", [18, 60])
-def test_arche_noah_with_a_deck_of_many_sheets_builds(tmp_path: Path, animals: int) -> None:
-    build = build_game("arche-noah", assets_root=_arche_noah_with(tmp_path, animals))
+@pytest.fixture(scope="module", params=[18, 60])
+def big_deck(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """(animals, the build of arche-noah with that many animals)."""
+    root = _arche_noah_with(tmp_path_factory.mktemp("big-deck"), request.param)
+    return request.param, build_game("arche-noah", assets_root=root)
+
+
+def test_arche_noah_with_a_deck_of_many_sheets_builds(big_deck: Any) -> None:
+    animals, build = big_deck
     lint_build(build)
     assert [f for f in check_save(build.save) if f.level == "req"] == []
     (deck,) = [o for o in build.save["ObjectStates"] if o.get("Nickname") == "Animal cards"]
@@ -94,3 +103,19 @@ def test_arche_noah_with_a_deck_of_many_sheets_builds(tmp_path: Path, animals: i
     assert {c["Nickname"] for c in deck["ContainedObjects"]} >= {f"Animal {animals} 4"}
     with Image.open(io.BytesIO(build.files["preview.png"])) as preview:
         assert preview.width * preview.height <= PREVIEW_MAX_PIXELS
+
+
+def test_a_deck_of_many_sheets_sets_up_on_the_emulated_table(big_deck: Any) -> None:
+    animals, build = big_deck
+    seats = build.definition.data["table"]["seats"]
+    colors = [seat["color"] for seat in seats[:5]]
+    table = EmulatedTable(build.save, seed=3)
+    table.seat(colors)
+    table.load()
+    table.click_ui(colors[0], "setup")
+    assert not table.errors and not table.ui_active("setup")
+    cards = [o for o in table.objects() if o["type"] == "Card" and "AnimalCard" in o["tags"]]
+    offer = [c for c in cards if not c["face_down"] and not c["locked"]]
+    assert len(offer) == 5  # one per player, drawn from a deck spread over several sheets
+    names = {json.loads(c["gm_notes"])["animal"] for c in cards}
+    assert names <= {f"Animal {i + 1}" for i in range(animals)}
