@@ -63,6 +63,9 @@ def test_check_ends_with_a_summary(capsys, tmp_path: Path) -> None:
 def test_build_names_what_it_wrote(capsys, tmp_path: Path) -> None:
     code, _, err = cli(capsys, "build", "arche-noah", "--out", str(tmp_path / "dist"))
     assert code == EXIT_OK, err
+    from tts_builder.definition import ASSETS_ROOT, shown_path
+
+    assert f"built arche-noah from {shown_path(ASSETS_ROOT / 'arche-noah')}: " in err
     (wrote,) = [line for line in err.splitlines() if line.startswith("wrote ")]
     for part in ("arche-noah.json (save)", "arche-noah.png (thumbnail)",
                  "preview.png (every component)", "images/ (", "scripts/ ("):  # fmt: skip

@@ -98,7 +98,8 @@ def build(
                     raise RuntimeError(f"{result.folder}/{name}: {message}")
             builds.append(result)
             report(
-                f"built {result.folder}: {len(result.files)} files, {result.rendered} images "
+                f"built {result.folder} from {shown_path(result.definition.root)}: "
+                f"{len(result.files)} files, {result.rendered} images "
                 f"rendered ({time.perf_counter() - started:.2f}s)"
             )
     # Everything is built and checked before anything is written: all or nothing.
