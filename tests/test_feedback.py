@@ -73,8 +73,9 @@ def test_build_names_what_it_wrote(capsys, tmp_path: Path) -> None:
 
 
 def test_describe_outputs_names_every_picture() -> None:
-    files = {n: b"" for n in ("g-2p.json", "g-2p.png", "preview.png", "table.png", "images/a.png")}
+    names = ("g-2p.json", "g-2p.png", "preview.png", "table.png", "box.png", "images/a.png")
+    files = {n: b"" for n in names}
     assert describe_outputs(files) == (
-        "g-2p.json (save), g-2p.png (thumbnail), preview.png (every component), "
-        "table.png (picture), images/ (1 file)"
+        "box.png (picture), g-2p.json (save), g-2p.png (thumbnail), "
+        "preview.png (every component), table.png (the table at load), images/ (1 file)"
     )

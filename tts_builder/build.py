@@ -166,7 +166,7 @@ def describe_outputs(files: dict[str, bytes]) -> str:
     thumbnails, ``preview.png``, any other picture), then each sub-folder with its file count."""
     top = sorted(name for name in files if "/" not in name)
     saves = {name.removesuffix(".json") for name in top if name.endswith(".json")}
-    roles = {"preview.png": "every component"}
+    roles = {"preview.png": "every component", "table.png": "the table at load"}
     shown = []
     for name in top:
         stem, _, suffix = name.rpartition(".")
