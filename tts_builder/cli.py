@@ -120,7 +120,7 @@ def build(
 )
 @click.pass_obj
 def new(report: Reporter, name: str, from_game: str) -> None:
-    """Start your own game NAME: a renamed copy of a game in ./NAME/ (game.yaml and art)."""
+    """Start your own game NAME: a renamed copy of a game in ./NAME/ (or --assets DIR/NAME/)."""
     import shutil
     import tempfile
 
