@@ -85,6 +85,9 @@ def test_unknown_engine_is_a_located_error(capsys, empty: Path) -> None:
     assert err.startswith(f"error: my-cards/game.yaml:{line}:") and "engine" in err
     assert "unknown engine 'chess'" in err and "arche-noah" in err
     assert len(err.strip().splitlines()) == 1
+    code, out, _ = cli(capsys, "list")  # the broken game is listed with its error, not hidden
+    assert code == EXIT_BAD_INPUT and "arche-noah\tArche Noah\t" in out
+    assert f"my-cards\tcannot load: my-cards/game.yaml:{line}:" in out
     path.write_text(text.replace("engine: arche-noah\n", ""), encoding="utf-8")
     code, _, err = cli(capsys, "build", "my-cards")
     assert code == EXIT_BAD_INPUT and "engine: missing" in err

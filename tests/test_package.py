@@ -101,3 +101,7 @@ def test_wheel_in_a_fresh_venv_builds_every_bundled_game(tmp_path: Path) -> None
         assert (elsewhere / "dist" / game / "preview.png").is_file()
     listed = _run(bin_dir / "tts-builder", "list", cwd=elsewhere)
     assert all(f"{game}\t" in listed and "bundled" in listed for game in game_ids())
+
+    _run(bin_dir / "tts-builder", "new", "my-cards", cwd=elsewhere)  # copies the bundled data
+    _run(bin_dir / "tts-builder", "-q", "build", "my-cards", cwd=elsewhere)
+    assert (elsewhere / "dist" / "my-cards" / "my-cards.json").is_file()

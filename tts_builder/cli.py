@@ -160,16 +160,24 @@ def list_games(report: Reporter) -> None:
     """List the games found (--assets, current folder, bundled): players, variants, origin."""
     from .definition import available_games, load_definition, shown_path
 
+    broken = 0
     for source in available_games(report.assets):
-        definition = load_definition(source.id, report.assets)
+        where = source.origin
+        try:
+            definition = load_definition(source.id, report.assets)
+        except BuildError as err:  # list the others anyway; exit 2 at the end
+            broken += 1
+            click.echo(f"{source.id}\tcannot load: {err}\t{where} ({shown_path(source.folder)})")
+            continue
         low, high = definition.players
         variants = ", ".join(definition.variants) or "-"
-        where = source.origin
         if source.origin != "bundled":
             where += f" ({shown_path(source.folder)}, engine {definition.rules_engine})"
         click.echo(
             f"{source.id}\t{definition.name}\t{low}-{high} players\tvariants: {variants}\t{where}"
         )
+    if broken:
+        sys.exit(EXIT_BAD_INPUT)
 
 
 def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
