@@ -417,6 +417,7 @@ def test_publish_command(capsys, cli_out: Path, site, tmp_path: Path) -> None:
     assert "## In-game Workshop Upload" in out and "installed as `TS_Save_1.json`" in out
     package = cli_out / "workshop" / GAME
     assert (package / "UPLOAD.md").read_text() in out
+    assert "warning: --base-url http://127.0.0.1:" in err and "(loopback)" in err
     installed = (saves / "TS_Save_1.json").read_bytes()
     assert installed == (package / "arche-noah.json").read_bytes()
 

@@ -175,8 +175,8 @@ def _save(
         "tiles": animals.tiles,
         "tile_guids": [animals.by_tile[t] for t in sorted(animals.by_tile)],
     }
-    script = global_script(definition.id, ctx)
-    ui = global_ui(definition.id, ctx)
+    script = global_script(definition.rules_engine, ctx)
+    ui = global_ui(definition.rules_engine, ctx)
     family = config["turn_mode"] != "worker"
     save = new_save(
         save_name=f"{data['name']}{' (family)' if family else ''}",
