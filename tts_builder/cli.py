@@ -337,7 +337,7 @@ def table(
         low, high = result.definition.players
         pictures = {
             f"table-setup-{count}p.png": table_picture(
-                run_setup(result.save, count), images, result.positions,
+                run_setup(result.save, count, images=result.files), images, result.positions,
                 f"{result.folder}: after Setup, {count} players",
             )
             for count in ([players] if players else range(low, high + 1))
