@@ -11,6 +11,7 @@ outline. Pure: a save, an image lookup and positions in, a PIL image out.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -270,7 +271,9 @@ def table_picture(
             r = BAG_SIDE / 2 * view.k
             draw.ellipse([centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r],
                          fill=(70, 50, 40), outline=INK, width=2)  # fmt: skip
-            labels.append((centre, _text(obj, "Nickname", name)))
+            below = len([1 for b in drawn[: drawn.index(obj)] if geo.name_of(b) in BAG_NAMES])
+            labels.append(((centre[0], centre[1] + r + 9 + 14 * (below % 2)),
+                           _text(obj, "Nickname", name)))  # fmt: skip
             continue
         if name not in IMAGED_NAMES:
             draw.ellipse([centre[0] - 4, centre[1] - 4, centre[0] + 4, centre[1] + 4], fill=INK)
@@ -311,7 +314,9 @@ def table_picture(
                          width=2)  # fmt: skip
         draw.line([(px - 5, py - 5), (px + 5, py + 5)], fill=POSITION, width=2)
         draw.line([(px - 5, py + 5), (px + 5, py - 5)], fill=POSITION, width=2)
-        if spot.kind not in ("hex", "mark", "ark") and spot.label not in zone_labels:
+    for spot in _labelled(positions, view):
+        if spot.label not in zone_labels:
+            px, py = view.px(spot.at[0], spot.at[2])
             labels.append(((px, py + 14), spot.label))
     for hand in hands:
         t = transforms[id(hand)]
@@ -323,6 +328,25 @@ def table_picture(
         _label(draw, (canvas.width / 2, 16), title, 20, bold=True)
     _legend(draw, canvas)
     return canvas.convert("RGB")
+
+
+def _labelled(positions: Sequence[geo.ScriptPosition], view: View) -> list[geo.ScriptPosition]:
+    """The positions worth a label: none on a printed board (it prints its own), and of a
+    crowded series ("offer 1", "offer 2"... closer together than a label is wide) only the
+    first and the last."""
+    by_kind: dict[tuple[str, str], list[geo.ScriptPosition]] = {}
+    for spot in positions:
+        if spot.board is None:
+            series = (spot.kind, re.sub(r"\d+", "#", spot.label))
+            by_kind.setdefault(series, []).append(spot)
+    chosen = []
+    for spots in by_kind.values():
+        gaps = [math.dist((a.at[0], a.at[2]), (b.at[0], b.at[2])) * view.k
+                for a, b in zip(spots, spots[1:], strict=False)]  # fmt: skip
+        wide = max(font(12).getlength(s.label) for s in spots)
+        crowded = bool(gaps) and min(gaps) < wide
+        chosen += [spots[0], spots[-1]] if crowded and len(spots) > 1 else spots
+    return chosen
 
 
 def _legend(draw: ImageDraw.ImageDraw, canvas: Image.Image) -> None:
