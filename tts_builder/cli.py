@@ -186,28 +186,71 @@ def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -
 @click.option(
     "--engine", type=click.Choice(["lua", "python", "both"]), default="both", show_default=True
 )
-@click.option("--variant", help="Use this variant's rules.")
+@click.option("--variant", help="Build this variant and apply its rules.")
 @click.pass_obj
 def evaluate(
     report: Reporter, game: str, function: str, payload: str, engine: str, variant: str | None
 ) -> None:
-    """Run one rule FUNCTION of GAME on a JSON PAYLOAD and print the output as JSON."""
+    """Run one rule FUNCTION of GAME on a JSON PAYLOAD and print the output as JSON.
+
+    Payloads and examples: docs/eval.md. A payload the rule refuses exits 2 with each engine's
+    reason; a disagreement or any other error exits 1."""
+    from .strategies import variant_input
+    from .verify import agree, is_refusal
+
     try:
         inp = json.loads(payload)
     except json.JSONDecodeError as err:
         raise BuildError(f"payload: invalid JSON at column {err.colno}: {err.msg}") from None
-    _, engines = _engines(game, report.assets, variant)
+    if not isinstance(inp, dict):
+        raise BuildError("payload: must be a JSON object (the rule's input table)")
+    if variant is not None and variant not in _variants(game, report.assets):
+        known = ", ".join(_variants(game, report.assets)) or "none"
+        raise BuildError(f"--variant: {game} has no variant {variant!r} (variants: {known})")
+    result, engines = _engines(game, report.assets, variant)
     engines.check_name(function)
-    if engine == "lua":
-        out: Any = engines.lua(function, inp)
-    elif engine == "python":
-        out = engines.python(function, inp)
+    inp = {**variant_input(game, result.definition.data, variant), **inp}
+    outcomes = {}
+    if engine in ("lua", "both"):
+        outcomes["lua"] = engines.lua(function, inp, detail=True)
+    if engine in ("python", "both"):
+        outcomes["python"] = engines.python(function, inp, detail=True)
+    if all(is_refusal(out) for out in outcomes.values()) and len(
+        {out["rule_error"] for out in outcomes.values()}
+    ) == 1:
+        reasons = "; ".join(f"{side}: {out['message']}" for side, out in outcomes.items())
+        raise BuildError(f"{result.folder} {function} refused the payload: " + " ".join(
+            reasons.split()))
+    if engine == "both":
+        lua, python = outcomes["lua"], outcomes["python"]
+        out: Any = {"lua": lua, "python": python, "agree": agree(lua, python)}
+        failed = not out["agree"]
     else:
-        lua, python = engines.lua(function, inp), engines.python(function, inp)
-        out = {"lua": lua, "python": python, "agree": lua == python}
+        out = outcomes[engine]
+        failed = "crash" in out if isinstance(out, dict) else False
     click.echo(json.dumps(out, ensure_ascii=False, sort_keys=True))
-    if engine == "both" and not out["agree"]:
+    if failed:
         sys.exit(EXIT_MISMATCH)
+
+
+@cli.command(name="eval-doc")
+@click.option("--write", is_flag=True, help="Write docs/eval.md instead of printing it.")
+@click.pass_obj
+def eval_doc_command(report: Reporter, write: bool) -> None:
+    """Generate docs/eval.md: every rule function's payload and output, with examples."""
+    from .definition import REPO_ROOT
+    from .eval_doc import DOC_PATH, eval_doc
+
+    text = eval_doc(report.assets)
+    if not write:
+        click.echo(text, nl=False)
+        return
+    path = REPO_ROOT / DOC_PATH
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        report(f"{path}: up to date")
+        return
+    path.write_text(text, encoding="utf-8")
+    report(f"wrote {path}")
 
 
 @cli.command()
