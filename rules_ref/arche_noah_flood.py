@@ -231,6 +231,12 @@ class _Rules:
         cost = costs.get(self.letters[letter])
         return None if cost is None else int(cost)
 
+    def flies(self, animal: Any) -> bool:
+        """Whether ``animal`` flies over other animals; an animal must be a name."""
+        if isinstance(animal, dict | list):
+            raise RuleError("unknown_animal", "an animal must be a name")
+        return animal in self.fliers
+
     def animal_costs(self, animal: str) -> dict[str, Any]:
         if not isinstance(animal, str) or animal not in self.costs:
             raise RuleError("unknown_animal", f"unknown animal {animal!r}")
@@ -274,7 +280,7 @@ def _dist_to(
     Hexes entered on the way must be unflooded and, unless the animal flies, unoccupied; the
     target hex itself must be free of animals (the caller checks it).
     """
-    flier = animal in rules.fliers
+    flier = rules.flies(animal)
     dist: dict[Hex, int] = {}
     heap: list[tuple[int, Hex]] = []
     if target == ARK:
@@ -322,7 +328,7 @@ def _dist_from(
     must skip occupied hexes as final destinations. A piece on a flooded hex goes nowhere
     (as in :func:`move_cost`).
     """
-    flier = animal in rules.fliers
+    flier = rules.flies(animal)
     dist = {source: 0}
     heap = [(0, source)] if source not in flooded else []
     done: set[Hex] = set()
@@ -367,7 +373,7 @@ def _path(
     dist = _dist_to(rules, board, animal, target, flooded, occupied)
     if source not in dist:
         return None, []
-    flier = animal in rules.fliers
+    flier = rules.flies(animal)
     path = [source]
     u = source
     while not (u == target or (target == ARK and u in board.stairs and dist[u] == rules.ark_entry)):
