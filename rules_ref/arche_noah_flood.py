@@ -109,6 +109,8 @@ def _int(value: Any) -> int:
 
 
 def _hex(value: Sequence[int]) -> Hex:
+    if isinstance(value, dict):  # a Lua table without [1] and [2], as the Lua twin reads it
+        value = []
     if not isinstance(value, list | tuple):
         raise RuleError("bad_hex", "a hex must be [row, col]")
     row, col = [*value, None, None][:2]
@@ -117,6 +119,15 @@ def _hex(value: Sequence[int]) -> Hex:
 
 def _edge(a: Sequence[int], b: Sequence[int]) -> frozenset[Hex]:
     return frozenset((_hex(a), _hex(b)))
+
+
+def _list(value: Any, name: str) -> Any:
+    """A list input as Lua sees JSON (null and ``{}``: empty); anything else is refused."""
+    if value is None or (isinstance(value, dict) and not value):
+        return []
+    if not isinstance(value, list | tuple) or (value and value[0] is None):
+        raise RuleError("not_a_list", f"{name!r} must be a list")
+    return value
 
 
 def _edges(items: Iterable[Any]) -> frozenset[frozenset[Hex]]:
@@ -186,6 +197,8 @@ def _board_from_key(key: tuple) -> _Board:
 
 
 def _board(game_map: Mapping[str, Any]) -> _Board:
+    if not isinstance(game_map, Mapping):
+        raise RuleError("bad_map", "a map must be a table")
     terrain = game_map.get("terrain")
     if (
         not isinstance(terrain, list | tuple)
@@ -194,6 +207,11 @@ def _board(game_map: Mapping[str, Any]) -> _Board:
         or not terrain[0]
     ):
         raise RuleError("bad_map", "map terrain must be a non-empty list of non-empty strings")
+    for key in ("rivers", "fords"):  # refused in the Lua twin's order, before the cache key
+        _edges(_list(game_map.get(key), "edges"))
+    for key in ("stairs", "starts"):
+        for h in _list(game_map.get(key), key):
+            _hex(h)
     return _board_from_key(_map_key(game_map))
 
 
@@ -438,7 +456,7 @@ def _inputs(config: Mapping[str, Any], inp: Mapping[str, Any]) -> tuple[_Rules, 
 
 
 def _hexes(items: Iterable[Sequence[int]] | None) -> frozenset[Hex]:
-    return frozenset(_hex(h) for h in items or [])
+    return frozenset(_hex(h) for h in _list(items, "hexes"))
 
 
 def _dice_spec(config: Mapping[str, Any], variant: str) -> Mapping[str, Any]:
@@ -449,7 +467,7 @@ def dice_effect(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"values": ["3", "0"]}`` (rotation values) -> ``{"points": 3, "sun": 0, "water": 0}``."""
     faces = {str(f) for f in _dice_spec(config, _opt(inp, "variant", "standard"))["faces"]}
     out = {"points": 0, "sun": 0, "water": 0}
-    for value in _need(inp, "values"):
+    for value in _list(_need(inp, "values"), "values"):
         text = str(value)
         if text not in faces:
             raise RuleError("not_a_face", f"{text!r} is not a face of these dice")
@@ -465,7 +483,7 @@ def flood_advance(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     board = _board(_opt(inp, "map", config["map"]))
     row, col = _int(_need(inp, "row")), _int(_need(inp, "col"))
     new: list[Hex] = []
-    for roll in _need(inp, "rolls"):
+    for roll in _list(_need(inp, "rolls"), "rolls"):
         row, col, more = _flood_advance(row, col, _int(roll), board.rows, board.cols)
         new += more
     return {"row": row, "col": col, "newly_flooded": [list(h) for h in new]}
@@ -523,9 +541,8 @@ def arrival(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """
     junior = _opt(inp, "variant", "standard") == "junior"
     cards = inp.get("cards")
-    if cards is None:
-        cards = [None] * _int(_need(inp, "players"))
-    out, winners = _arrival(config, _need(inp, "arrived"), cards, junior)
+    cards = [None] * _int(_need(inp, "players")) if cards is None else _list(cards, "cards")
+    out, winners = _arrival(config, _list(_need(inp, "arrived"), "arrived"), cards, junior)
     return {"out": out, "winners": winners}
 
 
@@ -567,7 +584,9 @@ def check_flood(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     "cut off", "piece": index, "animal", "at", "message": "drowned: Camel at (3, 4)"}``."""
     rules, board = _inputs(config, inp)
     flooded = _hexes(inp.get("flooded"))
-    for i, piece in enumerate(_need(inp, "pieces")):
+    for i, piece in enumerate(_list(_need(inp, "pieces"), "pieces")):
+        if not isinstance(piece, dict):
+            raise RuleError("bad_piece", "a piece is {animal, at}")
         at = _hex(_need(piece, "at"))
         animal = _need(piece, "animal")
         kind = None
