@@ -117,3 +117,24 @@ def test_refusals_with_the_same_code_agree_in_check_function(engines: Make) -> N
     outcome = check_function(e, "pick_order", bad_start, 5, 0)
     assert outcome.mismatch is None
     assert e.lua("pick_order", {"bids": [1, 2], "start": 5}) == refused("bad_start_seat")
+
+
+def test_malformed_payloads_drop_a_key_or_hold_a_wrong_type() -> None:
+    from hypothesis import find, settings
+
+    from tts_builder.strategies import with_malformed
+
+    quiet = settings(database=None, max_examples=500)
+    assert find(with_malformed(st.just({"a": 1, "b": 2})), lambda x: "a" not in x,
+                settings=quiet) == {"b": 2}  # fmt: skip
+    assert find(with_malformed(st.just({"a": 1})), lambda x: x.get("a") == "x",
+                settings=quiet) == {"a": "x"}  # fmt: skip
+    assert find(with_malformed(st.just({"a": 1})), lambda x: True, settings=quiet) == {"a": 1}
+
+
+def test_malformed_payloads_are_refused_alike_by_both_engines(engines: Make) -> None:
+    e = engines()
+    generators = strategies_for("arche-noah", CONFIG, DEFINITION.players, malformed=True)
+    for name in e.names():
+        outcome = check_function(e, name, generators[name], 60, 3)
+        assert outcome.mismatch is None, outcome.mismatch.describe()
