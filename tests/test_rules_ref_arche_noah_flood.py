@@ -236,7 +236,8 @@ def test_arrival_last_animal_names_the_winners():
 
 
 def test_functions_table():
-    names = ["dice_effect", "flood_advance", "move_cost", "reaches_ark", "arrival"]
+    names = ["dice_effect", "flood_advance", "move_cost", "reaches_ark", "arrival", "step_cost",
+             "destinations", "check_flood"]
     assert {name: getattr(F, name) for name in names} == F.FUNCTIONS
     json.dumps(cost("Elephant", (2, 1), "ark"))  # JSON-shaped
 

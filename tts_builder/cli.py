@@ -212,26 +212,40 @@ def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
 @click.option("--seed", default=0, show_default=True, help="Seed for the input generator.")
 @click.pass_obj
 def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -> None:
-    """Cross-check every scripted rule function: shipped Lua vs rules_ref."""
+    """Cross-check every function of the shipped Rules tables: Lua vs rules_ref.
+
+    Fails (exit 1) on a disagreement, on an exception that is no declared rule_error, and on a
+    Rules function without a rules_ref twin or an input strategy (each named)."""
     from .strategies import strategies_for
     from .verify import check_function
 
-    mismatches = 0
+    failed = False
     for game in _games(games, report.assets):
         for variant in [None, *_variants(game, report.assets)]:
             result, engines = _engines(game, report.assets, variant)
-            generators = strategies_for(result.engine, engines.config, result.definition.players)
+            generators = strategies_for(
+                result.engine, engines.config, result.definition.players, malformed=True
+            )
+            gaps = engines.contract_gaps(generators)
+            for gap in gaps:
+                click.echo(f"{result.folder}: {gap}")
+            checked = 0
             for name in engines.names():
+                if name not in generators:
+                    continue
                 started = time.perf_counter()
                 outcome = check_function(engines, name, generators[name], examples, seed)
                 took = time.perf_counter() - started
                 label = f"{result.folder} {name}"
                 if outcome.mismatch is None:
+                    checked += 1
                     report(f"{label}: {outcome.tried} distinct inputs agree ({took:.1f}s)")
                 else:
-                    mismatches += 1
                     click.echo(f"{result.folder} {outcome.mismatch.describe()}")
-    if mismatches:
+            total = len(engines.lua_names())
+            click.echo(f"{result.folder}: {checked} of {total} functions cross-checked")
+            failed |= bool(gaps) or checked < total
+    if failed:
         sys.exit(EXIT_MISMATCH)
 
 
@@ -242,28 +256,71 @@ def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -
 @click.option(
     "--engine", type=click.Choice(["lua", "python", "both"]), default="both", show_default=True
 )
-@click.option("--variant", help="Use this variant's rules.")
+@click.option("--variant", help="Build this variant and apply its rules.")
 @click.pass_obj
 def evaluate(
     report: Reporter, game: str, function: str, payload: str, engine: str, variant: str | None
 ) -> None:
-    """Run one rule FUNCTION of GAME on a JSON PAYLOAD and print the output as JSON."""
+    """Run one rule FUNCTION of GAME on a JSON PAYLOAD and print the output as JSON.
+
+    Payloads and examples: docs/eval.md. A payload the rule refuses exits 2 with each engine's
+    reason; a disagreement or any other error exits 1."""
+    from .strategies import variant_input
+    from .verify import agree, is_refusal
+
     try:
         inp = json.loads(payload)
     except json.JSONDecodeError as err:
         raise BuildError(f"payload: invalid JSON at column {err.colno}: {err.msg}") from None
-    _, engines = _engines(game, report.assets, variant)
+    if not isinstance(inp, dict):
+        raise BuildError("payload: must be a JSON object (the rule's input table)")
+    if variant is not None and variant not in _variants(game, report.assets):
+        known = ", ".join(_variants(game, report.assets)) or "none"
+        raise BuildError(f"--variant: {game} has no variant {variant!r} (variants: {known})")
+    result, engines = _engines(game, report.assets, variant)
     engines.check_name(function)
-    if engine == "lua":
-        out: Any = engines.lua(function, inp)
-    elif engine == "python":
-        out = engines.python(function, inp)
+    inp = {**variant_input(game, result.definition.data, variant), **inp}
+    outcomes = {}
+    if engine in ("lua", "both"):
+        outcomes["lua"] = engines.lua(function, inp, detail=True)
+    if engine in ("python", "both"):
+        outcomes["python"] = engines.python(function, inp, detail=True)
+    if all(is_refusal(out) for out in outcomes.values()) and len(
+        {out["rule_error"] for out in outcomes.values()}
+    ) == 1:
+        reasons = "; ".join(f"{side}: {out['message']}" for side, out in outcomes.items())
+        raise BuildError(f"{result.folder} {function} refused the payload: " + " ".join(
+            reasons.split()))
+    if engine == "both":
+        lua, python = outcomes["lua"], outcomes["python"]
+        out: Any = {"lua": lua, "python": python, "agree": agree(lua, python)}
+        failed = not out["agree"]
     else:
-        lua, python = engines.lua(function, inp), engines.python(function, inp)
-        out = {"lua": lua, "python": python, "agree": lua == python}
+        out = outcomes[engine]
+        failed = "crash" in out if isinstance(out, dict) else False
     click.echo(json.dumps(out, ensure_ascii=False, sort_keys=True))
-    if engine == "both" and not out["agree"]:
+    if failed:
         sys.exit(EXIT_MISMATCH)
+
+
+@cli.command(name="eval-doc")
+@click.option("--write", is_flag=True, help="Write docs/eval.md instead of printing it.")
+@click.pass_obj
+def eval_doc_command(report: Reporter, write: bool) -> None:
+    """Generate docs/eval.md: every rule function's payload and output, with examples."""
+    from .definition import REPO_ROOT
+    from .eval_doc import DOC_PATH, eval_doc
+
+    text = eval_doc(report.assets)
+    if not write:
+        click.echo(text, nl=False)
+        return
+    path = REPO_ROOT / DOC_PATH
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        report(f"{path}: up to date")
+        return
+    path.write_text(text, encoding="utf-8")
+    report(f"wrote {path}")
 
 
 @cli.command()

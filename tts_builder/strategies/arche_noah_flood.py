@@ -139,7 +139,7 @@ def scenes(
 
 
 def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
-    """Inputs for the five rule functions of ``rules_ref.arche_noah_flood``."""
+    """Inputs for every rule function of ``rules_ref.arche_noah_flood``."""
     species = [a if isinstance(a, str) else str(a["name"]) for a in config["animals"]]
     letters = sorted(config["terrain"])
     game_map = config["map"]
@@ -254,10 +254,49 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
             inp["variant"] = variant
         return inp
 
+    @st.composite
+    def step_cost(draw: st.DrawFn) -> dict[str, Any]:
+        chosen, rows, cols, _, frm = draw(scene)
+        # Mostly a neighbour (a real step), sometimes any hex (not a step: {}).
+        options = [list(h) for h in neighbours(frm[0], frm[1], rows, cols)]
+        to = draw(st.sampled_from(options) if options and draw(st.integers(0, 3)) else
+                  hexes(rows, cols))
+        inp = {"animal": draw(animals), "from": frm, "to": to}
+        return with_extras(inp, draw, chosen)
+
+    @st.composite
+    def destinations(draw: st.DrawFn) -> dict[str, Any]:
+        inp = draw(move_cost())
+        inp.pop("to")
+        inp["budget"] = draw(st.integers(0, 10))
+        return inp
+
+    @st.composite
+    def check_flood(draw: st.DrawFn) -> dict[str, Any]:
+        chosen, rows, cols, flooded, focus = draw(scene)
+        where = hexes(rows, cols)
+        piece = st.fixed_dictionaries({"animal": st.sampled_from(species), "at": where})
+        pieces = draw(st.lists(piece, max_size=8))
+        if draw(st.booleans()):  # a piece where the scene's query is (below the front...)
+            pieces.insert(draw(st.integers(0, len(pieces))),
+                          {"animal": draw(animals), "at": focus})
+        inp = {"pieces": pieces, "flooded": flooded}
+        return with_extras(inp, draw, chosen)
+
     return {
         "dice_effect": dice_effect(),
         "flood_advance": flood_advance(),
         "move_cost": move_cost(),
         "reaches_ark": reaches_ark(),
         "arrival": arrival(),
+        "step_cost": step_cost(),
+        "destinations": destinations(),
+        "check_flood": check_flood(),
     }
+
+
+def variant_input(data: dict[str, Any], variant: str | None) -> dict[str, Any]:
+    """Input keys the glue of a build passes to every rule function: the junior variant's
+    rules are chosen by ``"variant": "junior"`` (its config is the base game's)."""
+    spec = (data.get("variants") or {}).get(variant) or {} if variant else {}
+    return {"variant": "junior"} if spec.get("junior") else {}
