@@ -21,6 +21,7 @@ GAME_ID = "arche-noah"
 TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "Table_None")
 CARD_Y = 1.0
 CHIP_Y = 1.2
+CHIP_THICKNESS = 0.2  # a seat's chips stand in a tower, one chip thickness apart
 BAG_Y = 1.6
 
 
@@ -304,8 +305,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         chip = obj.custom_token(
             guids.guid(f"{colour}-chip-template"),
             url,
-            thickness=0.2,
-            stackable=True,
+            thickness=CHIP_THICKNESS,
+            stackable=False,  # the script tracks each chip by GUID; a TTS stack would hide them
             nickname=f"{colour.capitalize()} chip",
             tags=[tag],
             transform=obj.transform((0, CHIP_Y, 0), scale=(0.35, 1.0, 0.35)),
@@ -376,6 +377,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             "draw_pile": _xyz(table["draw_pile"], CARD_Y),
             "set_aside": _xyz(table["set_aside"], CARD_Y),
             "offer": offer,
+            "chip_step": CHIP_THICKNESS,
         },
     }
     script = global_script(game_id, ctx)
