@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
 from test_e2e_arche_noah import CONFIG, SEATS, Game
 
 from rules_ref.arche_noah import ArcheNoahGame
+
+
+def with_hand_zone(save: dict[str, Any], color: str) -> dict[str, Any]:
+    """The save plus a hand zone (a seat in TTS) of a colour the game's seats do not list."""
+    save = copy.deepcopy(save)
+    hand = next(o for o in save["ObjectStates"] if o["Name"] == "HandTrigger")
+    extra = {**copy.deepcopy(hand), "GUID": "ab12cd", "FogColor": color}
+    extra["Transform"] = {**hand["Transform"], "posX": hand["Transform"]["posX"] + 30}
+    save["ObjectStates"].append(extra)
+    return save
 
 
 def first_card_names(game: Game) -> dict[str, str]:
@@ -47,7 +58,7 @@ def play_to_scoring(game: Game) -> None:
 def test_11_every_player_sees_their_own_first_card_in_secret_in_both_playthroughs(
     arche_noah_build: Any,
 ) -> None:
-    game = Game(arche_noah_build.save, 3, seed=5)
+    game = Game(arche_noah_build, 3, seed=5)
     game.table.click_ui("White", "setup")
     since = 0
     for playthrough in (1, 2):
@@ -67,7 +78,7 @@ def test_11_every_player_sees_their_own_first_card_in_secret_in_both_playthrough
 
 
 def test_12_scored_collections_stay_face_up_until_next_playthrough(arche_noah_build: Any) -> None:
-    game = Game(arche_noah_build.save, 2, seed=9)
+    game = Game(arche_noah_build, 2, seed=9)
     game.table.click_ui("White", "setup")
     play_to_scoring(game)
     sizes = [len(game.collection(s)) for s in range(2)]
@@ -86,7 +97,7 @@ def test_12_scored_collections_stay_face_up_until_next_playthrough(arche_noah_bu
 
 
 def test_13_the_player_who_presses_setup_is_the_start_player(arche_noah_build: Any) -> None:
-    game = Game(arche_noah_build.save, 4, seed=3)
+    game = Game(arche_noah_build, 4, seed=3)
     game.state = ArcheNoahGame(CONFIG, 4, start_seat=2).new_initial_state()
     game.table.click_ui("Yellow", "setup")
     game.replay_chance()
@@ -101,8 +112,8 @@ def test_13_the_player_who_presses_setup_is_the_start_player(arche_noah_build: A
 
 
 def test_14_a_player_at_a_colour_the_save_does_not_list_is_told(arche_noah_build: Any) -> None:
-    game = Game(arche_noah_build.save, 2, seed=1)
-    table = game.table
+    game = Game(arche_noah_build, 2, seed=1)
+    game.table = table = game.new_table(with_hand_zone(game.save, "Pink"))
     table.seat(["White", "Pink"])
     table.click_ui("White", "setup")
     told = whispers(game, 0)

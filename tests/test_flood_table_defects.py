@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 import pytest
 from conftest import build
 from test_e2e_arche_noah_flood import GAME, Game
 
 from tts_builder.build import GameBuild
+
+
+def with_hand_zone(save: dict[str, Any], color: str) -> dict[str, Any]:
+    """The save plus a hand zone (a seat in TTS) of a colour the game's seats do not list."""
+    save = copy.deepcopy(save)
+    hand = next(o for o in save["ObjectStates"] if o["Name"] == "HandTrigger")
+    extra = {**copy.deepcopy(hand), "GUID": "ab12cd", "FogColor": color}
+    extra["Transform"] = {**hand["Transform"], "posX": hand["Transform"]["posX"] + 30}
+    save["ObjectStates"].append(extra)
+    return save
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +34,7 @@ def junior() -> GameBuild:
 
 def test_14_a_player_at_a_colour_the_save_does_not_list_is_told(base: GameBuild) -> None:
     game = Game(base, 3, seed=1)
-    table = game.table
+    game.table = table = game.new_table(with_hand_zone(game.build.save, "Pink"))
     table.seat(["White", "Red", "Pink"])
     table.click_ui("White", "setup")
     to_pink = [b["message"] for b in table.broadcasts if b["to"] == "Pink"]
