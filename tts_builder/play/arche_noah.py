@@ -145,6 +145,8 @@ class ArcheNoahAdapter:
                 pile=len(s["pile"]),
                 removed=sorted(self.config["animals"].index(a) for a in s["removed_animals"]),
                 on_table=self._objects_view(phase),
+                panel=[self.table.ui_value("status").split(":")[0],
+                       self.table.ui_value("bid_value") if phase == "bid" else None],
             )
         else:
             view["face_up"] = self._collections_face_up()
@@ -174,6 +176,8 @@ class ArcheNoahAdapter:
             "set_aside": sorted(state.set_aside), "pile": state.pile_size,
             "removed": sorted(state.removed_animals),
         }
+        view["panel"] = [self.colors[state.current_player()],
+                         "0" if state.phase == "bid" else None]
         view["on_table"] = {
             "purple_chips": purple, "green_chips": state.green,
             "collections": view["collections"], "offer": view["offer"],
