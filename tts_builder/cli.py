@@ -142,9 +142,15 @@ def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
 @click.argument("games", nargs=-1)
 @click.option("--examples", default=2000, show_default=True, help="Generated inputs per function.")
 @click.option("--seed", default=0, show_default=True, help="Seed for the input generator.")
+@click.option("--table", "table_games", default=0, show_default=True,
+              help="Also play this many random games on each emulated table (model-based).")
 @click.pass_obj
-def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -> None:
-    """Cross-check every scripted rule function: shipped Lua vs rules_ref."""
+def verify(
+    report: Reporter, games: tuple[str, ...], examples: int, seed: int, table_games: int
+) -> None:
+    """Cross-check every scripted rule function: shipped Lua vs rules_ref (and, with --table,
+    whole random games on the emulated table)."""
+    from .play import has_driver, play_table
     from .strategies import strategies_for
     from .verify import check_function
 
@@ -163,6 +169,17 @@ def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -
                 else:
                     mismatches += 1
                     click.echo(f"{result.folder} {outcome.mismatch.describe()}")
+            if table_games > 0 and has_driver(game):
+                started = time.perf_counter()
+                run = play_table(game, result, variant, table_games, seed)
+                took = time.perf_counter() - started
+                if run.failure is None:
+                    report(f"{result.folder} table: {run.games} games agree with rules_ref "
+                           f"({took:.1f}s)")
+                else:
+                    mismatches += 1
+                    click.echo(f"{result.folder} table: game {run.games} fails; shortest "
+                               f"failing sequence, {run.failure.describe()}")
     if mismatches:
         sys.exit(EXIT_MISMATCH)
 

@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from .driver import Adapter
+from .driver import Adapter, TableRun, play_many
 
 #: game id -> (adapter module, class name)
 ADAPTERS = {
@@ -38,3 +38,9 @@ def adapter_factory(
         return cls(save, images, data, seed, variant)
 
     return make
+
+
+def play_table(game_id: str, build: Any, variant: str | None, games: int, seed: int) -> TableRun:
+    """Play ``games`` seeded games (seeds ``seed``..) on a build's table; the shortest failure."""
+    make = adapter_factory(game_id, build.save, build.files, build.definition.data, variant)
+    return play_many(make, range(seed, seed + games))
