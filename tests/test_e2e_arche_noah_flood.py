@@ -106,7 +106,7 @@ class Game:
         self.table = self.new_table(build.save)
 
     def new_table(self, save: dict[str, Any]) -> EmulatedTable:
-        table = EmulatedTable(save, seed=self.seed)
+        table = EmulatedTable(save, seed=self.seed, images=self.build.files)  # strict
         table.seat(self.colors)
         table.load()
         return table

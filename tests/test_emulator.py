@@ -233,17 +233,20 @@ def test_container_get_objects_and_take_by_guid() -> None:
 
 def test_infinite_bag_clones_get_fresh_unique_guids() -> None:
     t = loaded("""
+        guids = {}
         function spawnFood()
           local bag = getObjectFromGUID('bag001')
-          local guids = {}
-          for i = 1, 5 do
-            guids[i] = bag.takeObject({position = {i, 1, 5}}).getGUID()
+          for i = 1, 5 do  -- strict: a copy's GUID is valid once it has spawned
+            bag.takeObject({position = {i, 1, 5},
+                            callback_function = function(o) guids[i] = o.getGUID() end})
           end
-          return {guids = guids, left = bag.getQuantity()}
+          return {left = bag.getQuantity()}
         end
+        function spawned() return guids end
     """)
     result = t.call_global("spawnFood")
-    guids = result["guids"]
+    t.settle()
+    guids = t.call_global("spawned")
     assert len(set(guids)) == 5
     assert "tok001" not in guids
     assert all(len(g) == 6 and int(g, 16) >= 0 for g in guids)

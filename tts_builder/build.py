@@ -44,6 +44,8 @@ class GameBuild:
     files: dict[str, bytes] = field(default_factory=dict)
     rendered: int = 0  # images actually rendered (0 on a fully cached rebuild)
     variant: str | None = None
+    #: Table positions the scripts use (``geometry.ScriptPosition``), for checks and pictures.
+    positions: list[Any] = field(default_factory=list)
 
     @property
     def folder(self) -> str:

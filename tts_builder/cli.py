@@ -76,7 +76,8 @@ def build(
     """Build GAMES (default: every bundled game) into dist/<game>/."""
     from .build import BuildOptions, build_game, lint_build
     from .definition import REPO_ROOT
-    from .save.checker import check_save
+    from .save.checker import check_geometry, check_save
+    from .save.geometry_checks import image_size_from_files
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or REPO_ROOT / "dist").resolve()
@@ -91,6 +92,8 @@ def build(
             lint_build(result)
             for name, save in result.saves().items():
                 problems = [f for f in check_save(save) if f.level == "req"]
+                sizes = image_size_from_files(result.files)
+                problems += check_geometry(save, sizes, result.positions)
                 if problems:
                     first = problems[0]
                     message = f"generated save fails {first.path}: {first.message}"
@@ -218,10 +221,14 @@ def evaluate(
 @cli.command()
 @click.argument("saves", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--all", "show_all", is_flag=True, help="Also list [conv] findings.")
-def check(saves: tuple[Path, ...], show_all: bool) -> None:
-    """Check TTS save files against the format conventions (FORMAT.md §7)."""
+@click.option("--strict", is_flag=True, help="Fail on [geo] findings too (as build does).")
+def check(saves: tuple[Path, ...], show_all: bool, strict: bool) -> None:
+    """Check TTS save files against the format conventions (FORMAT.md §7) and the table's
+    geometry (GEOMETRY.md). [req] findings fail; [geo] ones are listed (and fail with --strict:
+    real mods legitimately break the conventions the builders keep)."""
     from .save import loads
-    from .save.checker import check_file_bytes, check_save
+    from .save.checker import check_file_bytes, check_geometry, check_save
+    from .save.geometry_checks import image_size_from_disk
 
     failed = False
     for path in saves:
@@ -229,11 +236,13 @@ def check(saves: tuple[Path, ...], show_all: bool) -> None:
             data = path.read_bytes()
         except OSError as err:
             raise BuildError(f"{path}: cannot read: {err.strerror}") from None
-        findings = check_file_bytes(data) + check_save(loads(data, str(path)))
+        save = loads(data, str(path))
+        findings = check_file_bytes(data) + check_save(save)
+        findings += check_geometry(save, image_size_from_disk)
         for finding in findings:
-            if finding.level == "req" or show_all:
+            if finding.level != "conv" or show_all:
                 click.echo(f"{path}: [{finding.level}] {finding.path}: {finding.message}")
-        failed |= any(f.level == "req" for f in findings)
+        failed |= any(f.level == "req" or (strict and f.level == "geo") for f in findings)
     if failed:
         sys.exit(EXIT_BAD_INPUT)
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .bodies import body_of, image_sizes
+from .bodies import SAME_SPOT, body_of, image_sizes
 from .sandbox import LuaError, LuaSandbox, LuaScriptError, explain, from_lua
 
 FPS = 60
@@ -184,8 +184,8 @@ class EmulatedTable:
     deck joins it and identical stackable pieces stack; objects that come to rest interpenetrating
     raise :class:`TableRuleError` (also listed in :attr:`violations`); only colours with a
     HandTrigger can be seated and only seated colours can click; ``getObjects()`` and ``pairs``
-    iterate in a seeded shuffled order. Sizes come from :mod:`.bodies`; ``images`` (a build's
-    files, name -> bytes) give the image sizes that tiles and tokens need.
+    iterate in a seeded shuffled order. Sizes come from the geometry model (through
+    :mod:`.bodies`); ``images`` (a build's files, name -> bytes) give the image sizes tiles need.
     """
 
     def __init__(
@@ -237,6 +237,7 @@ class EmulatedTable:
         )
         self._world["strict"] = strict
         self._world["raise_errors"] = raise_errors
+        self._world["same_spot"] = SAME_SPOT
         self._world["seed_order"](random.Random(f"order:{seed}").getrandbits(31))
         self.queue_dice(*dice)
         self._loaded = False
@@ -272,7 +273,9 @@ class EmulatedTable:
         self.shuffles.append({"guid": guid, "before": before, "after": after})
         return self.sandbox.to_lua(after)
 
-    def _body(self, name: str, custom_image: Any) -> tuple[float, float, float, bool] | None:
+    def _body(
+        self, name: str, custom_image: Any
+    ) -> tuple[float | None, float | None, float, bool] | None:
         image = from_lua(custom_image) if custom_image is not None else None
         body = body_of(name, image if isinstance(image, dict) else None, self._image_sizes)
         if body is None:

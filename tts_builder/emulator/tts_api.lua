@@ -440,7 +440,7 @@ local function new_state(data, provisional)
   local proxy = setmetatable({}, OBJ_MT)
   state_of[proxy] = st
   st.proxy = proxy
-  if World.strict and provisional and replaced then
+  if World.strict and (provisional == "always" or (provisional and replaced)) then
     st.guid_pending = true -- by_guid knows it once spawning ends
   else
     by_guid[guid] = st
@@ -499,6 +499,15 @@ local function make_wait(owner)
 end
 
 local raw_pairs = pairs
+local KEY_RANK = { number = 1, string = 2, boolean = 3 }
+
+local function key_less(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return (KEY_RANK[ta] or 4) < (KEY_RANK[tb] or 4) end
+  if ta == "number" or ta == "string" then return a < b end
+  if ta == "boolean" then return b and not a end
+  return false
+end
 
 --- Strict `pairs`: every key once, in a seeded shuffled order (MoonSharp iterates in insertion
 --- order, C Lua in hash order: a script whose result depends on the order is wrong in one).
@@ -511,6 +520,7 @@ local function shuffled_pairs(t)
     n = n + 1
     keys[n] = k
   end
+  table.sort(keys, key_less) -- C Lua's own hash order differs between runs: start from one order
   shuffled(keys)
   local i = 0
   return function()
@@ -736,7 +746,7 @@ local function take_object(st, params)
     local key = tostring(floor(data.CardID / 100))
     if st.data.CustomDeck[key] then data.CustomDeck = { [key] = deep_copy(st.data.CustomDeck[key]) } end
   end
-  local taken = spawn(data, kind == "Infinite")
+  local taken = spawn(data, kind == "Infinite" and "always")
   after_spawn(taken, params.callback_function, st, travel)
   if kind == "Deck" and #list == 1 then
     local rest = table.remove(list, 1)
@@ -805,11 +815,12 @@ local function shuffle_container(st)
 end
 
 ---------------------------------------------------------------------------- coming to rest (strict)
---- The object's body at scale 1 from the one size model (bodies.py), or nil when unknown.
+--- The object's body at scale 1 from the geometry model (bodies.py), or nil when unknown; a
+--- body without w/d has a height but no established footprint.
 local function body(st)
   if st.body == nil then
     local w, d, h, centred = py.body(st.data.Name or "", st.data.CustomImage)
-    st.body = w and { w = w, d = d, h = h, centred = centred == true } or false
+    st.body = h and { w = w, d = d, h = h, centred = centred == true } or false
   end
   return st.body or nil
 end
@@ -826,12 +837,24 @@ local function box(st)
   if st.data.Number then count = max(1, st.data.Number) end
   local height = b.h * abs(sy) * count
   local bottom = b.centred and y - height / 2 or y
-  return { x = x, z = z, hw = b.w * abs(sx) / 2, hd = b.d * abs(sz) / 2, a = rad(ry),
-    bottom = bottom, top = bottom + height }
+  return { x = x, z = z, hw = b.w and b.w * abs(sx) / 2, hd = b.d and b.d * abs(sz) / 2,
+    a = rad(ry), bottom = bottom, top = bottom + height }
 end
 
 --- How deep two footprints (rotated rectangles) overlap: the least overlap over the four axes.
 local function footprint_overlap(p, q)
+  if not (p.hw or q.hw) then -- no footprint established: only the same spot counts
+    local d = max(abs(p.x - q.x), abs(p.z - q.z))
+    return d < World.same_spot and 1 or -1
+  end
+  if not (p.hw and q.hw) then -- one footprint: does it hold the other's centre?
+    local r, c = p, q
+    if not r.hw then r, c = q, p end
+    local dx, dz = c.x - r.x, c.z - r.z
+    local lx = dx * cos(r.a) - dz * math.sin(r.a)
+    local lz = dx * math.sin(r.a) + dz * cos(r.a)
+    return math.min(r.hw - abs(lx), r.hd - abs(lz))
+  end
   local function axes(b) return { { cos(b.a), -math.sin(b.a) }, { math.sin(b.a), cos(b.a) } } end
   local pa, qa = axes(p), axes(q)
   local function radius(b, ax, n)
@@ -879,10 +902,10 @@ local function landing_on(st, fits)
       local near
       if me and other then
         near = footprint_overlap(me, other) > OVERLAP_EPS and me.bottom >= other.bottom - HEIGHT_EPS
-      else -- no size known: only the same spot counts
+      else -- no height known: only the same spot counts
         local x, y, z = get_pos(st)
         local ox, oy, oz = get_pos(o)
-        near = abs(x - ox) < 0.1 and abs(z - oz) < 0.1 and y >= oy - HEIGHT_EPS
+        near = max(abs(x - ox), abs(z - oz)) < World.same_spot and y >= oy - HEIGHT_EPS
       end
       local top = other and other.top or select(2, get_pos(o))
       if near and (not best_top or top > best_top) then best, best_top = o, top end
@@ -2038,7 +2061,7 @@ local function snapshot(st)
     gm_notes = st.data.GMNotes or "", description = st.data.Description or "",
     position = { get_pos(st) }, rotation = { get_rot(st) }, face_down = face_down(st),
     locked = st.data.Locked == true, value = get_value(st), quantity = M.getQuantity(st),
-    contained = contained, type = type_of(st), resting = st.resting,
+    contained = contained, type = type_of(st), resting = st.resting, spawning = st.spawning == true,
   }
 end
 
