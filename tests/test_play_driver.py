@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from conftest import build
 
-from tts_builder.build import GameBuild
 from tts_builder.play import adapter_factory, has_driver
 from tts_builder.play.driver import Choices, play_game, play_many, shrink
 
@@ -18,15 +17,9 @@ TABLES = [("arche-noah", None), ("arche-noah-flood", None), ("arche-noah-flood",
           ("arche-noah-flood", "distinct-species")]
 
 
-def images_for(game: str, built: GameBuild) -> dict[str, bytes]:
-    """The build's images, so the strict table knows every piece's size (the flood's tiles
-    still sink into its board on the strict table: branch strict fixes that glue)."""
-    return {} if game == "arche-noah-flood" else built.files
-
-
 def maker(game: str, variant: str | None, save: dict[str, Any] | None = None) -> Any:
     built = build(game, variant=variant)
-    return adapter_factory(game, save or built.save, images_for(game, built),
+    return adapter_factory(game, save or built.save, built.files,
                            built.definition.data, variant)
 
 
