@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .errors import RuleError
+
 CHANCE = -1
 TERMINAL = -4
 
@@ -36,7 +38,7 @@ def _entry_for(entries: list[dict], players: int, what: str) -> dict:
     for entry in entries:
         if players in entry["players"]:
             return entry
-    raise ValueError(f"no {what} entry covers {players} players")
+    raise RuleError("no_entry", f"no {what} entry covers {players} players")
 
 
 def _animal_points(values: list[int]) -> int:
@@ -52,7 +54,7 @@ def _animal_points(values: list[int]) -> int:
 def _green_points_per_chip(points: list[int], playthrough: int) -> int:
     """Points per green chip in a 1-based play-through (last entry beyond the list)."""
     if playthrough < 1:
-        raise ValueError(f"playthrough must be >= 1, got {playthrough}")
+        raise RuleError("bad_playthrough", f"playthrough must be >= 1, got {playthrough}")
     return points[min(playthrough, len(points)) - 1]
 
 
@@ -84,7 +86,7 @@ def pick_order(config: dict, inp: dict) -> dict:
     players = len(bids)
     start = inp["start"]
     if not 0 <= start < players:
-        raise ValueError(f"start seat {start} outside 0..{players - 1}")
+        raise RuleError("bad_start_seat", f"start seat {start} outside 0..{players - 1}")
     order = sorted(range(players), key=lambda seat: (-bids[seat], (seat - start) % players))
     if players <= config["only_first_picker_pays_up_to_players"]:
         paid = [bids[seat] if seat == order[0] else 0 for seat in range(players)]
@@ -100,7 +102,7 @@ def setup(config: dict, inp: dict) -> dict:
     removed = _entry_for(config["animals_removed"], players, "animals_removed")["count"]
     animals = len(config["animals"])
     if not 0 <= removed <= animals:
-        raise ValueError(f"cannot remove {removed} of {animals} animals")
+        raise RuleError("too_many_removed", f"cannot remove {removed} of {animals} animals")
     return {
         "purple": chips["purple"],
         "green": chips["green"],
@@ -171,20 +173,23 @@ def turn(config: dict, inp: dict) -> dict:
     """
     players, step = inp["players"], inp["turn"]
     if not 0 <= step < players:
-        raise ValueError(f"turn {step} outside 0..{players - 1}")
+        raise RuleError("bad_turn", f"turn {step} outside 0..{players - 1}")
     if inp["phase"] == "bid":
         if not 0 <= inp["start"] < players:
-            raise ValueError(f"start seat {inp['start']} outside 0..{players - 1}")
+            raise RuleError("bad_start_seat", f"start seat {inp['start']} outside 0..{players - 1}")
         return {"seat": (inp["start"] + step) % players}
     if inp["phase"] == "pick":
-        return {"seat": inp["order"][step]}
-    raise ValueError(f"no turns in phase {inp['phase']!r}")
+        order = inp["order"]
+        if step >= len(order):
+            raise RuleError("no_pick_order", f"no pick order entry for turn {step}")
+        return {"seat": order[step]}
+    raise RuleError("bad_phase", f"no turns in phase {inp['phase']!r}")
 
 
 def bid_range(config: dict, inp: dict) -> dict:
     """Bids a player holding ``purple`` chips may make: ``{"low": 0, "high": purple}``."""
     if inp["purple"] < 0:
-        raise ValueError("purple chips cannot be negative")
+        raise RuleError("negative_chips", "purple chips cannot be negative")
     return {"low": 0, "high": inp["purple"]}
 
 

@@ -77,6 +77,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from .errors import RuleError
+
 Hex = tuple[int, int]
 ARK = "ark"
 CHANCE = -1
@@ -98,12 +100,33 @@ def neighbours(r: int, c: int, rows: int, cols: int) -> list[Hex]:
     return [(a, b) for a, b in cand if 0 <= a < rows and 0 <= b < cols]
 
 
+def _int(value: Any) -> int:
+    """Python's int(x), refusing what it cannot convert (Lua's to_int)."""
+    try:
+        return int(value)
+    except (ValueError, TypeError):
+        raise RuleError("not_an_integer", f"int() of {value!r}") from None
+
+
 def _hex(value: Sequence[int]) -> Hex:
-    return (int(value[0]), int(value[1]))
+    if not isinstance(value, list | tuple):
+        raise RuleError("bad_hex", "a hex must be [row, col]")
+    row, col = [*value, None, None][:2]
+    return (_int(row), _int(col))
 
 
 def _edge(a: Sequence[int], b: Sequence[int]) -> frozenset[Hex]:
     return frozenset((_hex(a), _hex(b)))
+
+
+def _edges(items: Iterable[Any]) -> frozenset[frozenset[Hex]]:
+    """A map's edge list (pairs of hexes) as a set; anything but a pair is refused."""
+    out = set()
+    for e in items:
+        if not isinstance(e, list | tuple) or len(e) != 2:
+            raise RuleError("bad_edge", "an edge must be a pair of hexes")
+        out.add(_edge(e[0], e[1]))
+    return frozenset(out)
 
 
 class _Board:
@@ -113,8 +136,8 @@ class _Board:
         self.terrain: list[str] = list(game_map["terrain"])
         self.rows = len(self.terrain)
         self.cols = len(self.terrain[0]) if self.terrain else 0
-        self.rivers = frozenset(_edge(a, b) for a, b in game_map.get("rivers", []))
-        self.fords = frozenset(_edge(a, b) for a, b in game_map.get("fords", []))
+        self.rivers = _edges(game_map.get("rivers") or [])
+        self.fords = _edges(game_map.get("fords") or [])
         self.stairs = frozenset(_hex(s) for s in game_map.get("stairs", []))
         self.starts = [_hex(s) for s in game_map.get("starts", [])]
         self.adj = {
@@ -123,8 +146,18 @@ class _Board:
             for c in range(self.cols)
         }
 
+    def around(self, h: Hex) -> list[Hex]:
+        """The neighbours of an on-map hex; off the map is refused."""
+        found = self.adj.get(h)
+        if found is None:
+            raise RuleError("off_the_map", f"hex {h[0]},{h[1]} is not on the map")
+        return found
+
     def letter(self, h: Hex) -> str:
-        return self.terrain[h[0]][h[1]]
+        row = self.terrain[h[0]]
+        if h[1] >= len(row):
+            raise RuleError("bad_map", f"map row {h[0]} is too short")
+        return row[h[1]]
 
     def index(self, h: Hex) -> int:
         """Position of ``h`` in flood order (row-major)."""
@@ -153,14 +186,14 @@ def _board_from_key(key: tuple) -> _Board:
 
 
 def _board(game_map: Mapping[str, Any]) -> _Board:
-    terrain = game_map["terrain"]
+    terrain = game_map.get("terrain")
     if (
         not isinstance(terrain, list | tuple)
         or not terrain
         or not all(isinstance(row, str) for row in terrain)
         or not terrain[0]
     ):
-        raise ValueError("map terrain must be a non-empty list of non-empty strings")
+        raise RuleError("bad_map", "map terrain must be a non-empty list of non-empty strings")
     return _board_from_key(_map_key(game_map))
 
 
@@ -178,7 +211,7 @@ class _Rules:
 
     def __init__(self, config: Mapping[str, Any], variant: str = "standard") -> None:
         if variant not in ("standard", "junior"):
-            raise ValueError(f"unknown variant {variant!r}")
+            raise RuleError("unknown_variant", f"unknown variant {variant!r}")
         self.junior = variant == "junior"
         self.letters: dict[str, str] = dict(config["terrain"])
         self.costs: dict[str, dict[str, Any]] = config["costs"]
@@ -192,8 +225,16 @@ class _Rules:
         """Cost of entering a hex of terrain ``letter``; None = may not enter."""
         if self.junior:
             return self.step_cost
-        cost = self.costs[animal].get(self.letters[letter])
+        costs = self.animal_costs(animal)
+        if letter not in self.letters:
+            raise RuleError("unknown_terrain", f"unknown terrain letter {letter!r}")
+        cost = costs.get(self.letters[letter])
         return None if cost is None else int(cost)
+
+    def animal_costs(self, animal: str) -> dict[str, Any]:
+        if not isinstance(animal, str) or animal not in self.costs:
+            raise RuleError("unknown_animal", f"unknown animal {animal!r}")
+        return self.costs[animal]
 
     def cross(self, animal: str, ford: bool) -> int | None:
         """Extra cost of crossing a river edge (at a ford or not); None = may not cross."""
@@ -201,7 +242,7 @@ class _Rules:
             return 0
         if ford:
             return self.ford_cost
-        cost = self.costs[animal].get("river")
+        cost = self.animal_costs(animal).get("river")
         return None if cost is None or cost == "fords_only" else int(cost)
 
     def step(self, board: _Board, animal: str, u: Hex, v: Hex) -> int | None:
@@ -253,7 +294,7 @@ def _dist_to(
         done.add(v)
         if v != target and (v in flooded or (not flier and v in occupied)):
             continue  # v may not be passed through: nobody reaches the target via v
-        for u in board.adj[v]:
+        for u in board.around(v):
             if u in done or u in flooded:
                 continue
             w = rules.step(board, animal, u, v)
@@ -290,7 +331,7 @@ def _dist_from(
         if u in done:
             continue
         done.add(u)
-        for v in board.adj[u]:
+        for v in board.around(u):
             if v in done or v in flooded or (not flier and v in occupied):
                 continue
             w = rules.step(board, animal, u, v)
@@ -378,6 +419,14 @@ def _opt(inp: Mapping[str, Any], key: str, default: Any) -> Any:
     return default if value is None else value
 
 
+def _need(inp: Mapping[str, Any], key: str) -> Any:
+    """``inp[key]``; a missing (or null) input is refused."""
+    value = inp.get(key)
+    if value is None:
+        raise RuleError("missing_input", f"missing input {key!r}")
+    return value
+
+
 def _inputs(config: Mapping[str, Any], inp: Mapping[str, Any]) -> tuple[_Rules, _Board]:
     return _Rules(config, _opt(inp, "variant", "standard")), _board(_opt(inp, "map", config["map"]))
 
@@ -394,10 +443,10 @@ def dice_effect(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"values": ["3", "0"]}`` (rotation values) -> ``{"points": 3, "sun": 0, "water": 0}``."""
     faces = {str(f) for f in _dice_spec(config, _opt(inp, "variant", "standard"))["faces"]}
     out = {"points": 0, "sun": 0, "water": 0}
-    for value in inp["values"]:
+    for value in _need(inp, "values"):
         text = str(value)
         if text not in faces:
-            raise ValueError(f"{text!r} is not a face of these dice")
+            raise RuleError("not_a_face", f"{text!r} is not a face of these dice")
         if text in ("sun", "water"):
             out[text] += 1
         else:
@@ -408,10 +457,10 @@ def dice_effect(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 def flood_advance(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"row", "col", "rolls"}`` -> the marker after each roll, and the hexes it flooded."""
     board = _board(_opt(inp, "map", config["map"]))
-    row, col = int(inp["row"]), int(inp["col"])
+    row, col = _int(_need(inp, "row")), _int(_need(inp, "col"))
     new: list[Hex] = []
-    for roll in inp["rolls"]:
-        row, col, more = _flood_advance(row, col, int(roll), board.rows, board.cols)
+    for roll in _need(inp, "rolls"):
+        row, col, more = _flood_advance(row, col, _int(roll), board.rows, board.cols)
         new += more
     return {"row": row, "col": col, "newly_flooded": [list(h) for h in new]}
 
@@ -419,12 +468,14 @@ def flood_advance(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 def move_cost(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """Cheapest legal route of ``animal`` from ``from`` to ``to`` (a hex or "ark")."""
     rules, board = _inputs(config, inp)
-    target = ARK if inp["to"] == ARK else _hex(inp["to"])
+    to = _need(inp, "to")
+    target = ARK if to == ARK else _hex(to)
+    animal = _need(inp, "animal")
     cost, path = _path(
         rules,
         board,
-        inp["animal"],
-        _hex(inp["from"]),
+        animal,
+        _hex(_need(inp, "from")),
         target,
         _hexes(inp.get("flooded")),
         _hexes(inp.get("occupied")),
@@ -435,10 +486,10 @@ def move_cost(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 def reaches_ark(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """Whether ``animal`` at ``at`` has a path to the Ark through unflooded hexes (no pieces)."""
     rules, board = _inputs(config, inp)
-    at, flooded = _hex(inp["at"]), _hexes(inp.get("flooded"))
+    at, flooded = _hex(_need(inp, "at")), _hexes(inp.get("flooded"))
     if at in flooded:
         return {"reachable": False}
-    dist = _dist_to(rules, board, inp["animal"], ARK, flooded, frozenset())
+    dist = _dist_to(rules, board, _need(inp, "animal"), ARK, flooded, frozenset())
     return {"reachable": at in dist}
 
 
@@ -467,8 +518,8 @@ def arrival(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     junior = _opt(inp, "variant", "standard") == "junior"
     cards = inp.get("cards")
     if cards is None:
-        cards = [None] * int(inp["players"])
-    out, winners = _arrival(config, inp["arrived"], cards, junior)
+        cards = [None] * _int(_need(inp, "players"))
+    out, winners = _arrival(config, _need(inp, "arrived"), cards, junior)
     return {"out": out, "winners": winners}
 
 
@@ -480,7 +531,7 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     ``unlisted``: seated colours that are no seat of this game (told they are not playing);
     ``enough``: the count fits the range; ``start``: seat 0 starts every round.
     """
-    seats, seated = list(inp["seats"]), list(inp["seated"])
+    seats, seated = list(_need(inp, "seats")), list(_need(inp, "seated"))
     slots = [slot for slot, color in enumerate(seats) if color in seated]
     unlisted: list[str] = []
     for color in seated:
@@ -490,7 +541,7 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
         "players": [seats[slot] for slot in slots],
         "slots": slots,
         "unlisted": unlisted,
-        "enough": inp["min"] <= len(slots) <= inp["max"],
+        "enough": _need(inp, "min") <= len(slots) <= _need(inp, "max"),
         "start": 0,
     }
 
@@ -498,8 +549,8 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 def next_player(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"out": [bool by seat], "after": seat or -1}`` -> ``{"seat": the first seat after
     ``after`` still in, or -1 when the round is over}`` (seats move in seat order)."""
-    out = list(inp["out"])
-    after = int(inp["after"])
+    out = list(_need(inp, "out"))
+    after = _int(_need(inp, "after"))
     for seat in range(max(after + 1, 0), len(out)):
         if not out[seat]:
             return {"seat": seat}
@@ -519,9 +570,9 @@ def payment(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     movement points pay when they suffice, else an unarmed sun within its budget does.
     """
     budget = sun_budget(config, _opt(inp, "variant", "standard"))
-    cost, points, sun = int(inp["cost"]), int(inp["points"]), int(inp["sun"])
+    cost, points, sun = (_int(_need(inp, key)) for key in ("cost", "points", "sun"))
     if cost < 0 or points < 0 or sun < 0:
-        raise ValueError("cost, points and suns cannot be negative")
+        raise RuleError("negative_amount", "cost, points and suns cannot be negative")
     fits_sun = sun > 0 and cost <= budget
     if inp.get("sun_armed") and sun > 0:
         pay = "sun" if fits_sun else "none"
@@ -530,6 +581,58 @@ def payment(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     else:
         pay = "sun" if fits_sun else "none"
     return {"pay": pay, "sun_budget": budget}
+
+
+def step_cost(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"animal", "from", "to", "variant"?, "map"?}`` -> ``{"cost": n}`` for the single step
+    ``from -> to`` (pieces and flood ignored; cost null when illegal), ``{}`` when the two hexes
+    are not neighbours."""
+    rules, board = _inputs(config, inp)
+    u, v = _hex(_need(inp, "from")), _hex(_need(inp, "to"))
+    animal = _need(inp, "animal")
+    if v not in board.around(u):
+        return {}
+    return {"cost": rules.step(board, animal, u, v)}
+
+
+def destinations(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"animal", "from", "budget", "occupied"?, "flooded"?, "variant"?, "map"?}`` ->
+    ``{"hexes": [{"at": [r, c], "cost": n}, ...] (row-major), "ark": n or null}``: every hex the
+    animal can end a move on within the budget (not ``from``, not occupied), and boarding."""
+    rules, board = _inputs(config, inp)
+    source = _hex(_need(inp, "from"))
+    occupied = _hexes(inp.get("occupied")) - {source}
+    flooded = _hexes(inp.get("flooded"))
+    animal = _need(inp, "animal")
+    budget = _int(_need(inp, "budget"))
+    dist, ark = _dist_from(rules, board, animal, source, flooded, occupied, budget)
+    hexes = [
+        {"at": list(h), "cost": d}
+        for h, d in sorted(dist.items())
+        if h != source and h not in occupied
+    ]
+    return {"hexes": hexes, "ark": ark}
+
+
+def check_flood(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"pieces": [{"animal", "at"}, ...], "flooded"?, "variant"?, "map"?}`` -> ``{}`` while the
+    flood has caught nobody, else the first piece (in list order) on a flooded hex or without a
+    path to the Ark through unflooded hexes (other animals ignored): ``{"kind": "drowned" or
+    "cut off", "piece": index, "animal", "at", "message": "drowned: Camel at (3, 4)"}``."""
+    rules, board = _inputs(config, inp)
+    flooded = _hexes(inp.get("flooded"))
+    for i, piece in enumerate(_need(inp, "pieces")):
+        at = _hex(_need(piece, "at"))
+        animal = _need(piece, "animal")
+        kind = None
+        if at in flooded:
+            kind = "drowned"
+        elif at not in _dist_to(rules, board, animal, ARK, flooded, frozenset()):
+            kind = "cut off"
+        if kind is not None:
+            message = f"{kind}: {animal} at ({at[0]}, {at[1]})"
+            return {"kind": kind, "piece": i, "animal": animal, "at": list(at), "message": message}
+    return {}
 
 
 FUNCTIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], dict]] = {
@@ -541,6 +644,9 @@ FUNCTIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], dict]] = {
     "seating": seating,
     "next_player": next_player,
     "payment": payment,
+    "step_cost": step_cost,
+    "destinations": destinations,
+    "check_flood": check_flood,
 }
 
 

@@ -264,7 +264,7 @@ def test_payment_armed_sun_points_then_unarmed_sun():
 
 def test_functions_table():
     names = ["dice_effect", "flood_advance", "move_cost", "reaches_ark", "arrival", "seating",
-             "next_player", "payment"]
+             "next_player", "payment", "step_cost", "destinations", "check_flood"]
     assert {name: getattr(F, name) for name in names} == F.FUNCTIONS
     json.dumps(cost("Elephant", (2, 1), "ark"))  # JSON-shaped
 

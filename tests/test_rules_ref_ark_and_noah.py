@@ -418,7 +418,11 @@ def test_seed_phase_two_order():
 
 
 def test_functions_table():
-    assert set(an.FUNCTIONS) == {"enclosures", "load_pair", "final_scoring", "bonus_update"}
+    assert set(an.FUNCTIONS) == {
+        "enclosures", "load_pair", "final_scoring", "bonus_update", "phase_two_order",
+        "players_entry", "ark_shape", "hull_status", "build_spots", "building_vp", "load_cost",
+        "deluge_order", "game_end",
+    }  # fmt: skip
     out = an.FUNCTIONS["enclosures"](CONFIG, {"rows": 3, "cols": 8, "dividers": []})
     assert json.loads(json.dumps(out)) == out == {"enclosures": [], "returned": []}
 

@@ -141,7 +141,7 @@ def scenes(
 
 
 def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
-    """Inputs for the five rule functions of ``rules_ref.arche_noah_flood``."""
+    """Inputs for every rule function of ``rules_ref.arche_noah_flood``."""
     species = [a if isinstance(a, str) else str(a["name"]) for a in config["animals"]]
     letters = sorted(config["terrain"])
     game_map = config["map"]
@@ -256,6 +256,35 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
             inp["variant"] = variant
         return inp
 
+    @st.composite
+    def step_cost(draw: st.DrawFn) -> dict[str, Any]:
+        chosen, rows, cols, _, frm = draw(scene)
+        # Mostly a neighbour (a real step), sometimes any hex (not a step: {}).
+        options = [list(h) for h in neighbours(frm[0], frm[1], rows, cols)]
+        to = draw(st.sampled_from(options) if options and draw(st.integers(0, 3)) else
+                  hexes(rows, cols))
+        inp = {"animal": draw(animals), "from": frm, "to": to}
+        return with_extras(inp, draw, chosen)
+
+    @st.composite
+    def destinations(draw: st.DrawFn) -> dict[str, Any]:
+        inp = draw(move_cost())
+        inp.pop("to")
+        inp["budget"] = draw(st.integers(0, 10))
+        return inp
+
+    @st.composite
+    def check_flood(draw: st.DrawFn) -> dict[str, Any]:
+        chosen, rows, cols, flooded, focus = draw(scene)
+        where = hexes(rows, cols)
+        piece = st.fixed_dictionaries({"animal": st.sampled_from(species), "at": where})
+        pieces = draw(st.lists(piece, max_size=8))
+        if draw(st.booleans()):  # a piece where the scene's query is (below the front...)
+            pieces.insert(draw(st.integers(0, len(pieces))),
+                          {"animal": draw(animals), "at": focus})
+        inp = {"pieces": pieces, "flooded": flooded}
+        return with_extras(inp, draw, chosen)
+
     return {
         "dice_effect": dice_effect(),
         "flood_advance": flood_advance(),
@@ -268,6 +297,9 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
             "after": st.integers(-1, high - 1),
         }),
         "payment": payments(config),
+        "step_cost": step_cost(),
+        "destinations": destinations(),
+        "check_flood": check_flood(),
     }
 
 
@@ -278,7 +310,7 @@ def payments(config: dict[str, Any]) -> st.SearchStrategy[Any]:
 
     @st.composite
     def build(draw: st.DrawFn) -> dict[str, Any]:
-        inp: dict[str, Any] = {"cost": draw(small | st.integers(0, 30)),
+        inp: dict[str, Any] = {"cost": draw(small | st.integers(-1, 30)),
                                "points": draw(small | st.integers(0, 10)),
                                "sun": draw(st.integers(0, 2))}
         if draw(st.booleans()):
