@@ -62,6 +62,12 @@ class ArcheNoahAdapter:
     def broadcasts(self) -> int:
         return len(self.table.broadcasts)
 
+    def reload(self) -> None:
+        saved = self.table.save_state()
+        self.table = EmulatedTable(saved, seed=self.seed + 1, images=self.images)
+        self.table.seat(self.colors)
+        self.table.load()
+
     def told(self, since: int) -> list[tuple[str | None, str]]:
         return [(b["to"], b["message"]) for b in self.table.broadcasts[since:]]
 

@@ -19,6 +19,8 @@ from typing import Any, Protocol
 #: One in this many illegal-action choices injects one (a choice of 0 never does).
 INJECT_OUT_OF = 10
 INJECT_FROM = 7
+#: One in this many steps saves the table and loads the save on a fresh table first.
+RELOAD_OUT_OF = 25
 
 
 class Choices:
@@ -44,6 +46,10 @@ class Choices:
     def inject(self) -> bool:
         """Whether to try an illegal action before the next step."""
         return self.pick(INJECT_OUT_OF) >= INJECT_FROM
+
+    def reload(self) -> bool:
+        """Whether to save the game and load it again before the next step."""
+        return self.pick(RELOAD_OUT_OF) == RELOAD_OUT_OF - 1
 
 
 @dataclass
@@ -89,6 +95,9 @@ class Adapter(Protocol):
 
     def broadcasts(self) -> int:
         """How many messages were broadcast so far."""
+
+    def reload(self) -> None:
+        """Save the table and load the save on a fresh table (the players stay seated)."""
 
 
 @dataclass
@@ -144,6 +153,12 @@ def play_game(
                         return fail(problem)
             if over:
                 return None
+            if choices.reload():
+                actions.append("(the game is saved and loaded again)")
+                adapter.reload()
+                diff = _differences(adapter.table_view(), adapter.reference_view())
+                if diff:
+                    return fail("after loading the save the table differs: " + diff)
             moves = adapter.moves(choices)
             if not moves:
                 return fail("the reference has no legal action but the game is not over")
