@@ -84,8 +84,11 @@ class ArcheNoahAdapter:
             return [Move(state.action_to_string(a), lambda a=a: self._bid(a))
                     for a in state.legal_actions()]
         if state.phase == "pick":
-            return [Move(state.action_to_string(m), lambda m=m: self._pick(m))
-                    for m in state.legal_actions()]
+            masks = state.legal_actions()
+            singles = [m for m in masks if m.bit_count() == 1]
+            if singles and choices.pick(4) < 3:  # mostly the free pick: green chips last longer
+                masks = singles
+            return [Move(state.action_to_string(m), lambda m=m: self._pick(m)) for m in masks]
         return []
 
     def attempts(self, choices: Choices) -> list[Attempt]:
