@@ -220,6 +220,8 @@ class Game:
                 self.score()
         self.check_table_matches()
         assert not self.table.errors
+        # Every card, the pile's last one (the deck's remainder) too, was found where it lay.
+        assert not [b for b in self.table.broadcasts if "missing from the table" in b["message"]]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -169,6 +169,7 @@ class Game:
                 assert text.startswith("out") == state.out[seat], (seat, text)
         assert self.table.dice_left == 0
         assert not self.table.errors
+        assert not [b for b in self.table.broadcasts if "missing from the table" in b["message"]]
 
     # ---- chance ------------------------------------------------------------------------------
 

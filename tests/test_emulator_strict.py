@@ -291,3 +291,26 @@ def test_a_token_sunk_into_a_tile_is_reported_whatever_the_token_size() -> None:
     t.call_global("put", 21.5, 1.1)
     with pytest.raises(TableRuleError, match="chip01.*tile01"):
         t.settle()
+
+
+PILE = """
+    function pile(at_once)
+      local deck = getObjectFromGUID('deck01')
+      for i = 1, 2 do
+        local card = deck.takeObject({position = {10, 1 + 0.05 * i, 0}, smooth = false,
+          callback_function = function(c) c.setLock(true) end})
+        if at_once then card.setLock(true) end
+      end
+    end
+"""
+
+
+def test_a_taken_card_may_join_the_card_it_lands_on_before_its_callback() -> None:
+    t = loaded(PILE)
+    t.call_global("pile", False)  # locking only in the callback is too late
+    with pytest.raises(LuaScriptError, match=r"callback_function.*has been destroyed \(setLock\)"):
+        t.settle()
+    t = loaded(PILE)
+    t.call_global("pile", True)
+    t.settle()
+    assert t.object("c00001")["locked"] and t.object("c00002")["locked"]

@@ -196,3 +196,11 @@ def test_seats_and_facing():
 def test_transform_round_trips_through_a_save_dict():
     tile = {"GUID": "abcdef", "Transform": SIDEBOARD.as_save()}
     assert geo.Transform.of(tile) == SIDEBOARD
+
+
+def test_laid_transform_puts_a_tile_upright_for_its_reader_on_the_table():
+    t = obj.laid_transform((4.0, -3.0), (6.0, 3.0), (200, 100), reader_hand_rot_y=90.0)
+    assert t["rotY"] == 270.0 and t["scaleY"] == 1.0 and t["posY"] == geo.TABLE_TOP_Y
+    tile = obj.custom_tile("abcdef", "file:///t.png", transform=t)
+    rect = geo.footprint(tile, aspect=2.0)
+    assert rect.size == (6.0, 3.0) and rect.centre == (4.0, -3.0)

@@ -278,3 +278,20 @@ def test_check_lists_geometry_findings_and_fails_on_them_only_when_strict(noah, 
     assert CliRunner().invoke(cli, ["check", "--strict", str(path)]).exit_code == 2
     path.write_text("{not json", "utf-8")
     assert run(["check", str(path)]) == 2
+
+
+def test_arche_noah_positions_fit_the_table_and_the_collection_zones(noah):
+    labels = [p.label for p in noah.positions]
+    assert "offer 1" in labels and "White collection" in labels
+    zones = {o["Nickname"]: geo.Transform.of(o) for o in by_name(noah.save, "ScriptingTrigger")}
+    for spot in noah.positions:
+        if spot.label.endswith("collection"):
+            assert geo.zone_contains(zones[spot.label], spot.at), spot.label
+
+
+def test_overlapping_script_positions(noah):
+    first = noah.positions[2]
+    clash = geo.ScriptPosition("clash", (first.at[0] + 1.0, first.at[1], first.at[2]),
+                               size=geo.PORTRAIT_CARD, rot_y=180.0)  # fmt: skip
+    found = findings(noah, positions=[*noah.positions, clash])
+    assert any("'clash' overlap" in f or "and 'clash' overlap" in f for f in found), found

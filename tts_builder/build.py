@@ -189,3 +189,18 @@ def lint_build(build: GameBuild) -> None:
                 where = f"lua_templates/{template}: line {line} of the rendered module"
             more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
             raise BuildError(f"{build.game_id}: {where}: [{hit.rule}] {hit.message}{more}")
+
+
+def check_build(build: GameBuild) -> list[tuple[str, Any]]:
+    """Every failing finding of the build's saves: FORMAT ``[req]`` and geometry ``[geo]``
+    (the latter with the build's image sizes and script positions); (save name, finding)."""
+    from .save.checker import check_geometry, check_save
+    from .save.geometry_checks import image_size_from_files
+
+    sizes = image_size_from_files(build.files)
+    found = []
+    for name, save in build.saves().items():
+        findings = [f for f in check_save(save) if f.level == "req"]
+        findings += check_geometry(save, sizes, build.positions)
+        found += [(name, f) for f in findings]
+    return found

@@ -74,10 +74,10 @@ def build(
     base_url: str | None,
 ) -> None:
     """Build GAMES (default: every bundled game) into dist/<game>/."""
-    from .build import BuildOptions, build_game, lint_build
+    from .build import BuildOptions, build_game, check_build, lint_build
     from .definition import REPO_ROOT
-    from .save.checker import check_geometry, check_save
-    from .save.geometry_checks import image_size_from_files
+    from .picture import images_from_files, table_picture
+    from .render import encode_png
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or REPO_ROOT / "dist").resolve()
@@ -90,14 +90,17 @@ def build(
             options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
             result = build_game(game, options, cache, report.assets)
             lint_build(result)
-            for name, save in result.saves().items():
-                problems = [f for f in check_save(save) if f.level == "req"]
-                sizes = image_size_from_files(result.files)
-                problems += check_geometry(save, sizes, result.positions)
-                if problems:
-                    first = problems[0]
-                    message = f"generated save fails {first.path}: {first.message}"
-                    raise RuntimeError(f"{result.folder}/{name}: {message}")
+            problems = check_build(result)
+            if problems:
+                name, first = problems[0]
+                message = f"generated save fails {first.path}: {first.message}"
+                if len(problems) > 1:
+                    message += f" (and {len(problems) - 1} more findings)"
+                raise RuntimeError(f"{result.folder}/{name}: {message}")
+            # The table at load, as TTS lays it out, beside preview.png.
+            picture = table_picture(result.save, images_from_files(result.files),
+                                    result.positions, result.folder)  # fmt: skip
+            result.files["table.png"] = encode_png(picture)
             builds.append(result)
             report(
                 f"built {result.folder}: {len(result.files)} files, {result.rendered} images "
@@ -258,6 +261,53 @@ def check(saves: tuple[Path, ...], show_all: bool, strict: bool) -> None:
         failed |= any(f.level == "req" or (strict and f.level == "geo") for f in findings)
     if failed:
         sys.exit(EXIT_BAD_INPUT)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--variant", help="Draw this variant's save.")
+@click.option("--players", type=int, default=None,
+              help="Seated players for --after-setup (default: every player count).")
+@click.option("--after-setup", is_flag=True, help="Run Setup on the emulated table first.")
+@click.option("--out", "out_file", type=click.Path(path_type=Path), default=None,
+              help="PNG to write (default: dist/<game>/table.png, or table-setup-<N>p.png).")
+@click.pass_obj
+def table(
+    report: Reporter, game: str, variant: str | None, players: int | None, after_setup: bool,
+    out_file: Path | None,
+) -> None:
+    """Draw GAME's table as TTS lays it out, seen from above, into a PNG."""
+    from .build import BuildOptions, build_game
+    from .definition import REPO_ROOT
+    from .picture import after_setup as run_setup
+    from .picture import images_from_files, table_picture
+    from .render import encode_png
+    from .writer import DirCache
+
+    _games((game,))
+    if out_file is not None and after_setup and players is None:
+        raise BuildError("--out names one file: give --players too")
+    out = REPO_ROOT / "dist"
+    result = build_game(game, BuildOptions(out_dir=out, variant=variant), DirCache(out / ".cache"),
+                        report.assets)  # fmt: skip
+    images = images_from_files(result.files)
+    if not after_setup:
+        picture = table_picture(result.save, images, result.positions, result.folder)
+        pictures = {"table.png": picture}
+    else:
+        low, high = result.definition.players
+        pictures = {
+            f"table-setup-{count}p.png": table_picture(
+                run_setup(result.save, count), images, result.positions,
+                f"{result.folder}: after Setup, {count} players",
+            )
+            for count in ([players] if players else range(low, high + 1))
+        }  # fmt: skip
+    for name, picture in pictures.items():
+        dest = out_file or out / result.folder / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(encode_png(picture))
+        report(f"wrote {dest}")
 
 
 register_ship(cli)

@@ -321,7 +321,8 @@ def height(obj: Mapping[str, Any]) -> float | None:
 
 
 def bottom_y(obj: Mapping[str, Any]) -> float:
-    """World height of an object's lowest point (dice have their origin at the centre)."""
+    """World height of an object's lowest point; dice have their origin at their centre
+    [guess], everything else at its bottom face [inf 30+]."""
     t = Transform.of(obj)
     size = base_size(obj)
     if obj.get("Name") in D6_NAMES or obj.get("Name") == "Custom_Dice":
@@ -484,6 +485,9 @@ class ScriptPosition:
     board's GUID and ``cell_uv`` where its picture prints the cell the script means, with
     ``tolerance_uv`` the half-size of that cell in image units: the checker maps ``at`` through
     the board's Transform and the model and expects to land inside the cell.
+
+    A game's ``assemble`` lists them in ``GameBuild.positions``; ``build`` checks them
+    (``save.geometry_checks.check_positions``) and the table picture marks them.
     """
 
     label: str

@@ -1,5 +1,6 @@
 -- An emulated Tabletop Simulator table: objects, events, Wait on a virtual clock, zones,
--- containers, dice, buttons, UI/Notes/Player/Turns and JSON, for scripts run in lupa.
+-- containers, dice, buttons, UI/Notes/Player/Turns and JSON, for scripts run in lupa; strict
+-- by default: spawn timing, GUIDs, remainder, merging, resting, seats and iteration order as TTS.
 -- Loaded in the unsandboxed runtime with (sandbox module, vector module, json module, py services);
 -- returns the World driver used by tts_builder/emulator/table.py.
 local sb, vmod, json, py = ...
@@ -38,7 +39,6 @@ local zones_dirty = false
 local aborted = false
 local save_turns = {}
 local settling = {}         -- strict: object state -> frame at which it comes to rest
-local at_load = false       -- true while the save's objects come to rest for the first time
 
 --- A small seeded generator (strict iteration order), the same on every run for one seed.
 local order_state = 1
@@ -608,9 +608,24 @@ local function run_callback(st, callback)
   end
 end
 
+local come_to_rest -- defined with the resting rules below
+
+local function at_rest(st)
+  return live(st) and not st.spawning and not moving[st] and not rolling[st] and not st.held_by_color
+end
+
+--- Strict: a taken object lands, and may join the card or stack it lands on, before its
+--- callback runs (GEOMETRY.md §4: it "may already have entered a container"); a merged one's
+--- callback still runs, with the destroyed object, as a script that relies on it would see.
+local function land(st, callback)
+  settling[st] = nil
+  if at_rest(st) then come_to_rest(st) end
+  if callback then protected(label_of(st) .. " callback_function", callback, st.proxy) end
+end
+
 --- Strict: the object spawns for SPAWN_FRAMES (its GUID, if replaced, becomes valid then), then
---- goes to `travel` {pos, rot, smooth} if given (smoothly: it arrives SMOOTH_FRAMES later); the
---- callback runs when it has arrived, and it comes to rest the frame after.
+--- goes to `travel` {pos, rot, smooth} if given (smoothly: it arrives SMOOTH_FRAMES later); it
+--- lands (see land) and its callback runs when it has arrived.
 local function strict_after_spawn(st, callback, container, travel)
   st.spawning, st.resting = true, false
   defer(SPAWN_FRAMES, "spawn", function()
@@ -624,12 +639,15 @@ local function strict_after_spawn(st, callback, container, travel)
     if st.destroyed then return end
     if travel and travel.smooth then
       moving[st] = { pos = travel.pos, rot = travel.rot, due = frame + SMOOTH_FRAMES,
-        arrive = function() run_callback(st, callback) end }
+        arrive = function() land(st, callback) end }
       return
     end
     if travel then
       set_pos(st, travel.pos[1], travel.pos[2], travel.pos[3])
       set_rot(st, travel.rot[1], travel.rot[2], travel.rot[3])
+      st.resting = true
+      land(st, callback)
+      return
     end
     st.resting = true
     mark_rest(st)
@@ -869,10 +887,6 @@ local function footprint_overlap(p, q)
   return least
 end
 
-local function at_rest(st)
-  return live(st) and not st.spawning and not moving[st] and not rolling[st] and not st.held_by_color
-end
-
 local function describe(st)
   local name = st.data.Nickname or ""
   return label_of(st) .. (name ~= "" and (" '" .. name .. "'") or "")
@@ -938,7 +952,7 @@ end
 
 --- Strict: `st` comes to rest. An unlocked card or deck on a card or deck joins it; an unlocked
 --- stackable piece on an identical one stacks with it; anything else interpenetrating is reported.
-local function come_to_rest(st)
+function come_to_rest(st)
   local first = st.load_rest
   st.load_rest = nil
   if st.data.Locked ~= true and not first then

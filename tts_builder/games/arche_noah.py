@@ -441,7 +441,33 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     files[f"{game_id}.json"] = dumps(save)
     files["scripts/Global.lua"] = script.encode("utf-8")
     files["scripts/Global.xml"] = ui.encode("utf-8")
-    return GameBuild(game_id, definition, save, script, ui, files)
+    build = GameBuild(game_id, definition, save, script, ui, files)
+    build.positions = script_positions(ctx)
+    return build
+
+
+def script_positions(ctx: dict[str, Any]) -> list[Any]:
+    """The table positions the script is given (its ``POS`` and ``SEATS``), with the footprint
+    of what it puts there: portrait cards in the piles, the offer and the collections."""
+    from ..geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y
+
+    pos = ctx["positions"]
+    found = [
+        ScriptPosition("draw pile", tuple(pos["draw_pile"]), size=PORTRAIT_CARD, rot_y=180.0,
+                       kind="card"),
+        ScriptPosition("set aside", tuple(pos["set_aside"]), size=PORTRAIT_CARD, rot_y=180.0,
+                       kind="card"),
+    ]  # fmt: skip
+    found += [
+        ScriptPosition(f"offer {i + 1}", tuple(at), size=PORTRAIT_CARD, rot_y=180.0, kind="card")
+        for i, at in enumerate(pos["offer"])
+    ]
+    for seat in ctx["seats"]:
+        turn = reader_rot_y(seat["facing"])
+        found.append(ScriptPosition(f"{seat['color']} collection", tuple(seat["collection"]),
+                                    size=PORTRAIT_CARD, rot_y=turn, kind="card"))  # fmt: skip
+        found.append(ScriptPosition(f"{seat['color']} chips", tuple(seat["chips"]), kind="chips"))
+    return found
 
 
 def _table_hands(table_type: str) -> dict[str, dict[str, float]]:
@@ -449,5 +475,5 @@ def _table_hands(table_type: str) -> dict[str, dict[str, float]]:
     from ..save import objects as obj
     from ..save import tables
 
-    placements = tables.RPG_HAND_PLACEMENTS if table_type == "Table_RPG" else {}
+    placements = tables.HAND_PLACEMENTS.get(table_type, {})
     return {colour: obj.transform(*placement) for colour, placement in placements.items()}

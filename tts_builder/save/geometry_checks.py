@@ -286,6 +286,11 @@ def check_positions(
 ) -> None:
     """Every position a script uses lies on the table, and on a printed board maps through the
     model onto the printed cell it means (and not inside the board)."""
+    sized = [p for p in positions if p.size[0] > 0 and p.size[1] > 0]
+    for a, b in combinations(sized, 2):
+        if geo.rects_overlap(a.rect(), b.rect(), 1e-3):
+            out("LuaScript", f"positions {a.label!r} and {b.label!r} overlap: what the script "
+                "puts there interpenetrates")  # fmt: skip
     by_guid = {o.get("GUID"): o for o in save.get("ObjectStates") or [] if isinstance(o, dict)}
     extent = geo.TABLE_EXTENTS.get(save.get("Table", ""))
     for spot in positions:

@@ -138,8 +138,7 @@ class Watcher:
 
     def rebuild(self, changed: list[str]) -> Round:
         """Build, lint, check, verify (if the script changed) and hand the build on."""
-        from ..build import build_game, lint_build
-        from ..save.checker import check_save
+        from ..build import build_game, check_build, lint_build
 
         result = Round(changed)
         self.rounds.append(result)
@@ -147,7 +146,7 @@ class Watcher:
         try:
             build = build_game(self.game_id, self.options, self.cache, self.assets_root)
             lint_build(build)
-            problems = [f for f in check_save(build.save) if f.level == "req"]
+            problems = [f for _name, f in check_build(build)]
             if problems:
                 raise BuildError(f"{self.game_id}: the save fails {problems[0].path}: "
                                  f"{problems[0].message}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...geometry import TABLE_TOP_Y
-from ...save.tables import RPG_HAND_PLACEMENTS
+from ...save.tables import HAND_PLACEMENTS
 
 CARD_Y = 1.0
 BOARD_THICKNESS = 0.2
@@ -78,10 +78,9 @@ def table_positions(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def seat_hand(data: dict[str, Any], color: str) -> Any:
-    """The RPG table's hand placement for a seat colour; None on other tables."""
-    if data["table"]["type"] != "Table_RPG":
-        return None
-    return RPG_HAND_PLACEMENTS.get(color)
+    """The table's default hand placement for a seat colour (Table_RPG, Table_Custom); None
+    where the defaults are unknown (then the geometry check reports the missing seat)."""
+    return HAND_PLACEMENTS.get(data["table"]["type"], {}).get(color)
 
 
 def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
