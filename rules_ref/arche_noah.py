@@ -163,6 +163,62 @@ def pick_options(config: dict, inp: dict) -> dict:
     return {"take": sorted(take)}
 
 
+def seating(config: dict, inp: dict) -> dict:
+    """Who plays, in which order, who starts (RULINGS §1: the start player is a chosen player).
+
+    ``seats``: the save's seat colours in seat order (clockwise); ``seated``: the colours of the
+    people at the table; ``chooser``: who pressed Setup (the chosen start player, if playing);
+    ``min``/``max``: the player range. Players are the seated seat colours in seat order;
+    ``slots`` their 0-based seat indexes; ``unlisted`` the seated colours that are no seat of
+    this game (in ``seated`` order), told they are not playing; ``enough`` whether the count
+    fits the range; ``start`` the chooser's player index, else 0.
+    """
+    seats, seated = list(inp["seats"]), list(inp["seated"])
+    slots = [slot for slot, color in enumerate(seats) if color in seated]
+    players = [seats[slot] for slot in slots]
+    unlisted = []
+    for color in seated:
+        if color not in seats and color not in unlisted:
+            unlisted.append(color)
+    chooser = inp.get("chooser")
+    start = players.index(chooser) if chooser in players else 0
+    return {
+        "players": players,
+        "slots": slots,
+        "unlisted": unlisted,
+        "enough": inp["min"] <= len(players) <= inp["max"],
+        "start": start,
+    }
+
+
+def turn(config: dict, inp: dict) -> dict:
+    """The seat to act: bidding goes clockwise from the start seat, picking by pick order.
+
+    ``{"phase": "bid" or "pick", "players": n, "start": seat, "turn": 0-based, "order": [..]}``
+    -> ``{"seat": seat}``; ``turn`` counts the bids or picks made so far this round.
+    """
+    players, step = inp["players"], inp["turn"]
+    if not 0 <= step < players:
+        raise RuleError("bad_turn", f"turn {step} outside 0..{players - 1}")
+    if inp["phase"] == "bid":
+        if not 0 <= inp["start"] < players:
+            raise RuleError("bad_start_seat", f"start seat {inp['start']} outside 0..{players - 1}")
+        return {"seat": (inp["start"] + step) % players}
+    if inp["phase"] == "pick":
+        order = inp["order"]
+        if step >= len(order):
+            raise RuleError("no_pick_order", f"no pick order entry for turn {step}")
+        return {"seat": order[step]}
+    raise RuleError("bad_phase", f"no turns in phase {inp['phase']!r}")
+
+
+def bid_range(config: dict, inp: dict) -> dict:
+    """Bids a player holding ``purple`` chips may make: ``{"low": 0, "high": purple}``."""
+    if inp["purple"] < 0:
+        raise RuleError("negative_chips", "purple chips cannot be negative")
+    return {"low": 0, "high": inp["purple"]}
+
+
 FUNCTIONS: dict[str, Callable[[dict, dict], dict]] = {
     "score_collection": score_collection,
     "pick_order": pick_order,
@@ -170,6 +226,9 @@ FUNCTIONS: dict[str, Callable[[dict, dict], dict]] = {
     "offer_size": offer_size,
     "winners": winners,
     "pick_options": pick_options,
+    "seating": seating,
+    "turn": turn,
+    "bid_range": bid_range,
 }
 
 # --------------------------------------------------------------------------------------------
@@ -248,10 +307,11 @@ class ArcheNoahState:
         """Seat to act, ``CHANCE`` or ``TERMINAL``."""
         if self._phase in ("remove", "deal", "offer"):
             return CHANCE
-        if self._phase == "bid":
-            return (self._start + self._turn) % self._game.num_players
-        if self._phase == "pick":
-            return self._order[self._turn]
+        if self._phase in ("bid", "pick"):
+            return turn(self._game.config, {
+                "phase": self._phase, "players": self._game.num_players, "start": self._start,
+                "turn": self._turn, "order": self._order,
+            })["seat"]
         return TERMINAL
 
     def is_chance_node(self) -> bool:
@@ -269,7 +329,8 @@ class ArcheNoahState:
         if self._phase in ("deal", "offer"):
             return list(self._pile)
         if self._phase == "bid":
-            return list(range(self._purple[self.current_player()] + 1))
+            bids = bid_range(self._game.config, {"purple": self._purple[self.current_player()]})
+            return list(range(bids["low"], bids["high"] + 1))
         if self._phase == "pick":
             return self._pick_masks()
         return []

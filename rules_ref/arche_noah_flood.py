@@ -546,6 +546,66 @@ def arrival(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     return {"out": out, "winners": winners}
 
 
+def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """Who plays and in which order: ``{"seats", "seated", "min", "max"}`` (colours, range)
+    -> ``{"players", "slots", "unlisted", "enough", "start"}``.
+
+    Players are the seated seat colours in seat order (``slots``: their 0-based seat indexes);
+    ``unlisted``: seated colours that are no seat of this game (told they are not playing);
+    ``enough``: the count fits the range; ``start``: seat 0 starts every round.
+    """
+    seats, seated = list(_need(inp, "seats")), list(_need(inp, "seated"))
+    slots = [slot for slot, color in enumerate(seats) if color in seated]
+    unlisted: list[str] = []
+    for color in seated:
+        if color not in seats and color not in unlisted:
+            unlisted.append(color)
+    return {
+        "players": [seats[slot] for slot in slots],
+        "slots": slots,
+        "unlisted": unlisted,
+        "enough": _need(inp, "min") <= len(slots) <= _need(inp, "max"),
+        "start": 0,
+    }
+
+
+def next_player(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"out": [bool by seat], "after": seat or -1}`` -> ``{"seat": the first seat after
+    ``after`` still in, or -1 when the round is over}`` (seats move in seat order)."""
+    out = list(_need(inp, "out"))
+    after = _int(_need(inp, "after"))
+    for seat in range(max(after + 1, 0), len(out)):
+        if not out[seat]:
+            return {"seat": seat}
+    return {"seat": -1}
+
+
+def sun_budget(config: Mapping[str, Any], variant: str) -> int:
+    """Steps one sun pays for: ``sun_hexes`` junior steps (0 outside the junior variant)."""
+    return int(config["junior"]["sun_hexes"]) * _Rules(config, variant).step_cost
+
+
+def payment(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """How the table pays a move: ``{"cost", "points", "sun", "sun_armed", "variant"?}`` ->
+    ``{"pay": "sun" | "points" | "none", "sun_budget": n}``.
+
+    A sun the player armed pays the move if it is within the sun's budget; otherwise the
+    movement points pay when they suffice, else an unarmed sun within its budget does.
+    """
+    budget = sun_budget(config, _opt(inp, "variant", "standard"))
+    cost, points, sun = (_int(_need(inp, key)) for key in ("cost", "points", "sun"))
+    if cost < 0 or points < 0 or sun < 0:
+        raise RuleError("negative_amount", "cost, points and suns cannot be negative")
+    fits_sun = sun > 0 and cost <= budget
+    if inp.get("sun_armed") and sun > 0:
+        pay = "sun" if fits_sun else "none"
+    elif cost <= points:
+        pay = "points"
+    else:
+        pay = "sun" if fits_sun else "none"
+    return {"pay": pay, "sun_budget": budget}
+
+
 def step_cost(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"animal", "from", "to", "variant"?, "map"?}`` -> ``{"cost": n}`` for the single step
     ``from -> to`` (pieces and flood ignored; cost null when illegal), ``{}`` when the two hexes
@@ -606,6 +666,9 @@ FUNCTIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], dict]] = {
     "move_cost": move_cost,
     "reaches_ark": reaches_ark,
     "arrival": arrival,
+    "seating": seating,
+    "next_player": next_player,
+    "payment": payment,
     "step_cost": step_cost,
     "destinations": destinations,
     "check_flood": check_flood,
@@ -757,7 +820,7 @@ class FloodGame:
         )
         self.flood_rolls = int(per_player) * num_players
         # A sun moves one animal this many hexes: a free budget of that many junior steps.
-        self.sun_budget = int(config["junior"]["sun_hexes"]) * self.rules.step_cost
+        self.sun_budget = sun_budget(config, variant)
         self.water_hexes = int(config["junior"]["water_hexes"])
         deck = 1 if self.distinct else self.per_species
         if not self.junior and not 1 <= num_players <= deck * len(self.species):
@@ -1054,9 +1117,9 @@ class FloodState:
 
     def _end_turn(self) -> None:
         self.points = self.sun = 0
-        nxt = [s for s in range(self.active + 1, self.game.num_players) if not self.out[s]]
-        if nxt:
-            self.active = nxt[0]
+        nxt = next_player(self.game.config, {"out": self.out, "after": self.active})["seat"]
+        if nxt >= 0:
+            self.active = nxt
             self.phase = "roll"
         elif self.game.flood_rolls > 0:
             self.phase = "flood"
@@ -1066,9 +1129,9 @@ class FloodState:
             self._start_round()
 
     def _start_round(self) -> None:
-        seats = [s for s in range(self.game.num_players) if not self.out[s]]
-        if seats:
-            self.active = seats[0]
+        first = next_player(self.game.config, {"out": self.out, "after": -1})["seat"]
+        if first >= 0:
+            self.active = first
             self.phase = "roll"
         elif self.game.flood_rolls > 0:  # nobody left to move the animals: the flood rises on
             self.phase = "flood"

@@ -192,6 +192,10 @@ class Game:
             total = sum(s[seat]["total"] for s in scores)
             assert self.table.ui_value(f"seat_{seat + 1}_total") == str(total)
         self.scored += 1
+        if self.table.ui_active("next_playthrough"):  # the collections lie face up until then
+            for seat in range(self.n):
+                assert all(not c["face_down"] for c in self.collection(seat))
+            self.table.click_ui(self.colors[0], "next_playthrough")
 
     def play(self, reload_at_round: int | None = None) -> None:
         self.table.click_ui(self.colors[0], "setup")
@@ -248,7 +252,7 @@ def test_setup_refuses_wrong_player_count(arche_noah_build: Any) -> None:
 def test_wrong_phase_and_wrong_player_presses_are_explained(arche_noah_build: Any) -> None:
     game = Game(arche_noah_build, 3, seed=7)
     table = game.table
-    table.click_ui("Red", "setup")
+    table.click_ui("White", "setup")  # White presses Setup: White is the start player
     assert not table.ui_active("setup")
     before = len(table.broadcasts)
     table.call_global("ui_setup", {"color": "White"})  # the button is hidden; still refused

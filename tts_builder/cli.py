@@ -210,12 +210,19 @@ def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
 @click.argument("games", nargs=-1)
 @click.option("--examples", default=2000, show_default=True, help="Generated inputs per function.")
 @click.option("--seed", default=0, show_default=True, help="Seed for the input generator.")
+@click.option("--table", "table_games", default=0, show_default=True,
+              help="Also play this many random games on each emulated table (model-based).")
 @click.pass_obj
-def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -> None:
-    """Cross-check every function of the shipped Rules tables: Lua vs rules_ref.
+def verify(
+    report: Reporter, games: tuple[str, ...], examples: int, seed: int, table_games: int
+) -> None:
+    """Cross-check every function of the shipped Rules tables: Lua vs rules_ref (and, with
+    --table, whole random games on the emulated table against rules_ref).
 
-    Fails (exit 1) on a disagreement, on an exception that is no declared rule_error, and on a
-    Rules function without a rules_ref twin or an input strategy (each named)."""
+    Fails (exit 1) on a disagreement, on an exception that is no declared rule_error, on a
+    Rules function without a rules_ref twin or an input strategy (each named), and on a table
+    game that parts from rules_ref (its shortest failing action sequence printed)."""
+    from .play import has_driver, play_table
     from .strategies import strategies_for
     from .verify import check_function
 
@@ -245,6 +252,17 @@ def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -
             total = len(engines.lua_names())
             click.echo(f"{result.folder}: {checked} of {total} functions cross-checked")
             failed |= bool(gaps) or checked < total
+            if table_games > 0 and has_driver(game):
+                started = time.perf_counter()
+                run = play_table(game, result, variant, table_games, seed)
+                took = time.perf_counter() - started
+                if run.failure is None:
+                    report(f"{result.folder} table: {run.games} games agree with rules_ref "
+                           f"({took:.1f}s)")
+                else:
+                    failed = True
+                    click.echo(f"{result.folder} table: game {run.games} fails; shortest "
+                               f"failing sequence, {run.failure.describe()}")
     if failed:
         sys.exit(EXIT_MISMATCH)
 

@@ -16,6 +16,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from .arche_noah import seating_inputs
+
 Strategies = dict[str, st.SearchStrategy[Any]]
 Hex = list[int]
 
@@ -289,6 +291,12 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         "move_cost": move_cost(),
         "reaches_ark": reaches_ark(),
         "arrival": arrival(),
+        "seating": seating_inputs(players, chooser=False),
+        "next_player": st.fixed_dictionaries({
+            "out": st.lists(st.booleans(), min_size=low, max_size=high),
+            "after": st.integers(-1, high - 1),
+        }),
+        "payment": payments(config),
         "step_cost": step_cost(),
         "destinations": destinations(),
         "check_flood": check_flood(),
@@ -300,3 +308,23 @@ def variant_input(data: dict[str, Any], variant: str | None) -> dict[str, Any]:
     rules are chosen by ``"variant": "junior"`` (its config is the base game's)."""
     spec = (data.get("variants") or {}).get(variant) or {} if variant else {}
     return {"variant": "junior"} if spec.get("junior") else {}
+
+
+def payments(config: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """Moves to pay for: costs around the points left and the sun's budget, suns armed or not."""
+    budget = int(config["junior"]["sun_hexes"]) * int(config["junior"]["step_cost"])
+    small = st.integers(0, max(budget, 3) + 3)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> dict[str, Any]:
+        inp: dict[str, Any] = {"cost": draw(small | st.integers(-1, 30)),
+                               "points": draw(small | st.integers(0, 10)),
+                               "sun": draw(st.integers(0, 2))}
+        if draw(st.booleans()):
+            inp["sun_armed"] = draw(st.booleans())
+        variant = draw(st.sampled_from([None, "standard", "junior", "junior"]))
+        if variant is not None:
+            inp["variant"] = variant
+        return inp
+
+    return build()
