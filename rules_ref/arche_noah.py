@@ -186,6 +186,15 @@ def turn(config: dict, inp: dict) -> dict:
     raise RuleError("bad_phase", f"no turns in phase {inp['phase']!r}")
 
 
+def pass_start(config: dict, inp: dict) -> dict:
+    """The start-player card passes one seat clockwise: ``{"players": n, "start": seat}`` ->
+    ``{"start": next seat}``."""
+    players, start = inp["players"], inp["start"]
+    if not 0 <= start < players:
+        raise RuleError("bad_start_seat", f"start seat {start} outside 0..{players - 1}")
+    return {"start": (start + 1) % players}
+
+
 def bid_range(config: dict, inp: dict) -> dict:
     """Bids a player holding ``purple`` chips may make: ``{"low": 0, "high": purple}``."""
     if inp["purple"] < 0:
@@ -203,6 +212,7 @@ FUNCTIONS: dict[str, Callable[[dict, dict], dict]] = {
     "seating": seating,
     "turn": turn,
     "bid_range": bid_range,
+    "pass_start": pass_start,
 }
 
 # --------------------------------------------------------------------------------------------
@@ -553,7 +563,9 @@ class ArcheNoahState:
         self._set_aside.extend(self._offer)
         self._offer, self._order, self._paid = [], [], []
         self._bids = [None] * self._game.num_players
-        self._start = (self._start + 1) % self._game.num_players
+        self._start = pass_start(
+            self._game.config, {"players": self._game.num_players, "start": self._start}
+        )["start"]
         self._start_round()
 
     def _end_playthrough(self) -> None:
