@@ -109,6 +109,8 @@ def _int(value: Any) -> int:
 
 
 def _hex(value: Sequence[int]) -> Hex:
+    if isinstance(value, dict):  # a Lua table without [1] and [2], as the Lua twin reads it
+        value = []
     if not isinstance(value, list | tuple):
         raise RuleError("bad_hex", "a hex must be [row, col]")
     row, col = [*value, None, None][:2]
@@ -117,6 +119,15 @@ def _hex(value: Sequence[int]) -> Hex:
 
 def _edge(a: Sequence[int], b: Sequence[int]) -> frozenset[Hex]:
     return frozenset((_hex(a), _hex(b)))
+
+
+def _list(value: Any, name: str) -> Any:
+    """A list input as Lua sees JSON (null and ``{}``: empty); anything else is refused."""
+    if value is None or (isinstance(value, dict) and not value):
+        return []
+    if not isinstance(value, list | tuple) or (value and value[0] is None):
+        raise RuleError("not_a_list", f"{name!r} must be a list")
+    return value
 
 
 def _edges(items: Iterable[Any]) -> frozenset[frozenset[Hex]]:
@@ -186,6 +197,8 @@ def _board_from_key(key: tuple) -> _Board:
 
 
 def _board(game_map: Mapping[str, Any]) -> _Board:
+    if not isinstance(game_map, Mapping):
+        raise RuleError("bad_map", "a map must be a table")
     terrain = game_map.get("terrain")
     if (
         not isinstance(terrain, list | tuple)
@@ -194,6 +207,11 @@ def _board(game_map: Mapping[str, Any]) -> _Board:
         or not terrain[0]
     ):
         raise RuleError("bad_map", "map terrain must be a non-empty list of non-empty strings")
+    for key in ("rivers", "fords"):  # refused in the Lua twin's order, before the cache key
+        _edges(_list(game_map.get(key), "edges"))
+    for key in ("stairs", "starts"):
+        for h in _list(game_map.get(key), key):
+            _hex(h)
     return _board_from_key(_map_key(game_map))
 
 
@@ -230,6 +248,12 @@ class _Rules:
             raise RuleError("unknown_terrain", f"unknown terrain letter {letter!r}")
         cost = costs.get(self.letters[letter])
         return None if cost is None else int(cost)
+
+    def flies(self, animal: Any) -> bool:
+        """Whether ``animal`` flies over other animals; an animal must be a name."""
+        if isinstance(animal, dict | list):
+            raise RuleError("unknown_animal", "an animal must be a name")
+        return animal in self.fliers
 
     def animal_costs(self, animal: str) -> dict[str, Any]:
         if not isinstance(animal, str) or animal not in self.costs:
@@ -274,7 +298,7 @@ def _dist_to(
     Hexes entered on the way must be unflooded and, unless the animal flies, unoccupied; the
     target hex itself must be free of animals (the caller checks it).
     """
-    flier = animal in rules.fliers
+    flier = rules.flies(animal)
     dist: dict[Hex, int] = {}
     heap: list[tuple[int, Hex]] = []
     if target == ARK:
@@ -322,7 +346,7 @@ def _dist_from(
     must skip occupied hexes as final destinations. A piece on a flooded hex goes nowhere
     (as in :func:`move_cost`).
     """
-    flier = animal in rules.fliers
+    flier = rules.flies(animal)
     dist = {source: 0}
     heap = [(0, source)] if source not in flooded else []
     done: set[Hex] = set()
@@ -367,7 +391,7 @@ def _path(
     dist = _dist_to(rules, board, animal, target, flooded, occupied)
     if source not in dist:
         return None, []
-    flier = animal in rules.fliers
+    flier = rules.flies(animal)
     path = [source]
     u = source
     while not (u == target or (target == ARK and u in board.stairs and dist[u] == rules.ark_entry)):
@@ -432,7 +456,7 @@ def _inputs(config: Mapping[str, Any], inp: Mapping[str, Any]) -> tuple[_Rules, 
 
 
 def _hexes(items: Iterable[Sequence[int]] | None) -> frozenset[Hex]:
-    return frozenset(_hex(h) for h in items or [])
+    return frozenset(_hex(h) for h in _list(items, "hexes"))
 
 
 def _dice_spec(config: Mapping[str, Any], variant: str) -> Mapping[str, Any]:
@@ -443,7 +467,7 @@ def dice_effect(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"values": ["3", "0"]}`` (rotation values) -> ``{"points": 3, "sun": 0, "water": 0}``."""
     faces = {str(f) for f in _dice_spec(config, _opt(inp, "variant", "standard"))["faces"]}
     out = {"points": 0, "sun": 0, "water": 0}
-    for value in _need(inp, "values"):
+    for value in _list(_need(inp, "values"), "values"):
         text = str(value)
         if text not in faces:
             raise RuleError("not_a_face", f"{text!r} is not a face of these dice")
@@ -459,7 +483,7 @@ def flood_advance(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     board = _board(_opt(inp, "map", config["map"]))
     row, col = _int(_need(inp, "row")), _int(_need(inp, "col"))
     new: list[Hex] = []
-    for roll in _need(inp, "rolls"):
+    for roll in _list(_need(inp, "rolls"), "rolls"):
         row, col, more = _flood_advance(row, col, _int(roll), board.rows, board.cols)
         new += more
     return {"row": row, "col": col, "newly_flooded": [list(h) for h in new]}
@@ -517,10 +541,27 @@ def arrival(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """
     junior = _opt(inp, "variant", "standard") == "junior"
     cards = inp.get("cards")
-    if cards is None:
-        cards = [None] * _int(_need(inp, "players"))
-    out, winners = _arrival(config, _need(inp, "arrived"), cards, junior)
+    cards = [None] * _int(_need(inp, "players")) if cards is None else _list(cards, "cards")
+    out, winners = _arrival(config, _list(_need(inp, "arrived"), "arrived"), cards, junior)
     return {"out": out, "winners": winners}
+
+
+def _colours(inp: Mapping[str, Any], name: str) -> list[str]:
+    """A list input of colour names; anything else is refused."""
+    value = _list(_need(inp, name), name)
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise RuleError("not_a_colour", f"{name}[{i + 1}] must be a colour name")
+    return list(value)
+
+
+def _flag(value: Any, name: str) -> bool:
+    """A boolean input (absent: false); anything else is refused."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise RuleError("not_a_boolean", f"{name!r} must be true or false")
+    return value
 
 
 def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
@@ -531,7 +572,8 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     ``unlisted``: seated colours that are no seat of this game (told they are not playing);
     ``enough``: the count fits the range; ``start``: seat 0 starts every round.
     """
-    seats, seated = list(_need(inp, "seats")), list(_need(inp, "seated"))
+    seats, seated = _colours(inp, "seats"), _colours(inp, "seated")
+    low, high = _int(_need(inp, "min")), _int(_need(inp, "max"))
     slots = [slot for slot, color in enumerate(seats) if color in seated]
     unlisted: list[str] = []
     for color in seated:
@@ -541,7 +583,7 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
         "players": [seats[slot] for slot in slots],
         "slots": slots,
         "unlisted": unlisted,
-        "enough": _need(inp, "min") <= len(slots) <= _need(inp, "max"),
+        "enough": low <= len(slots) <= high,
         "start": 0,
     }
 
@@ -549,7 +591,12 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 def next_player(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"out": [bool by seat], "after": seat or -1}`` -> ``{"seat": the first seat after
     ``after`` still in, or -1 when the round is over}`` (seats move in seat order)."""
-    out = list(_need(inp, "out"))
+    out = list(_list(_need(inp, "out"), "out"))
+    while out and out[-1] is None:  # a trailing null is no entry in Lua
+        out.pop()
+    if None in out:
+        raise RuleError("not_a_list", "'out' must be a list without holes")
+    out = [_flag(v, "out") for v in out]
     after = _int(_need(inp, "after"))
     for seat in range(max(after + 1, 0), len(out)):
         if not out[seat]:
@@ -574,7 +621,7 @@ def payment(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     if cost < 0 or points < 0 or sun < 0:
         raise RuleError("negative_amount", "cost, points and suns cannot be negative")
     fits_sun = sun > 0 and cost <= budget
-    if inp.get("sun_armed") and sun > 0:
+    if _flag(inp.get("sun_armed"), "sun_armed") and sun > 0:
         pay = "sun" if fits_sun else "none"
     elif cost <= points:
         pay = "points"
@@ -621,7 +668,9 @@ def check_flood(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     "cut off", "piece": index, "animal", "at", "message": "drowned: Camel at (3, 4)"}``."""
     rules, board = _inputs(config, inp)
     flooded = _hexes(inp.get("flooded"))
-    for i, piece in enumerate(_need(inp, "pieces")):
+    for i, piece in enumerate(_list(_need(inp, "pieces"), "pieces")):
+        if not isinstance(piece, dict):
+            raise RuleError("bad_piece", "a piece is {animal, at}")
         at = _hex(_need(piece, "at"))
         animal = _need(piece, "animal")
         kind = None

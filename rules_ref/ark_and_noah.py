@@ -245,9 +245,9 @@ def _analyse(
 def _dividers(grid: _Grid, items: Iterable[Mapping[str, str]]) -> dict[str, str]:
     """``[{"edge", "color"}]`` as {edge: colour}, checked."""
     out: dict[str, str] = {}
-    for item in _present(items, "dividers"):
-        edge = item.get("edge")
-        if edge not in grid.index:
+    for item in _list(_present(items, "dividers"), "dividers"):
+        edge = _table(item, "a divider", "bad_divider").get("edge")
+        if not isinstance(edge, str) or edge not in grid.index:
             raise RuleError("unknown_edge", f"no edge {edge} on a {grid.rows}x{grid.cols} Ark")
         if edge in out:
             raise RuleError("doubled_divider", f"two dividers on {edge}")
@@ -262,6 +262,25 @@ def _square(grid: _Grid, rc: Any) -> int:
     if not (0 <= r < grid.rows and 0 <= c < grid.cols):
         raise RuleError("off_the_ark", f"no square [{r}, {c}] on a {grid.rows}x{grid.cols} Ark")
     return r * grid.cols + c
+
+
+def _list(value: Any, what: str) -> Any:
+    """A list input as Lua sees JSON (null and ``{}``: empty); anything else is refused."""
+    if value is None or (isinstance(value, dict) and not value):
+        return []
+    if not isinstance(value, list | tuple) or (value and value[0] is None):
+        raise RuleError("not_a_list", f"{what} must be a list")
+    return value
+
+
+def _table(value: Any, what: str, code: str) -> Any:
+    """``value``, refused with ``code`` unless it is a JSON object or list (a Lua table); a
+    list reads as an object without those keys."""
+    if isinstance(value, list | tuple):
+        return {}
+    if not isinstance(value, dict):
+        raise RuleError(code, f"{what} must be a table")
+    return value
 
 
 def _present(value: Any, what: str) -> Any:
@@ -350,7 +369,8 @@ def _check_load(
 ) -> dict[str, Any]:
     """The verdict of :func:`load_pair` on an analysed Ark (``loaded``: (square, size))."""
     rules = config["loading"]
-    size, small = pair["size"], pair["size"] == 0
+    size = _need_int(_need(pair, "size"), "the pair's size")
+    small = size == 0
     for sex in SEXES:
         if pair.get(sex) is None:
             return {"ok": False, "reason": f"the {sex} is not in play"}
@@ -427,20 +447,25 @@ def load_pair(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, An
     target = _square(grid, inp.get("square"))
     enclosure = next((e for e in found if target in e.squares), None)
     fields = {p for p, _, _ in grid.points}
-    for field in inp.get("pitch") or []:
-        if field not in fields:
+    pitch_in = _list(inp.get("pitch"), "pitch")
+    for field in pitch_in:
+        if not isinstance(field, str) or field not in fields:
             raise RuleError("unknown_pitch_field", f"no pitch field {field}")
-    pitch = set(inp.get("pitch") or [])
+    pitch = set(pitch_in)
     return _check_load(
         config,
         enclosure,
         divided,
         pitch,
-        {_square(grid, rc) for rc in inp.get("food") or []},
-        [(_square(grid, a.get("square")), _need(a, "size")) for a in inp.get("loaded") or []],
+        {_square(grid, rc) for rc in _list(inp.get("food"), "food")},
+        [
+            (_square(grid, p.get("square")), _need(p, "size"))
+            for p in (_table(a, "a loaded pair", "bad_pair") for a in _list(inp.get("loaded"),
+                                                                          "loaded"))
+        ],
         _need(inp, "loader"),
-        _need(inp, "pair"),
-        inp.get("lp") or 0,
+        _table(_need(inp, "pair"), "pair", "bad_pair"),
+        _need_int(0 if inp.get("lp") is None else inp["lp"], "lp"),
         _truthy(inp.get("deluge")),
     )
 
@@ -457,16 +482,25 @@ def final_scoring(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
     ``final.animal_penalty_per_size`` x size per animal in hand.
     """
     rules = config["final"]
-    players = _need(inp, "players")
-    most = max((_need(p, "hull_dividers") for p in players), default=0)
+    players = _list(_need(inp, "players"), "players")
+    most = max(
+        (
+            _need_int(_need(_table(p, "a player", "bad_player"), "hull_dividers"), "hull_dividers")
+            for p in players
+        ),
+        default=0,
+    )
     scores, bonus, penalties = {}, {}, {}
     for p in players:
-        colour, hand = _need(p, "color"), _need(p, "hand")
+        colour = _need(p, "color")
+        hand = _table(_need(p, "hand"), "hand", "bad_player")
         bonus[colour] = rules["hull_majority_bonus"] if 0 < most == p["hull_dividers"] else 0
         penalties[colour] = sum(
             rules["leftover_penalty"][k] * hand.get(k, 0) for k in ("dividers", "food", "pitch")
-        ) + rules["animal_penalty_per_size"] * sum(hand.get("animals", []))
-        scores[colour] = _need(p, "vp") + bonus[colour] - penalties[colour]
+        ) + rules["animal_penalty_per_size"] * sum(
+            _need_int(size, "an animal's size") for size in _list(hand.get("animals"), "animals")
+        )
+        scores[colour] = _need_int(_need(p, "vp"), "vp") + bonus[colour] - penalties[colour]
     best = max(scores.values(), default=0)
     return {
         "scores": scores,
@@ -491,11 +525,11 @@ def bonus_update(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str,
     to 0; afterwards every empty space's bonus rises by 1, at most ``bonus_max``.
     """
     ids = [a["id"] for a in config["actions"]]
-    given = _need(inp, "bonuses")
-    bonuses = [given.get(i, 0) if isinstance(given, Mapping) else 0 for i in ids]
+    given = _table(_need(inp, "bonuses"), "bonuses", "not_a_table")
+    bonuses = [given.get(i) or 0 for i in ids]
     taken, collected = [], []
-    for placement in _need(inp, "placements"):
-        space = _need(placement, "space")
+    for placement in _list(_need(inp, "placements"), "placements"):
+        space = _need(_table(placement, "a placement", "bad_placement"), "space")
         if space not in ids:
             raise RuleError("unknown_space", f"no action space {space}")
         k = ids.index(space)
@@ -532,8 +566,8 @@ def phase_two_order(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[s
     """
     ids = [a["id"] for a in config["actions"]]
     current: list[tuple[int, Any]] = []
-    for placement in _need(inp, "placements"):
-        space = _need(placement, "space")
+    for placement in _list(_need(inp, "placements"), "placements"):
+        space = _need(_table(placement, "a placement", "bad_placement"), "space")
         if space not in ids:
             raise RuleError("unknown_space", f"no action space {space}")
         if ids.index(space) in [k for k, _ in current]:
@@ -555,8 +589,10 @@ def players_entry(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
     """``{"table": "taming.draws", "players": n}`` -> the entry of that ``players: [..]`` table
     of the config (a dotted path) that applies to ``n`` players."""
     path = _need(inp, "table")
+    if not isinstance(path, str):
+        raise RuleError("unknown_table", "a players table is named by a dotted path")
     rows: Any = config
-    for part in (p for p in str(path).split(".") if p):
+    for part in (p for p in path.split(".") if p):
         rows = rows.get(part) if isinstance(rows, Mapping) else None
     if not (isinstance(rows, list) and rows and isinstance(rows[0], Mapping)
             and rows[0].get("players") is not None):
@@ -566,7 +602,7 @@ def players_entry(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
 
 def ark_shape_rule(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
     """``{"players": n}`` -> ``{"rows", "cols"}``: the Ark for n players (:func:`ark_shape`)."""
-    rows, cols = ark_shape(config, _need(inp, "players"))
+    rows, cols = ark_shape(config, _need_int(_need(inp, "players"), "players"))
     return {"rows": rows, "cols": cols}
 
 
@@ -592,7 +628,7 @@ def build_spots(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, 
     divided = _dividers(grid, inp.get("dividers"))
     _, inside = _analyse(grid, divided, config["ark"]["enclosure_max"])
     closed = set(inside)
-    cubes = set(inp.get("pitch") or [])
+    cubes = {f for f in _list(inp.get("pitch"), "pitch") if isinstance(f, str)}
     return {
         "edges": [e for e in grid.edges if e not in divided and e not in closed],
         "pitch_fields": [
@@ -610,17 +646,19 @@ def building_vp(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, 
 def load_cost(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
     """``{"loader", "pair": {"size", "male", "female"}}`` -> ``{"cost": n}``: the loading points
     a pair costs outside the Deluge."""
-    loader, pair = _need(inp, "loader"), _need(inp, "pair")
+    loader = _need(inp, "loader")
+    pair = _table(_need(inp, "pair"), "pair", "bad_pair")
+    size = _need_int(_need(pair, "size"), "the pair's size")
     if config["loading"]["cost"] == "pairs":
         return {"cost": 1}
-    return {"cost": sum(_need(pair, "size") for sex in SEXES if pair.get(sex) == loader)}
+    return {"cost": sum(size for sex in SEXES if pair.get(sex) == loader)}
 
 
 def deluge_order(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
     """``{"vp": {colour: n}, "turn_order": [colours]}`` -> ``{"order": [colours]}``: the Deluge
     order, fewest VP first, ties in turn order."""
-    vp, turn = _need(inp, "vp"), _need(inp, "turn_order")
-    vp = vp if isinstance(vp, Mapping) else {}
+    vp = _table(_need(inp, "vp"), "vp", "not_a_table")
+    turn = _list(_need(inp, "turn_order"), "turn_order")
     place = {colour: i for i, colour in enumerate(turn)}
     return {"order": sorted(turn, key=lambda c: (vp.get(c) or 0, place[c]))}
 
@@ -633,6 +671,85 @@ def game_end(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any
     full = _truthy(inp.get("hull_full")) or not rules["full_hull"]
     over = rounds >= rules["min_rounds"] and full
     return {"over": over, "deluge": over and bool(rules["deluge"])}
+
+
+def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """Who plays.
+
+    ``{"seated": ["Green", "Red"]}`` (the colours seated at the table, any order) ->
+    ``{"ok": bool, "colors": [playing colours in seat order], "ignored": [seated colours the
+    game has no seat for, in the order given], "reason": ""}``. The game's colours that are
+    seated play, in seat order (``config["colors"]``, clockwise); the first is the start player.
+    ``ok`` is false (with a reason) unless players.min..players.max of them are seated. A colour
+    seated twice, or one that is not a string, is malformed.
+    """
+    seated = list(_list(_need(inp, "seated"), "seated"))
+    if any(not isinstance(c, str) for c in seated) or len(set(seated)) != len(seated):
+        raise RuleError("bad_seating", "seated colours must be distinct names")
+    colours = list(config["colors"][: config["players"]["max"]])
+    playing = [c for c in colours if c in seated]
+    ignored = [c for c in seated if c not in colours]
+    low, high = config["players"]["min"], config["players"]["max"]
+    reason = ""
+    if not low <= len(playing) <= high:
+        reason = (
+            f"{low}-{high} players must sit at {', '.join(colours)}; {len(playing)} seated there"
+        )
+    return {"ok": reason == "", "colors": playing, "ignored": ignored, "reason": reason}
+
+
+def tiles_in_play(config: Mapping[str, Any], n: int) -> list[int]:
+    """The animal tiles (``2 * species index + sex``, 0 male, 1 female) of an ``n``-player game:
+    the species marked for at most ``n`` players, small ones only if the rules use them."""
+    out = []
+    for index, s in enumerate(config["species"]):
+        if s.get("min_players", 0) <= n and (config["small_animals"] or s["size"] > 0):
+            out += [2 * index, 2 * index + 1]
+    return out
+
+
+def starting_deal(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """The starting animals, drawn at random.
+
+    ``{"players": 3, "rolls": [int >= 0, one per draw]}`` -> ``{"hands": [[tiles] per seat,
+    each sorted], "bags": {"male": [tiles], "female": [tiles]}, "unused": [tiles]}``. Each seat
+    in seat order draws ``setup.males`` males, then ``setup.females`` females; a draw picks
+    ``candidates[roll mod len(candidates)]`` among the sorted tiles left in that bag that would
+    not complete a pair in the drawer's hand (unless ``setup.starting_pair_allowed``; all the
+    bag's tiles if none would do). ``bags`` holds what stays in the bags, ``unused`` the tiles
+    this player count leaves out of the game. Tiles: ``2 * species index + sex``. Too few or too
+    many rolls, a negative roll or an empty bag is malformed.
+    """
+    n = _need_int(_need(inp, "players"), "players")
+    low, high = config["players"]["min"], config["players"]["max"]
+    if not low <= n <= high:
+        raise RuleError("bad_player_count", f"players must be {low}..{high}")
+    setup = config["setup"]
+    rolls = list(_list(_need(inp, "rolls"), "rolls"))
+    if len(rolls) != n * (setup["males"] + setup["females"]):
+        raise RuleError("wrong_roll_count", "one roll per draw")
+    for r in rolls:
+        if _need_int(r, "a roll") < 0:
+            raise RuleError("bad_roll", "rolls must be integers >= 0")
+    rolls = [int(r) for r in rolls]
+    in_play = tiles_in_play(config, n)
+    bags = {sex: [t for t in in_play if t % 2 == k] for k, sex in enumerate(SEXES)}
+    hands: list[list[int]] = [[] for _ in range(n)]
+    draws = iter(rolls)
+    for seat in range(n):
+        for sex in SEXES:
+            for _ in range(setup[sex + "s"]):
+                bag = bags[sex]
+                if not bag:
+                    raise RuleError("empty_bag", f"the {sex} bag is empty")
+                fine = bag
+                if not setup["starting_pair_allowed"]:
+                    fine = [t for t in bag if t ^ 1 not in hands[seat]] or bag
+                pick = fine[next(draws) % len(fine)]
+                bag.remove(pick)
+                hands[seat].append(pick)
+    unused = [t for t in range(2 * len(config["species"])) if t not in in_play]
+    return {"hands": [sorted(h) for h in hands], "bags": bags, "unused": unused}
 
 
 FUNCTIONS = {
@@ -649,6 +766,8 @@ FUNCTIONS = {
     "load_cost": load_cost,
     "deluge_order": deluge_order,
     "game_end": game_end,
+    "seating": seating,
+    "starting_deal": starting_deal,
 }
 
 
@@ -732,12 +851,8 @@ class State:
         self.config = config
         self.num_players = n = num_players
         self._setup_static()
-        ingame = [
-            i
-            for i, s in enumerate(config["species"])
-            if s.get("min_players", 2) <= n and (config["small_animals"] or s["size"] > 0)
-        ]
-        self.bags = {"male": [2 * i for i in ingame], "female": [2 * i + 1 for i in ingame]}
+        ingame = tiles_in_play(config, n)
+        self.bags = {sex: [t for t in ingame if t % 2 == k] for k, sex in enumerate(SEXES)}
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.drawn: list[int] = []
         self.loaded: list[list[int]] = []

@@ -14,7 +14,7 @@ import pytest
 from tts_builder.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK, run
 from tts_builder.definition import ASSETS_ROOT
 
-SAVES = Path(__file__).resolve().parents[2] / "shared" / "tts" / "saves"
+SAVES = Path(__file__).resolve().parent / "fixtures" / "real_saves"
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

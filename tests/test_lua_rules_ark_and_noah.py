@@ -44,6 +44,8 @@ from tts_builder.verify import (
 
 PLAYERS = (DEFINITION["players"]["min"], DEFINITION["players"]["max"])
 NOAH, SHEM, HAM, JAPHETH = (COLOR_OF[n] for n in ("Noah", "Shem", "Ham", "Japheth"))
+
+
 def source(config: dict[str, Any]) -> str:
     """The rendered rules module for a config (the context the game module passes)."""
     return rules_source("ark-and-noah", {"config": config})
@@ -240,7 +242,7 @@ CHECKED = list(ref.FUNCTIONS)
 STANDARD_STRATEGIES = strategies_for("ark-and-noah", CONFIG, PLAYERS)
 FAMILY_STRATEGIES = strategies_for("ark-and-noah", FAMILY, PLAYERS)
 EXAMPLES = {"enclosures": 120, "load_pair": 100, "final_scoring": 80, "bonus_update": 80,
-            "phase_two_order": 60}  # fmt: skip
+            "phase_two_order": 60, "seating": 60, "starting_deal": 60}  # fmt: skip
 EXAMPLES.update({name: 40 for name in CHECKED if name not in EXAMPLES})
 
 
@@ -300,6 +302,8 @@ PLANTED = [
     ("final_scoring", "if 0 < most and most == p.hull_dividers then",
      "if most == p.hull_dividers then"),
     ("bonus_update", "math.min(bonuses[i] + 1, CONFIG.bonus_max)", "bonuses[i] + 1"),
+    ("seating", "if #playing < low or", "if #playing <= low or"),
+    ("starting_deal", "if not held[partner] then", "if true then"),
 ]  # fmt: skip
 
 
@@ -331,7 +335,7 @@ def test_a_planted_bug_is_found_by_the_generated_inputs(name: str, old: str, new
 
 
 def test_the_verifier_reports_a_planted_bug_shrunk() -> None:
-    engines = planted(*PLANTED[-1][1:])
+    engines = planted(*next(p for p in PLANTED if p[0] == "bonus_update")[1:])
     outcome = check_function(engines, "bonus_update", STANDARD_STRATEGIES["bonus_update"], 200, 0)
     assert outcome.mismatch is not None
     assert outcome.mismatch.lua != outcome.mismatch.python

@@ -7,6 +7,7 @@ and the roster, chip counts and scoring from ``rules``, positions from ``table``
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -380,8 +381,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             "chip_step": CHIP_THICKNESS,
         },
     }
-    script = global_script(game_id, ctx)
-    ui = global_ui(game_id, ctx)
+    script = global_script(definition.rules_engine, ctx)
+    ui = global_ui(definition.rules_engine, ctx)
 
     save = new_save(
         save_name=data["name"],
@@ -429,7 +430,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         },
         lambda: render_preview(
             [
-                (label, render(comp, side, fields))
+                (label, partial(render, comp, side, fields))  # made one at a time
                 for label, comp, side, fields in preview_items
             ],
             columns=10,

@@ -28,8 +28,6 @@ PRINTED_NAMES = (
 )
 #: Objects whose thickness must come from ``Thickness``, not from scaleY (GEOMETRY §2, §9).
 FLAT_NAMES = geo.TILE_NAMES | geo.TOKEN_NAMES | {"Custom_Board"}
-#: Containers and zones: neither rests on the table as a solid nor prints a face.
-NOT_SOLID = geo.ZONE_NAMES | {"Infinite_Bag", "Bag", "Custom_Model_Bag", "3DText"}
 #: What the model knows the shape of: the checks of placement look at these only.
 MODELLED_NAMES = PRINTED_NAMES | geo.D6_NAMES | {"Custom_Dice"}
 HEIGHT_TOLERANCE = 0.01
@@ -102,8 +100,16 @@ def aspect_of(obj: Mapping[str, Any], image_size: ImageSize | None) -> float | N
         url = image.get("ImageURL") if isinstance(image, dict) else None
         return geo.image_aspect(image_size(url)) if isinstance(url, str) and url else None
     if name in geo.CARD_NAMES or name in geo.DECK_NAMES:
-        decks = obj.get("CustomDeck")
-        entry = next(iter(decks.values()), None) if isinstance(decks, dict) and decks else None
+        card = obj
+        if name in geo.DECK_NAMES:
+            cards = obj.get("ContainedObjects")
+            card = (
+                cards[0] if isinstance(cards, list) and cards and isinstance(cards[0], dict) else {}
+            )
+        decks, card_id = obj.get("CustomDeck"), card.get("CardID")
+        entry = None
+        if isinstance(decks, dict) and isinstance(card_id, int):
+            entry = decks.get(str(card_id // 100))
         if not isinstance(entry, dict) or not isinstance(entry.get("FaceURL"), str):
             return None
         size = image_size(entry["FaceURL"])
@@ -112,6 +118,14 @@ def aspect_of(obj: Mapping[str, Any], image_size: ImageSize | None) -> float | N
             return None
         return (size[0] / max(across, 1)) / (size[1] / max(down, 1))
     return None
+
+
+def _card_measured(aspect: float | None) -> bool:
+    try:
+        geo.card_size(aspect)
+    except geo.Unmeasured:
+        return False
+    return True
 
 
 def _placed(save: Mapping[str, Any], image_size: ImageSize | None, out: _Out) -> list[_Placed]:
@@ -130,11 +144,7 @@ def _placed(save: Mapping[str, Any], image_size: ImageSize | None, out: _Out) ->
         except FileNotFoundError as err:
             out(path, f"object {obj.get('GUID', '?')}: image not found: {err}")
             aspect = None
-        if (
-            obj.get("Name") in geo.CARD_NAMES | geo.DECK_NAMES
-            and aspect is not None
-            and aspect >= 0.9
-        ):
+        if obj.get("Name") in geo.CARD_NAMES | geo.DECK_NAMES and not _card_measured(aspect):
             out(path, f"object {obj.get('GUID')}: square or landscape card cells have no "
                 "established size (GEOMETRY §2); use a Stretch Custom_Tile")  # fmt: skip
         found.append(_Placed(i, obj, t, geo.least_footprint(obj, aspect), geo.bottom_y(obj),

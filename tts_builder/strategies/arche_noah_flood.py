@@ -321,3 +321,10 @@ def payments(config: dict[str, Any]) -> st.SearchStrategy[Any]:
         return inp
 
     return build()
+
+
+def variant_input(data: dict[str, Any], variant: str | None) -> dict[str, Any]:
+    """Input keys the glue of a build passes to every rule function: the junior variant's
+    rules are chosen by ``"variant": "junior"`` (its config is the base game's)."""
+    spec = (data.get("variants") or {}).get(variant) or {} if variant else {}
+    return {"variant": "junior"} if spec.get("junior") else {}

@@ -62,8 +62,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             "set_aside": xyz(data["table"]["set_aside"], CARD_Y),
         },
     }
-    script = global_script(game_id, ctx)
-    ui = global_ui(game_id, ctx)
+    script = global_script(definition.rules_engine, ctx)
+    ui = global_ui(definition.rules_engine, ctx)
     save = new_save(
         save_name=name,
         game_mode=name,
