@@ -295,3 +295,28 @@ def test_overlapping_script_positions(noah):
                                size=geo.PORTRAIT_CARD, rot_y=180.0)  # fmt: skip
     found = findings(noah, positions=[*noah.positions, clash])
     assert any("'clash' overlap" in f or "and 'clash' overlap" in f for f in found), found
+
+
+GARBAGE = [None, "x", [], True, {"x": math.nan}]
+KEYS = ("Transform", "CustomImage", "CustomDeck", "AttachedSnapPoints", "Name",
+        "ContainedObjects", "FogColor", "CardID", "Tags", "Nickname")  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["arche-noah", FLOOD])
+def test_garbage_anywhere_never_raises(game):
+    b = build(game)
+    sizes = image_size_from_files(b.files)
+    objects = b.save["ObjectStates"]
+    one_of_each = {o["Name"]: i for i, o in enumerate(objects)}.values()
+    for i in one_of_each:
+        for key in KEYS:
+            for junk in GARBAGE:
+                changed = list(objects)
+                changed[i] = {**objects[i], key: junk}
+                save = {**b.save, "ObjectStates": changed}
+                check_geometry(save, sizes, b.positions if key == "Transform" else ())
+    for key in ("SnapPoints", "ObjectStates", "LuaScript", "Table"):
+        for junk in GARBAGE:
+            check_geometry({**b.save, key: junk}, sizes, b.positions)
+    broken = [*b.save.get("SnapPoints", []), {"Position": {"x": "a", "y": None, "z": 1}}]
+    check_geometry({**b.save, "SnapPoints": broken}, sizes, b.positions)

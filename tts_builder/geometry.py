@@ -51,6 +51,18 @@ ZONE_NAMES = frozenset({"ScriptingTrigger", "HandTrigger", "FogOfWarTrigger", "R
 D6_NAMES = frozenset({"Die_6", "Die_6_Rounded"})
 
 
+def table_extent(save: Mapping[str, Any]) -> Vec2 | None:
+    """The inferred half-extent (x, z) of the save's ``Table``, None where not measured."""
+    table = save.get("Table")
+    return TABLE_EXTENTS.get(table) if isinstance(table, str) else None
+
+
+def name_of(obj: Mapping[str, Any]) -> str:
+    """An object's ``Name``, or "" when it is not a string."""
+    name = obj.get("Name")
+    return name if isinstance(name, str) else ""
+
+
 class GeometryError(ValueError):
     """An object whose geometry cannot be read; the message names its GUID and field."""
 
@@ -276,7 +288,7 @@ def base_size(obj: Mapping[str, Any], aspect: float | None = None) -> Vec2 | Non
     ``aspect`` is the W/H of the object's image (tile) or card cell (card, deck); the save does
     not hold pixel sizes. Custom_Token, Custom_Board, bags and models: None (not established).
     """
-    name = obj.get("Name")
+    name = name_of(obj)
     if name in TILE_NAMES:
         if aspect is None:
             return None
@@ -304,7 +316,7 @@ def height(obj: Mapping[str, Any]) -> float | None:
     thickness, BUYN/CANT) [inf 30+]; boards: 0.592·scaleY [inf 4]; cards: a guessed sliver;
     a deck of n cards n slivers; d6: its side, origin at its centre (so half below).
     """
-    name = obj.get("Name")
+    name = name_of(obj)
     t = Transform.of(obj)
     if name in TILE_NAMES or name in TOKEN_NAMES:
         th = thickness(obj)
@@ -325,7 +337,7 @@ def bottom_y(obj: Mapping[str, Any]) -> float:
     [guess], everything else at its bottom face [inf 30+]."""
     t = Transform.of(obj)
     size = base_size(obj)
-    if obj.get("Name") in D6_NAMES or obj.get("Name") == "Custom_Dice":
+    if name_of(obj) in D6_NAMES or name_of(obj) == "Custom_Dice":
         side = (size or (D6_SIDE, D6_SIDE))[0] * t.scale[1]
         return t.pos[1] - side / 2.0
     return t.pos[1]
@@ -340,7 +352,7 @@ def top_y(obj: Mapping[str, Any]) -> float | None:
 
 def snap_height(obj: Mapping[str, Any]) -> float | None:
     """The local y a tile's snap points sit at: its Thickness (CANT, S:buyn45) [inf]."""
-    return thickness(obj) if obj.get("Name") in TILE_NAMES else None
+    return thickness(obj) if name_of(obj) in TILE_NAMES else None
 
 
 # --- rectangles ---------------------------------------------------------------------------------
@@ -383,7 +395,7 @@ def least_footprint(obj: Mapping[str, Any], aspect: float | None = None) -> Rect
     """:func:`footprint`, or for cards of unmeasured (square, landscape) cells the least square
     they surely cover (:data:`CARD_MIN_SIDE`), so overlaps can still be proved."""
     rect = footprint(obj, aspect)
-    if rect is None and (obj.get("Name") in CARD_NAMES or obj.get("Name") in DECK_NAMES):
+    if rect is None and (name_of(obj) in CARD_NAMES or name_of(obj) in DECK_NAMES):
         t = Transform.of(obj)
         side = CARD_MIN_SIDE
         rect = Rect((t.pos[0], t.pos[2]), (side * abs(t.scale[0]), side * abs(t.scale[2])),
@@ -456,12 +468,16 @@ class Seat:
 
 
 def seats_of(objects: Iterable[Mapping[str, Any]]) -> dict[str, Seat]:
-    """The seats of a save: the first HandTrigger of each colour decides where it sits [src]."""
+    """The seats of a save: the first HandTrigger of each colour decides where it sits [src];
+    one whose Transform cannot be read is left out."""
     seats: dict[str, Seat] = {}
     for obj in objects:
         color = obj.get("FogColor")
-        if obj.get("Name") == "HandTrigger" and isinstance(color, str) and color not in seats:
-            seats[color] = Seat(color, Transform.of(obj))
+        if name_of(obj) == "HandTrigger" and isinstance(color, str) and color not in seats:
+            try:
+                seats[color] = Seat(color, Transform.of(obj))
+            except GeometryError:
+                continue  # an unreadable hand zone seats nobody
     return seats
 
 

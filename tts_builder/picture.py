@@ -52,6 +52,11 @@ IMAGED_NAMES = (
 )
 
 
+def _list(value: object) -> list[Any]:
+    """``value`` if it is a list, else an empty one (malformed saves never raise)."""
+    return value if isinstance(value, list) else []
+
+
 @dataclass(frozen=True)
 class View:
     """The part of the table drawn: world x0..x1, z0..z1, at ``k`` pixels per unit."""
@@ -77,15 +82,15 @@ class View:
 
 def table_view(save: Mapping[str, Any], positions: Sequence[geo.ScriptPosition] = ()) -> View:
     """The part of the table a picture shows: the table, the seats, the objects and positions."""
-    half_x, half_z = geo.TABLE_EXTENTS.get(save.get("Table", ""), (27.0, 17.0))
+    half_x, half_z = geo.table_extent(save) or (27.0, 17.0)
     xs, zs = [-half_x, half_x], [-half_z, half_z]
-    for obj in save.get("ObjectStates") or []:
+    for obj in _list(save.get("ObjectStates")):
         try:
             t = geo.Transform.of(obj)
         except geo.GeometryError:
             continue
-        if obj.get("Name") == "HandTrigger" or abs(t.pos[0]) < 80 and abs(t.pos[2]) < 80:
-            rect = geo.zone_rect(t) if obj.get("Name") in geo.ZONE_NAMES else None
+        if geo.name_of(obj) == "HandTrigger" or abs(t.pos[0]) < 80 and abs(t.pos[2]) < 80:
+            rect = geo.zone_rect(t) if geo.name_of(obj) in geo.ZONE_NAMES else None
             corners = rect.corners() if rect else [(t.pos[0], t.pos[2])]
             xs += [c[0] for c in corners]
             zs += [c[1] for c in corners]
@@ -128,7 +133,7 @@ class _Missing(Exception):
 def _face(obj: Mapping[str, Any], images: ImageLookup) -> tuple[Image.Image, geo.Vec2, bool]:
     """The picture an object shows from above, its x × z size at scale 1, and whether that size
     is a guess."""
-    name = obj.get("Name")
+    name = geo.name_of(obj)
     t = geo.Transform.of(obj)
     if name in geo.CARD_NAMES or name in geo.DECK_NAMES:
         top = obj if name in geo.CARD_NAMES else (obj.get("ContainedObjects") or [obj])[0]
@@ -221,18 +226,18 @@ def table_picture(
 ) -> Image.Image:
     """The table seen from above (White's side at the bottom). A missing image or an unreadable
     Transform is a :class:`BuildError` naming the object's GUID."""
-    objects = [o for o in save.get("ObjectStates") or [] if isinstance(o, dict)]
+    objects = [o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)]
     view = table_view(save, positions)
     canvas = Image.new("RGBA", view.size, (*BACKGROUND, 255))
     draw = ImageDraw.Draw(canvas)
-    half_x, half_z = geo.TABLE_EXTENTS.get(save.get("Table", ""), (27.0, 17.0))
+    half_x, half_z = geo.table_extent(save) or (27.0, 17.0)
     draw.rectangle([view.px(-half_x, half_z), view.px(half_x, -half_z)], fill=TABLE,
                    outline=TABLE_EDGE, width=4)  # fmt: skip
     try:
         transforms = {id(o): geo.Transform.of(o) for o in objects}
     except geo.GeometryError as err:
         raise BuildError(str(err)) from None
-    hands = [o for o in objects if o.get("Name") == "HandTrigger"]
+    hands = [o for o in objects if geo.name_of(o) == "HandTrigger"]
     for hand in hands:
         colour = PLAYER_COLORS.get(hand.get("FogColor", ""), (0.5, 0.5, 0.5))
         rgb = tuple(round(255 * c) for c in colour)
@@ -240,12 +245,12 @@ def table_picture(
         overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
         ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 90), outline=(*rgb, 255))
         canvas.alpha_composite(overlay)
-    drawn = [o for o in objects if o.get("Name") not in geo.ZONE_NAMES]
+    drawn = [o for o in objects if geo.name_of(o) not in geo.ZONE_NAMES]
     drawn.sort(key=lambda o: transforms[id(o)].pos[1])
     labels: list[tuple[tuple[float, float], str]] = []
     for obj in drawn:
         t = transforms[id(obj)]
-        name = obj.get("Name")
+        name = geo.name_of(obj)
         centre = view.px(t.pos[0], t.pos[2])
         if name in BAG_NAMES:
             r = BAG_SIDE / 2 * view.k
@@ -269,19 +274,19 @@ def table_picture(
         if name in geo.DECK_NAMES:
             labels.append((centre, f"{obj.get('Nickname') or 'deck'} ×"
                                    f"{len(obj.get('ContainedObjects') or [])}"))  # fmt: skip
-        for point in obj.get("AttachedSnapPoints") or []:
+        for point in _list(obj.get("AttachedSnapPoints")):
             x, _y, z = geo.world_of_snap_point(t, point)
             px, py = view.px(x, z)
             draw.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
     zone_labels: set[str] = set()
     for obj in objects:
-        if obj.get("Name") == "ScriptingTrigger":
+        if geo.name_of(obj) == "ScriptingTrigger":
             rect = geo.zone_rect(transforms[id(obj)])
             corners = [view.px(x, z) for x, z in rect.corners()]
             draw.polygon(corners, outline=ZONE, width=2)
             labels.append((view.px(*rect.centre), obj.get("Nickname") or "zone"))
             zone_labels.add(obj.get("Nickname") or "zone")
-    for point in save.get("SnapPoints") or []:
+    for point in _list(save.get("SnapPoints")):
         pos = point.get("Position") or {}
         px, py = view.px(float(pos.get("x", 0.0)), float(pos.get("z", 0.0)))
         draw.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
@@ -337,8 +342,8 @@ def seat_order(save: Mapping[str, Any]) -> list[str]:
     from tts_builder.save.geometry_checks import script_colors
 
     scripted = script_colors(save)
-    hands = [o.get("FogColor") for o in save.get("ObjectStates") or []
-             if isinstance(o, dict) and o.get("Name") == "HandTrigger"]  # fmt: skip
+    hands = [o.get("FogColor") for o in _list(save.get("ObjectStates"))
+             if isinstance(o, dict) and geo.name_of(o) == "HandTrigger"]  # fmt: skip
     seated = [c for c in dict.fromkeys(hands) if c in scripted]
     return seated or scripted
 

@@ -10,9 +10,11 @@ positions the scripts use (:class:`~tts_builder.geometry.ScriptPosition`).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -75,18 +77,28 @@ class _Out:
 def script_texts(save: Mapping[str, Any]) -> list[str]:
     """Every Lua script of the save: Global, then the objects' (contained ones included)."""
     texts = [save.get("LuaScript") or ""]
-    stack = list(save.get("ObjectStates") or [])
+    stack = list(_list(save.get("ObjectStates")))
     while stack:
         obj = stack.pop(0)
         if isinstance(obj, dict):
             texts.append(obj.get("LuaScript") or "")
-            stack.extend(obj.get("ContainedObjects") or [])
+            stack.extend(_list(obj.get("ContainedObjects")))
     return [t for t in texts if isinstance(t, str) and t]
+
+
+@lru_cache(maxsize=64)
+def _colors_in(text: str) -> frozenset[str]:
+    return frozenset(m.group(1) for m in _COLOR_RE.finditer(text))
+
+
+@lru_cache(maxsize=64)
+def _image_urls_in(text: str) -> tuple[str, ...]:
+    return tuple(sorted(set(_IMAGE_URL_RE.findall(text))))
 
 
 def script_colors(save: Mapping[str, Any]) -> list[str]:
     """Seat colours the scripts name as string literals, in TTS colour order."""
-    named = {m.group(1) for text in script_texts(save) for m in _COLOR_RE.finditer(text)}
+    named = frozenset().union(*(_colors_in(text) for text in script_texts(save)))
     return [c for c in SEAT_COLORS if c in named]
 
 
@@ -94,7 +106,7 @@ def aspect_of(obj: Mapping[str, Any], image_size: ImageSize | None) -> float | N
     """W/H of a tile's image or of a card's (deck's) cell, when ``image_size`` knows it."""
     if image_size is None:
         return None
-    name = obj.get("Name")
+    name = geo.name_of(obj)
     if name in geo.TILE_NAMES:
         image = obj.get("CustomImage")
         url = image.get("ImageURL") if isinstance(image, dict) else None
@@ -130,8 +142,8 @@ def _card_measured(aspect: float | None) -> bool:
 
 def _placed(save: Mapping[str, Any], image_size: ImageSize | None, out: _Out) -> list[_Placed]:
     found = []
-    for i, obj in enumerate(save.get("ObjectStates") or []):
-        if not isinstance(obj, dict) or obj.get("Name") not in MODELLED_NAMES:
+    for i, obj in enumerate(_list(save.get("ObjectStates"))):
+        if not isinstance(obj, dict) or geo.name_of(obj) not in MODELLED_NAMES:
             continue
         path = f"ObjectStates[{i}]"
         try:
@@ -144,7 +156,7 @@ def _placed(save: Mapping[str, Any], image_size: ImageSize | None, out: _Out) ->
         except FileNotFoundError as err:
             out(path, f"object {obj.get('GUID', '?')}: image not found: {err}")
             aspect = None
-        if obj.get("Name") in geo.CARD_NAMES | geo.DECK_NAMES and not _card_measured(aspect):
+        if geo.name_of(obj) in geo.CARD_NAMES | geo.DECK_NAMES and not _card_measured(aspect):
             out(path, f"object {obj.get('GUID')}: square or landscape card cells have no "
                 "established size (GEOMETRY §2); use a Stretch Custom_Tile")  # fmt: skip
         found.append(_Placed(i, obj, t, geo.least_footprint(obj, aspect), geo.bottom_y(obj),
@@ -157,8 +169,14 @@ def _placed(save: Mapping[str, Any], image_size: ImageSize | None, out: _Out) ->
 
 def check_seats(save: Mapping[str, Any], out: _Out) -> None:
     """A HandTrigger for every colour a script seats (KB zone-tools: hand zones are the seats)."""
-    hands = {o.get("FogColor") for o in save.get("ObjectStates") or []
-             if isinstance(o, dict) and o.get("Name") == "HandTrigger"}  # fmt: skip
+    objects = [o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)]
+    for i, obj in enumerate(_list(save.get("ObjectStates"))):
+        if isinstance(obj, dict) and geo.name_of(obj) == "HandTrigger":
+            try:
+                geo.Transform.of(obj)
+            except geo.GeometryError as err:
+                out(f"ObjectStates[{i}]", f"{err}: this hand zone seats nobody")
+    hands = set(geo.seats_of(objects))
     missing = [c for c in script_colors(save) if c not in hands]
     if missing:
         out("ObjectStates", f"the scripts seat {', '.join(missing)} but the save has no "
@@ -182,7 +200,7 @@ def check_interpenetration(placed: Sequence[_Placed], out: _Out) -> None:
 
 def check_on_table(save: Mapping[str, Any], placed: Sequence[_Placed], out: _Out) -> None:
     """Everything rests on or above the table top, and inside the table's extent (§6)."""
-    extent = geo.TABLE_EXTENTS.get(save.get("Table", ""))
+    extent = geo.table_extent(save)
     for p in placed:
         if p.bottom < geo.TABLE_TOP_Y - HEIGHT_TOLERANCE:
             out(p.path, f"object {p.who} lies below the table top "
@@ -198,7 +216,7 @@ def check_on_table(save: Mapping[str, Any], placed: Sequence[_Placed], out: _Out
 def check_scale_y(placed: Sequence[_Placed], out: _Out) -> None:
     """Tiles, tokens and boards at scaleY 1: their thickness is ``Thickness`` (GEOMETRY §9)."""
     for p in placed:
-        if p.obj.get("Name") in FLAT_NAMES and abs(p.t.scale[1] - 1.0) > 1e-6:
+        if geo.name_of(p.obj) in FLAT_NAMES and abs(p.t.scale[1] - 1.0) > 1e-6:
             out(p.path, f"object {p.who} has scaleY {p.t.scale[1]:g}; keep 1 and set the "
                 "thickness through Thickness")  # fmt: skip
 
@@ -206,7 +224,7 @@ def check_scale_y(placed: Sequence[_Placed], out: _Out) -> None:
 def owner_of(obj: Mapping[str, Any]) -> str | None:
     """The seat colour an object belongs to: a colour named in its Nickname or Tags."""
     words = set(re.findall(r"[A-Za-z]+", str(obj.get("Nickname") or "")))
-    words |= {t for t in obj.get("Tags") or [] if isinstance(t, str)}
+    words |= {t for t in _list(obj.get("Tags")) if isinstance(t, str)}
     owners = [c for c in SEAT_COLORS if c in words]
     return owners[0] if len(owners) == 1 else None
 
@@ -214,11 +232,11 @@ def owner_of(obj: Mapping[str, Any]) -> str | None:
 def check_orientation(save: Mapping[str, Any], placed: Sequence[_Placed], out: _Out) -> None:
     """Printed objects read upright for a seat (rotY = hand rotY + 180): a seat's own pieces
     for that seat, shared ones for any seat. Face-down cards and decks show no print."""
-    seats = geo.seats_of(o for o in save.get("ObjectStates") or [] if isinstance(o, dict))
+    seats = geo.seats_of(o for o in _list(save.get("ObjectStates")) if isinstance(o, dict))
     if not seats:
         return  # check_seats reports the missing seats
     for p in placed:
-        if p.obj.get("Name") not in PRINTED_NAMES or p.t.face_down:
+        if geo.name_of(p.obj) not in PRINTED_NAMES or p.t.face_down:
             continue
         owner = owner_of(p.obj)
         if owner in seats:
@@ -235,25 +253,25 @@ def check_orientation(save: Mapping[str, Any], placed: Sequence[_Placed], out: _
 def check_snap_points(save: Mapping[str, Any], placed: Sequence[_Placed], out: _Out) -> None:
     """Snap points sit on a surface: attached ones at y = Thickness inside their tile, global
     ones on the table top or on a tile's top beneath them (GEOMETRY "Checks" 5)."""
-    tiles = [p for p in placed if p.obj.get("Name") in geo.TILE_NAMES]
+    tiles = [p for p in placed if geo.name_of(p.obj) in geo.TILE_NAMES]
     for p in tiles:
         th = geo.snap_height(p.obj)
-        for j, point in enumerate(p.obj.get("AttachedSnapPoints") or []):
-            pos = point.get("Position") if isinstance(point, dict) else None
-            if not isinstance(pos, dict) or th is None:
-                continue
+        for j, point in enumerate(_list(p.obj.get("AttachedSnapPoints"))):
+            local = _point(point)
+            if local is None or th is None:
+                continue  # check_save reports a malformed snap point
             where = f"{p.path}.AttachedSnapPoints[{j}]"
-            if abs(float(pos.get("y", 0.0)) - th) > HEIGHT_TOLERANCE:
-                out(where, f"object {p.who}: snap point at local y {pos.get('y')}, not at the "
+            if abs(local[1] - th) > HEIGHT_TOLERANCE:
+                out(where, f"object {p.who}: snap point at local y {local[1]:g}, not at the "
                     f"tile's Thickness {th:g}")  # fmt: skip
-            world = geo.world_of_snap_point(p.t, point)
+            world = geo.world_of_local(p.t, local)
             if p.rect is not None and not p.rect.contains((world[0], world[2]), 1e-3):
                 out(where, f"object {p.who}: snap point lies off the tile")
-    for j, point in enumerate(save.get("SnapPoints") or []):
-        pos = point.get("Position") if isinstance(point, dict) else None
-        if not isinstance(pos, dict):
+    for j, point in enumerate(_list(save.get("SnapPoints"))):
+        found = _point(point)
+        if found is None:
             continue
-        x, y, z = (float(pos.get(k, 0.0)) for k in "xyz")
+        x, y, z = found
         surfaces = [geo.TABLE_TOP_Y] + [
             p.top for p in tiles if p.top is not None and p.rect is not None
             and p.rect.contains((x, z))
@@ -263,12 +281,28 @@ def check_snap_points(save: Mapping[str, Any], placed: Sequence[_Placed], out: _
                 f"(surfaces here: {', '.join(f'{s:.3f}' for s in surfaces)})")  # fmt: skip
 
 
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _point(point: object) -> geo.Vec3 | None:
+    """A snap point's finite Position (x, y, z), or None when malformed."""
+    pos = point.get("Position") if isinstance(point, dict) else None
+    if not isinstance(pos, dict):
+        return None
+    values = [pos.get(k) for k in "xyz"]
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return None
+    x, y, z = (float(v) for v in values)  # type: ignore[arg-type]
+    return (x, y, z) if all(map(math.isfinite, (x, y, z))) else None
+
+
 def check_script_images(save: Mapping[str, Any], out: _Out) -> None:
     """Images a script spawns also appear outside the scripts, where TTS's asset tools (Cloud
     Manager upload, Workshop) and ``publish`` find them."""
     listed = set(_urls_outside_scripts(save))
     for text in script_texts(save):
-        for url in sorted(set(_IMAGE_URL_RE.findall(text))):
+        for url in _image_urls_in(text):
             if url not in listed:
                 out("LuaScript", f"a script spawns image {url} that no object or "
                     "CustomUIAssets lists; asset tools will not see it")  # fmt: skip
@@ -301,24 +335,30 @@ def check_positions(
         if geo.rects_overlap(a.rect(), b.rect(), 1e-3):
             out("LuaScript", f"positions {a.label!r} and {b.label!r} overlap: what the script "
                 "puts there interpenetrates")  # fmt: skip
-    by_guid = {o.get("GUID"): o for o in save.get("ObjectStates") or [] if isinstance(o, dict)}
-    extent = geo.TABLE_EXTENTS.get(save.get("Table", ""))
+    by_guid = {o.get("GUID"): o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)}
+    boards: dict[str, tuple[geo.Transform, float | None, float | None] | str] = {}
+    for guid in {p.board for p in positions if p.board is not None}:
+        board = by_guid.get(guid)
+        if board is None:
+            boards[guid] = f"board {guid} is not on the table"
+            continue
+        try:
+            boards[guid] = (geo.Transform.of(board), aspect_of(board, image_size),
+                            geo.top_y(board))  # fmt: skip
+        except (geo.GeometryError, FileNotFoundError) as err:
+            boards[guid] = f"board {guid}: {err}"
+    extent = geo.table_extent(save)
     for spot in positions:
         where = f"position {spot.label!r}"
         if extent is not None and not geo.inside_extent(spot.rect(), extent):
             out("LuaScript", f"{where} at ({spot.at[0]:g}, {spot.at[2]:g}) is off the table")
         if spot.board is None or spot.cell_uv is None:
             continue
-        board = by_guid.get(spot.board)
-        if board is None:
-            out("LuaScript", f"{where}: board {spot.board} is not on the table")
+        board = boards[spot.board]
+        if isinstance(board, str):
+            out("LuaScript", f"{where}: {board}")
             continue
-        try:
-            aspect = aspect_of(board, image_size)
-            t = geo.Transform.of(board)
-        except (geo.GeometryError, FileNotFoundError) as err:
-            out("LuaScript", f"{where}: board {spot.board}: {err}")
-            continue
+        t, aspect, top = board
         if aspect is None:
             continue  # the image's size is unknown here
         u, v = geo.uv_of_world(t, aspect, spot.at)
@@ -327,7 +367,6 @@ def check_positions(
         if abs(u - eu) > du or abs(v - ev) > dv:
             out("LuaScript", f"{where} maps to image ({u:.3f}, {v:.3f}) of board {spot.board}, "
                 f"but its printed cell is at ({eu:.3f}, {ev:.3f})")  # fmt: skip
-        top = geo.top_y(board)
         if top is not None and spot.at[1] < top - HEIGHT_TOLERANCE:
             out("LuaScript", f"{where} at y {spot.at[1]:g} lies inside board {spot.board} "
                 f"(its top is {top:.3f})")  # fmt: skip
@@ -360,13 +399,18 @@ def image_size_from_files(files: Mapping[str, bytes]) -> ImageSize:
 
     from PIL import Image
 
+    known: dict[str, tuple[int, int] | None] = {}
+
     def size(url: str) -> tuple[int, int] | None:
         name = url.rsplit("/", 1)[-1]
-        data = files.get(f"images/{name}")
-        if data is None:
-            return None
-        with Image.open(BytesIO(data)) as image:
-            return image.size
+        if name not in known:
+            data = files.get(f"images/{name}")
+            if data is None:
+                known[name] = None
+            else:
+                with Image.open(BytesIO(data)) as image:
+                    known[name] = image.size
+        return known[name]
 
     return size
 
