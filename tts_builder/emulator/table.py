@@ -6,7 +6,7 @@ import copy
 import json
 import random
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .bodies import SAME_SPOT, body_of, image_sizes
@@ -197,7 +197,7 @@ class EmulatedTable:
         shuffle: Shuffle | None = None,
         strict: bool = True,
         raise_errors: bool = True,
-        images: dict[str, bytes] | None = None,
+        images: Mapping[str, bytes] | None = None,
     ) -> None:
         self.save = copy.deepcopy(save)
         self.strict = strict
