@@ -1008,3 +1008,21 @@ def test_the_table_after_setup_passes_the_geometry_checks(
     positions = ark_positions(game.data, plan, sections)
     positions += board_positions(game.data, game.config, boards)
     assert check_geometry(state, image_size_from_files(built.files), positions) == []
+
+
+def test_rounds_of_gains_fill_the_areas_without_overlaps(standard: Any) -> None:
+    """Eight rounds of Forest, Pitch and Food: every divider of both colours ends in its area
+    (past the area's lines, on a layer on top), nothing interpenetrates on the strict table."""
+    game = Game(standard, 2)
+    for r in range(8):
+        wishes = {c: ["forest", "pitch", "food", "taming"] for c in game.colours}
+        wishes[game.colours[r % 2]] = ["taming", "forest", "pitch"]
+        game.place_workers(wishes)
+        game.done_all()
+        assert game.status().startswith("Phase I: "), game.status()
+    per_colour = game.config["supply"]["dividers_per_color"]
+    for colour in game.colours:
+        assert len(game.in_area(colour, "Divider")) == per_colour  # the supply ran out
+        heights = {round(o["position"][1], 3) for o in game.in_area(colour, "Divider")}
+        assert len(heights) == 2  # a second layer
+    assert not game.table.errors
