@@ -977,7 +977,7 @@ def test_the_table_after_setup_passes_the_geometry_checks(
     rests on surfaces, faces its seats and interpenetrates nothing; the script's positions for
     that Ark land on their printed cells."""
     from tts_builder.games.ark_and_noah.boards import snap_points
-    from tts_builder.games.ark_and_noah.positions import ark_positions, board_positions
+    from tts_builder.games.ark_and_noah.positions import positions_on
     from tts_builder.save.checker import check_geometry
     from tts_builder.save.geometry_checks import image_size_from_files
 
@@ -986,27 +986,8 @@ def test_the_table_after_setup_passes_the_geometry_checks(
     state = game.table.save_state()
     plan = game.points["plan"]
     state["SnapPoints"] = snap_points(plan, game.points["spaces"], variant is not None)
-    objects = state["ObjectStates"]
-    sections = []
-    for _kind, b in plan.sections:  # the section object Setup put at each place
-        sections.append(
-            next(
-                o["GUID"]
-                for o in objects
-                if "Ark" in o.get("Tags", [])
-                and math.isclose(o["Transform"]["posX"], b.transform.pos[0], abs_tol=1e-3)
-            )
-        )
-    boards = {
-        key: next(o["GUID"] for o in objects if tag in o.get("Tags", []))
-        for key, tag in (
-            ("action-board", "ActionBoard"),
-            ("score-track", "ScoreTrack"),
-            ("round-track", "RoundTrack"),
-        )
-    }
-    positions = ark_positions(game.data, plan, sections)
-    positions += board_positions(game.data, game.config, boards)
+    positions = positions_on(state, game.data, game.config, n)
+    assert len(positions) > 100
     assert check_geometry(state, image_size_from_files(built.files), positions) == []
 
 
