@@ -299,7 +299,7 @@ def test_overlapping_script_positions(noah):
 
 GARBAGE = [None, "x", [], True, {"x": math.nan}]
 KEYS = ("Transform", "CustomImage", "CustomDeck", "AttachedSnapPoints", "Name",
-        "ContainedObjects", "FogColor", "CardID", "Tags", "Nickname")  # fmt: skip
+        "ContainedObjects", "FogColor", "CardID", "Tags", "Nickname", "GUID")  # fmt: skip
 
 
 @pytest.mark.parametrize("game", ["arche-noah", FLOOD])

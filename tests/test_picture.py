@@ -151,3 +151,18 @@ def test_build_writes_the_table_picture_beside_the_preview(tmp_path: Path):
     assert (folder / "preview.png").exists()
     with Image.open(folder / "table.png") as image:
         assert image.width > 1000
+
+
+def test_malformed_objects_are_one_line_errors_or_drawn(tmp_path: Path):
+    noah = build("arche-noah")
+    images = images_from_files(noah.files)
+    objects = noah.save["ObjectStates"]
+    for i in {o["Name"]: i for i, o in enumerate(objects)}.values():
+        for key in ("Transform", "CustomDeck", "ContainedObjects", "FogColor", "Nickname"):
+            for junk in (None, True, {"x": float("nan")}):
+                changed = list(objects)
+                changed[i] = {**objects[i], key: junk}
+                try:
+                    table_picture({**noah.save, "ObjectStates": changed}, images, px_per_unit=4)
+                except BuildError as err:
+                    assert objects[i]["GUID"] in str(err) and "\n" not in str(err)

@@ -11,6 +11,7 @@ outline. Pure: a save, an image lookup and positions in, a PIL image out.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +53,16 @@ IMAGED_NAMES = (
 )
 
 
+def _text(obj: Mapping[str, Any], key: str, default: str = "") -> str:
+    """A string field, or ``default`` when it is missing, empty or not a string."""
+    value = obj.get(key)
+    return value if isinstance(value, str) and value else default
+
+
+def _dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _list(value: object) -> list[Any]:
     """``value`` if it is a list, else an empty one (malformed saves never raise)."""
     return value if isinstance(value, list) else []
@@ -80,7 +91,9 @@ class View:
         return self.x0 + px / self.k, self.z1 - py / self.k
 
 
-def table_view(save: Mapping[str, Any], positions: Sequence[geo.ScriptPosition] = ()) -> View:
+def table_view(
+    save: Mapping[str, Any], positions: Sequence[geo.ScriptPosition] = (), k: float = PX_PER_UNIT
+) -> View:
     """The part of the table a picture shows: the table, the seats, the objects and positions."""
     half_x, half_z = geo.table_extent(save) or (27.0, 17.0)
     xs, zs = [-half_x, half_x], [-half_z, half_z]
@@ -96,7 +109,7 @@ def table_view(save: Mapping[str, Any], positions: Sequence[geo.ScriptPosition] 
             zs += [c[1] for c in corners]
     xs += [p.at[0] for p in positions]
     zs += [p.at[2] for p in positions]
-    return View(min(xs) - MARGIN, min(zs) - MARGIN, max(xs) + MARGIN, max(zs) + MARGIN)
+    return View(min(xs) - MARGIN, min(zs) - MARGIN, max(xs) + MARGIN, max(zs) + MARGIN, k)
 
 
 # --- images of objects --------------------------------------------------------------------------
@@ -112,7 +125,7 @@ def _cell(sheet: Image.Image, entry: Mapping[str, Any], index: int) -> Image.Ima
 def _card_image(card: Mapping[str, Any], images: ImageLookup, face_down: bool) -> Image.Image:
     """The face (or back) of a card: its cell of the sheet, or the whole back image."""
     card_id = card.get("CardID")
-    decks = card.get("CustomDeck") or {}
+    decks = _dict(card.get("CustomDeck"))
     entry = decks.get(str(card_id // 100)) if isinstance(card_id, int) else None
     if not isinstance(entry, Mapping):
         raise _Missing(card, "CustomDeck entry")
@@ -136,7 +149,8 @@ def _face(obj: Mapping[str, Any], images: ImageLookup) -> tuple[Image.Image, geo
     name = geo.name_of(obj)
     t = geo.Transform.of(obj)
     if name in geo.CARD_NAMES or name in geo.DECK_NAMES:
-        top = obj if name in geo.CARD_NAMES else (obj.get("ContainedObjects") or [obj])[0]
+        contained = [c for c in _list(obj.get("ContainedObjects")) if isinstance(c, dict)]
+        top = obj if name in geo.CARD_NAMES or not contained else contained[0]
         image = _card_image(top, images, t.face_down)
         aspect = image.width / image.height
         try:
@@ -144,7 +158,7 @@ def _face(obj: Mapping[str, Any], images: ImageLookup) -> tuple[Image.Image, geo
         except geo.Unmeasured:
             side = geo.CARD_MIN_SIDE
             return image, (side * min(1.0, aspect) / min(1.0, 1 / aspect), side), True
-    custom = obj.get("CustomImage") or {}
+    custom = _dict(obj.get("CustomImage"))
     url = custom.get("ImageURL", "")
     image = images(url) if url else None
     if image is None:
@@ -223,11 +237,12 @@ def table_picture(
     images: ImageLookup,
     positions: Sequence[geo.ScriptPosition] = (),
     title: str = "",
+    px_per_unit: float = PX_PER_UNIT,
 ) -> Image.Image:
     """The table seen from above (White's side at the bottom). A missing image or an unreadable
     Transform is a :class:`BuildError` naming the object's GUID."""
     objects = [o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)]
-    view = table_view(save, positions)
+    view = table_view(save, positions, px_per_unit)
     canvas = Image.new("RGBA", view.size, (*BACKGROUND, 255))
     draw = ImageDraw.Draw(canvas)
     half_x, half_z = geo.table_extent(save) or (27.0, 17.0)
@@ -239,7 +254,7 @@ def table_picture(
         raise BuildError(str(err)) from None
     hands = [o for o in objects if geo.name_of(o) == "HandTrigger"]
     for hand in hands:
-        colour = PLAYER_COLORS.get(hand.get("FogColor", ""), (0.5, 0.5, 0.5))
+        colour = PLAYER_COLORS.get(_text(hand, "FogColor"), (0.5, 0.5, 0.5))
         rgb = tuple(round(255 * c) for c in colour)
         corners = [view.px(x, z) for x, z in geo.zone_rect(transforms[id(hand)]).corners()]
         overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
@@ -256,11 +271,13 @@ def table_picture(
             r = BAG_SIDE / 2 * view.k
             draw.ellipse([centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r],
                          fill=(70, 50, 40), outline=INK, width=2)  # fmt: skip
-            labels.append((centre, obj.get("Nickname") or name))
+            below = len([1 for b in drawn[: drawn.index(obj)] if geo.name_of(b) in BAG_NAMES])
+            labels.append(((centre[0], centre[1] + r + 9 + 14 * (below % 2)),
+                           _text(obj, "Nickname", name)))  # fmt: skip
             continue
         if name not in IMAGED_NAMES:
             draw.ellipse([centre[0] - 4, centre[1] - 4, centre[0] + 4, centre[1] + 4], fill=INK)
-            labels.append((centre, obj.get("Nickname") or str(name)))
+            labels.append((centre, _text(obj, "Nickname", name)))
             continue
         try:
             image, size, guessed = _face(obj, images)
@@ -272,8 +289,8 @@ def table_picture(
         if guessed:
             _dashed(draw, corners, GUESSED)
         if name in geo.DECK_NAMES:
-            labels.append((centre, f"{obj.get('Nickname') or 'deck'} ×"
-                                   f"{len(obj.get('ContainedObjects') or [])}"))  # fmt: skip
+            count = len(_list(obj.get("ContainedObjects")))
+            labels.append((centre, f"{_text(obj, 'Nickname', 'deck')} ×{count}"))
         for point in _list(obj.get("AttachedSnapPoints")):
             x, _y, z = geo.world_of_snap_point(t, point)
             px, py = view.px(x, z)
@@ -284,8 +301,8 @@ def table_picture(
             rect = geo.zone_rect(transforms[id(obj)])
             corners = [view.px(x, z) for x, z in rect.corners()]
             draw.polygon(corners, outline=ZONE, width=2)
-            labels.append((view.px(*rect.centre), obj.get("Nickname") or "zone"))
-            zone_labels.add(obj.get("Nickname") or "zone")
+            labels.append((view.px(*rect.centre), _text(obj, "Nickname", "zone")))
+            zone_labels.add(_text(obj, "Nickname", "zone"))
     for point in _list(save.get("SnapPoints")):
         pos = point.get("Position") or {}
         px, py = view.px(float(pos.get("x", 0.0)), float(pos.get("z", 0.0)))
@@ -297,17 +314,39 @@ def table_picture(
                          width=2)  # fmt: skip
         draw.line([(px - 5, py - 5), (px + 5, py + 5)], fill=POSITION, width=2)
         draw.line([(px - 5, py + 5), (px + 5, py - 5)], fill=POSITION, width=2)
-        if spot.kind not in ("hex", "mark", "ark") and spot.label not in zone_labels:
+    for spot in _labelled(positions, view):
+        if spot.label not in zone_labels:
+            px, py = view.px(spot.at[0], spot.at[2])
             labels.append(((px, py + 14), spot.label))
     for hand in hands:
         t = transforms[id(hand)]
-        _label(draw, view.px(t.pos[0], t.pos[2]), f"{hand.get('FogColor')} seat", 18, bold=True)
+        seat = f"{_text(hand, 'FogColor', '?')} seat"
+        _label(draw, view.px(t.pos[0], t.pos[2]), seat, 18, bold=True)
     for at, text in labels:
         _label(draw, at, text)
     if title:
         _label(draw, (canvas.width / 2, 16), title, 20, bold=True)
     _legend(draw, canvas)
     return canvas.convert("RGB")
+
+
+def _labelled(positions: Sequence[geo.ScriptPosition], view: View) -> list[geo.ScriptPosition]:
+    """The positions worth a label: none on a printed board (it prints its own), and of a
+    crowded series ("offer 1", "offer 2"... closer together than a label is wide) only the
+    first and the last."""
+    by_kind: dict[tuple[str, str], list[geo.ScriptPosition]] = {}
+    for spot in positions:
+        if spot.board is None:
+            series = (spot.kind, re.sub(r"\d+", "#", spot.label))
+            by_kind.setdefault(series, []).append(spot)
+    chosen = []
+    for spots in by_kind.values():
+        gaps = [math.dist((a.at[0], a.at[2]), (b.at[0], b.at[2])) * view.k
+                for a, b in zip(spots, spots[1:], strict=False)]  # fmt: skip
+        wide = max(font(12).getlength(s.label) for s in spots)
+        crowded = bool(gaps) and min(gaps) < wide
+        chosen += [spots[0], spots[-1]] if crowded and len(spots) > 1 else spots
+    return chosen
 
 
 def _legend(draw: ImageDraw.ImageDraw, canvas: Image.Image) -> None:
@@ -342,7 +381,7 @@ def seat_order(save: Mapping[str, Any]) -> list[str]:
     from tts_builder.save.geometry_checks import script_colors
 
     scripted = script_colors(save)
-    hands = [o.get("FogColor") for o in _list(save.get("ObjectStates"))
+    hands = [_text(o, "FogColor") for o in _list(save.get("ObjectStates"))
              if isinstance(o, dict) and geo.name_of(o) == "HandTrigger"]  # fmt: skip
     seated = [c for c in dict.fromkeys(hands) if c in scripted]
     return seated or scripted

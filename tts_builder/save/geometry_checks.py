@@ -335,7 +335,8 @@ def check_positions(
         if geo.rects_overlap(a.rect(), b.rect(), 1e-3):
             out("LuaScript", f"positions {a.label!r} and {b.label!r} overlap: what the script "
                 "puts there interpenetrates")  # fmt: skip
-    by_guid = {o.get("GUID"): o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)}
+    by_guid = {o["GUID"]: o for o in _list(save.get("ObjectStates"))
+               if isinstance(o, dict) and isinstance(o.get("GUID"), str)}  # fmt: skip
     boards: dict[str, tuple[geo.Transform, float | None, float | None] | str] = {}
     for guid in {p.board for p in positions if p.board is not None}:
         board = by_guid.get(guid)
