@@ -92,10 +92,17 @@ def load_definition(game_id: str, assets_root: Path | None = None) -> GameDefini
     """Load, validate and cross-check a game definition; errors name file:line:column."""
     from .games import game_module  # the registry imports game modules lazily
 
-    module = game_module(game_id)
+    game_module(game_id)  # an unknown id is named before any file is read
     doc = read_definition(game_id, assets_root)
+    return validated_definition(game_id, doc, (assets_root or ASSETS_ROOT) / game_id)
+
+
+def validated_definition(game_id: str, doc: SourceDoc, root: Path) -> GameDefinition:
+    """Validate and cross-check a parsed definition of ``game_id`` whose art lies under ``root``."""
+    from .games import game_module
+
+    module = game_module(game_id)
     spec = Map({**HEADER_FIELDS, **module.FIELDS}, OPTIONAL_HEADER | module.OPTIONAL)
-    root = (assets_root or ASSETS_ROOT) / game_id
     try:
         validate(spec, doc.data)
         header_checks(doc, game_id)
