@@ -133,6 +133,12 @@ def register(cli: click.Group) -> None:
         help="Playouts per candidate move of the lookahead bot.",
     )
     @click.option(
+        "--horizon",
+        type=click.IntRange(1),
+        default=None,
+        help="Cut lookahead playouts short after this many decisions (default: play to the end).",
+    )
+    @click.option(
         "--against",
         help="Compare with this game.yaml (or folder), or a git revision of the bundled one.",
     )
@@ -146,7 +152,7 @@ def register(cli: click.Group) -> None:
     @click.pass_obj
     def simulate(
         report: Reporter, game: str, variant: str | None, players: int | None, count: int,
-        bots: str, seed: int, jobs: int, playouts: int, against: str | None,
+        bots: str, seed: int, jobs: int, playouts: int, horizon: int | None, against: str | None,
         out_dir: Path | None,
     ) -> None:  # fmt: skip
         """Play GAME many times with bots and report its balance (dist/<game>/balance.*)."""
@@ -164,7 +170,7 @@ def register(cli: click.Group) -> None:
         source = _shown((report.assets or ASSETS_ROOT) / game / DEFINITION_FILE)
         seats = _players(definition, players)
         make_bots(names, seats)  # an unknown bot name fails before anything is played
-        options = {"bots": names, "seed": seed, "playouts": playouts}
+        options = {"bots": names, "seed": seed, "playouts": playouts, "horizon": horizon}
         setups = [(_setup(definition, source, variant, seats, **options), source)]
         if against is not None:
             other, shown = load_against(game, against, report.assets)

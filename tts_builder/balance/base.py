@@ -64,11 +64,11 @@ class BalanceGame:
         raise NotImplementedError
 
     def outcome(self, state: State, seat: int) -> float:
-        """The value of a finished game for ``seat`` (what lookahead playouts average):
-        by default the seat's score minus the best other score."""
-        scores = self.scores(state)
-        others = [s for i, s in enumerate(scores) if i != seat]
-        return scores[seat] - max(others, default=0.0)
+        """What a lookahead playout ending in ``state`` (finished or cut short) is worth to
+        ``seat``: by default its evaluation minus the best evaluation of another seat (once
+        the game is over, the score margin)."""
+        others = [self.evaluate(state, s) for s in range(self.players) if s != seat]
+        return self.evaluate(state, seat) - max(others, default=0.0)
 
     def action_values(self, state: State, rng: random.Random) -> list[tuple[float, int]]:
         """Every legal action with the evaluation of the position it leads to (for the seat to

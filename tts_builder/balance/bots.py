@@ -4,8 +4,9 @@
 - ``greedy``: the action whose resulting position the game's evaluation likes best (ties: a
   random one of the best).
 - ``lookahead``: flat Monte-Carlo. The greedy bot's ``width`` best candidates are each played
-  out ``playouts`` times to the end with every seat greedy (chance sampled); the candidate with
-  the best mean outcome (score minus the best other; in the flood, the game's return) is played.
+  out ``playouts`` times with every seat greedy (chance sampled), to the end or for at most
+  ``horizon`` decisions; the candidate with the best mean outcome (the game's
+  ``BalanceGame.outcome``: the score margin, or the evaluation's where cut short) is played.
 
 Every bot draws only from the random generator it is given, so a seeded game replays exactly.
 """
@@ -59,16 +60,20 @@ class GreedyBot:
         return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def play_out(game: BalanceGame, state: State, rng: random.Random) -> State:
-    """Play ``state`` to the end in place, every seat greedy."""
+def play_out(
+    game: BalanceGame, state: State, rng: random.Random, horizon: int | None = None
+) -> State:
+    """Play ``state`` on in place, every seat greedy: to the end, or ``horizon`` decisions."""
     greedy = GreedyBot()
+    decisions = 0
     for _ in range(MAX_ACTIONS):
-        if state.is_terminal():
+        if state.is_terminal() or (horizon is not None and decisions >= horizon):
             return state
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
         else:
             state.apply_action(greedy.choose(game, state, rng))
+            decisions += 1
     raise RuntimeError(f"{game.game_id}: a playout did not end in {MAX_ACTIONS} actions")
 
 
@@ -76,6 +81,7 @@ def play_out(game: BalanceGame, state: State, rng: random.Random) -> State:
 class LookaheadBot:
     playouts: int = 8
     width: int = 4
+    horizon: int | None = None
     name: str = "lookahead"
 
     def choose(self, game: BalanceGame, state: State, rng: random.Random) -> int:
@@ -90,7 +96,7 @@ class LookaheadBot:
             for _ in range(self.playouts):
                 trial = state.clone()
                 trial.apply_action(action)
-                total += game.outcome(play_out(game, trial, rng), seat)
+                total += game.outcome(play_out(game, trial, rng, self.horizon), seat)
             if total > best_value:
                 best_action, best_value = action, total
         return best_action
@@ -99,7 +105,9 @@ class LookaheadBot:
 BOT_NAMES = ("random", "greedy", "lookahead")
 
 
-def make_bots(names: Sequence[str], players: int, playouts: int = 8) -> list[Bot]:
+def make_bots(
+    names: Sequence[str], players: int, playouts: int = 8, horizon: int | None = None
+) -> list[Bot]:
     """One bot per seat: the names in seat order, the list repeated when shorter."""
     if not names:
         raise BuildError("--bots: give at least one bot name")
@@ -110,7 +118,7 @@ def make_bots(names: Sequence[str], players: int, playouts: int = 8) -> list[Bot
         elif name == "greedy":
             bots.append(GreedyBot())
         elif name == "lookahead":
-            bots.append(LookaheadBot(playouts=playouts))
+            bots.append(LookaheadBot(playouts=playouts, horizon=horizon))
         else:
             raise BuildError(f"--bots: unknown bot {name!r} (bots: {', '.join(BOT_NAMES)})")
     return [bots[seat % len(bots)] for seat in range(players)]

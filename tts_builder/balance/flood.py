@@ -18,11 +18,18 @@ from rules_ref import arche_noah_flood as rules
 from .base import BalanceGame, State, Tracker
 
 WIN, OUT_PENALTY = 1000.0, 200.0
+WON_ROUNDS = "rounds of the games won (0 when lost)"
+TURNS = "turns per game"
+WON_TURNS = "turns of the games won (0 when lost)"
 
 
 class Flood(BalanceGame):
     game_id: ClassVar[str] = "arche-noah-flood"
     has_margin: ClassVar[bool] = False
+    ratios: ClassVar[dict[str, tuple[str, str]]] = {
+        "race length when won (rounds)": (WON_ROUNDS, "all animals aboard"),
+        "race length when won (turns)": (WON_TURNS, "all animals aboard"),
+    }
 
     def make_game(self) -> Any:
         variant = "junior" if self.variant == "junior" else "standard"
@@ -48,6 +55,9 @@ class Flood(BalanceGame):
             return WIN * state.returns()[seat]
         value = -sum(self.piece_cost(state, p, at) for p, at in enumerate(state.positions))
         return value - (OUT_PENALTY if state.out[seat] else 0.0)
+
+    def outcome(self, state: State, seat: int) -> float:
+        return self.evaluate(state, seat)
 
     def action_values(self, state: State, rng: random.Random) -> list[tuple[float, int]]:
         """Moves judged without playing them: a move changes one animal's place (and, into
@@ -88,18 +98,35 @@ class Flood(BalanceGame):
         return self.config["terrain"].get(letter, letter)
 
     def tracker(self) -> Tracker:
-        return FloodTracker()
+        return FloodTracker(self.game.dice_count)
 
 
 class FloodTracker(Tracker):
-    """How each game ended: which animal the flood took, who was last into the Ark."""
+    """How each game ended: which animal the flood took, who was last into the Ark; turns
+    (one per movement roll, counted when its last die is read)."""
+
+    def __init__(self, dice: int) -> None:
+        self.dice = dice
+        self.turns = 0
+        self.rolling = False
+        self.rolled = 0
+
+    def after(self, state: State) -> None:
+        if self.rolling and self.rolled + 1 == self.dice:
+            self.turns += 1
+        self.rolling, self.rolled = state.phase == "roll", len(state.rolled)
 
     def extras(self, state: State) -> dict[str, float]:
         outcome = state.outcome or "won"
         kind, _, rest = outcome.partition(":")
-        out: dict[str, float] = {"animals aboard per game": float(len(state.arrived))}
+        out: dict[str, float] = {
+            "animals aboard per game": float(len(state.arrived)),
+            TURNS: float(self.turns),
+        }
         if kind == "won":
             out["all animals aboard"] = 1.0
+            out[WON_ROUNDS] = float(state.round)
+            out[WON_TURNS] = float(self.turns)
             if state.arrived:
                 out[f"last into the Ark: {state.arrived[-1]}"] = 1.0
         else:

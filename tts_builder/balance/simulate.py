@@ -36,6 +36,7 @@ class Setup:
     bots: tuple[str, ...]
     seed: int = 0
     playouts: int = 8
+    horizon: int | None = None
 
     def balance(self) -> BalanceGame:
         return balance_game(self.game_id, self.config, self.players, self.variant)
@@ -55,7 +56,7 @@ class GameRecord:
 
 def play_game(setup: Setup, balance: BalanceGame, index: int) -> GameRecord:
     """Play game ``index`` of ``setup`` to the end."""
-    bots = make_bots(setup.bots, setup.players, setup.playouts)
+    bots = make_bots(setup.bots, setup.players, setup.playouts, setup.horizon)
     chance = random.Random(f"{setup.seed}:{index}:chance")
     seats = [random.Random(f"{setup.seed}:{index}:seat {s}") for s in range(setup.players)]
     state, tracker = balance.new_state(), balance.tracker()
@@ -181,7 +182,9 @@ def margins(records: list[GameRecord]) -> list[float]:
 def summarize(setup: Setup, balance: BalanceGame, records: list[GameRecord]) -> Report:
     """The report of finished games."""
     games = len(records)
-    bots = tuple(bot.name for bot in make_bots(setup.bots, setup.players, setup.playouts))
+    bots = tuple(
+        bot.name for bot in make_bots(setup.bots, setup.players, setup.playouts, setup.horizon)
+    )
     report = Report(
         game=setup.game_id,
         variant=setup.variant,
@@ -229,5 +232,7 @@ def summarize(setup: Setup, balance: BalanceGame, records: list[GameRecord]) -> 
 def simulate(setup: Setup, games: int, jobs: int = 1, progress: Progress | None = None) -> Report:
     """Play ``games`` seeded games of ``setup`` and sum them up."""
     balance = setup.balance()
-    make_bots(setup.bots, setup.players, setup.playouts)  # a bad bot name fails before play
+    make_bots(
+        setup.bots, setup.players, setup.playouts, setup.horizon
+    )  # a bad bot name fails before play
     return summarize(setup, balance, play_games(setup, games, jobs, progress))
