@@ -44,13 +44,15 @@ class ArcheNoah(BalanceGame):
     }
 
     def make_game(self) -> Any:
-        return rules.ArcheNoahGame(self.config, self.players)
+        game = rules.ArcheNoahGame(self.config, self.players)
+        self.faces = [game.card(card) for card in range(game.num_cards)]
+        return game
 
     # -- evaluation -------------------------------------------------------------------------
 
     def card_points(self, cards: list[int]) -> int:
         """Cards plus set-of-four bonus of a collection, scored as it stands."""
-        faces = [self.game.card(card) for card in cards]
+        faces = [self.faces[card] for card in cards]
         score = rules.score_collection(
             self.config, {"cards": faces, "purple": 0, "green": 0, "playthrough": 1}
         )
@@ -62,32 +64,27 @@ class ArcheNoah(BalanceGame):
         last = self.config["playthroughs"]
         return sum(points[min(p, len(points)) - 1] for p in range(playthrough, last + 1))
 
-    def value(self, state: State, seat: int, cards: list[int], purple: int, green: int) -> float:
+    def chips_and_earlier(self, state: State, seat: int) -> tuple[float, int]:
+        """(points of finished play-throughs plus purple chips, points per green chip kept)."""
         earlier = sum(scores[seat]["total"] for scores in state.playthrough_scores)
-        per_point = self.config["scoring"]["purple_chips_per_point"]
-        return (
-            earlier
-            + self.card_points(cards)
-            + purple // per_point
-            + green * self.green_value(state.playthrough)
-        )
+        purple = state.purple[seat] // self.config["scoring"]["purple_chips_per_point"]
+        return earlier + purple, self.green_value(state.playthrough)
 
     def evaluate(self, state: State, seat: int) -> float:
         if state.is_terminal():
             return float(state.returns()[seat])
-        return float(
-            self.value(state, seat, state.collections[seat], state.purple[seat], state.green[seat])
-        )
+        fixed, per_green = self.chips_and_earlier(state, seat)
+        return fixed + self.card_points(state.collections[seat]) + state.green[seat] * per_green
 
     def pick_values(self, state: State, seat: int, masks: list[int]) -> list[tuple[float, int]]:
         """Each pick (mask) with the evaluation after it; any take but one card spends a chip."""
-        offer, mine = state.offer, state.collections[seat]
-        purple, green = state.purple[seat], state.green[seat]
+        offer, mine, green = state.offer, state.collections[seat], state.green[seat]
+        fixed, per_green = self.chips_and_earlier(state, seat)
         out = []
         for mask in masks:
             taken = taken_cards(offer, mask)
-            spent = 1 if len(taken) != 1 and offer else 0
-            out.append((self.value(state, seat, mine + taken, purple, green - spent), mask))
+            kept = green - (1 if len(taken) != 1 and offer else 0)
+            out.append((fixed + self.card_points(mine + taken) + kept * per_green, mask))
         return out
 
     def greedy_bid(self, state: State, seat: int) -> int:
@@ -97,9 +94,9 @@ class ArcheNoah(BalanceGame):
         now = self.evaluate(state, seat)
         allowed = rules.pick_options(self.config, {"offer": len(offer), "green": green})["take"]
         masks = [m for m in range(1 << len(offer)) if m.bit_count() in allowed]
-        best = max(v for v, _ in self.pick_values(state, seat, masks)) - now
-        ones = [1 << i for i in range(len(offer))]
-        singles = sorted((v - now for v, _ in self.pick_values(state, seat, ones)), reverse=True)
+        values = self.pick_values(state, seat, masks)
+        best = max(v for v, _ in values) - now
+        singles = sorted((v - now for v, m in values if m.bit_count() == 1), reverse=True)
         left = singles[min(self.players, len(singles)) - 1]
         chips = (best - left) * self.config["scoring"]["purple_chips_per_point"] / 2
         per_round = self.players * self.config["cards_per_player_in_offer"]

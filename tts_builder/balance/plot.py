@@ -47,6 +47,7 @@ def _outcomes(ax, sets: list, prefix: tuple[str, ...], title: str) -> None:
         ax.barh(where, [rep.extras.get(n, 0.0) for n in names], width, color=colour, label=label)
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names, fontsize=7)
+    ax.invert_yaxis()
     ax.set_title(title)
     ax.legend(fontsize=8)
 
