@@ -37,9 +37,7 @@ class Reporter:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-q", "--quiet", is_flag=True, help="Print no progress.")
 @click.option(
-    "--assets",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
+    "--assets", type=click.Path(path_type=Path, file_okay=False), default=None,
     help="Folder holding <game>/game.yaml (default: the project's assets/).",
 )
 @click.version_option(package_name="tts-builder")
@@ -67,19 +65,13 @@ def _variants(game: str, assets: Path | None) -> list[str]:
 @click.argument("games", nargs=-1)
 @click.option("--variant", help="Build only this variant (default: the game and every variant).")
 @click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(path_type=Path),
-    default=None,
+    "--out", "out_dir", type=click.Path(path_type=Path), default=None,
     help="Output folder (default: dist/ in the project).",
 )
 @click.option("--base-url", help="Serve assets from this URL instead of local files.")
 @click.pass_obj
 def build(
-    report: Reporter,
-    games: tuple[str, ...],
-    variant: str | None,
-    out_dir: Path | None,
+    report: Reporter, games: tuple[str, ...], variant: str | None, out_dir: Path | None,
     base_url: str | None,
 ) -> None:
     """Build GAMES (default: every bundled game) into dist/<game>/."""

@@ -195,10 +195,7 @@ class _Sides:
         if key not in self.memo:
             spec = self.definition.data["components"][component]
             self.memo[key] = render_layout(
-                spec[side],
-                tuple(spec["size"]),
-                fields,
-                self.images,
+                spec[side], tuple(spec["size"]), fields, self.images,
                 where=f"components.{component}.{side}",
             )
         return self.memo[key]
@@ -245,7 +242,9 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         sheet_specs = [face_specs[i] for i in plan.indexes]
 
         def make_sheet(plan: Any = plan) -> Any:
-            faces = [render("card", "face", card_fields(*cards[i])) for i in plan.indexes]
+            faces = [
+                render("card", "face", card_fields(*cards[i])) for i in plan.indexes
+            ]
             return compose_sheet(faces, plan, card_size)
 
         face_url = images.png(
@@ -279,7 +278,9 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     )
 
     start_spec = {"layout": components["start_player"]["face"], "size": card_size}
-    start_url = images.png("start-player", start_spec, lambda: render("start_player", "face", {}))
+    start_url = images.png(
+        "start-player", start_spec, lambda: render("start_player", "face", {})
+    )
     start_deck_id = len(plans) + 1
     start_card = obj.card(
         guids.guid("start-player"),
@@ -425,7 +426,10 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             ]
         },
         lambda: render_preview(
-            [(label, render(comp, side, fields)) for label, comp, side, fields in preview_items],
+            [
+                (label, render(comp, side, fields))
+                for label, comp, side, fields in preview_items
+            ],
             columns=10,
         ),
     )

@@ -73,7 +73,7 @@ def tokenize(source: str) -> list[Token]:
                 i = n if end < 0 else end
         elif ch == "[" and (long := _LONG_OPEN_RE.match(source, i)):
             end = _long_end(source, long.end(), long.group(1))
-            tokens.append(Token("string", source[long.end() : end - len(long.group(0))], line))
+            tokens.append(Token("string", source[long.end():end - len(long.group(0))], line))
             line += source.count("\n", i, end)
             i = end
         elif ch in "\"'":
@@ -114,82 +114,30 @@ def _quoted(source: str, i: int) -> tuple[str, int]:
         if c == "\\":
             j += 2
         elif c == quote:
-            return source[i + 1 : j], j + 1
+            return source[i + 1:j], j + 1
         elif c == "\n":
             break
         else:
             j += 1
-    return source[i + 1 : j], j
+    return source[i + 1:j], j
 
 
-EVENT_NAMES = frozenset(
-    (
-        "onBlindfold",
-        "onChat",
-        "onExternalMessage",
-        "onFixedUpdate",
-        "onLoad",
-        "onObjectCollisionEnter",
-        "onObjectCollisionExit",
-        "onObjectCollisionStay",
-        "onObjectDestroy",
-        "onObjectDrop",
-        "onObjectEnterContainer",
-        "onObjectEnterZone",
-        "onObjectFlick",
-        "onObjectHover",
-        "onObjectLeaveContainer",
-        "onObjectLeaveZone",
-        "onObjectLoopingEffect",
-        "onObjectNumberTyped",
-        "onObjectPageChange",
-        "onObjectPeek",
-        "onObjectPickUp",
-        "onObjectRandomize",
-        "onObjectRotate",
-        "onObjectSearchEnd",
-        "onObjectSearchStart",
-        "onObjectSpawn",
-        "onObjectStateChange",
-        "onObjectTriggerEffect",
-        "onPlayerAction",
-        "onPlayerChangeColor",
-        "onPlayerChangeTeam",
-        "onPlayerChatTyping",
-        "onPlayerConnect",
-        "onPlayerDisconnect",
-        "onPlayerPing",
-        "onPlayerTurn",
-        "onSave",
-        "onScriptingButtonDown",
-        "onScriptingButtonUp",
-        "onUpdate",
-        "onZoneGroupSort",
-        "tryObjectEnterContainer",
-        "tryObjectRandomize",
-        "tryObjectRotate",
-        "onCollisionEnter",
-        "onCollisionExit",
-        "onCollisionStay",
-        "onDestroy",
-        "onDrop",
-        "onFlick",
-        "onGroupSort",
-        "onHover",
-        "onNumberTyped",
-        "onPageChange",
-        "onPeek",
-        "onPickUp",
-        "onRandomize",
-        "onRotate",
-        "onSearchEnd",
-        "onSearchStart",
-        "onStateChange",
-        "tryObjectEnter",
-        "tryRandomize",
-        "tryRotate",
-    )
-)
+EVENT_NAMES = frozenset((
+    "onBlindfold", "onChat", "onExternalMessage", "onFixedUpdate", "onLoad",
+    "onObjectCollisionEnter", "onObjectCollisionExit", "onObjectCollisionStay", "onObjectDestroy",
+    "onObjectDrop", "onObjectEnterContainer", "onObjectEnterZone", "onObjectFlick",
+    "onObjectHover", "onObjectLeaveContainer", "onObjectLeaveZone", "onObjectLoopingEffect",
+    "onObjectNumberTyped", "onObjectPageChange", "onObjectPeek", "onObjectPickUp",
+    "onObjectRandomize", "onObjectRotate", "onObjectSearchEnd", "onObjectSearchStart",
+    "onObjectSpawn", "onObjectStateChange", "onObjectTriggerEffect", "onPlayerAction",
+    "onPlayerChangeColor", "onPlayerChangeTeam", "onPlayerChatTyping", "onPlayerConnect",
+    "onPlayerDisconnect", "onPlayerPing", "onPlayerTurn", "onSave", "onScriptingButtonDown",
+    "onScriptingButtonUp", "onUpdate", "onZoneGroupSort", "tryObjectEnterContainer",
+    "tryObjectRandomize", "tryObjectRotate", "onCollisionEnter", "onCollisionExit",
+    "onCollisionStay", "onDestroy", "onDrop", "onFlick", "onGroupSort", "onHover", "onNumberTyped",
+    "onPageChange", "onPeek", "onPickUp", "onRandomize", "onRotate", "onSearchEnd",
+    "onSearchStart", "onStateChange", "tryObjectEnter", "tryRandomize", "tryRotate",
+))
 _LUA53_MEMBERS = {
     "table": {"move"},
     "math": {"type", "tointeger", "ult"},
@@ -255,23 +203,15 @@ class _Linter:
     def check_op(self, k: int, tok: Token) -> None:
         v = tok.value
         if v in ("//", "&", "|", "~", "<<", ">>"):
-            self.hit(
-                tok,
-                "lua53-syntax",
-                f"'{v}' is Lua 5.3 syntax (MoonSharp and 5.2 reject"
-                " it); use bit32.* or math.floor(a / b)",
-            )
+            self.hit(tok, "lua53-syntax", f"'{v}' is Lua 5.3 syntax (MoonSharp and 5.2 reject"
+                     " it); use bit32.* or math.floor(a / b)")
         elif v == "!=":
             self.hit(tok, "moonsharp-only", "'!=' only parses in MoonSharp; use '~='")
         elif v == "%":
             right = self.at(k + 1)
             if right.kind != "number" or _number_value(right.value) <= 0:
-                self.hit(
-                    tok,
-                    "modulo",
-                    "'%' with a right operand that is not a positive numeric"
-                    " literal differs in MoonSharp; use mod(a, b)",
-                )
+                self.hit(tok, "modulo", "'%' with a right operand that is not a positive numeric"
+                         " literal differs in MoonSharp; use mod(a, b)")
 
     # ---- names -------------------------------------------------------------------------
 
@@ -284,20 +224,12 @@ class _Linter:
         if name == "tag" and self.is_op(k - 1, ".") and not self.is_op(k + 1, "("):
             self.hit(tok, "tts-deprecated", ".tag is deprecated: use .type")
         if name == "setNotebookTab" and (self.is_op(k - 1, ".") or self.is_op(k - 1, ":")):
-            self.hit(
-                tok,
-                "tts-api",
-                "Notes.setNotebookTab does not exist: use"
-                " Notes.addNotebookTab / Notes.editNotebookTab",
-            )
+            self.hit(tok, "tts-api", "Notes.setNotebookTab does not exist: use"
+                     " Notes.addNotebookTab / Notes.editNotebookTab")
         if name == "local":
             self.check_local_event(k)
-        if (
-            name == "format"
-            and self.is_op(k - 1, ":")
-            and self.is_op(k - 2, ")")
-            and self.is_op(k - 4, "(")
-        ):  # ("..."):format(...)
+        if (name == "format" and self.is_op(k - 1, ":") and self.is_op(k - 2, ")")
+                and self.is_op(k - 4, "(")):  # ("..."):format(...)
             self.check_format(self.at(k - 3))
         if not self.global_name(k):
             return
@@ -308,32 +240,24 @@ class _Linter:
         elif name in ("io", "debug") and (self.is_op(k + 1, ".") or self.is_op(k + 1, ":")):
             self.hit(tok, "not-in-tts", f"the {name} library is not loaded in TTS")
         elif name == "os" and member is not None and member not in _OS_ALLOWED:
-            self.hit(
-                tok,
-                "not-in-tts",
-                f"os.{member} is not loaded in TTS (only os.clock, os.date, os.time, os.difftime)",
-            )
+            self.hit(tok, "not-in-tts", f"os.{member} is not loaded in TTS (only os.clock,"
+                     " os.date, os.time, os.difftime)")
         elif name in _NOT_IN_TTS and not self.is_name(k - 1, "function"):
             self.hit(tok, "not-in-tts", f"{name} is not available in TTS")
         elif name == "require":
             self.check_require(k, tok)
-        elif (
-            name in ("unpack", "pack")
-            and self.is_op(k + 1, "(")
-            and not self.is_name(k - 1, "function")
-        ):
-            self.hit(tok, "bare-unpack", f"bare {name}() is missing in Lua 5.2: use table.{name}()")
+        elif name in ("unpack", "pack") and self.is_op(k + 1, "(") and not self.is_name(
+                k - 1, "function"):
+            self.hit(tok, "bare-unpack", f"bare {name}() is missing in Lua 5.2: use"
+                     f" table.{name}()")
         elif name == "math" and member == "fmod":
             self.hit(tok, "math-fmod", "math.fmod rounds differently in MoonSharp: use mod(a, b)")
         elif name == "math" and member == "huge":
             self.hit(tok, "math-huge", "math.huge is not infinity in MoonSharp")
         elif name == "tonumber" and self.is_op(k + 1, "("):
             if self.call_has_second_arg(k + 1):
-                self.hit(
-                    tok,
-                    "tonumber-base",
-                    "tonumber(x, base) differs in MoonSharp (bases 2-10 and 16 only; errors on '')",
-                )
+                self.hit(tok, "tonumber-base", "tonumber(x, base) differs in MoonSharp (bases"
+                         " 2-10 and 16 only; errors on '')")
         elif name == "string" and member == "format" and self.is_op(k + 3, "("):
             self.check_format(self.at(k + 4))
 
@@ -341,11 +265,8 @@ class _Linter:
         j = k + 2 if self.is_name(k + 1, "function") else k + 1
         tok = self.at(j)
         if tok.kind == "name" and tok.value in EVENT_NAMES:
-            self.hit(
-                tok,
-                "local-event",
-                f"{tok.value} declared local: TTS only calls global event handlers",
-            )
+            self.hit(tok, "local-event", f"{tok.value} declared local: TTS only calls global"
+                     " event handlers")
 
     def check_require(self, k: int, tok: Token) -> None:
         if self.bundle_modules is None:
@@ -353,11 +274,8 @@ class _Linter:
             return
         arg = self.at(k + 2) if self.is_op(k + 1, "(") else self.at(k + 1)
         if arg.kind == "string" and arg.value not in self.bundle_modules:
-            self.hit(
-                tok,
-                "bundle-require",
-                f"require of '{arg.value}', which the bundle does not register",
-            )
+            self.hit(tok, "bundle-require", f"require of '{arg.value}', which the bundle does"
+                     " not register")
 
     def call_has_second_arg(self, open_k: int) -> bool:
         depth = 0
@@ -380,12 +298,8 @@ class _Linter:
             return
         specs = [m.group(1) for m in _FORMAT_SPEC_RE.finditer(fmt.value)]
         if "s" in specs:
-            self.hit(
-                fmt,
-                "format-s",
-                "string.format '%s' raises on nil/booleans in MoonSharp:"
-                " concatenate with tostring(...) and '..', or use %d for integers",
-            )
+            self.hit(fmt, "format-s", "string.format '%s' raises on nil/booleans in MoonSharp:"
+                     " concatenate with tostring(...) and '..', or use %d for integers")
 
 
 def _number_value(text: str) -> float:

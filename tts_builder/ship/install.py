@@ -94,13 +94,7 @@ def plan_install(
     new_index = dict(index)
     new_index[key] = Recorded(slot.number, sha256(save_bytes), sha256(thumbnail))
     return InstallPlan(
-        key,
-        slot,
-        saves_dir,
-        save_bytes,
-        thumbnail,
-        own_dir(saves_dir) / key,
-        dict(assets),
+        key, slot, saves_dir, save_bytes, thumbnail, own_dir(saves_dir) / key, dict(assets),
         new_index,
     )
 
@@ -122,13 +116,7 @@ def install_files(
         json_name, png_name = slot_names(recorded.number)
         present = (file_sha256(saves_dir / json_name), file_sha256(saves_dir / png_name))
     plan = plan_install(
-        key,
-        save_bytes,
-        thumbnail,
-        assets or {},
-        saves_dir,
-        used_numbers(saves_dir),
-        index,
+        key, save_bytes, thumbnail, assets or {}, saves_dir, used_numbers(saves_dir), index,
         present,
     )
     try:

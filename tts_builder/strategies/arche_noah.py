@@ -38,9 +38,8 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
     def bids_for(n: int) -> st.SearchStrategy[dict[str, Any]]:
         return st.fixed_dictionaries(
             {
-                "bids": st.lists(
-                    st.integers(0, 3) | st.integers(0, max_purple), min_size=n, max_size=n
-                ),
+                "bids": st.lists(st.integers(0, 3) | st.integers(0, max_purple), min_size=n,
+                                 max_size=n),
                 "start": st.integers(0, n - 1),
             }
         )
@@ -50,19 +49,16 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         "score_collection": collection,
         "pick_order": counts.flatmap(bids_for),
         "setup": st.fixed_dictionaries({"players": counts}),
-        "offer_size": st.fixed_dictionaries({"players": counts, "pile": st.integers(0, len(deck))}),
+        "offer_size": st.fixed_dictionaries(
+            {"players": counts, "pile": st.integers(0, len(deck))}
+        ),
         "winners": st.fixed_dictionaries(
-            {
-                "totals": st.lists(
-                    st.integers(-40, 80) | st.integers(0, 2), min_size=low, max_size=high
-                )
-            }
+            {"totals": st.lists(st.integers(-40, 80) | st.integers(0, 2), min_size=low,
+                                max_size=high)}
         ),
         "pick_options": st.fixed_dictionaries(
-            {
-                "offer": st.integers(0, high * config["cards_per_player_in_offer"]),
-                "green": st.integers(0, max_green),
-            }
+            {"offer": st.integers(0, high * config["cards_per_player_in_offer"]),
+             "green": st.integers(0, max_green)}
         ),
     }
 

@@ -44,7 +44,7 @@ def generated_maps(
     cols = draw(st.integers(1, max_cols))
     plain = letters[:1] * 3 + letters  # mostly the first letter (plain): routes exist
     cells = draw(st.lists(st.sampled_from(plain), min_size=rows * cols, max_size=rows * cols))
-    terrain = ["".join(cells[r * cols : (r + 1) * cols]) for r in range(rows)]
+    terrain = ["".join(cells[r * cols:(r + 1) * cols]) for r in range(rows)]
     edges = sorted(
         {
             tuple(sorted(((r, c), v)))
@@ -230,11 +230,8 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
             st.sampled_from([*others, "7", "-1", "", "Sun"]),  # often no face of these dice
         )
         count = int(spec["count"])
-        inp: dict[str, Any] = {
-            "values": draw(
-                st.lists(value, min_size=count, max_size=count) | st.lists(value, max_size=3)
-            )
-        }
+        inp: dict[str, Any] = {"values": draw(st.lists(value, min_size=count, max_size=count)
+                                             | st.lists(value, max_size=3))}
         if variant is not None:
             inp["variant"] = variant
         return inp

@@ -17,13 +17,8 @@ def animal_fields(animal: dict[str, Any]) -> dict[str, Any]:
 
 def board_spec(data: dict[str, Any]) -> dict[str, Any]:
     """Everything the board picture is drawn from (its cache key)."""
-    board = [
-        data["map"],
-        data["rules"]["terrain"],
-        data["components"]["board"],
-        data["table"]["board"],
-        data["name"],
-    ]
+    board = [data["map"], data["rules"]["terrain"], data["components"]["board"],
+             data["table"]["board"], data["name"]]
     return {"board": board}
 
 
@@ -53,10 +48,7 @@ class Art:
         return self._once(
             json.dumps([component, side, fields], sort_keys=True),
             lambda: render_layout(
-                spec[side],
-                tuple(spec["size"]),
-                fields,
-                self.images,
+                spec[side], tuple(spec["size"]), fields, self.images,
                 where=f"components.{component}.{side}",
             ),
         )
@@ -82,10 +74,7 @@ class Art:
         return self._once(
             "board",
             lambda: render_board(
-                data["map"],
-                data["rules"]["terrain"],
-                geometry(data),
-                data["components"]["board"]["style"],
-                title=data["name"],
+                data["map"], data["rules"]["terrain"], geometry(data),
+                data["components"]["board"]["style"], title=data["name"],
             ),
         )

@@ -23,8 +23,7 @@ def _add_deck(scene: Scene, back_url: str) -> str:
         for a in animals
     ]
     faces_url = scene.images.png(
-        "cards-1",
-        {"sheet": face_specs, "grid": [plan.num_width, plan.num_height]},
+        "cards-1", {"sheet": face_specs, "grid": [plan.num_width, plan.num_height]},
         lambda: compose_sheet(
             [art.layout("card", "face", animal_fields(a)) for a in animals], plan, card_size
         ),
@@ -33,22 +32,15 @@ def _add_deck(scene: Scene, back_url: str) -> str:
     face_down = obj.transform(xyz(data["table"]["deck"], CARD_Y), (0, 180, 180))
     cards = [
         obj.card(
-            scene.guids.guid(f"card:{a['name']}:{j}"),
-            obj.card_id(1, k),
-            entry,
-            nickname=a["name"],
-            gm_notes=json.dumps({"animal": a["name"]}),
-            tags=["AnimalCard"],
-            transform=face_down,
+            scene.guids.guid(f"card:{a['name']}:{j}"), obj.card_id(1, k), entry,
+            nickname=a["name"], gm_notes=json.dumps({"animal": a["name"]}),
+            tags=["AnimalCard"], transform=face_down,
         )
         for k, a in enumerate(animals)
         for j in range(data["rules"]["pieces_per_species"])
     ]
     deck = obj.deck(
-        scene.guids.guid("deck"),
-        cards,
-        nickname="Animal cards",
-        tags=["AnimalDeck"],
+        scene.guids.guid("deck"), cards, nickname="Animal cards", tags=["AnimalDeck"],
         transform=face_down,
     )
     return scene.add(deck)["GUID"]
@@ -62,14 +54,8 @@ def _add_cost_cards(scene: Scene, back_url: str) -> list[str]:
     components = data["components"]
     cost_url = scene.images.png(
         "cost-card",
-        {
-            "cost": [
-                data["rules"],
-                [[a["name"], art.digests[a["art"]]] for a in data["animals"]],
-                components["cost_card"],
-                components["board"]["style"],
-            ]
-        },
+        {"cost": [data["rules"], [[a["name"], art.digests[a["art"]]] for a in data["animals"]],
+                  components["cost_card"], components["board"]["style"]]},
         art.cost_card,
     )
     entry = obj.custom_deck_entry(cost_url, back_url, 1, 1)
@@ -79,12 +65,8 @@ def _add_cost_cards(scene: Scene, back_url: str) -> list[str]:
         found.append(guid)
         scene.add(
             obj.card(
-                guid,
-                obj.card_id(2, 0),
-                entry,
-                nickname="Movement costs",
-                tags=["CostCard"],
-                sideways=True,
+                guid, obj.card_id(2, 0), entry, nickname="Movement costs",
+                tags=["CostCard"], sideways=True,
                 transform=obj.transform(
                     xyz(seat["cost_card"], CARD_Y), (0, float(seat["facing"]) + 180, 0)
                 ),
@@ -97,8 +79,7 @@ def add_cards(scene: Scene) -> tuple[str, list[str]]:
     """The deck and the cost cards, sharing one card back; (deck GUID, cost card GUIDs)."""
     card = scene.data["components"]["card"]
     back_url = scene.images.png(
-        "card-back",
-        {"layout": card["back"], "size": tuple(card["size"])},
+        "card-back", {"layout": card["back"], "size": tuple(card["size"])},
         lambda: scene.art.layout("card", "back", {}),
     )
     return _add_deck(scene, back_url), _add_cost_cards(scene, back_url)

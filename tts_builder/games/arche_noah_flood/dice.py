@@ -43,8 +43,7 @@ def add_dice(scene: Scene, symbols: bool, offset: int = 0) -> list[str]:
     data = scene.data
     kind, spec, style = _die(data, symbols)
     url = scene.images.png(
-        kind.replace("_", "-"),
-        {"die": die_labels(spec["faces"]), "style": style},
+        kind.replace("_", "-"), {"die": die_labels(spec["faces"]), "style": style},
         lambda: die_texture(data, symbols),
     )
     x, z = data["table"]["dice"]
@@ -54,9 +53,7 @@ def add_dice(scene: Scene, symbols: bool, offset: int = 0) -> list[str]:
         found.append(guid)
         scene.add(
             obj.custom_dice(
-                guid,
-                url,
-                die_rotation_values(spec["faces"]),
+                guid, url, die_rotation_values(spec["faces"]),
                 nickname=("Symbol die " if symbols else "Die ") + str(i + 1),
                 tags=["Die"],
                 transform=obj.transform((x + 2.0 * (i + offset), DIE_Y, z)),

@@ -29,13 +29,8 @@ def add_board(scene: Scene, geo: Any) -> dict[str, Any]:
     url = scene.images.png("board", board_spec(data), scene.art.board)
     return scene.add(
         obj.custom_tile(
-            scene.guids.guid("board"),
-            url,
-            tile_type=0,
-            thickness=geo.thickness,
-            locked=True,
-            nickname=data["name"],
-            tags=["Board"],
+            scene.guids.guid("board"), url, tile_type=0, thickness=geo.thickness, locked=True,
+            nickname=data["name"], tags=["Board"],
             transform=obj.transform(
                 (geo.centre[0], geo.y, geo.centre[1]), (0, 180, 0), (geo.scale, 1.0, geo.scale)
             ),
@@ -56,11 +51,8 @@ def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
         fields = animal_fields(animal)
         url = scene.images.png(
             f"piece-{k + 1}",
-            {
-                "layout": data["components"]["piece"],
-                "fields": fields,
-                "art": scene.art.digests[animal["art"]],
-            },
+            {"layout": data["components"]["piece"], "fields": fields,
+             "art": scene.art.digests[animal["art"]]},
             lambda fields=fields: scene.art.layout("piece", "face", fields),
         )
         for j in range(per):
@@ -70,11 +62,7 @@ def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
             found.append(guid)
             scene.add(
                 obj.custom_token(
-                    guid,
-                    url,
-                    thickness=0.15,
-                    stand_up=True,
-                    nickname=f"{animal['name']} {j + 1}",
+                    guid, url, thickness=0.15, stand_up=True, nickname=f"{animal['name']} {j + 1}",
                     gm_notes=json.dumps({"animal": animal["name"], "piece": index}),
                     tags=["Animal"],
                     transform=_face_up((x, pos["piece_y"], z), PIECE_SCALE),
@@ -90,39 +78,29 @@ def add_flood(scene: Scene, geo: Any, pos: dict[str, Any]) -> tuple[dict, dict]:
 
     components = scene.data["components"]
     marker_url = scene.images.png(
-        "flood-marker",
-        {"layout": components["flood_marker"]},
+        "flood-marker", {"layout": components["flood_marker"]},
         lambda: scene.art.layout("flood_marker", "face", {}),
     )
     mx, mz = pos["markers"][0]
     marker = scene.add(
         obj.custom_token(
-            scene.guids.guid("flood-marker"),
-            marker_url,
-            thickness=0.15,
-            stand_up=True,
-            nickname="Flood marker",
-            tags=["FloodMarker"],
+            scene.guids.guid("flood-marker"), marker_url, thickness=0.15, stand_up=True,
+            nickname="Flood marker", tags=["FloodMarker"],
             transform=_face_up((mx, pos["marker_y"], mz), MARKER_SCALE),
         )
     )
     style = components["board"]["style"]
-    tile_url = scene.images.png("flood-tile", {"tile": style}, lambda: render_flood_tile(style))
+    tile_url = scene.images.png(
+        "flood-tile", {"tile": style}, lambda: render_flood_tile(style)
+    )
     bag_at = xyz(scene.data["table"]["flood_bag"], BAG_Y)
     tile = obj.custom_token(
-        scene.guids.guid("flood-tile-template"),
-        tile_url,
-        thickness=0.08,
-        nickname="Flood",
-        tags=["FloodTile"],
-        transform=_face_up(bag_at, flood_tile_scale(geo)),
+        scene.guids.guid("flood-tile-template"), tile_url, thickness=0.08, nickname="Flood",
+        tags=["FloodTile"], transform=_face_up(bag_at, flood_tile_scale(geo)),
     )
     bag = scene.add(
         obj.infinite_bag(
-            scene.guids.guid("flood-bag"),
-            tile,
-            nickname="Flood tiles",
-            tags=["FloodBag"],
+            scene.guids.guid("flood-bag"), tile, nickname="Flood tiles", tags=["FloodBag"],
             transform=obj.transform(bag_at),
         )
     )
@@ -136,10 +114,8 @@ def add_ark_zone(scene: Scene, pos: dict[str, Any]) -> dict[str, Any]:
     zx, zy, zz, zw, zh, zd = pos["ark_zone"]
     return scene.add(
         obj.scripting_trigger(
-            scene.guids.guid("ark-zone"),
-            obj.transform((zx, zy, zz), (0, 0, 0), (zw, zh, zd)),
-            nickname="The Ark",
-            tags=["Animal"],
+            scene.guids.guid("ark-zone"), obj.transform((zx, zy, zz), (0, 0, 0), (zw, zh, zd)),
+            nickname="The Ark", tags=["Animal"],
         )
     )
 
@@ -152,7 +128,6 @@ def add_hand_zones(scene: Scene) -> None:
         hand = seat_hand(scene.data, seat["color"])
         if hand is not None:
             scene.add(
-                obj.hand_trigger(
-                    scene.guids.guid(f"hand:{seat['color']}"), seat["color"], obj.transform(*hand)
-                )
+                obj.hand_trigger(scene.guids.guid(f"hand:{seat['color']}"), seat["color"],
+                                 obj.transform(*hand))
             )

@@ -17,9 +17,8 @@ def preview_items(art: Art) -> list[tuple[str, Any]]:
     items = [("board", art.board())]
     items += [(a["name"], art.layout("card", "face", animal_fields(a))) for a in animals]
     items += [("card back", art.layout("card", "back", {}))]
-    items += [
-        (f"{a['name']} piece", art.layout("piece", "face", animal_fields(a))) for a in animals
-    ]
+    items += [(f"{a['name']} piece", art.layout("piece", "face", animal_fields(a)))
+              for a in animals]
     items += [
         ("movement costs", art.cost_card()),
         ("flood marker", art.layout("flood_marker", "face", {})),
@@ -38,8 +37,7 @@ def add_previews(art: Art, images: Any, name: str) -> None:
     animals = data["animals"]
     board = board_spec(data)
     images.png(
-        "thumbnail",
-        {"thumb": [board, [art.digests[a["art"]] for a in animals[:3]], name]},
+        "thumbnail", {"thumb": [board, [art.digests[a["art"]] for a in animals[:3]], name]},
         lambda: render_thumbnail(
             name,
             [art.board(), *[art.layout("piece", "face", animal_fields(a)) for a in animals[:3]]],
@@ -47,13 +45,7 @@ def add_previews(art: Art, images: Any, name: str) -> None:
     )
     images.png(
         "preview",
-        {
-            "preview": [
-                board,
-                data["components"],
-                data["rules"],
-                [art.digests[a["art"]] for a in animals],
-            ]
-        },
+        {"preview": [board, data["components"], data["rules"],
+                     [art.digests[a["art"]] for a in animals]]},
         lambda: render_preview(preview_items(art), columns=6),
     )

@@ -121,7 +121,9 @@ def _variants(value: Any, path: str) -> None:
     )
     for vid, spec in value.items():
         if spec.get("junior") and spec.get("distinct_species"):
-            raise FieldError(f"{path}.{vid}.distinct_species", "the junior variant deals no cards")
+            raise FieldError(
+                f"{path}.{vid}.distinct_species", "the junior variant deals no cards"
+            )
 
 
 def _die_style(value: Any, path: str) -> None:
