@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .errors import RuleError
+
 CHANCE = -1
 TERMINAL = -4
 
@@ -31,12 +33,35 @@ PHASES = ("remove", "deal", "offer", "bid", "pick", "end")
 # Pure rule functions: fn(config, inp) -> dict
 
 
+def _field(inp: Any, name: str, kind: str, ints: bool = False) -> Any:
+    """``inp[name]``, refused when missing or not of ``kind``: "int" (an integral number) or
+    "list" (of integers when ``ints``), as Lua sees JSON (``{}`` is an empty list)."""
+    value = inp.get(name)
+    if value is None:
+        raise RuleError("missing_input", f"missing input {name!r}")
+    if kind == "list":
+        if isinstance(value, dict) and not value:
+            return []
+        if not isinstance(value, list | tuple) or (value and value[0] is None):
+            raise RuleError("not_a_list", f"input {name!r} must be a list")
+        for i, item in enumerate(value):
+            if ints and not _is_int(item):
+                raise RuleError("not_an_integer", f"{name}[{i + 1}] must be an integer")
+    elif not _is_int(value):
+        raise RuleError("not_an_integer", f"input {name!r} must be an integer")
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == int(value)
+
+
 def _entry_for(entries: list[dict], players: int, what: str) -> dict:
     """The first entry of a by-player-count table that lists ``players``."""
     for entry in entries:
         if players in entry["players"]:
             return entry
-    raise ValueError(f"no {what} entry covers {players} players")
+    raise RuleError("no_entry", f"no {what} entry covers {players} players")
 
 
 def _animal_points(values: list[int]) -> int:
@@ -52,23 +77,26 @@ def _animal_points(values: list[int]) -> int:
 def _green_points_per_chip(points: list[int], playthrough: int) -> int:
     """Points per green chip in a 1-based play-through (last entry beyond the list)."""
     if playthrough < 1:
-        raise ValueError(f"playthrough must be >= 1, got {playthrough}")
+        raise RuleError("bad_playthrough", f"playthrough must be >= 1, got {playthrough}")
     return points[min(playthrough, len(points)) - 1]
 
 
 def score_collection(config: dict, inp: dict) -> dict:
     """Score one collection plus chips left: total = cards + bonus + purple + green."""
     scoring = config["scoring"]
+    cards_in = _field(inp, "cards", "list")
+    chips, green_chips = _field(inp, "purple", "int"), _field(inp, "green", "int")
+    playthrough = int(_field(inp, "playthrough", "int"))
     groups: dict[str, list[int]] = {}
-    for card in inp["cards"]:
-        groups.setdefault(card["animal"], []).append(card["value"])
+    for card in cards_in:
+        if not isinstance(card, dict) or card.get("animal") is None:
+            raise RuleError("bad_card", "a card is {animal, value}")
+        groups.setdefault(card["animal"], []).append(_field(card, "value", "int"))
     cards = sum(_animal_points(values) for values in groups.values())
     fours = sum(1 for values in groups.values() if len(values) >= 4)
     bonus = fours * scoring["set_of_four_bonus"]
-    purple = inp["purple"] // scoring["purple_chips_per_point"]
-    green = inp["green"] * _green_points_per_chip(
-        scoring["green_points_per_chip"], inp["playthrough"]
-    )
+    purple = chips // scoring["purple_chips_per_point"]
+    green = green_chips * _green_points_per_chip(scoring["green_points_per_chip"], playthrough)
     return {
         "total": cards + bonus + purple + green,
         "cards": cards,
@@ -80,11 +108,11 @@ def score_collection(config: dict, inp: dict) -> dict:
 
 def pick_order(config: dict, inp: dict) -> dict:
     """Pick order (bid descending, ties clockwise from the start seat) and chips paid per seat."""
-    bids = list(inp["bids"])
+    bids = list(_field(inp, "bids", "list", True))
     players = len(bids)
-    start = inp["start"]
+    start = _field(inp, "start", "int")
     if not 0 <= start < players:
-        raise ValueError(f"start seat {start} outside 0..{players - 1}")
+        raise RuleError("bad_start_seat", f"start seat {start} outside 0..{players - 1}")
     order = sorted(range(players), key=lambda seat: (-bids[seat], (seat - start) % players))
     if players <= config["only_first_picker_pays_up_to_players"]:
         paid = [bids[seat] if seat == order[0] else 0 for seat in range(players)]
@@ -95,12 +123,12 @@ def pick_order(config: dict, inp: dict) -> dict:
 
 def setup(config: dict, inp: dict) -> dict:
     """Chips per player, animals removed and cards in play for a player count."""
-    players = inp["players"]
+    players = _field(inp, "players", "int")
     chips = _entry_for(config["chips"], players, "chips")
     removed = _entry_for(config["animals_removed"], players, "animals_removed")["count"]
     animals = len(config["animals"])
     if not 0 <= removed <= animals:
-        raise ValueError(f"cannot remove {removed} of {animals} animals")
+        raise RuleError("too_many_removed", f"cannot remove {removed} of {animals} animals")
     return {
         "purple": chips["purple"],
         "green": chips["green"],
@@ -111,13 +139,13 @@ def setup(config: dict, inp: dict) -> dict:
 
 def offer_size(config: dict, inp: dict) -> dict:
     """Cards laid out face up this round: one batch per player, fewer when the pile runs low."""
-    wanted = inp["players"] * config["cards_per_player_in_offer"]
-    return {"count": min(wanted, inp["pile"])}
+    players, pile = _field(inp, "players", "int"), _field(inp, "pile", "int")
+    return {"count": min(players * config["cards_per_player_in_offer"], pile)}
 
 
 def winners(config: dict, inp: dict) -> dict:
     """Seats sharing the highest total, ascending (empty for no seats)."""
-    totals = inp["totals"]
+    totals = _field(inp, "totals", "list", True)
     if not totals:
         return {"winners": []}
     best = max(totals)
@@ -126,13 +154,69 @@ def winners(config: dict, inp: dict) -> dict:
 
 def pick_options(config: dict, inp: dict) -> dict:
     """Numbers of cards a picker may take from ``offer`` face-up cards holding ``green`` chips."""
-    offer, green = inp["offer"], inp["green"]
+    offer, green = _field(inp, "offer", "int"), _field(inp, "green", "int")
     if offer == 0:
         return {"take": [0]}
     take = {1}
     if green >= 1:
         take.update(count for count in config["green_chip_takes"] if count <= offer)
     return {"take": sorted(take)}
+
+
+def seating(config: dict, inp: dict) -> dict:
+    """Who plays, in which order, who starts (RULINGS §1: the start player is a chosen player).
+
+    ``seats``: the save's seat colours in seat order (clockwise); ``seated``: the colours of the
+    people at the table; ``chooser``: who pressed Setup (the chosen start player, if playing);
+    ``min``/``max``: the player range. Players are the seated seat colours in seat order;
+    ``slots`` their 0-based seat indexes; ``unlisted`` the seated colours that are no seat of
+    this game (in ``seated`` order), told they are not playing; ``enough`` whether the count
+    fits the range; ``start`` the chooser's player index, else 0.
+    """
+    seats, seated = list(inp["seats"]), list(inp["seated"])
+    slots = [slot for slot, color in enumerate(seats) if color in seated]
+    players = [seats[slot] for slot in slots]
+    unlisted = []
+    for color in seated:
+        if color not in seats and color not in unlisted:
+            unlisted.append(color)
+    chooser = inp.get("chooser")
+    start = players.index(chooser) if chooser in players else 0
+    return {
+        "players": players,
+        "slots": slots,
+        "unlisted": unlisted,
+        "enough": inp["min"] <= len(players) <= inp["max"],
+        "start": start,
+    }
+
+
+def turn(config: dict, inp: dict) -> dict:
+    """The seat to act: bidding goes clockwise from the start seat, picking by pick order.
+
+    ``{"phase": "bid" or "pick", "players": n, "start": seat, "turn": 0-based, "order": [..]}``
+    -> ``{"seat": seat}``; ``turn`` counts the bids or picks made so far this round.
+    """
+    players, step = inp["players"], inp["turn"]
+    if not 0 <= step < players:
+        raise RuleError("bad_turn", f"turn {step} outside 0..{players - 1}")
+    if inp["phase"] == "bid":
+        if not 0 <= inp["start"] < players:
+            raise RuleError("bad_start_seat", f"start seat {inp['start']} outside 0..{players - 1}")
+        return {"seat": (inp["start"] + step) % players}
+    if inp["phase"] == "pick":
+        order = inp["order"]
+        if step >= len(order):
+            raise RuleError("no_pick_order", f"no pick order entry for turn {step}")
+        return {"seat": order[step]}
+    raise RuleError("bad_phase", f"no turns in phase {inp['phase']!r}")
+
+
+def bid_range(config: dict, inp: dict) -> dict:
+    """Bids a player holding ``purple`` chips may make: ``{"low": 0, "high": purple}``."""
+    if inp["purple"] < 0:
+        raise RuleError("negative_chips", "purple chips cannot be negative")
+    return {"low": 0, "high": inp["purple"]}
 
 
 FUNCTIONS: dict[str, Callable[[dict, dict], dict]] = {
@@ -142,6 +226,9 @@ FUNCTIONS: dict[str, Callable[[dict, dict], dict]] = {
     "offer_size": offer_size,
     "winners": winners,
     "pick_options": pick_options,
+    "seating": seating,
+    "turn": turn,
+    "bid_range": bid_range,
 }
 
 # --------------------------------------------------------------------------------------------
@@ -220,10 +307,11 @@ class ArcheNoahState:
         """Seat to act, ``CHANCE`` or ``TERMINAL``."""
         if self._phase in ("remove", "deal", "offer"):
             return CHANCE
-        if self._phase == "bid":
-            return (self._start + self._turn) % self._game.num_players
-        if self._phase == "pick":
-            return self._order[self._turn]
+        if self._phase in ("bid", "pick"):
+            return turn(self._game.config, {
+                "phase": self._phase, "players": self._game.num_players, "start": self._start,
+                "turn": self._turn, "order": self._order,
+            })["seat"]
         return TERMINAL
 
     def is_chance_node(self) -> bool:
@@ -241,7 +329,8 @@ class ArcheNoahState:
         if self._phase in ("deal", "offer"):
             return list(self._pile)
         if self._phase == "bid":
-            return list(range(self._purple[self.current_player()] + 1))
+            bids = bid_range(self._game.config, {"purple": self._purple[self.current_player()]})
+            return list(range(bids["low"], bids["high"] + 1))
         if self._phase == "pick":
             return self._pick_masks()
         return []

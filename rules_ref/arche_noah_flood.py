@@ -77,6 +77,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from .errors import RuleError
+
 Hex = tuple[int, int]
 ARK = "ark"
 CHANCE = -1
@@ -98,12 +100,44 @@ def neighbours(r: int, c: int, rows: int, cols: int) -> list[Hex]:
     return [(a, b) for a, b in cand if 0 <= a < rows and 0 <= b < cols]
 
 
+def _int(value: Any) -> int:
+    """Python's int(x), refusing what it cannot convert (Lua's to_int)."""
+    try:
+        return int(value)
+    except (ValueError, TypeError):
+        raise RuleError("not_an_integer", f"int() of {value!r}") from None
+
+
 def _hex(value: Sequence[int]) -> Hex:
-    return (int(value[0]), int(value[1]))
+    if isinstance(value, dict):  # a Lua table without [1] and [2], as the Lua twin reads it
+        value = []
+    if not isinstance(value, list | tuple):
+        raise RuleError("bad_hex", "a hex must be [row, col]")
+    row, col = [*value, None, None][:2]
+    return (_int(row), _int(col))
 
 
 def _edge(a: Sequence[int], b: Sequence[int]) -> frozenset[Hex]:
     return frozenset((_hex(a), _hex(b)))
+
+
+def _list(value: Any, name: str) -> Any:
+    """A list input as Lua sees JSON (null and ``{}``: empty); anything else is refused."""
+    if value is None or (isinstance(value, dict) and not value):
+        return []
+    if not isinstance(value, list | tuple) or (value and value[0] is None):
+        raise RuleError("not_a_list", f"{name!r} must be a list")
+    return value
+
+
+def _edges(items: Iterable[Any]) -> frozenset[frozenset[Hex]]:
+    """A map's edge list (pairs of hexes) as a set; anything but a pair is refused."""
+    out = set()
+    for e in items:
+        if not isinstance(e, list | tuple) or len(e) != 2:
+            raise RuleError("bad_edge", "an edge must be a pair of hexes")
+        out.add(_edge(e[0], e[1]))
+    return frozenset(out)
 
 
 class _Board:
@@ -113,8 +147,8 @@ class _Board:
         self.terrain: list[str] = list(game_map["terrain"])
         self.rows = len(self.terrain)
         self.cols = len(self.terrain[0]) if self.terrain else 0
-        self.rivers = frozenset(_edge(a, b) for a, b in game_map.get("rivers", []))
-        self.fords = frozenset(_edge(a, b) for a, b in game_map.get("fords", []))
+        self.rivers = _edges(game_map.get("rivers") or [])
+        self.fords = _edges(game_map.get("fords") or [])
         self.stairs = frozenset(_hex(s) for s in game_map.get("stairs", []))
         self.starts = [_hex(s) for s in game_map.get("starts", [])]
         self.adj = {
@@ -123,8 +157,18 @@ class _Board:
             for c in range(self.cols)
         }
 
+    def around(self, h: Hex) -> list[Hex]:
+        """The neighbours of an on-map hex; off the map is refused."""
+        found = self.adj.get(h)
+        if found is None:
+            raise RuleError("off_the_map", f"hex {h[0]},{h[1]} is not on the map")
+        return found
+
     def letter(self, h: Hex) -> str:
-        return self.terrain[h[0]][h[1]]
+        row = self.terrain[h[0]]
+        if h[1] >= len(row):
+            raise RuleError("bad_map", f"map row {h[0]} is too short")
+        return row[h[1]]
 
     def index(self, h: Hex) -> int:
         """Position of ``h`` in flood order (row-major)."""
@@ -153,14 +197,21 @@ def _board_from_key(key: tuple) -> _Board:
 
 
 def _board(game_map: Mapping[str, Any]) -> _Board:
-    terrain = game_map["terrain"]
+    if not isinstance(game_map, Mapping):
+        raise RuleError("bad_map", "a map must be a table")
+    terrain = game_map.get("terrain")
     if (
         not isinstance(terrain, list | tuple)
         or not terrain
         or not all(isinstance(row, str) for row in terrain)
         or not terrain[0]
     ):
-        raise ValueError("map terrain must be a non-empty list of non-empty strings")
+        raise RuleError("bad_map", "map terrain must be a non-empty list of non-empty strings")
+    for key in ("rivers", "fords"):  # refused in the Lua twin's order, before the cache key
+        _edges(_list(game_map.get(key), "edges"))
+    for key in ("stairs", "starts"):
+        for h in _list(game_map.get(key), key):
+            _hex(h)
     return _board_from_key(_map_key(game_map))
 
 
@@ -178,7 +229,7 @@ class _Rules:
 
     def __init__(self, config: Mapping[str, Any], variant: str = "standard") -> None:
         if variant not in ("standard", "junior"):
-            raise ValueError(f"unknown variant {variant!r}")
+            raise RuleError("unknown_variant", f"unknown variant {variant!r}")
         self.junior = variant == "junior"
         self.letters: dict[str, str] = dict(config["terrain"])
         self.costs: dict[str, dict[str, Any]] = config["costs"]
@@ -192,8 +243,22 @@ class _Rules:
         """Cost of entering a hex of terrain ``letter``; None = may not enter."""
         if self.junior:
             return self.step_cost
-        cost = self.costs[animal].get(self.letters[letter])
+        costs = self.animal_costs(animal)
+        if letter not in self.letters:
+            raise RuleError("unknown_terrain", f"unknown terrain letter {letter!r}")
+        cost = costs.get(self.letters[letter])
         return None if cost is None else int(cost)
+
+    def flies(self, animal: Any) -> bool:
+        """Whether ``animal`` flies over other animals; an animal must be a name."""
+        if isinstance(animal, dict | list):
+            raise RuleError("unknown_animal", "an animal must be a name")
+        return animal in self.fliers
+
+    def animal_costs(self, animal: str) -> dict[str, Any]:
+        if not isinstance(animal, str) or animal not in self.costs:
+            raise RuleError("unknown_animal", f"unknown animal {animal!r}")
+        return self.costs[animal]
 
     def cross(self, animal: str, ford: bool) -> int | None:
         """Extra cost of crossing a river edge (at a ford or not); None = may not cross."""
@@ -201,7 +266,7 @@ class _Rules:
             return 0
         if ford:
             return self.ford_cost
-        cost = self.costs[animal].get("river")
+        cost = self.animal_costs(animal).get("river")
         return None if cost is None or cost == "fords_only" else int(cost)
 
     def step(self, board: _Board, animal: str, u: Hex, v: Hex) -> int | None:
@@ -233,7 +298,7 @@ def _dist_to(
     Hexes entered on the way must be unflooded and, unless the animal flies, unoccupied; the
     target hex itself must be free of animals (the caller checks it).
     """
-    flier = animal in rules.fliers
+    flier = rules.flies(animal)
     dist: dict[Hex, int] = {}
     heap: list[tuple[int, Hex]] = []
     if target == ARK:
@@ -253,7 +318,7 @@ def _dist_to(
         done.add(v)
         if v != target and (v in flooded or (not flier and v in occupied)):
             continue  # v may not be passed through: nobody reaches the target via v
-        for u in board.adj[v]:
+        for u in board.around(v):
             if u in done or u in flooded:
                 continue
             w = rules.step(board, animal, u, v)
@@ -281,7 +346,7 @@ def _dist_from(
     must skip occupied hexes as final destinations. A piece on a flooded hex goes nowhere
     (as in :func:`move_cost`).
     """
-    flier = animal in rules.fliers
+    flier = rules.flies(animal)
     dist = {source: 0}
     heap = [(0, source)] if source not in flooded else []
     done: set[Hex] = set()
@@ -290,7 +355,7 @@ def _dist_from(
         if u in done:
             continue
         done.add(u)
-        for v in board.adj[u]:
+        for v in board.around(u):
             if v in done or v in flooded or (not flier and v in occupied):
                 continue
             w = rules.step(board, animal, u, v)
@@ -326,7 +391,7 @@ def _path(
     dist = _dist_to(rules, board, animal, target, flooded, occupied)
     if source not in dist:
         return None, []
-    flier = animal in rules.fliers
+    flier = rules.flies(animal)
     path = [source]
     u = source
     while not (u == target or (target == ARK and u in board.stairs and dist[u] == rules.ark_entry)):
@@ -378,12 +443,20 @@ def _opt(inp: Mapping[str, Any], key: str, default: Any) -> Any:
     return default if value is None else value
 
 
+def _need(inp: Mapping[str, Any], key: str) -> Any:
+    """``inp[key]``; a missing (or null) input is refused."""
+    value = inp.get(key)
+    if value is None:
+        raise RuleError("missing_input", f"missing input {key!r}")
+    return value
+
+
 def _inputs(config: Mapping[str, Any], inp: Mapping[str, Any]) -> tuple[_Rules, _Board]:
     return _Rules(config, _opt(inp, "variant", "standard")), _board(_opt(inp, "map", config["map"]))
 
 
 def _hexes(items: Iterable[Sequence[int]] | None) -> frozenset[Hex]:
-    return frozenset(_hex(h) for h in items or [])
+    return frozenset(_hex(h) for h in _list(items, "hexes"))
 
 
 def _dice_spec(config: Mapping[str, Any], variant: str) -> Mapping[str, Any]:
@@ -394,10 +467,10 @@ def dice_effect(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"values": ["3", "0"]}`` (rotation values) -> ``{"points": 3, "sun": 0, "water": 0}``."""
     faces = {str(f) for f in _dice_spec(config, _opt(inp, "variant", "standard"))["faces"]}
     out = {"points": 0, "sun": 0, "water": 0}
-    for value in inp["values"]:
+    for value in _list(_need(inp, "values"), "values"):
         text = str(value)
         if text not in faces:
-            raise ValueError(f"{text!r} is not a face of these dice")
+            raise RuleError("not_a_face", f"{text!r} is not a face of these dice")
         if text in ("sun", "water"):
             out[text] += 1
         else:
@@ -408,10 +481,10 @@ def dice_effect(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 def flood_advance(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"row", "col", "rolls"}`` -> the marker after each roll, and the hexes it flooded."""
     board = _board(_opt(inp, "map", config["map"]))
-    row, col = int(inp["row"]), int(inp["col"])
+    row, col = _int(_need(inp, "row")), _int(_need(inp, "col"))
     new: list[Hex] = []
-    for roll in inp["rolls"]:
-        row, col, more = _flood_advance(row, col, int(roll), board.rows, board.cols)
+    for roll in _list(_need(inp, "rolls"), "rolls"):
+        row, col, more = _flood_advance(row, col, _int(roll), board.rows, board.cols)
         new += more
     return {"row": row, "col": col, "newly_flooded": [list(h) for h in new]}
 
@@ -419,12 +492,14 @@ def flood_advance(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 def move_cost(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """Cheapest legal route of ``animal`` from ``from`` to ``to`` (a hex or "ark")."""
     rules, board = _inputs(config, inp)
-    target = ARK if inp["to"] == ARK else _hex(inp["to"])
+    to = _need(inp, "to")
+    target = ARK if to == ARK else _hex(to)
+    animal = _need(inp, "animal")
     cost, path = _path(
         rules,
         board,
-        inp["animal"],
-        _hex(inp["from"]),
+        animal,
+        _hex(_need(inp, "from")),
         target,
         _hexes(inp.get("flooded")),
         _hexes(inp.get("occupied")),
@@ -435,10 +510,10 @@ def move_cost(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 def reaches_ark(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """Whether ``animal`` at ``at`` has a path to the Ark through unflooded hexes (no pieces)."""
     rules, board = _inputs(config, inp)
-    at, flooded = _hex(inp["at"]), _hexes(inp.get("flooded"))
+    at, flooded = _hex(_need(inp, "at")), _hexes(inp.get("flooded"))
     if at in flooded:
         return {"reachable": False}
-    dist = _dist_to(rules, board, inp["animal"], ARK, flooded, frozenset())
+    dist = _dist_to(rules, board, _need(inp, "animal"), ARK, flooded, frozenset())
     return {"reachable": at in dist}
 
 
@@ -466,10 +541,123 @@ def arrival(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """
     junior = _opt(inp, "variant", "standard") == "junior"
     cards = inp.get("cards")
-    if cards is None:
-        cards = [None] * int(inp["players"])
-    out, winners = _arrival(config, inp["arrived"], cards, junior)
+    cards = [None] * _int(_need(inp, "players")) if cards is None else _list(cards, "cards")
+    out, winners = _arrival(config, _list(_need(inp, "arrived"), "arrived"), cards, junior)
     return {"out": out, "winners": winners}
+
+
+def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """Who plays and in which order: ``{"seats", "seated", "min", "max"}`` (colours, range)
+    -> ``{"players", "slots", "unlisted", "enough", "start"}``.
+
+    Players are the seated seat colours in seat order (``slots``: their 0-based seat indexes);
+    ``unlisted``: seated colours that are no seat of this game (told they are not playing);
+    ``enough``: the count fits the range; ``start``: seat 0 starts every round.
+    """
+    seats, seated = list(_need(inp, "seats")), list(_need(inp, "seated"))
+    slots = [slot for slot, color in enumerate(seats) if color in seated]
+    unlisted: list[str] = []
+    for color in seated:
+        if color not in seats and color not in unlisted:
+            unlisted.append(color)
+    return {
+        "players": [seats[slot] for slot in slots],
+        "slots": slots,
+        "unlisted": unlisted,
+        "enough": _need(inp, "min") <= len(slots) <= _need(inp, "max"),
+        "start": 0,
+    }
+
+
+def next_player(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"out": [bool by seat], "after": seat or -1}`` -> ``{"seat": the first seat after
+    ``after`` still in, or -1 when the round is over}`` (seats move in seat order)."""
+    out = list(_need(inp, "out"))
+    after = _int(_need(inp, "after"))
+    for seat in range(max(after + 1, 0), len(out)):
+        if not out[seat]:
+            return {"seat": seat}
+    return {"seat": -1}
+
+
+def sun_budget(config: Mapping[str, Any], variant: str) -> int:
+    """Steps one sun pays for: ``sun_hexes`` junior steps (0 outside the junior variant)."""
+    return int(config["junior"]["sun_hexes"]) * _Rules(config, variant).step_cost
+
+
+def payment(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """How the table pays a move: ``{"cost", "points", "sun", "sun_armed", "variant"?}`` ->
+    ``{"pay": "sun" | "points" | "none", "sun_budget": n}``.
+
+    A sun the player armed pays the move if it is within the sun's budget; otherwise the
+    movement points pay when they suffice, else an unarmed sun within its budget does.
+    """
+    budget = sun_budget(config, _opt(inp, "variant", "standard"))
+    cost, points, sun = (_int(_need(inp, key)) for key in ("cost", "points", "sun"))
+    if cost < 0 or points < 0 or sun < 0:
+        raise RuleError("negative_amount", "cost, points and suns cannot be negative")
+    fits_sun = sun > 0 and cost <= budget
+    if inp.get("sun_armed") and sun > 0:
+        pay = "sun" if fits_sun else "none"
+    elif cost <= points:
+        pay = "points"
+    else:
+        pay = "sun" if fits_sun else "none"
+    return {"pay": pay, "sun_budget": budget}
+
+
+def step_cost(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"animal", "from", "to", "variant"?, "map"?}`` -> ``{"cost": n}`` for the single step
+    ``from -> to`` (pieces and flood ignored; cost null when illegal), ``{}`` when the two hexes
+    are not neighbours."""
+    rules, board = _inputs(config, inp)
+    u, v = _hex(_need(inp, "from")), _hex(_need(inp, "to"))
+    animal = _need(inp, "animal")
+    if v not in board.around(u):
+        return {}
+    return {"cost": rules.step(board, animal, u, v)}
+
+
+def destinations(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"animal", "from", "budget", "occupied"?, "flooded"?, "variant"?, "map"?}`` ->
+    ``{"hexes": [{"at": [r, c], "cost": n}, ...] (row-major), "ark": n or null}``: every hex the
+    animal can end a move on within the budget (not ``from``, not occupied), and boarding."""
+    rules, board = _inputs(config, inp)
+    source = _hex(_need(inp, "from"))
+    occupied = _hexes(inp.get("occupied")) - {source}
+    flooded = _hexes(inp.get("flooded"))
+    animal = _need(inp, "animal")
+    budget = _int(_need(inp, "budget"))
+    dist, ark = _dist_from(rules, board, animal, source, flooded, occupied, budget)
+    hexes = [
+        {"at": list(h), "cost": d}
+        for h, d in sorted(dist.items())
+        if h != source and h not in occupied
+    ]
+    return {"hexes": hexes, "ark": ark}
+
+
+def check_flood(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
+    """``{"pieces": [{"animal", "at"}, ...], "flooded"?, "variant"?, "map"?}`` -> ``{}`` while the
+    flood has caught nobody, else the first piece (in list order) on a flooded hex or without a
+    path to the Ark through unflooded hexes (other animals ignored): ``{"kind": "drowned" or
+    "cut off", "piece": index, "animal", "at", "message": "drowned: Camel at (3, 4)"}``."""
+    rules, board = _inputs(config, inp)
+    flooded = _hexes(inp.get("flooded"))
+    for i, piece in enumerate(_list(_need(inp, "pieces"), "pieces")):
+        if not isinstance(piece, dict):
+            raise RuleError("bad_piece", "a piece is {animal, at}")
+        at = _hex(_need(piece, "at"))
+        animal = _need(piece, "animal")
+        kind = None
+        if at in flooded:
+            kind = "drowned"
+        elif at not in _dist_to(rules, board, animal, ARK, flooded, frozenset()):
+            kind = "cut off"
+        if kind is not None:
+            message = f"{kind}: {animal} at ({at[0]}, {at[1]})"
+            return {"kind": kind, "piece": i, "animal": animal, "at": list(at), "message": message}
+    return {}
 
 
 FUNCTIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], dict]] = {
@@ -478,6 +666,12 @@ FUNCTIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], dict]] = {
     "move_cost": move_cost,
     "reaches_ark": reaches_ark,
     "arrival": arrival,
+    "seating": seating,
+    "next_player": next_player,
+    "payment": payment,
+    "step_cost": step_cost,
+    "destinations": destinations,
+    "check_flood": check_flood,
 }
 
 
@@ -626,7 +820,7 @@ class FloodGame:
         )
         self.flood_rolls = int(per_player) * num_players
         # A sun moves one animal this many hexes: a free budget of that many junior steps.
-        self.sun_budget = int(config["junior"]["sun_hexes"]) * self.rules.step_cost
+        self.sun_budget = sun_budget(config, variant)
         self.water_hexes = int(config["junior"]["water_hexes"])
         deck = 1 if self.distinct else self.per_species
         if not self.junior and not 1 <= num_players <= deck * len(self.species):
@@ -923,9 +1117,9 @@ class FloodState:
 
     def _end_turn(self) -> None:
         self.points = self.sun = 0
-        nxt = [s for s in range(self.active + 1, self.game.num_players) if not self.out[s]]
-        if nxt:
-            self.active = nxt[0]
+        nxt = next_player(self.game.config, {"out": self.out, "after": self.active})["seat"]
+        if nxt >= 0:
+            self.active = nxt
             self.phase = "roll"
         elif self.game.flood_rolls > 0:
             self.phase = "flood"
@@ -935,9 +1129,9 @@ class FloodState:
             self._start_round()
 
     def _start_round(self) -> None:
-        seats = [s for s in range(self.game.num_players) if not self.out[s]]
-        if seats:
-            self.active = seats[0]
+        first = next_player(self.game.config, {"out": self.out, "after": -1})["seat"]
+        if first >= 0:
+            self.active = first
             self.phase = "roll"
         elif self.game.flood_rolls > 0:  # nobody left to move the animals: the flood rises on
             self.phase = "flood"

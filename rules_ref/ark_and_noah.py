@@ -58,6 +58,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from .errors import RuleError
+
 CHANCE = -1
 TERMINAL = -4
 SEXES = ("male", "female")
@@ -99,7 +101,7 @@ def for_players(rows: Iterable[Mapping[str, Any]], n: int) -> Mapping[str, Any]:
     for row in rows:
         if n in row["players"]:
             return row
-    raise ValueError(f"no entry for {n} players")
+    raise RuleError("no_entry", f"no entry for {n} players")
 
 
 def ark_shape(config: Mapping[str, Any], n: int) -> tuple[int, int]:
@@ -129,7 +131,7 @@ class _Grid(NamedTuple):
 def _grid(rows: int, cols: int) -> _Grid:
     """The edges, hull and pitch fields of a rows x cols Ark."""
     if rows < 1 or cols < 1:
-        raise ValueError("the Ark needs at least one square")
+        raise RuleError("bad_ark_size", "the Ark needs at least one square")
     edges = [f"h:{r}:{c}" for r in range(rows + 1) for c in range(cols)]
     edges += [f"v:{r}:{c}" for r in range(rows) for c in range(cols + 1)]
     sides = []
@@ -243,21 +245,73 @@ def _analyse(
 def _dividers(grid: _Grid, items: Iterable[Mapping[str, str]]) -> dict[str, str]:
     """``[{"edge", "color"}]`` as {edge: colour}, checked."""
     out: dict[str, str] = {}
-    for item in items:
-        edge = item["edge"]
-        if edge not in grid.index:
-            raise ValueError(f"no edge {edge} on a {grid.rows}x{grid.cols} Ark")
+    for item in _list(_present(items, "dividers"), "dividers"):
+        edge = _table(item, "a divider", "bad_divider").get("edge")
+        if not isinstance(edge, str) or edge not in grid.index:
+            raise RuleError("unknown_edge", f"no edge {edge} on a {grid.rows}x{grid.cols} Ark")
         if edge in out:
-            raise ValueError(f"two dividers on {edge}")
-        out[edge] = item["color"]
+            raise RuleError("doubled_divider", f"two dividers on {edge}")
+        out[edge] = _need(item, "color")
     return out
 
 
-def _square(grid: _Grid, rc: Iterable[int]) -> int:
-    r, c = rc
+def _square(grid: _Grid, rc: Any) -> int:
+    if not isinstance(rc, list | tuple) or len(rc) != 2:
+        raise RuleError("bad_square", "a square is [r, c]")
+    r, c = _need_int(rc[0], "a square's row"), _need_int(rc[1], "a square's column")
     if not (0 <= r < grid.rows and 0 <= c < grid.cols):
-        raise ValueError(f"no square [{r}, {c}] on a {grid.rows}x{grid.cols} Ark")
+        raise RuleError("off_the_ark", f"no square [{r}, {c}] on a {grid.rows}x{grid.cols} Ark")
     return r * grid.cols + c
+
+
+def _list(value: Any, what: str) -> Any:
+    """A list input as Lua sees JSON (null and ``{}``: empty); anything else is refused."""
+    if value is None or (isinstance(value, dict) and not value):
+        return []
+    if not isinstance(value, list | tuple) or (value and value[0] is None):
+        raise RuleError("not_a_list", f"{what} must be a list")
+    return value
+
+
+def _table(value: Any, what: str, code: str) -> Any:
+    """``value``, refused with ``code`` unless it is a JSON object or list (a Lua table); a
+    list reads as an object without those keys."""
+    if isinstance(value, list | tuple):
+        return {}
+    if not isinstance(value, dict):
+        raise RuleError(code, f"{what} must be a table")
+    return value
+
+
+def _present(value: Any, what: str) -> Any:
+    """``value``; a missing (null) input is refused."""
+    if value is None:
+        raise RuleError("missing_input", f"missing {what}")
+    return value
+
+
+def _need(inp: Mapping[str, Any], key: str) -> Any:
+    """``inp[key]``; a missing (or null) input is refused."""
+    return _present(inp.get(key), key)
+
+
+def _need_int(value: Any, what: str) -> int:
+    """``value`` as an int; anything but an integral number is refused."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise RuleError("not_an_integer", f"{what} must be an integer")
+    return int(value)
+
+
+def _grid_of(inp: Mapping[str, Any]) -> _Grid:
+    """The grid of an input's ``rows`` and ``cols``."""
+    return _grid(_need_int(inp.get("rows"), "rows"), _need_int(inp.get("cols"), "cols"))
+
+
+def _truthy(value: Any) -> bool:
+    """Lua's test of a JSON flag: nil, false, 0 and "" are false (Lua's twin, ``truthy``)."""
+    if value is None or value is False or value == "":
+        return False
+    return not (isinstance(value, int | float) and not isinstance(value, bool) and value == 0)
 
 
 def _rc(grid: _Grid, square: int) -> list[int]:
@@ -278,8 +332,8 @@ def enclosures(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, A
     points whose two neighbouring hull edges are both boundary edges of the enclosure;
     ``returned`` are the dividers whose both sides lie in the same completed enclosure.
     """
-    grid = _grid(inp["rows"], inp["cols"])
-    divided = _dividers(grid, inp["dividers"])
+    grid = _grid_of(inp)
+    divided = _dividers(grid, inp.get("dividers"))
     found, inside = _analyse(grid, divided, config["ark"]["enclosure_max"])
     return {
         "enclosures": [
@@ -315,7 +369,8 @@ def _check_load(
 ) -> dict[str, Any]:
     """The verdict of :func:`load_pair` on an analysed Ark (``loaded``: (square, size))."""
     rules = config["loading"]
-    size, small = pair["size"], pair["size"] == 0
+    size = _need_int(_need(pair, "size"), "the pair's size")
+    small = size == 0
     for sex in SEXES:
         if pair.get(sex) is None:
             return {"ok": False, "reason": f"the {sex} is not in play"}
@@ -386,26 +441,32 @@ def load_pair(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, An
     pairs = 1. VP: each animal's VP to its owner (small: 0), ``divider_vp`` per divider to its
     colour, ``pitch_vp`` per cube to the loader. Deluge: cost 0 and no VP.
     """
-    grid = _grid(inp["rows"], inp["cols"])
-    divided = _dividers(grid, inp["dividers"])
+    grid = _grid_of(inp)
+    divided = _dividers(grid, inp.get("dividers"))
     found, _ = _analyse(grid, divided, config["ark"]["enclosure_max"])
-    target = _square(grid, inp["square"])
+    target = _square(grid, inp.get("square"))
     enclosure = next((e for e in found if target in e.squares), None)
-    pitch = set(inp.get("pitch", []))
-    unknown = pitch - {p for p, _, _ in grid.points}
-    if unknown:
-        raise ValueError(f"no pitch field {sorted(unknown)[0]}")
+    fields = {p for p, _, _ in grid.points}
+    pitch_in = _list(inp.get("pitch"), "pitch")
+    for field in pitch_in:
+        if not isinstance(field, str) or field not in fields:
+            raise RuleError("unknown_pitch_field", f"no pitch field {field}")
+    pitch = set(pitch_in)
     return _check_load(
         config,
         enclosure,
         divided,
         pitch,
-        {_square(grid, rc) for rc in inp.get("food", [])},
-        [(_square(grid, a["square"]), a["size"]) for a in inp.get("loaded", [])],
-        inp["loader"],
-        inp["pair"],
-        inp.get("lp", 0),
-        bool(inp.get("deluge", False)),
+        {_square(grid, rc) for rc in _list(inp.get("food"), "food")},
+        [
+            (_square(grid, p.get("square")), _need(p, "size"))
+            for p in (_table(a, "a loaded pair", "bad_pair") for a in _list(inp.get("loaded"),
+                                                                          "loaded"))
+        ],
+        _need(inp, "loader"),
+        _table(_need(inp, "pair"), "pair", "bad_pair"),
+        _need_int(0 if inp.get("lp") is None else inp["lp"], "lp"),
+        _truthy(inp.get("deluge")),
     )
 
 
@@ -421,16 +482,25 @@ def final_scoring(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
     ``final.animal_penalty_per_size`` x size per animal in hand.
     """
     rules = config["final"]
-    players = inp["players"]
-    most = max((p["hull_dividers"] for p in players), default=0)
+    players = _list(_need(inp, "players"), "players")
+    most = max(
+        (
+            _need_int(_need(_table(p, "a player", "bad_player"), "hull_dividers"), "hull_dividers")
+            for p in players
+        ),
+        default=0,
+    )
     scores, bonus, penalties = {}, {}, {}
     for p in players:
-        colour, hand = p["color"], p["hand"]
+        colour = _need(p, "color")
+        hand = _table(_need(p, "hand"), "hand", "bad_player")
         bonus[colour] = rules["hull_majority_bonus"] if 0 < most == p["hull_dividers"] else 0
         penalties[colour] = sum(
             rules["leftover_penalty"][k] * hand.get(k, 0) for k in ("dividers", "food", "pitch")
-        ) + rules["animal_penalty_per_size"] * sum(hand.get("animals", []))
-        scores[colour] = p["vp"] + bonus[colour] - penalties[colour]
+        ) + rules["animal_penalty_per_size"] * sum(
+            _need_int(size, "an animal's size") for size in _list(hand.get("animals"), "animals")
+        )
+        scores[colour] = _need_int(_need(p, "vp"), "vp") + bonus[colour] - penalties[colour]
     best = max(scores.values(), default=0)
     return {
         "scores": scores,
@@ -455,14 +525,16 @@ def bonus_update(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str,
     to 0; afterwards every empty space's bonus rises by 1, at most ``bonus_max``.
     """
     ids = [a["id"] for a in config["actions"]]
-    bonuses = [inp["bonuses"].get(i, 0) for i in ids]
+    given = _table(_need(inp, "bonuses"), "bonuses", "not_a_table")
+    bonuses = [given.get(i) or 0 for i in ids]
     taken, collected = [], []
-    for placement in inp["placements"]:
-        if placement["space"] not in ids:
-            raise ValueError(f"no action space {placement['space']}")
-        k = ids.index(placement["space"])
+    for placement in _list(_need(inp, "placements"), "placements"):
+        space = _need(_table(placement, "a placement", "bad_placement"), "space")
+        if space not in ids:
+            raise RuleError("unknown_space", f"no action space {space}")
+        k = ids.index(space)
         if k in taken:
-            raise ValueError(f"space {placement['space']} is taken twice")
+            raise RuleError("space_taken_twice", f"space {space} is taken twice")
         taken.append(k)
         collected.append(bonuses[k])
         bonuses[k] = 0
@@ -493,10 +565,17 @@ def phase_two_order(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[s
     other player once in turn order with the smaller (not for an action that is not shared).
     """
     ids = [a["id"] for a in config["actions"]]
-    current = [(ids.index(p["space"]), p["color"]) for p in inp["placements"]]
+    current: list[tuple[int, Any]] = []
+    for placement in _list(_need(inp, "placements"), "placements"):
+        space = _need(_table(placement, "a placement", "bad_placement"), "space")
+        if space not in ids:
+            raise RuleError("unknown_space", f"no action space {space}")
+        if ids.index(space) in [k for k, _ in current]:
+            raise RuleError("space_taken_twice", f"space {space} is taken twice")
+        current.append((ids.index(space), _need(placement, "color")))
     order = _turn_order(current)
     steps = []
-    for space, occupant in sorted(current):
+    for space, occupant in sorted(current, key=lambda sw: sw[0]):
         action = config["actions"][space]
         steps.append({"space": ids[space], "color": occupant, "amount": action.get("occupant")})
         steps += [
@@ -506,11 +585,188 @@ def phase_two_order(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[s
     return {"turn_order": order, "steps": steps}
 
 
+def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """Who plays.
+
+    ``{"seated": ["Green", "Red"]}`` (the colours seated at the table, any order) ->
+    ``{"ok": bool, "colors": [playing colours in seat order], "ignored": [seated colours the
+    game has no seat for, in the order given], "reason": ""}``. The game's colours that are
+    seated play, in seat order (``config["colors"]``, clockwise); the first is the start player.
+    ``ok`` is false (with a reason) unless players.min..players.max of them are seated. A colour
+    seated twice, or one that is not a string, is malformed.
+    """
+    seated = list(_list(_need(inp, "seated"), "seated"))
+    if any(not isinstance(c, str) for c in seated) or len(set(seated)) != len(seated):
+        raise RuleError("bad_seating", "seated colours must be distinct names")
+    colours = list(config["colors"][: config["players"]["max"]])
+    playing = [c for c in colours if c in seated]
+    ignored = [c for c in seated if c not in colours]
+    low, high = config["players"]["min"], config["players"]["max"]
+    reason = ""
+    if not low <= len(playing) <= high:
+        reason = (
+            f"{low}-{high} players must sit at {', '.join(colours)}; {len(playing)} seated there"
+        )
+    return {"ok": reason == "", "colors": playing, "ignored": ignored, "reason": reason}
+
+
+def tiles_in_play(config: Mapping[str, Any], n: int) -> list[int]:
+    """The animal tiles (``2 * species index + sex``, 0 male, 1 female) of an ``n``-player game:
+    the species marked for at most ``n`` players, small ones only if the rules use them."""
+    out = []
+    for index, s in enumerate(config["species"]):
+        if s.get("min_players", 0) <= n and (config["small_animals"] or s["size"] > 0):
+            out += [2 * index, 2 * index + 1]
+    return out
+
+
+def starting_deal(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """The starting animals, drawn at random.
+
+    ``{"players": 3, "rolls": [int >= 0, one per draw]}`` -> ``{"hands": [[tiles] per seat,
+    each sorted], "bags": {"male": [tiles], "female": [tiles]}, "unused": [tiles]}``. Each seat
+    in seat order draws ``setup.males`` males, then ``setup.females`` females; a draw picks
+    ``candidates[roll mod len(candidates)]`` among the sorted tiles left in that bag that would
+    not complete a pair in the drawer's hand (unless ``setup.starting_pair_allowed``; all the
+    bag's tiles if none would do). ``bags`` holds what stays in the bags, ``unused`` the tiles
+    this player count leaves out of the game. Tiles: ``2 * species index + sex``. Too few or too
+    many rolls, a negative roll or an empty bag is malformed.
+    """
+    n = _need_int(_need(inp, "players"), "players")
+    low, high = config["players"]["min"], config["players"]["max"]
+    if not low <= n <= high:
+        raise RuleError("bad_player_count", f"players must be {low}..{high}")
+    setup = config["setup"]
+    rolls = list(_list(_need(inp, "rolls"), "rolls"))
+    if len(rolls) != n * (setup["males"] + setup["females"]):
+        raise RuleError("bad_rolls", "one roll per draw")
+    rolls = [_need_int(r, "a roll") for r in rolls]
+    if any(r < 0 for r in rolls):
+        raise RuleError("bad_rolls", "rolls must be integers >= 0")
+    in_play = tiles_in_play(config, n)
+    bags = {sex: [t for t in in_play if t % 2 == k] for k, sex in enumerate(SEXES)}
+    hands: list[list[int]] = [[] for _ in range(n)]
+    draws = iter(rolls)
+    for seat in range(n):
+        for sex in SEXES:
+            for _ in range(setup[sex + "s"]):
+                bag = bags[sex]
+                if not bag:
+                    raise RuleError("empty_bag", f"the {sex} bag is empty")
+                fine = bag
+                if not setup["starting_pair_allowed"]:
+                    fine = [t for t in bag if t ^ 1 not in hands[seat]] or bag
+                pick = fine[next(draws) % len(fine)]
+                bag.remove(pick)
+                hands[seat].append(pick)
+    unused = [t for t in range(2 * len(config["species"])) if t not in in_play]
+    return {"hands": [sorted(h) for h in hands], "bags": bags, "unused": unused}
+
+
+def players_entry(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"table": "taming.draws", "players": n}`` -> the entry of that ``players: [..]`` table
+    of the config (a dotted path) that applies to ``n`` players."""
+    path = _need(inp, "table")
+    if not isinstance(path, str):
+        raise RuleError("unknown_table", "a players table is named by a dotted path")
+    rows: Any = config
+    for part in (p for p in path.split(".") if p):
+        rows = rows.get(part) if isinstance(rows, Mapping) else None
+    if not (isinstance(rows, list) and rows and isinstance(rows[0], Mapping)
+            and rows[0].get("players") is not None):
+        raise RuleError("unknown_table", f"no players table {path}")
+    return dict(for_players(rows, _need_int(_need(inp, "players"), "players")))
+
+
+def ark_shape_rule(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"players": n}`` -> ``{"rows", "cols"}``: the Ark for n players (:func:`ark_shape`)."""
+    rows, cols = ark_shape(config, _need_int(_need(inp, "players"), "players"))
+    return {"rows": rows, "cols": cols}
+
+
+def hull_status(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"rows", "cols", "dividers"}`` -> ``{"full": bool, "free": [hull edges without a
+    divider], "by_color": {colour: hull dividers}}``: whether the hull is closed (the end
+    condition) and each colour's hull dividers (final scoring's ``hull_dividers``)."""
+    grid = _grid_of(inp)
+    divided = _dividers(grid, inp.get("dividers"))
+    free = [e for e in grid.edges if e in grid.hull and e not in divided]
+    by_color: dict[str, int] = {}
+    for edge in grid.edges:
+        if edge in grid.hull and edge in divided:
+            by_color[divided[edge]] = by_color.get(divided[edge], 0) + 1
+    return {"full": not free, "free": free, "by_color": by_color}
+
+
+def build_spots(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"rows", "cols", "dividers", "pitch": [fields holding a cube]}`` -> ``{"edges",
+    "pitch_fields"}`` (canonical order): the free edges a divider may go on (none inside a
+    completed enclosure) and the free pitch fields whose two hull edges both hold a divider."""
+    grid = _grid_of(inp)
+    divided = _dividers(grid, inp.get("dividers"))
+    _, inside = _analyse(grid, divided, config["ark"]["enclosure_max"])
+    closed = set(inside)
+    cubes = {f for f in _list(inp.get("pitch"), "pitch") if isinstance(f, str)}
+    return {
+        "edges": [e for e in grid.edges if e not in divided and e not in closed],
+        "pitch_fields": [
+            p for p, a, b in grid.points if p not in cubes and a in divided and b in divided
+        ],
+    }
+
+
+def building_vp(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"elements": n}`` -> ``{"vp": n}``: the VP for dividers and cubes placed by building."""
+    elements = _need_int(_need(inp, "elements"), "elements")
+    return {"vp": elements * config["building"]["vp_per_element"]}
+
+
+def load_cost(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"loader", "pair": {"size", "male", "female"}}`` -> ``{"cost": n}``: the loading points
+    a pair costs outside the Deluge."""
+    loader = _need(inp, "loader")
+    pair = _table(_need(inp, "pair"), "pair", "bad_pair")
+    size = _need_int(_need(pair, "size"), "the pair's size")
+    if config["loading"]["cost"] == "pairs":
+        return {"cost": 1}
+    return {"cost": sum(size for sex in SEXES if pair.get(sex) == loader)}
+
+
+def deluge_order(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"vp": {colour: n}, "turn_order": [colours]}`` -> ``{"order": [colours]}``: the Deluge
+    order, fewest VP first, ties in turn order."""
+    vp = _table(_need(inp, "vp"), "vp", "not_a_table")
+    turn = _list(_need(inp, "turn_order"), "turn_order")
+    place = {colour: i for i, colour in enumerate(turn)}
+    return {"order": sorted(turn, key=lambda c: (vp.get(c) or 0, place[c]))}
+
+
+def game_end(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"rounds": rounds played, "hull_full": bool}`` -> ``{"over": bool, "deluge": bool}``:
+    whether the game ends after this round, and whether the Deluge comes first."""
+    rules = config["end"]
+    rounds = _need_int(_need(inp, "rounds"), "rounds")
+    full = _truthy(inp.get("hull_full")) or not rules["full_hull"]
+    over = rounds >= rules["min_rounds"] and full
+    return {"over": over, "deluge": over and bool(rules["deluge"])}
+
+
 FUNCTIONS = {
     "enclosures": enclosures,
     "load_pair": load_pair,
     "final_scoring": final_scoring,
     "bonus_update": bonus_update,
+    "seating": seating,
+    "starting_deal": starting_deal,
+    "phase_two_order": phase_two_order,
+    "players_entry": players_entry,
+    "ark_shape": ark_shape_rule,
+    "hull_status": hull_status,
+    "build_spots": build_spots,
+    "building_vp": building_vp,
+    "load_cost": load_cost,
+    "deluge_order": deluge_order,
+    "game_end": game_end,
 }
 
 
@@ -594,12 +850,8 @@ class State:
         self.config = config
         self.num_players = n = num_players
         self._setup_static()
-        ingame = [
-            i
-            for i, s in enumerate(config["species"])
-            if s.get("min_players", 2) <= n and (config["small_animals"] or s["size"] > 0)
-        ]
-        self.bags = {"male": [2 * i for i in ingame], "female": [2 * i + 1 for i in ingame]}
+        ingame = tiles_in_play(config, n)
+        self.bags = {sex: [t for t in ingame if t % 2 == k] for k, sex in enumerate(SEXES)}
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.drawn: list[int] = []
         self.loaded: list[list[int]] = []

@@ -11,7 +11,7 @@ from typing import Any
 from lupa import lua52
 
 from tts_builder.emulator import from_lua, to_lua
-from tts_builder.verify import ERROR, normalize
+from tts_builder.verify import lua_error_outcome, normalize
 
 STRICT_ENV = """
 local env = {}
@@ -44,8 +44,8 @@ class StrictRules:
     __call__ = normalized
 
     def safe(self, name: str, inp: Any) -> Any:
-        """Like the verifier: a Lua error is ``{"error": True}``."""
+        """Like the verifier: a rule_error is ``{"rule_error": code}``, any other error a crash."""
         try:
             return self.normalized(name, inp)
-        except lua52.LuaError:
-            return ERROR
+        except lua52.LuaError as err:
+            return lua_error_outcome(str(err))

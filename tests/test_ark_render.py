@@ -11,7 +11,9 @@ from conftest import build
 from PIL import Image
 
 from rules_ref import ark_and_noah as ref
+from tts_builder import geometry as geo
 from tts_builder.build import lint_build
+from tts_builder.games.ark_and_noah import rules_config, table
 from tts_builder.render import ark, image_digest
 from tts_builder.save import loads
 from tts_builder.save.checker import check_save
@@ -71,18 +73,22 @@ def test_pixels_of_squares_edges_and_pitch_fields() -> None:
     assert len(points["squares"]) == 24
 
 
-def test_table_positions_keep_the_grid_square() -> None:
-    g = ark.ArkGeometry(3, 8)
-    u = 1.5 / g.square
-    pts = ark.ark_table_points(g, (2.0, -1.0), u)
-    a, b = pts["squares"]["0:0"], pts["squares"]["0:1"]
-    c = pts["squares"]["1:0"]
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_table_positions_keep_the_grid_square_and_upright_for_red(built: object, n: int) -> None:
+    data = built.definition.data
+    plan = table.ark_plan(data, rules_config(data), n)
+    pts = plan.squares
+    a, b, c = pts["0:0"], pts["0:1"], pts["1:0"]
     assert b[0] - a[0] == pytest.approx(1.5) and a[1] - c[1] == pytest.approx(1.5)
-    assert pts["edges"]["v:0:1"][:2] == [pytest.approx((a[0] + b[0]) / 2), pytest.approx(a[1])]
-    assert pts["edges"]["v:0:1"][2] == 90.0 and pts["edges"]["h:0:0"][2] == 0.0
-    centre = ark.px_to_table((g.size[0] / 2, g.size[1] / 2), g.size, (2.0, -1.0), u)
-    assert centre == (2.0, -1.0)
-    assert ark.tile_scale(g.size, u) == pytest.approx(g.size[1] * u / 2)
+    # read from Red's seat (-z): the picture's first column is on the left (-x), its top row
+    # far away (+z); the bow (the picture's left end) points to -x
+    assert a[0] < 0 and a[1] > data["table"]["ark"][1]
+    assert plan.edges["v:0:1"][:2] == [pytest.approx((a[0] + b[0]) / 2), pytest.approx(a[1])]
+    assert plan.edges["v:0:1"][2] % 180 == 90.0 and plan.edges["h:0:0"][2] % 180 == 0.0
+    assert [kind for kind, _ in plan.sections] == plan.layout
+    xs = [s.transform.pos[0] for _, s in plan.sections]
+    assert xs == sorted(xs)  # bow at the left, stern at the right, for Red
+    assert all(s.transform.rot_y == 180.0 and s.transform.scale[1] == 1.0 for _, s in plan.sections)
 
 
 def test_board_spots_and_score_track_cells() -> None:
@@ -127,30 +133,18 @@ def test_sections_join_into_the_whole_ark() -> None:
 def test_tiles_show_sex_colour_and_paired_side(built: object) -> None:
     data = built.definition.data
     colours = data["tile_colors"]
-    unpaired = picture(built, "images/animals-unpaired.png")
-    paired = picture(built, "images/animals-paired.png")
-    assert unpaired.size == paired.size
-    size = data["components"]["animal"]["size"][0]
-    cols = unpaired.width // size
-
-    def at(img: Image.Image, tile: int) -> tuple[int, ...]:
-        row, col = divmod(tile, cols)
-        return img.getpixel((col * size + 12, row * size + 128))
 
     def rgb(hex_colour: str) -> tuple[int, ...]:
         return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
 
-    for tile in (0, 1, 34, 35):  # raven male/female, lion, lioness
-        sex = "male" if tile % 2 == 0 else "female"
-        assert at(unpaired, tile) == rgb(colours[sex])
-        assert at(paired, tile) == rgb(colours["paired"])
-    slot = [
-        unpaired.crop(
-            ((t % cols) * size, (t // cols) * size, (t % cols + 1) * size, (t // cols + 1) * size)
-        )
-        for t in (34, 35)
-    ]
-    assert image_digest(slot[0]) != image_digest(slot[1])
+    for name, sex in (("raven", "male"), ("raven", "female"), ("lion", "male")):
+        unpaired = picture(built, f"images/animal-{name}-{sex}-unpaired.png")
+        paired = picture(built, f"images/animal-{name}-{sex}-paired.png")
+        assert unpaired.getpixel((12, 128)) == rgb(colours[sex])
+        assert paired.getpixel((12, 128)) == rgb(colours["paired"])
+    lion = picture(built, "images/animal-lion-male-unpaired.png")
+    lioness = picture(built, "images/animal-lioness-female-unpaired.png")
+    assert image_digest(lion) != image_digest(lioness)
 
 
 def test_board_texts_follow_the_rule_numbers(built: object) -> None:
@@ -176,48 +170,190 @@ def test_action_board_sides(built: object) -> None:
 # --------------------------------------------------------------------------- the build
 
 
-def test_a_save_per_player_count_each_checker_clean(built: object) -> None:
+def save_of(built: object) -> dict:
+    return loads(built.files["ark-and-noah.json"], "save")
+
+
+def test_one_save_for_every_player_count_checker_clean(built: object) -> None:
     lint_build(built)
     names = set(built.files)
-    for n in (2, 3, 4):
-        assert {f"ark-and-noah-{n}p.json", f"ark-and-noah-{n}p.png"} <= names
-        save = loads(built.files[f"ark-and-noah-{n}p.json"], f"{n}p")
-        assert check_save(save) == []
-        assert save["PlayerCounts"] == [n, n]
-    assert built.save == loads(built.files["ark-and-noah-4p.json"], "4p")
-    assert {
-        "scripts/Global.lua",
-        "scripts/2p/Global.lua",
-        "scripts/3p/Global.lua",
-        "preview.png",
-    } <= names
+    assert {"ark-and-noah.json", "ark-and-noah.png", "preview.png"} <= names
+    assert not any(name.endswith("p.json") for name in names)  # no save per player count
+    save = save_of(built)
+    assert check_save(save) == []
+    assert save["PlayerCounts"] == [2, 4]
+    assert built.save == save and built.saves() == {"ark-and-noah.json": save}
+    assert {"scripts/Global.lua", "scripts/Global.xml"} <= names
+    assert not any(name.startswith("scripts/") and name.count("/") > 1 for name in names)
     assert built.files["scripts/Global.lua"].decode() == built.global_script
 
 
-def test_pictures_are_shared_by_player_counts_and_the_family_game(built: object) -> None:
-    urls = {}
-    for n in (2, 3, 4):
-        save = loads(built.files[f"ark-and-noah-{n}p.json"], f"{n}p")
-        urls[n] = {
-            o["CustomImage"]["ImageURL"].rsplit("/", 1)[1]
-            for o in save["ObjectStates"]
-            if "CustomImage" in o
-        }
-        arks = [o for o in save["ObjectStates"] if "Ark" in o.get("Tags", [])]
-        assert len(arks) == n  # one section per player
-    assert urls[2] <= urls[4] and urls[3] <= urls[4]
+def test_the_save_seats_every_colour_and_lays_boards_upright(built: object) -> None:
+    save = save_of(built)
+    objects = save["ObjectStates"]
+    seats = geo.seats_of(objects)
+    assert list(seats) == ["Red", "Yellow", "Green", "Blue"]
+    red = seats["Red"]
+    for o in objects:
+        if o["Name"] != "Custom_Tile":
+            continue
+        t = geo.Transform.of(o)
+        assert t.scale[1] == 1.0, o["Nickname"]
+        assert o["CustomImage"]["CustomTile"]["Stretch"] is True
+        if {"Ark", "ActionBoard", "ScoreTrack", "RoundTrack"} & set(o.get("Tags", [])):
+            assert geo.faces(t.rot_y, red.hand.rot_y), o["Nickname"]
+            assert t.pos[1] == geo.TABLE_TOP_Y and not t.face_down
+    # the Ark as the save lays it out is the four-player Ark
+    arks = [o for o in objects if "Ark" in o.get("Tags", [])]
+    assert [o["Nickname"] for o in arks] == ["Ark: bow", "Ark: middle", "Ark: middle", "Ark: stern"]
+
+
+def test_animal_tiles_are_double_sided_tiles_that_fit_a_square(built: object) -> None:
+    save = save_of(built)
+    bags = [o for o in save["ObjectStates"] if "AnimalBag" in o.get("Tags", [])]
+    tiles = [c for b in bags for c in b["ContainedObjects"]]
+    assert len(tiles) == 52
+    square = built.definition.data["table"]["square"]
+    for t in tiles:
+        assert t["Name"] == "Custom_Tile" and t["CustomImage"]["ImageSecondaryURL"]
+        rect = geo.footprint(t, 1.0)
+        assert rect is not None and max(rect.size) < square  # fits, with room to spare
+    notes = [json.loads(t["GMNotes"]) for t in tiles]
+    assert all(n["kind"] == "animal" and n["sex"] in ("male", "female") for n in notes)
+
+
+def _colour_near(img: Image.Image, px: tuple[float, float], want: str, tol: int = 40) -> bool:
+    got = img.getpixel((int(px[0]), int(px[1])))
+    hexed = tuple(int(want[i : i + 2], 16) for i in (1, 3, 5))
+    return all(abs(a - b) <= tol for a, b in zip(got[:3], hexed, strict=True))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_script_spots_sit_on_the_printed_ark(built: object, n: int) -> None:
+    """Every square, edge and pitch field the script uses, mapped through the geometry model onto
+    the section picture under it, lands on the printed square, grid line or pitch field."""
+    data = built.definition.data
+    config = rules_config(data)
+    plan = table.ark_plan(data, config, n)
+    colours = data["boards"]["ark_colors"]
+    pictures = {k: picture(built, f"images/ark-{k}.png") for k in ark.SECTION_KINDS}
+
+    def pixel_under(x: float, z: float) -> tuple[Image.Image, tuple[float, float]]:
+        for kind, b in plan.sections:
+            u, v = geo.uv_of_world(b.transform, b.aspect, (x, 0.0, z))
+            if 0 <= u < 1 and 0 <= v < 1:
+                return pictures[kind], (u * b.size[0], v * b.size[1])
+        raise AssertionError(f"({x}, {z}) is on no section")
+
+    for name, (x, z) in plan.squares.items():
+        img, px = pixel_under(x + 0.4, z + 0.4)  # off the square's printed ring
+        assert _colour_near(img, px, colours["square"]), name
+    for name, (x, z, _angle) in plan.edges.items():
+        img, px = pixel_under(x, z)
+        assert _colour_near(img, px, colours["line"]), name
+    for name, (x, z) in plan.pitch.items():
+        img, px = pixel_under(x, z)
+        assert _colour_near(img, px, colours["pitch"]), name
+
+
+@pytest.mark.parametrize("variant", [None, "family"])
+def test_the_action_spaces_and_tracks_sit_on_their_printed_cells(variant: str | None) -> None:
+    built = build("ark-and-noah", variant=variant)
+    data = built.definition.data
+    config = rules_config(data, variant)
+    style = data["boards"]["board_colors"]
+    board = table.action_board(data)
+    side = picture(built, f"images/action-board-{'family' if variant else 'standard'}.png")
+    columns = ark.board_columns(len(config["actions"]))
+    for i, space in enumerate(table.action_spaces(data, config)):
+        u, v = geo.uv_of_world(board.transform, board.aspect, (*space["current"][:1], 0.0,
+                                                                 space["current"][1]))  # fmt: skip
+        x = u * ark.BOARD_SIZE[0]
+        assert columns[i][0] < x < columns[i][1], space["id"]  # the column printed with its name
+        assert _colour_near(side, (x, v * ark.BOARD_SIZE[1]), style["space"]), space["id"]
+    track = table.score_track(data)
+    scores = picture(built, "images/score-track.png")
+    colours = data["boards"]["track_colors"]
+    cells = table.score_cells(data)
+    for vp in (0, 1, 9, 10, 55, 99):
+        x, z = cells[vp]
+        u, v = geo.uv_of_world(track.transform, track.aspect, (x + 0.3, 0.0, z + 0.3))
+        fill = colours["cell_alt"] if vp % 10 == 0 else colours["cell"]
+        px = (u * track.size[0], v * track.size[1])
+        assert _colour_near(scores, px, fill, 12), vp
+    # read from Red's seat: 0 at the bottom left, 9 to its right, 99 at the top
+    assert cells[0][0] < cells[9][0] and cells[0][1] < cells[99][1]
+    rounds = table.round_cells(data, config)
+    assert all(a[0] < b[0] for a, b in zip(rounds, rounds[1:], strict=False))
+
+
+def test_pictures_are_shared_by_the_family_game(built: object) -> None:
     family = build("ark-and-noah", variant="family")
     assert family.rendered <= 2  # only the family's shorter round track is new
     again = build("ark-and-noah")
     assert again.rendered == 0 and again.files == built.files
 
 
-def test_tiles_in_the_bags_carry_what_the_script_reads(built: object) -> None:
-    save = loads(built.files["ark-and-noah-2p.json"], "2p")
-    bags = [o for o in save["ObjectStates"] if "AnimalBag" in o.get("Tags", [])]
-    tiles = [c for b in bags for c in b["ContainedObjects"]]
-    tiles += [o for o in save["ObjectStates"] if "Animal" in o.get("Tags", [])]
-    notes = [json.loads(t["GMNotes"]) for t in tiles]
-    assert len(notes) == 2 * 18
-    assert all(n["kind"] == "animal" and n["sex"] in ("male", "female") for n in notes)
-    assert all(t["CustomDeck"]["1"]["UniqueBack"] for t in tiles)
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_every_player_counts_script_positions_land_on_their_printed_cells(
+    built: object, n: int
+) -> None:
+    """The save checker's geometry checks, on the table as Setup lays it out for ``n`` players
+    (the sections moved to their places, the others gone) with that Ark's positions."""
+    from tts_builder.games.ark_and_noah.boards import snap_points
+    from tts_builder.games.ark_and_noah.positions import ark_positions, board_positions
+    from tts_builder.save.checker import check_geometry
+    from tts_builder.save.geometry_checks import image_size_from_files
+
+    data = built.definition.data
+    config = rules_config(data)
+    plan = table.ark_plan(data, config, n)
+    save = json.loads(json.dumps(save_of(built)))
+    sections = [o for o in save["ObjectStates"] if "Ark" in o.get("Tags", [])]
+    by_kind: dict[str, list[dict]] = {}
+    for o in sections:
+        by_kind.setdefault(o["Nickname"][5:], []).append(o)
+    used = []
+    for kind, b in plan.sections:
+        o = by_kind[kind].pop(0)
+        o["Transform"] = b.transform.as_save()
+        used.append(o["GUID"])
+    gone = {o["GUID"] for rest in by_kind.values() for o in rest}
+    save["ObjectStates"] = [o for o in save["ObjectStates"] if o["GUID"] not in gone]
+    save["SnapPoints"] = snap_points(plan, table.action_spaces(data, config), False)
+    boards = {
+        key: next(o["GUID"] for o in save["ObjectStates"] if tag in o.get("Tags", []))
+        for key, tag in (
+            ("action-board", "ActionBoard"),
+            ("score-track", "ScoreTrack"),
+            ("round-track", "RoundTrack"),
+        )
+    }
+    positions = ark_positions(data, plan, used) + board_positions(data, config, boards)
+    assert len(positions) > 200
+    assert check_geometry(save, image_size_from_files(built.files), positions) == []
+    # a planted defect: the Ark's first section turned the wrong way round is found
+    first = next(o for o in save["ObjectStates"] if o["GUID"] == used[0])
+    first["Transform"]["rotY"] = 0.0
+    found = check_geometry(save, image_size_from_files(built.files), positions)
+    assert any("square 0:0" in f.message for f in found)
+
+
+def test_setup_snap_points_take_the_lua_api_form() -> None:
+    """``Global.setSnapPoints`` takes lower-case keys (the save writes Position/Rotation/Tags)."""
+    from tts_builder.games.ark_and_noah.assemble import lua_snap_points
+    from tts_builder.save import objects as obj
+
+    saved = [
+        obj.snap_point((1.0, 1.16, 2.0), (0, 90, 0), ["Divider"]),
+        obj.snap_point((3.0, 1.16, 4.0), None, ["Pitch"]),
+    ]
+    assert lua_snap_points(saved) == [
+        {
+            "position": {"x": 1.0, "y": 1.16, "z": 2.0},
+            "rotation": {"x": 0.0, "y": 90.0, "z": 0.0},
+            "rotation_snap": True,
+            "tags": ["Divider"],
+        },
+        {"position": {"x": 3.0, "y": 1.16, "z": 4.0}, "tags": ["Pitch"]},
+    ]

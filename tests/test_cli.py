@@ -14,7 +14,7 @@ import pytest
 from tts_builder.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK, run
 from tts_builder.definition import ASSETS_ROOT
 
-SAVES = Path(__file__).resolve().parents[2] / "shared" / "tts" / "saves"
+SAVES = Path(__file__).resolve().parent / "fixtures" / "real_saves"
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -156,3 +156,27 @@ def test_console_script_and_module_entry_points() -> None:
         [sys.executable, "-m", "tts_builder", "list"], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0 and "arche-noah" in proc.stdout
+
+
+def test_verify_table_plays_games_on_the_emulated_table(capsys) -> None:
+    code, _, err = cli(capsys, "verify", "arche-noah", "--examples", "5", "--table", "2")
+    assert code == EXIT_OK, err
+    assert "arche-noah table: 2 games agree with rules_ref" in err
+
+
+def test_verify_table_prints_the_shortest_failing_sequence(capsys, monkeypatch) -> None:
+    from rules_ref import arche_noah as ref
+
+    real = ref.turn
+
+    def next_seat_bids(config, inp):  # the reference's game only: the Rules twin stays right
+        out = real(config, inp)
+        if inp["phase"] == "bid":
+            return {"seat": (out["seat"] + 1) % inp["players"]}
+        return out
+
+    monkeypatch.setattr(ref, "turn", next_seat_bids)
+    code, out, _ = cli(capsys, "-q", "verify", "arche-noah", "--examples", "5", "--table", "3")
+    assert code == EXIT_MISMATCH
+    assert "arche-noah table: game 1 fails; shortest failing sequence, seed 0, 1 actions" in out
+    assert "turn: table" in out

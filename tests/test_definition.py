@@ -115,6 +115,7 @@ def test_bad_layout_element_is_located(assets: Path) -> None:
 
 
 def test_missing_definition_file(tmp_path: Path) -> None:
+    (tmp_path / GAME).mkdir()  # a game folder without its game.yaml is not skipped
     with pytest.raises(BuildError, match=r"game\.yaml: definition file not found"):
         load_definition(GAME, tmp_path)
 

@@ -51,8 +51,9 @@ def near(position: tuple[float, ...], x: float, z: float, tolerance: float = 0.0
 class Game:
     """One table, one reference state, and the glue between them for the test."""
 
-    def __init__(self, save: dict[str, Any], players: int, seed: int) -> None:
-        self.save = save
+    def __init__(self, build: Any, players: int, seed: int) -> None:
+        self.save = build.save
+        self.images = build.files  # image sizes: the strict table checks chips too
         self.n = players
         self.colors = [seat["color"] for seat in SEATS[:players]]
         self.rng = random.Random(seed)
@@ -62,7 +63,7 @@ class Game:
         self.scored = 0
 
     def new_table(self, save: dict[str, Any]) -> EmulatedTable:
-        table = EmulatedTable(save, seed=self.seed)
+        table = EmulatedTable(save, seed=self.seed, images=self.images)  # strict
         table.seat(self.colors)
         table.load()
         return table
@@ -191,6 +192,10 @@ class Game:
             total = sum(s[seat]["total"] for s in scores)
             assert self.table.ui_value(f"seat_{seat + 1}_total") == str(total)
         self.scored += 1
+        if self.table.ui_active("next_playthrough"):  # the collections lie face up until then
+            for seat in range(self.n):
+                assert all(not c["face_down"] for c in self.collection(seat))
+            self.table.click_ui(self.colors[0], "next_playthrough")
 
     def play(self, reload_at_round: int | None = None) -> None:
         self.table.click_ui(self.colors[0], "setup")
@@ -215,11 +220,13 @@ class Game:
                 self.score()
         self.check_table_matches()
         assert not self.table.errors
+        # Every card, the pile's last one (the deck's remainder) too, was found where it lay.
+        assert not [b for b in self.table.broadcasts if "missing from the table" in b["message"]]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_whole_game_matches_rules_ref(players: int, arche_noah_build: Any) -> None:
-    game = Game(arche_noah_build.save, players, seed=100 + players)
+    game = Game(arche_noah_build, players, seed=100 + players)
     game.play(reload_at_round=3 if players in (3, 4) else None)
     state, table = game.state, game.table
     totals, winners = state.returns(), state.winners()
@@ -235,7 +242,7 @@ def test_whole_game_matches_rules_ref(players: int, arche_noah_build: Any) -> No
 
 
 def test_setup_refuses_wrong_player_count(arche_noah_build: Any) -> None:
-    game = Game(arche_noah_build.save, 2, seed=1)
+    game = Game(arche_noah_build, 2, seed=1)
     game.table.seat(["White"])
     game.table.click_ui("White", "setup")
     assert any("needs 2-5" in b["message"] for b in game.table.broadcasts)
@@ -243,9 +250,9 @@ def test_setup_refuses_wrong_player_count(arche_noah_build: Any) -> None:
 
 
 def test_wrong_phase_and_wrong_player_presses_are_explained(arche_noah_build: Any) -> None:
-    game = Game(arche_noah_build.save, 3, seed=7)
+    game = Game(arche_noah_build, 3, seed=7)
     table = game.table
-    table.click_ui("Red", "setup")
+    table.click_ui("White", "setup")  # White presses Setup: White is the start player
     assert not table.ui_active("setup")
     before = len(table.broadcasts)
     table.call_global("ui_setup", {"color": "White"})  # the button is hidden; still refused

@@ -106,7 +106,7 @@ class Game:
         self.table = self.new_table(build.save)
 
     def new_table(self, save: dict[str, Any]) -> EmulatedTable:
-        table = EmulatedTable(save, seed=self.seed)
+        table = EmulatedTable(save, seed=self.seed, images=self.build.files)  # strict
         table.seat(self.colors)
         table.load()
         return table
@@ -169,6 +169,7 @@ class Game:
                 assert text.startswith("out") == state.out[seat], (seat, text)
         assert self.table.dice_left == 0
         assert not self.table.errors
+        assert not [b for b in self.table.broadcasts if "missing from the table" in b["message"]]
 
     # ---- chance ------------------------------------------------------------------------------
 

@@ -22,7 +22,14 @@ from rules_ref import ark_and_noah as ref
 from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.emulator import EmulatedTable
-from tts_builder.games.ark_and_noah import AREA_SPOTS, rules_config, seat_point, table_points
+from tts_builder.games.ark_and_noah import area_slot, rules_config, seat_point, table_points
+from tts_builder.games.ark_and_noah.table import (
+    ANIMAL_THICKNESS,
+    BOARD_TOP,
+    PIECES,
+    marker_spot,
+    score_cells,
+)
 from tts_builder.save import loads
 
 STEP_RE = re.compile(r"^Now: (\w+): ([\w ]+?)(?: \(|;)")
@@ -59,24 +66,49 @@ def short_game(tmp_path_factory: pytest.TempPathFactory) -> dict[str | None, Any
 
 
 class Game:
-    """One table of a build, plus what the test knows of its geometry."""
+    """One table of a build seated for ``n`` players (the first ``n`` colours, or ``colours``),
+    set up by pressing Setup; ``edit`` then changes the table (as a game in progress would have
+    it) through a save and reload."""
 
-    def __init__(self, built: Any, n: int, edit: Any = None) -> None:
+    def __init__(
+        self,
+        built: Any,
+        n: int,
+        edit: Any = None,
+        colours: list[str] | None = None,
+        seed: int | None = None,
+        set_up: bool = True,
+        strict: bool = True,
+    ) -> None:
         self.built = built
         self.n = n
         self.data = built.definition.data
-        self.colours = [c["name"] for c in self.data["colors"][:n]]  # seat order
+        everyone = [c["name"] for c in self.data["colors"]]
+        self.seated = colours or everyone[:n]
+        self.colours = [c for c in everyone if c in self.seated]  # the players, in seat order
         self.config = rules_config(self.data, built.variant)
-        self.points = table_points(self.data, self.config, n)
-        self.save = loads(built.files[f"ark-and-noah-{n}p.json"], "save")
-        self.seats = self.data["table"]["seats"][:n]
+        low, high = self.data["players"]["min"], self.data["players"]["max"]
+        self.points = table_points(self.data, self.config, min(max(n, low), high))
+        self.save = loads(built.files["ark-and-noah.json"], "save")
+        by_colour = {s["color"]: s for s in self.data["table"]["seats"]}
+        self.seats = [by_colour[c] for c in self.colours]
+        self.seed = n if seed is None else seed
+        self.strict = strict
+        self.table = self.open(self.save, self.seed)
+        if set_up:
+            self.setup()
         if edit is not None:
+            self.save = self.table.save_state()
             edit(self)
-        self.table = EmulatedTable(self.save, seed=n)
-        self.table.seat(self.colours)
-        self.table.load()
+            self.table = self.open(self.save, self.seed + 100)
 
-    # -- editing the save before it loads ------------------------------------------------------
+    def open(self, save: dict[str, Any], seed: int) -> EmulatedTable:
+        table = EmulatedTable(save, seed=seed, images=self.built.files, strict=self.strict)
+        table.seat(self.seated)
+        table.load()
+        return table
+
+    # -- editing the saved table before it loads again -----------------------------------------
 
     def _bag(self, nickname: str) -> dict[str, Any]:
         return next(o for o in self.save["ObjectStates"] if o["Nickname"] == nickname)
@@ -89,22 +121,25 @@ class Game:
                 return bag["ContainedObjects"].pop(i)
         raise LookupError(f"nothing to take from {nickname}")
 
-    def lay(self, item: dict[str, Any], xz: list[float], rot_y: float = 0.0) -> str:
+    def lay(self, item: dict[str, Any], xyz: list[float], rot_y: float = 0.0) -> str:
         t = item["Transform"]
-        t["posX"], t["posY"], t["posZ"], t["rotY"] = float(xz[0]), 1.25, float(xz[1]), rot_y
+        t["posX"], t["posY"], t["posZ"], t["rotY"] = (*map(float, xyz), rot_y)
         if item not in self.save["ObjectStates"]:
             self.save["ObjectStates"].append(item)
         return item["GUID"]
 
+    def on_ark(self, xz: list[float], lift: float = 0.0) -> list[float]:
+        return [xz[0], BOARD_TOP + lift, xz[1]]
+
     def divider_on(self, edge: str, colour: str) -> str:
         x, z, angle = self.points["edges"][edge]
-        return self.lay(self.take(f"{colour} dividers"), [x, z], angle)
+        return self.lay(self.take(f"{colour} dividers"), self.on_ark([x, z]), angle)
 
     def food_on(self, square: str) -> str:
-        return self.lay(self.take("Food supply"), self.points["squares"][square])
+        return self.lay(self.take("Food supply"), self.on_ark(self.points["squares"][square]))
 
     def pitch_on(self, field: str) -> str:
-        return self.lay(self.take("Pitch supply"), self.points["pitch"][field])
+        return self.lay(self.take("Pitch supply"), self.on_ark(self.points["pitch"][field]))
 
     def tile(self, species: str, sex: str) -> dict[str, Any]:
         """An animal tile's object, loose or in its bag."""
@@ -117,18 +152,26 @@ class Game:
 
     def give_tile(self, species: str, sex: str, colour: str, slot: int = 5) -> str:
         seat = self.seats[self.colours.index(colour)]
-        (r0, f0), (dr, df) = AREA_SPOTS["animals"]
-        xz = seat_point(seat, r0 + dr * (slot % 5), f0 + df * (slot % 5) - 1.4 * (slot // 5))
-        return self.lay(self.tile(species, sex), xz, seat["facing"] + 180)
+        at = area_slot(seat, "animals", slot)
+        return self.lay(self.tile(species, sex), at, seat["facing"] + 180)
 
     def give(self, colour: str, nickname: str, count: int) -> list[str]:
-        """Extra pieces from a supply bag into a seat's area (dividers, food or pitch)."""
+        """Extra pieces from a supply bag into a seat's area (dividers, food or pitch), after
+        the ones already there."""
         seat = self.seats[self.colours.index(colour)]
-        out = []
-        for k in range(count):
-            xz = seat_point(seat, -1.0 + 0.3 * k, 0.0)
-            out.append(self.lay(self.take(nickname), xz))
-        return out
+        kind = {"Food supply": "food", "Pitch supply": "pitch"}.get(nickname, "dividers")
+        tag = {"food": "Food", "pitch": "Pitch", "dividers": "Divider"}[kind]
+        have = sum(
+            1
+            for o in self.save["ObjectStates"]
+            if tag in o.get("Tags", [])
+            and self.area_of({"position": [o["Transform"]["posX"], 0, o["Transform"]["posZ"]]})
+            == colour
+        )
+        return [
+            self.lay(self.take(nickname), area_slot(seat, kind, have + k), seat["facing"] + 180)
+            for k in range(count)
+        ]
 
     # -- reading and driving the table ---------------------------------------------------------
 
@@ -139,7 +182,8 @@ class Game:
         return self.table.ui_value("status") or ""
 
     def vp(self) -> dict[str, int]:
-        return {c: int(self.table.ui_value(f"seat_{i + 1}_vp")) for i, c in enumerate(self.colours)}
+        slots = [s["color"] for s in self.data["table"]["seats"]]  # the panel has a row each
+        return {c: int(self.table.ui_value(f"seat_{slots.index(c) + 1}_vp")) for c in self.colours}
 
     def messages(self, since: int = 0) -> list[str]:
         return [b["message"] for b in self.table.broadcasts[since:]]
@@ -164,9 +208,10 @@ class Game:
 
     def setup(self) -> None:
         self.table.click_ui(self.colours[0], "setup")
+        assert not self.table.errors, self.table.errors
 
     def drop_on(self, colour: str, guid: str, xz: list[float]) -> None:
-        self.table.drop(colour, guid, [xz[0], 1.3, xz[1]])
+        self.table.drop(colour, guid, [xz[0], BOARD_TOP + 0.5, xz[1]])
 
     def place_workers(self, wishes: dict[str, list[str]]) -> None:
         """Phase I: each player in turn drops a worker on their first free wished space."""
@@ -257,24 +302,65 @@ def enclosure_edges(rows: int, cols: int, squares: list[tuple[int, int]]) -> lis
 # --------------------------------------------------------------------------- setup
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_setup_lays_out_the_table(standard: Any, n: int) -> None:
-    game = Game(standard, n)
+def test_one_save_seats_every_colour_before_setup(standard: Any) -> None:
+    game = Game(standard, 4, set_up=False)
+    table = game.table
+    hands = [o for o in table.objects() if o["type"] == "Hand"]
+    assert len(hands) == 4
+    assert game.status() == "Sit at Red, Yellow, Green, Blue (2-4 players), then press Setup."
+    assert [o["nickname"] for o in game.objects("Ark")] == [
+        "Ark: bow", "Ark: middle", "Ark: middle", "Ark: stern",
+    ]  # fmt: skip
+    bags = [o for o in table.objects() if "AnimalBag" in o["tags"]]
+    assert sum(len(b["contained"]) for b in bags) == 2 * len(game.config["species"])
+    assert game.objects("Animal") == []  # nothing dealt before Setup
+    assert not table.errors
+
+
+@pytest.mark.parametrize(
+    ("seated", "reason"),
+    [(["Red"], "1 seated there"), (["Blue"], "1 seated there")],
+)
+def test_setup_needs_two_to_four_seated_players(
+    standard: Any, seated: list[str], reason: str
+) -> None:
+    game = Game(standard, 4, colours=seated, set_up=False)
+    game.table.click_ui(seated[0], "setup")
+    assert game.table.ui_active("setup")
+    assert any(reason in m for m in game.messages())
+    assert game.objects("Animal") == []
+    assert not game.table.errors
+
+
+@pytest.mark.parametrize(
+    "colours",
+    [
+        ["Red", "Yellow"],
+        ["Red", "Green"],
+        ["Yellow", "Blue"],
+        ["Red", "Yellow", "Green"],
+        ["Yellow", "Green", "Blue"],
+        ["Red", "Yellow", "Green", "Blue"],
+    ],
+)
+def test_setup_lays_out_the_table_for_the_seated_players(standard: Any, colours: list[str]) -> None:
+    n = len(colours)
+    game = Game(standard, n, colours=colours, set_up=False)
     config, table = game.config, game.table
+    game.setup()
+    assert not table.ui_active("setup")
+    assert f"Ark & Noah: {n} players ({', '.join(colours)})." in game.messages()
+    # the Ark of n sections, where the script's spots are
     rows, cols = ref.ark_shape(config, n)
     assert (game.points["rows"], game.points["cols"]) == (rows, cols)
     layout = ref.for_players(config["ark"]["sections"], n)["layout"]
-    assert [o["nickname"] for o in game.objects("Ark")] == [f"Ark: {k}" for k in layout]
-    grid = ref._grid(rows, cols)
-    snaps = game.save["SnapPoints"]
-    assert sum(1 for s in snaps if s["Tags"] == ["Divider"]) == len(grid.edges)
-    assert sum(1 for s in snaps if s["Tags"] == ["Pitch"]) == len(grid.points)
-    assert sum(1 for s in snaps if s["Tags"] == ["Animal", "Food"]) == rows * cols
-    for s in snaps:  # dividers lie along their edge
-        if s["Tags"] == ["Divider"]:
-            assert s["Rotation"]["y"] in (0.0, 90.0)
-    # the bags hold only this player count's species; with the dealt tiles, every tile is there
-    species = {s["name"] for s in config["species"] if s.get("min_players", 2) <= n}
+    sections = game.objects("Ark")
+    assert sorted(o["nickname"] for o in sections) == sorted(f"Ark: {k}" for k in layout)
+    plan = game.points["plan"]
+    want = sorted((round(b.transform.pos[0], 3), k) for k, b in plan.sections)
+    assert sorted((round(o["position"][0], 3), o["nickname"][5:]) for o in sections) == want
+    # only this player count's species are in play; every one of them is there
+    species = {s["name"] for s in config["species"] if s.get("min_players", 0) <= n}
     bags = {o["nickname"]: o for o in table.objects() if "AnimalBag" in o["tags"]}
     loose = [json.loads(o["gm_notes"]) for o in game.objects("Animal")]
     for name, sex in (("Male animals", "male"), ("Female animals", "female")):
@@ -282,10 +368,8 @@ def test_setup_lays_out_the_table(standard: Any, n: int) -> None:
         assert {t["sex"] for t in inside} == {sex}
         assert {t["species"] for t in inside + loose if t["sex"] == sex} == species
         assert len(inside) + sum(1 for t in loose if t["sex"] == sex) == len(species)
-    game.setup()
-    assert not table.ui_active("setup")
     setup = config["setup"]
-    for colour in game.colours:
+    for colour in colours:
         hand = [json.loads(o["gm_notes"]) for o in game.in_area(colour, "Animal")]
         assert (
             sorted(t["sex"] for t in hand)
@@ -295,19 +379,40 @@ def test_setup_lays_out_the_table(standard: Any, n: int) -> None:
         assert len(game.in_area(colour, "Divider")) == setup["dividers"]
         assert len(game.in_area(colour, "Food")) == setup["food"]
         assert len(game.in_area(colour, "Pitch")) == setup["pitch"]
-    assert game.vp() == dict.fromkeys(game.colours, 0)
+        # each at its own place of the area, where the build's AREA_SLOTS say
+        seat = game.seats[colours.index(colour)]
+        for tag, kind in (("Animal", "animals"), ("Divider", "dividers"), ("Food", "food")):
+            got = sorted(
+                tuple(round(v, 3) for v in o["position"]) for o in game.in_area(colour, tag)
+            )
+            want = sorted(
+                tuple(round(v, 3) for v in area_slot(seat, kind, k)) for k in range(len(got))
+            )
+            assert got == want, (colour, tag)
+    assert game.vp() == dict.fromkeys(colours, 0)
     supply = {o["nickname"]: o["quantity"] for o in table.objects() if "Supply" in o["tags"]}
-    for colour in game.colours:
+    assert set(supply) == {f"{c} dividers" for c in colours} | {"Food supply", "Pitch supply"}
+    for colour in colours:
         assert (
             supply[f"{colour} dividers"]
             == config["supply"]["dividers_per_color"] - setup["dividers"]
         )
     assert supply["Food supply"] == config["supply"]["food"] - n * setup["food"]
     assert supply["Pitch supply"] == config["supply"]["pitch"] - n * setup["pitch"]
-    # workers on the completed-action spaces, as the rules start them
+    everyone_seats = [s["color"] for s in game.data["table"]["seats"]]
+    # nobody else's pieces stay; the workers start on the rules' completed-action spaces
+    owners = {json.loads(o["gm_notes"])["color"] for o in game.objects("Worker")}
+    owners |= {json.loads(o["gm_notes"])["color"] for o in game.objects("Score")}
+    assert owners == set(colours) and len(game.objects("Character")) == n
+    cells = score_cells(game.data)
+    for o in game.objects("Score"):  # each marker on 0, in its own seat's corner
+        slot = everyone_seats.index(json.loads(o["gm_notes"])["color"])
+        x, z = marker_spot(cells[0], slot)
+        assert math.dist((o["position"][0], o["position"][2]), (x, z)) < 1e-3
+        assert o["position"][1] == pytest.approx(BOARD_TOP)
     seats = ref.for_players(config["first_round_spaces"], n)["seats"]
     spaces = {s["id"]: s for s in game.points["spaces"]}
-    for colour, wanted in zip(game.colours, seats, strict=True):
+    for colour, wanted in zip(colours, seats, strict=True):
         at = sorted(
             next(
                 i
@@ -320,35 +425,37 @@ def test_setup_lays_out_the_table(standard: Any, n: int) -> None:
         )
         assert at == sorted(wanted)
     ids = [a["id"] for a in config["actions"]]
-    first = min(zip(game.colours, seats, strict=True), key=lambda cw: min(map(ids.index, cw[1])))[0]
+    first = min(zip(colours, seats, strict=True), key=lambda cw: min(map(ids.index, cw[1])))[0]
     assert game.status() == f"Phase I: {first} places a worker on an action space."
+    # the panel lists only the players
+    shown = [i for i in range(1, 5) if table.ui_active(f"seat_{i}")]
+    everyone = [s["color"] for s in game.data["table"]["seats"]]
+    assert shown == [everyone.index(c) + 1 for c in colours]
     assert not table.errors
 
 
-@pytest.mark.parametrize("n", [2, 4])
-def test_animals_can_be_dealt_anew_before_setup(standard: Any, n: int) -> None:
-    game = Game(standard, n)
-    dealt = sorted(o["guid"] for o in game.objects("Animal"))
-    game.table.click_ui(game.colours[-1], "redeal")
-    setup = game.config["setup"]
-    hands = []
-    for colour in game.colours:
-        hand = [json.loads(o["gm_notes"]) for o in game.in_area(colour, "Animal")]
-        assert (
-            sorted(t["sex"] for t in hand)
-            == ["female"] * setup["females"] + ["male"] * setup["males"]
-        )
-        assert len({t["species"] for t in hand}) == len(hand)
-        hands += [o["guid"] for o in game.in_area(colour, "Animal")]
-    assert sorted(hands) == sorted(o["guid"] for o in game.objects("Animal"))
-    assert sorted(hands) != dealt
-    bags = [o for o in game.table.objects() if "AnimalBag" in o["tags"]]
-    assert sum(len(b["contained"]) for b in bags) + len(hands) == 2 * sum(
-        1 for s in game.config["species"] if s.get("min_players", 2) <= n
-    )
-    _pairs_shown_right(game)
+def test_seated_colours_without_a_seat_are_told_they_are_not_playing(standard: Any) -> None:
+    """The strict table seats only colours with a HandTrigger; whether TTS lets a player take
+    another colour is not established, so the script tells them (on a lenient table)."""
+    game = Game(standard, 3, colours=["Red", "White", "Green"], set_up=False, strict=False)
     game.setup()
-    assert not game.table.ui_active("redeal")
+    assert "Not playing (no seat in this game): White." in game.messages()
+    assert game.table.ui_value("order") == "Turn order: Red, Green"
+    assert not game.table.errors
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_starting_animals_are_dealt_at_random_by_setup(standard: Any, n: int) -> None:
+    hands = set()
+    for seed in range(4):
+        game = Game(standard, n, seed=seed)
+        hand = tuple(
+            tuple(sorted(o["nickname"] + o["gm_notes"] for o in game.in_area(c, "Animal")))
+            for c in game.colours
+        )
+        hands.add(hand)
+        _pairs_shown_right(game)
+    assert len(hands) == 4  # every game starts with other hands
     assert not game.table.errors
 
 
@@ -356,14 +463,14 @@ def test_family_setup(family: Any) -> None:
     game = Game(family, 3)
     config = game.config
     assert config["variant"] == "family"
-    board = next(o for o in game.table.objects() if "ActionBoard" in o["tags"])
-    assert board["rotation"][2] == 180.0  # the family side up
+    (board,) = (o for o in game.save["ObjectStates"] if "ActionBoard" in o.get("Tags", []))
+    assert board["CustomImage"]["ImageURL"].endswith("/action-board-family.png")
+    assert board["Transform"]["rotZ"] == 0.0  # the family side is the face: nothing flipped
     sizes = {json.loads(o["gm_notes"])["size"] for o in game.objects("Animal")}
     assert 0 not in sizes  # no small animals in the family game
     first, second, _ = game.colours
     names = {o["nickname"] for o in game.table.objects() if "Supply" in o["tags"]}
     assert names == {f"{c} dividers" for c in game.colours}  # no food, no pitch
-    game.setup()
     assert game.status() == f"{first}: choose an action."
     for colour in game.colours:
         assert not game.in_area(colour, "Food") and not game.in_area(colour, "Pitch")
@@ -393,7 +500,6 @@ def test_tiles_flip_to_their_paired_side_when_the_partner_appears(standard: Any,
         game.give_tile("Dog", "female", game.colours[1])
 
     game = Game(standard, n, edit)
-    game.setup()
     dogs = [o for o in game.objects("Animal") if json.loads(o["gm_notes"])["species"] == "Dog"]
     assert len(dogs) == 2 and all(o["face_down"] for o in dogs)
     _pairs_shown_right(game)
@@ -421,7 +527,6 @@ def test_tiles_flip_to_their_paired_side_when_the_partner_appears(standard: Any,
 def test_phase_one_bonuses_and_turn_order(standard: Any, n: int) -> None:
     game = Game(standard, n)
     config = game.config
-    game.setup()
     wishes = {c: ["forest", "building", "loading", "pitch"] for c in game.colours}
     wishes[game.colours[-1]] = ["loading", "food"]
     before = len(game.table.broadcasts)
@@ -440,9 +545,7 @@ def test_phase_one_bonuses_and_turn_order(standard: Any, n: int) -> None:
     tokens = sorted(json.loads(o["gm_notes"])["value"] for o in game.objects("Bonus"))
     assert tokens == sorted(v for v in expected.values() if v > 0)
     # the game survives a save and reload in the middle of Phase II
-    game.table = EmulatedTable(game.table.save_state(), seed=9)
-    game.table.seat(game.colours)
-    game.table.load()
+    game.table = game.open(game.table.save_state(), 9)
     assert game.table.ui_value("order") == "Turn order: " + ", ".join(order["turn_order"])
     # gains resolve by themselves; the first step waiting for a player is shown
     game.done_all()
@@ -453,12 +556,34 @@ def test_phase_one_bonuses_and_turn_order(standard: Any, n: int) -> None:
     bonus_space = next(i for i, v in expected.items() if v > 0)
     worker = next(o for o in game.objects("Worker") if json.loads(o["gm_notes"])["color"] == who)
     spot = next(s for s in game.points["spaces"] if s["id"] == bonus_space)
+    since = len(game.table.broadcasts)
     game.drop_on(who, worker["guid"], spot["current"])
     assert game.vp()[who] == vp_before[who] + expected[bonus_space]
     assert not any(
         json.loads(o["gm_notes"])["value"] and o["position"][0] == spot["bonus"][0]
         for o in game.objects("Bonus")
     )
+    # the rest of round 2's Phase I: every old token is replaced (even those spawned before
+    # the reload), one token per space showing its new bonus
+    game.place_workers(wishes)
+    second = [
+        {"color": hit.group(1), "space": a["id"]}
+        for m in game.messages(since)
+        if (hit := re.match(r"^(\w+) takes (\w+)", m))
+        for a in config["actions"]
+        if a["name"] == hit.group(2)
+    ]
+    assert len(second) == len(placements)
+    now = ref.bonus_update(config, {"bonuses": expected, "placements": second})["bonuses"]
+    shown: dict[str, list[int]] = {}
+    for o in game.objects("Bonus"):
+        at = next(
+            s["id"]
+            for s in game.points["spaces"]
+            if math.dist((o["position"][0], o["position"][2]), s["bonus"]) < 0.01
+        )
+        shown.setdefault(at, []).append(json.loads(o["gm_notes"])["value"])
+    assert shown == {k: [v] for k, v in now.items() if v > 0}
     assert not game.table.errors
 
 
@@ -467,7 +592,6 @@ def test_phase_one_bonuses_and_turn_order(standard: Any, n: int) -> None:
 
 def _to_build_step(game: Game) -> tuple[str, str]:
     """Run round 1 up to the Building occupant's step; (builder, other player)."""
-    game.setup()
     first = game.status().split()[2]
     others = [c for c in game.colours if c != first]
     wishes = {first: ["building"], **{c: ["forest", "loading", "food", "pitch"] for c in others}}
@@ -476,8 +600,13 @@ def _to_build_step(game: Game) -> tuple[str, str]:
     return first, others[0]
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_enclosures_are_detected_and_inner_dividers_returned(standard: Any, n: int) -> None:
+@pytest.mark.parametrize(
+    "seated",
+    [["Red", "Yellow"], ["Green", "Blue"], ["Yellow", "Green", "Blue"], None],
+)
+def test_enclosures_are_detected_and_inner_dividers_returned(
+    standard: Any, seated: list[str] | None
+) -> None:
     rows_cols: dict[str, int] = {}
 
     def edit(game: Game) -> None:
@@ -485,7 +614,8 @@ def test_enclosures_are_detected_and_inner_dividers_returned(standard: Any, n: i
         for colour in game.colours:
             game.give(colour, f"{colour} dividers", 6)
 
-    game = Game(standard, n, edit)
+    n = len(seated) if seated else 4
+    game = Game(standard, n, edit, colours=seated)
     builder, other = _to_build_step(game)
     rows, cols = rows_cols["rows"], rows_cols["cols"]
     # a 2 x 2 enclosure in the bow with a stray divider inside it, and a 1 x 1 beside it
@@ -536,10 +666,12 @@ def test_enclosures_are_detected_and_inner_dividers_returned(standard: Any, n: i
 # --------------------------------------------------------------------------- loading
 
 
-def _lion_ark(game: Game, colours: list[str]) -> list[str]:
-    """A completed 1 x 3 enclosure along the top hull, in mixed colours, fed and pitched."""
-    squares = [(0, 0), (0, 1), (0, 2)]
-    edges = enclosure_edges(game.points["rows"], game.points["cols"], squares)
+def _lion_ark(
+    game: Game, colours: list[str], squares: tuple[tuple[int, int], ...] = ((0, 0), (0, 1), (0, 2))
+) -> list[str]:
+    """A completed enclosure (1 x 3 along the top hull unless ``squares`` says otherwise), in
+    mixed colours, fed and pitched."""
+    edges = enclosure_edges(game.points["rows"], game.points["cols"], list(squares))
     for i, edge in enumerate(edges):
         game.divider_on(edge, colours[i % len(colours)])
     if game.config["loading"]["food_required"]:
@@ -570,7 +702,6 @@ def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
         game.give_tile("Dog", "female", colours[0], 7)
 
     game = Game(standard, n, edit)
-    game.setup()
     loader = game.status().split()[2]
     game.place_workers({**{c: ["pitch", "food"] for c in game.colours}, loader: ["loading"]})
     assert loader == game.colours[0]  # seat 0 starts on the leftmost completed-action space
@@ -609,6 +740,11 @@ def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
         assert (markers[c] != markers0[c]) == (got[c] != 0)
     assert f"({8 - want['cost']} loading point(s) left)" in game.status()
     assert all(game.table.object(tiles[("Lion", s)])["locked"] for s in ("male", "female"))
+    # the pair lies on the food of its squares, on the Ark's top, not inside the board
+    food_th = PIECES["food"][2] if game.config["loading"]["food_required"] else 0.0
+    for sex in ("male", "female"):
+        y = game.table.object(tiles[("Lion", sex)])["position"][1]
+        assert y == pytest.approx(BOARD_TOP + food_th)
     # a dog pair into the same enclosure: refused with rules_ref's reason, nothing scores
     dog = next(s for s in game.config["species"] if s["name"] == "Dog")
     inp2 = {
@@ -638,6 +774,34 @@ def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
     assert not game.table.errors
 
 
+def test_a_pair_in_a_one_square_enclosure_stacks_on_its_square(standard: Any) -> None:
+    """Dogs need a 1-square enclosure: both tiles lie on that square, the second on top of the
+    first (and the food below), so nothing interpenetrates on the strict table."""
+
+    def edit(game: Game) -> None:
+        _lion_ark(game, [game.colours[0]], squares=((0, 0),))
+        game.give_tile("Dog", "male", game.colours[0], 6)
+        game.give_tile("Dog", "female", game.colours[0], 7)
+
+    game = Game(standard, 2, edit)
+    loader = game.colours[0]
+    game.place_workers({c: ["loading"] if c == loader else ["pitch", "food"] for c in game.colours})
+    game.until(loader, "Loading")
+    dogs = {
+        json.loads(o["gm_notes"])["sex"]: o["guid"]
+        for o in game.objects("Animal")
+        if json.loads(o["gm_notes"])["species"] == "Dog"
+    }
+    square = game.points["squares"]["0:0"]
+    game.drop_on(loader, dogs["male"], square)
+    game.drop_on(loader, dogs["female"], square)
+    assert any(m.startswith(f"{loader} loads the Dog pair") for m in game.messages())
+    food, animal = PIECES["food"][2], ANIMAL_THICKNESS
+    heights = sorted(game.table.object(g)["position"][1] for g in dogs.values())
+    assert heights == [pytest.approx(BOARD_TOP + food), pytest.approx(BOARD_TOP + food + animal)]
+    assert not game.table.errors
+
+
 def test_family_loading_scores_like_rules_ref(family: Any) -> None:
     def edit(game: Game) -> None:
         first, second = game.colours
@@ -649,7 +813,6 @@ def test_family_loading_scores_like_rules_ref(family: Any) -> None:
 
     game = Game(family, 2, edit)
     first, second = game.colours
-    game.setup()
     game.table.click_ui(first, "act_loading")
     assert game.step() == (first, "Loading")
     tiles = {
@@ -744,7 +907,6 @@ def test_deluge_and_final_scoring_match_rules_ref(
 ) -> None:
     game = Game(short_game[variant], n, _closed_hull)
     config = game.config
-    game.setup()
     if variant is None:
         game.place_workers({c: ["trading", "taming", "pitch"] for c in game.colours})
         for _ in range(40):
@@ -805,3 +967,44 @@ def test_deluge_and_final_scoring_match_rules_ref(
             f"penalties {-want['penalties'][colour]:+d})" in body
         )
     assert not game.table.errors
+
+
+@pytest.mark.parametrize(("variant", "n"), [(None, 2), (None, 3), (None, 4), ("family", 3)])
+def test_the_table_after_setup_passes_the_geometry_checks(
+    standard: Any, family: Any, variant: str | None, n: int
+) -> None:
+    """What Setup lays out (moved sections, dealt pieces and animals, workers on their spaces)
+    rests on surfaces, faces its seats and interpenetrates nothing; the script's positions for
+    that Ark land on their printed cells."""
+    from tts_builder.games.ark_and_noah.boards import snap_points
+    from tts_builder.games.ark_and_noah.positions import ark_positions, board_positions
+    from tts_builder.save.checker import check_geometry
+    from tts_builder.save.geometry_checks import image_size_from_files
+
+    built = family if variant else standard
+    game = Game(built, n)
+    state = game.table.save_state()
+    plan = game.points["plan"]
+    state["SnapPoints"] = snap_points(plan, game.points["spaces"], variant is not None)
+    objects = state["ObjectStates"]
+    sections = []
+    for _kind, b in plan.sections:  # the section object Setup put at each place
+        sections.append(
+            next(
+                o["GUID"]
+                for o in objects
+                if "Ark" in o.get("Tags", [])
+                and math.isclose(o["Transform"]["posX"], b.transform.pos[0], abs_tol=1e-3)
+            )
+        )
+    boards = {
+        key: next(o["GUID"] for o in objects if tag in o.get("Tags", []))
+        for key, tag in (
+            ("action-board", "ActionBoard"),
+            ("score-track", "ScoreTrack"),
+            ("round-track", "RoundTrack"),
+        )
+    }
+    positions = ark_positions(game.data, plan, sections)
+    positions += board_positions(game.data, game.config, boards)
+    assert check_geometry(state, image_size_from_files(built.files), positions) == []

@@ -19,18 +19,15 @@ from tts_builder.lua.lint import lint
 from tts_builder.lua.scripts import rules_source
 from tts_builder.strategies import strategies_for
 from tts_builder.strategies.arche_noah_flood import generated_maps
-from tts_builder.verify import ERROR, Engines, check_function, normalize
+from tts_builder.verify import Engines, check_function, normalize, python_outcome, refused
 
 LETTERS = sorted(CONFIG["terrain"])
 LuaRules = StrictRules
 
 
 def python(name: str, inp: Any, config: dict[str, Any] = CONFIG) -> Any:
-    """rules_ref's answer, normalised like the verifier does (errors as ``{"error": True}``)."""
-    try:
-        return normalize(F.FUNCTIONS[name](config, inp))
-    except (ValueError, KeyError, TypeError, IndexError):
-        return ERROR
+    """rules_ref's outcome, as the verifier sees it (a refusal as ``{"rule_error": code}``)."""
+    return python_outcome(F.FUNCTIONS[name], config, inp)
 
 
 SOURCE = rules_source(GAME, {"config": CONFIG})
@@ -53,9 +50,8 @@ def cost(animal: str, frm, to, game_map=None, **extra) -> dict:
 
 def test_rules_module_is_lint_clean_and_pure() -> None:
     assert lint(SOURCE, "rules") == []
-    for name in (*F.FUNCTIONS, "neighbours", "flooded_hexes", "step_cost", "destinations",
-                 "check_flood", "map_size", "species", "mod"):
-        assert lua52.lua_type(RULES.module[name]) == "function", name
+    functions = {k for k, v in RULES.module.items() if lua52.lua_type(v) == "function"}
+    assert functions == set(F.FUNCTIONS)  # helpers stay local: every function is a rule
     assert RULES.module["ARK"] == "ark"
     assert from_lua(RULES.module["CONFIG"]) == normalize(CONFIG)
 
@@ -162,8 +158,9 @@ def test_issue_examples_of_the_other_functions() -> None:
     assert RULES("dice_effect", {"values": ["2", "sun"], **junior}) == {
         "points": 2, "sun": 1, "water": 0,
     }
-    for bad in ({"values": ["6", "1"]}, {"values": ["sun", "1"]}, {"values": [2.5]}, {}):
-        assert RULES.safe("dice_effect", bad) == ERROR == python("dice_effect", bad)
+    for bad in ({"values": ["6", "1"]}, {"values": ["sun", "1"]}, {"values": [2.5]}):
+        assert RULES.safe("dice_effect", bad) == refused("not_a_face") == python("dice_effect", bad)
+    assert RULES.safe("dice_effect", {}) == refused("missing_input") == python("dice_effect", {})
     assert RULES("flood_advance", {"row": 0, "col": 0, "rolls": [7, 2]}) == {
         "row": 0, "col": 9, "newly_flooded": [[0, c] for c in range(9)],
     }
@@ -193,7 +190,8 @@ def test_issue_examples_of_the_other_functions() -> None:
 def test_null_is_an_absent_key_on_both_sides() -> None:
     inp = {"animal": "Elephant", "from": [2, 1], "to": "ark", "variant": None, "map": None,
            "flooded": None, "occupied": None}
-    assert RULES("move_cost", inp) == python("move_cost", inp) != ERROR
+    assert RULES("move_cost", inp) == python("move_cost", inp)
+    assert "rule_error" not in python("move_cost", inp)
     assert python("move_cost", inp) == python("move_cost", {k: v for k, v in inp.items() if v})
     assert RULES("move_cost", {"animal": "Hippo", "from": [0, 4], "to": [0, 5]}) == {"path": []}
     assert python("move_cost", {"animal": "Hippo", "from": [0, 4], "to": [0, 5]}) == {"path": []}
@@ -317,19 +315,9 @@ def test_every_start_hex_to_the_ark_on_the_game_map() -> None:
 # The helpers for the glue
 
 
-def test_neighbours_and_flooded_hexes() -> None:
-    for r in range(ROWS):
-        for c in range(COLS):
-            want = [list(h) for h in F.neighbours(r, c, ROWS, COLS)]
-            assert RULES("neighbours", r, c, ROWS, COLS) == want
-    for row, col in ((0, 0), (0, 5), (3, 0), (3, 11), (ROWS, 0)):
-        got = RULES("flooded_hexes", row, col, COLS)
-        assert got == sorted(list(h) for h in F.flooded_hexes(row, col, COLS))
-    assert RULES("map_size", {}) == {"rows": ROWS, "cols": COLS}
-    assert RULES("map_size", {"map": chain("PPP")}) == {"rows": 3, "cols": 1}
-    assert RULES("species") == SPECIES
-    assert [RULES("mod", a, 3) for a in (-4, -3, -1, 0, 2, 7)] == [a % 3 for a in (-4, -3, -1,
-                                                                               0, 2, 7)]
+def test_step_cost_refuses_a_hex_off_the_map_like_rules_ref() -> None:
+    inp = {"animal": SPECIES[0], "from": [ROWS, 0], "to": [0, 0]}
+    assert RULES.safe("step_cost", inp) == refused("off_the_map") == python("step_cost", inp)
 
 
 @QUICK

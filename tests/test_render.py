@@ -313,7 +313,7 @@ def test_compose_sheet_places_faces_back_and_neutral_slots() -> None:
     for slot, colour in enumerate(colours):
         assert sheet.getpixel(((slot % 3) * 20 + 10, (slot // 3) * 30 + 15)) == colour
     assert sheet.getpixel((50, 45)) == (9, 9, 9)  # hidden slot shows the back
-    small = compose_sheet(faces, plan_sheets(2, (20, 30))[0], (20, 30))
+    small = compose_sheet(faces[:2], plan_sheets(2, (20, 30))[0], (20, 30))
     assert small.size == (60, 30) and small.getpixel((50, 15)) == (128, 128, 128)
     with pytest.raises(ValueError, match="expected 20x30"):
         compose_sheet([Image.new("RGB", (5, 5))], plan_sheets(1, (20, 30))[0], (20, 30))

@@ -184,9 +184,47 @@ def test_pick_options(config: dict, offer: int, green: int, take: list[int]) -> 
     assert an.pick_options(config, {"offer": offer, "green": green}) == {"take": take}
 
 
+SEATS = ["White", "Red", "Yellow", "Green", "Blue"]
+
+
+def test_seating_players_in_seat_order_chooser_starts_unlisted_told() -> None:
+    out = an.seating({}, {"seats": SEATS, "seated": ["Green", "Pink", "White"],
+                          "chooser": "Green", "min": 2, "max": 5})
+    assert out == {"players": ["White", "Green"], "slots": [0, 3], "unlisted": ["Pink"],
+                   "enough": True, "start": 1}
+
+
+def test_seating_one_listed_player_is_not_enough_and_a_spectator_chooser_means_seat_0() -> None:
+    out = an.seating({}, {"seats": SEATS, "seated": ["Red", "Purple"], "chooser": "Purple",
+                          "min": 2, "max": 5})
+    assert out["players"] == ["Red"] and out["unlisted"] == ["Purple"]
+    assert not out["enough"] and out["start"] == 0
+
+
+def test_turn_bidding_clockwise_from_start_and_picking_by_order() -> None:
+    assert [an.turn({}, {"phase": "bid", "players": 3, "start": 2, "turn": t})["seat"]
+            for t in range(3)] == [2, 0, 1]
+    assert an.turn({}, {"phase": "pick", "players": 3, "start": 0, "turn": 1,
+                        "order": [2, 0, 1]}) == {"seat": 0}
+    with pytest.raises(ValueError):
+        an.turn({}, {"phase": "bid", "players": 3, "start": 0, "turn": 3})
+
+
+def test_bid_range_is_zero_to_own_purple_chips() -> None:
+    assert an.bid_range({}, {"purple": 7}) == {"low": 0, "high": 7}
+
+
+def test_a_chosen_start_seat_bids_first(config: dict) -> None:
+    state = an.ArcheNoahGame(config, 3, start_seat=2).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert state.current_player() == 2
+
+
 def test_functions_table() -> None:
     assert set(an.FUNCTIONS) == {
         "score_collection", "pick_order", "setup", "offer_size", "winners", "pick_options",
+        "seating", "turn", "bid_range",
     }
     assert all(callable(fn) for fn in an.FUNCTIONS.values())
 

@@ -235,8 +235,36 @@ def test_arrival_last_animal_names_the_winners():
     assert F.arrival(CONFIG, {**junior, "arrived": arrived[:9]}) == {"out": [], "winners": []}
 
 
+def test_seating_keeps_seat_order_and_names_unlisted_colours():
+    seats = ["White", "Red", "Yellow", "Green", "Blue"]
+    out = F.seating(CONFIG, {"seats": seats, "seated": ["Blue", "Pink", "Red"], "min": 3,
+                             "max": 5})
+    assert out == {"players": ["Red", "Blue"], "slots": [1, 4], "unlisted": ["Pink"],
+                   "enough": False, "start": 0}
+
+
+def test_next_player_skips_players_who_are_out():
+    out = [False, True, False, True]
+    assert F.next_player(CONFIG, {"out": out, "after": -1}) == {"seat": 0}
+    assert F.next_player(CONFIG, {"out": out, "after": 0}) == {"seat": 2}
+    assert F.next_player(CONFIG, {"out": out, "after": 2}) == {"seat": -1}
+
+
+def test_payment_armed_sun_points_then_unarmed_sun():
+    budget = CONFIG["junior"]["sun_hexes"] * CONFIG["junior"]["step_cost"]
+    junior = {"variant": "junior", "sun": 1}
+    pay = lambda **kw: F.payment(CONFIG, {**junior, **kw})["pay"]  # noqa: E731
+    assert pay(cost=1, points=3, sun_armed=True) == "sun"
+    assert pay(cost=budget + 1, points=9, sun_armed=True) == "none"
+    assert pay(cost=1, points=3) == "points"
+    assert pay(cost=budget, points=0) == "sun"
+    assert pay(cost=budget + 1, points=0) == "none"
+    assert F.payment(CONFIG, {"cost": 1, "points": 0, "sun": 1})["sun_budget"] == 0
+
+
 def test_functions_table():
-    names = ["dice_effect", "flood_advance", "move_cost", "reaches_ark", "arrival"]
+    names = ["dice_effect", "flood_advance", "move_cost", "reaches_ark", "arrival", "seating",
+             "next_player", "payment", "step_cost", "destinations", "check_flood"]
     assert {name: getattr(F, name) for name in names} == F.FUNCTIONS
     json.dumps(cost("Elephant", (2, 1), "ark"))  # JSON-shaped
 

@@ -258,6 +258,7 @@ def test_random_divider_layouts(cols, closed_hull, density, mask):
 # ---------------------------------------------------------------------------------------------
 # load_pair
 
+
 def load(config=CONFIG, **changes: Any) -> dict[str, Any]:
     inp = {
         "rows": 3, "cols": 16, "dividers": SEED_DIVIDERS, "pitch": SEED_PITCH,
@@ -418,7 +419,11 @@ def test_seed_phase_two_order():
 
 
 def test_functions_table():
-    assert set(an.FUNCTIONS) == {"enclosures", "load_pair", "final_scoring", "bonus_update"}
+    assert set(an.FUNCTIONS) == {
+        "enclosures", "load_pair", "final_scoring", "bonus_update", "phase_two_order",
+        "players_entry", "ark_shape", "hull_status", "build_spots", "building_vp", "load_cost",
+        "deluge_order", "game_end", "seating", "starting_deal",
+    }  # fmt: skip
     out = an.FUNCTIONS["enclosures"](CONFIG, {"rows": 3, "cols": 8, "dividers": []})
     assert json.loads(json.dumps(out)) == out == {"enclosures": [], "returned": []}
 
@@ -867,3 +872,49 @@ def test_random_games_keep_the_invariants(variant, n):
 def test_random_games_are_deterministic():
     first, second = play(3, CONFIG, 11, check=False), play(3, CONFIG, 11, check=False)
     assert first.history == second.history and first.returns() == second.returns()
+
+
+# ---------------------------------------------------------------------------------------------
+# Seating and the starting deal
+
+
+def test_seating_plays_the_seated_colours_in_seat_order() -> None:
+    out = an.seating(CONFIG, {"seated": ["Green", "White", "Red"]})
+    assert out == {"ok": True, "colors": ["Red", "Green"], "ignored": ["White"], "reason": ""}
+    alone = an.seating(CONFIG, {"seated": ["Blue"]})
+    assert not alone["ok"] and alone["colors"] == ["Blue"]
+    assert alone["reason"] == "2-4 players must sit at Red, Yellow, Green, Blue; 1 seated there"
+    with pytest.raises(ValueError):
+        an.seating(CONFIG, {"seated": ["Red", "Red"]})
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_starting_deal_follows_the_setup_rules(n: int) -> None:
+    setup = CONFIG["setup"]
+    per_seat = setup["males"] + setup["females"]
+    deals = set()
+    for k in range(40):
+        rolls = [(k * 7919 + 31 * i * i) % 1000 for i in range(n * per_seat)]
+        out = an.starting_deal(CONFIG, {"players": n, "rolls": rolls})
+        in_play = an.tiles_in_play(CONFIG, n)
+        dealt = [t for hand in out["hands"] for t in hand]
+        assert sorted(dealt + out["bags"]["male"] + out["bags"]["female"]) == in_play
+        assert sorted(in_play + out["unused"]) == list(range(2 * len(CONFIG["species"])))
+        for hand in out["hands"]:
+            assert sum(t % 2 == 0 for t in hand) == setup["males"]
+            assert sum(t % 2 == 1 for t in hand) == setup["females"]
+            assert not any(t ^ 1 in hand for t in hand)  # no starting pair
+        deals.add(json.dumps(out["hands"]))
+    assert len(deals) > 30  # the rolls decide: not one fixed deal
+    with pytest.raises(ValueError):
+        an.starting_deal(CONFIG, {"players": n, "rolls": [0] * (n * per_seat - 1)})
+
+
+def test_small_player_counts_leave_their_species_out() -> None:
+    names = [s["name"] for s in CONFIG["species"]]
+    unused = an.starting_deal(CONFIG, {"players": 2, "rolls": [0] * 8})["unused"]
+    assert {names[t // 2] for t in unused} == {
+        s["name"] for s in CONFIG["species"] if s.get("min_players", 0) > 2
+    }
+    family = an.starting_deal(FAMILY, {"players": 4, "rolls": [0] * 16})["unused"]
+    assert {CONFIG["species"][t // 2]["size"] for t in family} == {0}

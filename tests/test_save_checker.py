@@ -36,7 +36,7 @@ from tts_builder.save import (
 )
 from tts_builder.save.checker import KNOWN_NAMES, Finding
 
-SAVES = Path(__file__).resolve().parents[2] / "shared" / "tts" / "saves"
+SAVES = Path(__file__).resolve().parent / "fixtures" / "real_saves"
 REAL_SAVES = sorted(p.name for p in SAVES.glob("*.json"))
 URL = "https://example.org/img.png"
 
@@ -50,7 +50,7 @@ def real_bytes(name: str) -> bytes:
 
 
 def test_real_saves_are_present():
-    assert len(REAL_SAVES) >= 8, f"expected the shared real saves in {SAVES}"
+    assert len(REAL_SAVES) >= 8, f"expected the real-save fixtures in {SAVES}"
 
 
 @pytest.mark.parametrize("name", REAL_SAVES)

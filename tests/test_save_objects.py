@@ -46,7 +46,7 @@ from tts_builder.save.objects import OBJECT_KEY_ORDER, color
 from tts_builder.save.savefile import TOP_LEVEL_DEFAULTS, component_tags
 from tts_builder.save.tables import PLAYER_COLORS, RPG_HAND_PLACEMENTS, SEAT_COLORS
 
-SAVES = Path(__file__).resolve().parents[2] / "shared" / "tts" / "saves"
+SAVES = Path(__file__).resolve().parent / "fixtures" / "real_saves"
 HEX6 = re.compile(r"[0-9a-f]{6}")
 FACE, BACK = "https://example.org/face.png", "https://example.org/back.png"
 
@@ -66,6 +66,17 @@ def merchantalismo() -> dict:
 
 def lazzz() -> list[dict]:
     return real("LazzzzyKitty__Table-Top-Games__TS_Save_10.json")["ObjectStates"]
+
+
+def first(objects: list[dict], name: str, inside: str | None = None) -> dict:
+    """The first object called ``name`` (at the top, or in the first ``inside`` holding one)."""
+    for obj in objects:
+        if inside is None and obj["Name"] == name:
+            return obj
+        for child in obj.get("ContainedObjects") or []:
+            if child["Name"] == name and inside in (None, obj["Name"]):
+                return child
+    raise LookupError(f"no {name} in the fixture")
 
 
 def sheet(w: int = 3, h: int = 2) -> dict:
@@ -181,19 +192,25 @@ def _built_and_real():
     c2 = card("aaaaab", 2002, sheet(10, 7), tags=["card"])
     one = custom_deck_entry(FACE, BACK, 1, 1)
     return {
-        "Card": (ark()[14]["ContainedObjects"][0], c1),
-        "Deck": (ark()[14], deck("aaaaac", [c1, c2], name="Deck", tags=["card"])),
-        "CardCustom": (ark()[215], card("aaaaad", 2200, one, name="CardCustom", tags=["x"])),
-        "Custom_Token": (ark()[79], custom_token("aaaaae", FACE)),
-        "Custom_Tile": (ark()[9]["ContainedObjects"][0], custom_tile("aaaaaf", FACE)),
-        "ScriptingTrigger": (ark()[235], scripting_trigger("aaaab0", transform((0, 0, 0)))),
+        "Card": (first(ark(), "Card", inside="Deck"), c1),
+        "Deck": (first(ark(), "Deck"), deck("aaaaac", [c1, c2], name="Deck", tags=["card"])),
+        "CardCustom": (
+            first(ark(), "CardCustom"),
+            card("aaaaad", 2200, one, name="CardCustom", tags=["x"]),
+        ),
+        "Custom_Token": (first(ark(), "Custom_Token"), custom_token("aaaaae", FACE)),
+        "Custom_Tile": (first(ark(), "Custom_Tile"), custom_tile("aaaaaf", FACE)),
+        "ScriptingTrigger": (
+            first(ark(), "ScriptingTrigger"),
+            scripting_trigger("aaaab0", transform((0, 0, 0))),
+        ),
         "HandTrigger": (
-            merchantalismo()["ObjectStates"][0],
+            first(merchantalismo()["ObjectStates"], "HandTrigger"),
             hand_trigger("aaaab1", "Red", c1["Transform"]),
         ),
-        "Bag": (lazzz()[1], bag("aaaab2", [c1])),
+        "Bag": (first(lazzz(), "Bag"), bag("aaaab2", [c1])),
         "Custom_Dice": (
-            lazzz()[1]["ContainedObjects"][6],
+            first(lazzz(), "Custom_Dice", inside="Bag"),
             custom_dice("aaaab3", FACE, D10_ROTATIONS, die_type=3),
         ),
     }  # fmt: skip
@@ -298,7 +315,7 @@ def test_custom_dice_nests_type_in_custom_image_with_string_values():
 
 
 def test_d6_rotations_match_real_die():
-    die = merchantalismo()["ObjectStates"][8]
+    die = first(merchantalismo()["ObjectStates"], "Die_6")
     assert die["Name"] == "Die_6"
     built = custom_dice("aaaaaa", FACE)["RotationValues"]
     assert built == die["RotationValues"]

@@ -242,9 +242,9 @@ def test_install_command_without_a_saves_folder(
     assert not (tmp_path / "no").exists()
 
 
-def test_a_game_with_a_save_per_player_count_installs_each(tmp_path: Path) -> None:
-    """Ark & Noah writes one save per player count: each gets its own slot and images, every
-    image URL of each save is a file that exists, and a re-install replaces those slots."""
+def test_ark_and_noah_installs_one_save_for_every_player_count(tmp_path: Path) -> None:
+    """Ark & Noah ships one save for 2-4 players: one slot, every image URL of the save (in its
+    fields and in its Lua) is a file that exists, and a re-install replaces that slot."""
     from tts_builder.build import BuildOptions, build_game
 
     saves = tmp_path / "Saves"
@@ -252,18 +252,17 @@ def test_a_game_with_a_save_per_player_count_installs_each(tmp_path: Path) -> No
     options = BuildOptions(out_dir=tmp_path / "dist")
     ark = build_game("ark-and-noah", options, {})
     plans = install_build(ark, options, saves, "ark-and-noah")
-    names = [json.loads(p.save_bytes)["SaveName"] for p in plans]
-    assert len(plans) == len(ark.saves()) == 3
-    assert names == [f"Ark & Noah ({n} players)" for n in (2, 3, 4)]
-    assert len({p.save_path for p in plans}) == 3
-    for plan in plans:
-        text = plan.save_path.read_text(encoding="utf-8")
-        assert json.loads(text)["ObjectStates"]
-        urls = set(re.findall(r"file:///[^\"'\s\\]+?\.png", text))  # in fields and in Lua
-        assert urls
-        for url in urls:
-            path = Path(unquote(urlparse(url).path))
-            assert path.is_file() and plan.assets_dir in path.parents
+    assert len(plans) == len(ark.saves()) == 1
+    (plan,) = plans
+    text = plan.save_path.read_text(encoding="utf-8")
+    installed = json.loads(text)
+    assert installed["SaveName"] == "Ark & Noah" and installed["PlayerCounts"] == [2, 4]
+    assert installed["ObjectStates"]
+    urls = set(re.findall(r"file:///[^\"'\s\\]+?\.png", text))  # in fields and in Lua
+    assert len(urls) > 100  # boards, pieces and both sides of every animal tile
+    for url in urls:
+        path = Path(unquote(urlparse(url).path))
+        assert path.is_file() and plan.assets_dir in path.parents
     again = install_build(ark, options, saves, "ark-and-noah")
-    assert [p.save_path for p in again] == [p.save_path for p in plans]
+    assert [p.save_path for p in again] == [plan.save_path]
     assert all(p.slot.replaces for p in again)

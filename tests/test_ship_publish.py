@@ -417,6 +417,7 @@ def test_publish_command(capsys, cli_out: Path, site, tmp_path: Path) -> None:
     assert "## In-game Workshop Upload" in out and "installed as `TS_Save_1.json`" in out
     package = cli_out / "workshop" / GAME
     assert (package / "UPLOAD.md").read_text() in out
+    assert "warning: --base-url http://127.0.0.1:" in err and "(loopback)" in err
     installed = (saves / "TS_Save_1.json").read_bytes()
     assert installed == (package / "arche-noah.json").read_bytes()
 
@@ -427,3 +428,17 @@ def test_publish_command_fails_on_one_line(capsys, cli_out: Path, tmp_path: Path
     _, err = capsys.readouterr()
     assert code == EXIT_BAD_INPUT and err.count("\n") == 1 and "unreachable" in err
     assert not (tmp_path / "pkg").exists()
+
+
+def test_ark_and_noah_publishes_one_game_for_two_to_four_players(tmp_path: Path) -> None:
+    """The Workshop package carries the one save Setup builds for 2-4 seated players, with
+    every image (both sides of each animal tile, the bonus tokens) hosted."""
+    options = BuildOptions(out_dir=tmp_path / "dist")
+    ark = build_game("ark-and-noah", options, dict(SESSION_CACHE))
+    plan = plan_publish(ark, options, "https://ada.github.io/mods/")
+    assert plan.save["PlayerCounts"] == [2, 4] and plan.workshop["players"] == {"min": 2, "max": 4}
+    assert plan.save_name == "ark-and-noah.json" and plan.thumbnail == ark.files["ark-and-noah.png"]
+    hosted = {url for _, url in url_fields(plan.save)}
+    assert hosted == set(plan.urls.values())
+    assert sum("/animal-" in url for url in hosted) == 2 * 52
+    assert b"file:" not in plan.save_bytes

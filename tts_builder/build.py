@@ -17,17 +17,20 @@ from typing import Any
 
 from PIL import Image
 
-from .definition import REPO_ROOT, GameDefinition, load_definition
+from .bundled import FONTS_DIR, package_folder
+from .definition import GameDefinition, load_definition
 from .errors import BuildError, FieldError
 
 IMAGES_DIR = "images"
+#: Where builds go unless told otherwise: ``dist/`` in the current folder (cache: ``dist/.cache``).
+DEFAULT_OUT = Path("dist")
 
 
 @dataclass(frozen=True)
 class BuildOptions:
     """Where the build will live (for local URLs) and how assets are addressed."""
 
-    out_dir: Path = REPO_ROOT / "dist"
+    out_dir: Path = DEFAULT_OUT
     base_url: str | None = None
     variant: str | None = None
 
@@ -44,6 +47,13 @@ class GameBuild:
     files: dict[str, bytes] = field(default_factory=dict)
     rendered: int = 0  # images actually rendered (0 on a fully cached rebuild)
     variant: str | None = None
+    #: Table positions the scripts use (``geometry.ScriptPosition``), for checks and pictures.
+    positions: list[Any] = field(default_factory=list)
+
+    @property
+    def engine(self) -> str:
+        """The rules engine the game runs on (its templates, strategies and rules_ref)."""
+        return self.definition.rules_engine
 
     @property
     def folder(self) -> str:
@@ -79,8 +89,8 @@ def output_folder(game_id: str, variant: str | None) -> str:
 def code_digest() -> str:
     """A digest of the renderer's code and fonts: cached renders die when either changes."""
     digest = hashlib.sha256()
-    sources = sorted((REPO_ROOT / "tts_builder" / "render").glob("*.py"))
-    fonts = sorted((REPO_ROOT / "assets" / "fonts").glob("*.ttf"))
+    sources = sorted(package_folder("tts_builder.render").glob("*.py"))
+    fonts = sorted(FONTS_DIR.glob("*.ttf"))
     for path in [*sources, *fonts]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
@@ -144,13 +154,35 @@ def build_game(
         raise BuildError(f"{game_id}: unknown variant {options.variant!r} (variants: {known})")
     images = ImageSet(game_id, options, cache if cache is not None else {})
     try:
-        build = game_module(game_id).assemble(definition, images, options)
+        build = game_module(definition.rules_engine).assemble(definition, images, options)
     except FieldError as err:  # e.g. a layout naming an unknown {field}
         raise definition.doc.reraise(err) from None
     build.files.update(images.files)
     build.rendered = images.rendered
     build.variant = options.variant
     return build
+
+
+def describe_outputs(files: dict[str, bytes]) -> str:
+    """What a build folder holds, for the user: every top-level file by name (the saves, their
+    thumbnails, ``preview.png``, any other picture), then each sub-folder with its file count."""
+    top = sorted(name for name in files if "/" not in name)
+    saves = {name.removesuffix(".json") for name in top if name.endswith(".json")}
+    roles = {"preview.png": "every component", "table.png": "the table at load"}
+    shown = []
+    for name in top:
+        stem, _, suffix = name.rpartition(".")
+        role = roles.get(name) or ("save" if suffix == "json" else None)
+        if role is None and suffix == "png":
+            role = "thumbnail" if stem in saves else "picture"
+        shown.append(f"{name} ({role})" if role else name)
+    folders: dict[str, int] = {}
+    for name in files:
+        if "/" in name:
+            folder = name.split("/", 1)[0]
+            folders[folder] = folders.get(folder, 0) + 1
+    shown += [f"{f}/ ({n} file{'s' * (n != 1)})" for f, n in sorted(folders.items())]
+    return ", ".join(shown)
 
 
 def scripts_of(save: dict[str, Any]) -> dict[str, str]:
@@ -171,7 +203,7 @@ def lint_build(build: GameBuild) -> None:
     from .lua.lint import lint
     from .lua.scripts import module_templates
 
-    templates = module_templates(build.game_id)
+    templates = module_templates(build.engine)
     names_by_text: dict[str, str] = {}  # each distinct script once, named by where it ships
     for save_name, save in [("save", build.save), *build.saves().items()]:
         for name, text in scripts_of(save).items():
@@ -187,3 +219,18 @@ def lint_build(build: GameBuild) -> None:
                 where = f"lua_templates/{template}: line {line} of the rendered module"
             more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
             raise BuildError(f"{build.game_id}: {where}: [{hit.rule}] {hit.message}{more}")
+
+
+def check_build(build: GameBuild) -> list[tuple[str, Any]]:
+    """Every failing finding of the build's saves: FORMAT ``[req]`` and geometry ``[geo]``
+    (the latter with the build's image sizes and script positions); (save name, finding)."""
+    from .save.checker import check_geometry, check_save
+    from .save.geometry_checks import image_size_from_files
+
+    sizes = image_size_from_files(build.files)
+    found = []
+    for name, save in build.saves().items():
+        findings = [f for f in check_save(save) if f.level == "req"]
+        findings += check_geometry(save, sizes, build.positions)
+        found += [(name, f) for f in findings]
+    return found

@@ -38,7 +38,8 @@ class Reporter:
 @click.option("-q", "--quiet", is_flag=True, help="Print no progress.")
 @click.option(
     "--assets", type=click.Path(path_type=Path, file_okay=False), default=None,
-    help="Folder holding <game>/game.yaml (default: the project's assets/).",
+    help="Folder holding <game>/game.yaml, looked in first (then the current folder, then "
+    "the bundled games).",
 )
 @click.version_option(package_name="tts-builder")
 @click.pass_context
@@ -47,12 +48,11 @@ def cli(ctx: click.Context, quiet: bool, assets: Path | None) -> None:
     ctx.obj = Reporter(quiet, assets)
 
 
-def _games(games: tuple[str, ...]) -> list[str]:
-    from .games import game_ids, game_module
+def _games(games: tuple[str, ...], assets: Path | None = None) -> list[str]:
+    """The named games (a one-line error for an unknown one), else the default set."""
+    from .definition import select_games
 
-    for game in games:
-        game_module(game)  # a one-line error for an unknown id
-    return list(games) or game_ids()
+    return select_games(games, assets)
 
 
 def _variants(game: str, assets: Path | None) -> list[str]:
@@ -66,7 +66,7 @@ def _variants(game: str, assets: Path | None) -> list[str]:
 @click.option("--variant", help="Build only this variant (default: the game and every variant).")
 @click.option(
     "--out", "out_dir", type=click.Path(path_type=Path), default=None,
-    help="Output folder (default: dist/ in the project).",
+    help="Output folder (default: dist/ in the current folder).",
 )
 @click.option("--base-url", help="Serve assets from this URL instead of local files.")
 @click.pass_obj
@@ -74,97 +74,197 @@ def build(
     report: Reporter, games: tuple[str, ...], variant: str | None, out_dir: Path | None,
     base_url: str | None,
 ) -> None:
-    """Build GAMES (default: every bundled game) into dist/<game>/."""
-    from .build import BuildOptions, build_game, lint_build
-    from .definition import REPO_ROOT
-    from .save.checker import check_save
+    """Build GAMES into dist/<game>/ (default: the games in the current folder, if any, else
+    every bundled game)."""
+    from .build import (
+        DEFAULT_OUT,
+        BuildOptions,
+        build_game,
+        check_build,
+        describe_outputs,
+        lint_build,
+    )
+    from .definition import shown_path
+    from .picture import images_from_files, table_picture
+    from .render import encode_png
     from .writer import DirCache, tree_matches, write_tree
 
-    out = (out_dir or REPO_ROOT / "dist").resolve()
+    out = (out_dir or DEFAULT_OUT).resolve()
     cache = DirCache(out / ".cache")
     builds = []
-    for game in _games(games):
+    for game in _games(games, report.assets):
         variants = [variant] if variant else [None, *_variants(game, report.assets)]
         for chosen in variants:
             started = time.perf_counter()
             options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
             result = build_game(game, options, cache, report.assets)
             lint_build(result)
-            for name, save in result.saves().items():
-                problems = [f for f in check_save(save) if f.level == "req"]
-                if problems:
-                    first = problems[0]
-                    message = f"generated save fails {first.path}: {first.message}"
-                    raise RuntimeError(f"{result.folder}/{name}: {message}")
+            problems = check_build(result)
+            if problems:
+                name, first = problems[0]
+                message = f"generated save fails {first.path}: {first.message}"
+                if len(problems) > 1:
+                    message += f" (and {len(problems) - 1} more findings)"
+                raise RuntimeError(f"{result.folder}/{name}: {message}")
+            # The table at load, as TTS lays it out, beside preview.png.
+            picture = table_picture(result.save, images_from_files(result.files),
+                                    result.positions, result.folder)  # fmt: skip
+            result.files["table.png"] = encode_png(picture)
             builds.append(result)
             report(
-                f"built {result.folder}: {len(result.files)} files, {result.rendered} images "
+                f"built {result.folder} from {shown_path(result.definition.root)}: "
+                f"{len(result.files)} files, {result.rendered} images "
                 f"rendered ({time.perf_counter() - started:.2f}s)"
             )
     # Everything is built and checked before anything is written: all or nothing.
     for result in builds:
         dest = out / result.folder
         if tree_matches(dest, result.files):
-            report(f"{dest}: up to date")
+            report(f"{shown_path(dest)}/: up to date")
         else:
             write_tree(dest, result.files)
-            report(f"wrote {dest}")
+            report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
+
+
+@cli.command()
+@click.argument("name")
+@click.option(
+    "--from", "from_game", default="arche-noah", show_default=True,
+    help="The game to copy (bundled, or one of yours).",
+)
+@click.pass_obj
+def new(report: Reporter, name: str, from_game: str) -> None:
+    """Start your own game NAME: a renamed copy of a game in ./NAME/ (or --assets DIR/NAME/)."""
+    import shutil
+    import tempfile
+
+    from .definition import find_game, load_definition, shown_path
+    from .scaffold import check_new_id, new_game_files
+    from .writer import write_tree
+
+    check_new_id(name)
+    root = report.assets or Path.cwd()
+    dest = root / name
+    if dest.exists():
+        raise BuildError(f"{shown_path(dest)}: already exists; pick another name or remove it")
+    source = find_game(from_game, report.assets)
+    engine = load_definition(from_game, report.assets).rules_engine
+    originals = {
+        p.relative_to(source.folder).as_posix(): p.read_bytes()
+        for p in sorted(source.folder.rglob("*"))
+        if p.is_file()
+    }
+    files = new_game_files(originals, from_game, name, engine)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}.new-", dir=root))
+    try:  # check the copy loads before it appears under its name: nothing half-written
+        write_tree(staging / name, files)
+        load_definition(name, staging)
+        (staging / name).replace(dest)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    click.echo(f"wrote {shown_path(dest)}/: {len(files)} files, a copy of {from_game} "
+               f"(engine {engine})")
+    report(f"next: edit {shown_path(dest / 'game.yaml')}, then `tts-builder build {name}` "
+           f"and `tts-builder install {name}`")
 
 
 @cli.command(name="list")
 @click.pass_obj
 def list_games(report: Reporter) -> None:
-    """List the bundled games, their player counts and variants."""
-    from .definition import load_definition
-    from .games import game_ids
+    """List the games found (--assets, current folder, bundled): players, variants, origin."""
+    from .definition import available_games, load_definition, shown_path
 
-    for game in game_ids():
-        definition = load_definition(game, report.assets)
+    broken = 0
+    for source in available_games(report.assets):
+        where = source.origin
+        try:
+            definition = load_definition(source.id, report.assets)
+        except BuildError as err:  # list the others anyway; exit 2 at the end
+            broken += 1
+            click.echo(f"{source.id}\tcannot load: {err}\t{where} ({shown_path(source.folder)})")
+            continue
         low, high = definition.players
         variants = ", ".join(definition.variants) or "-"
-        click.echo(f"{game}\t{definition.name}\t{low}-{high} players\tvariants: {variants}")
+        if source.origin != "bundled":
+            where += f" ({shown_path(source.folder)}, engine {definition.rules_engine})"
+        click.echo(
+            f"{source.id}\t{definition.name}\t{low}-{high} players\tvariants: {variants}\t{where}"
+        )
+    if broken:
+        sys.exit(EXIT_BAD_INPUT)
 
 
 def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
     """The build of ``game`` (or a variant) and its two rule engines."""
-    from .build import BuildOptions, build_game
-    from .definition import REPO_ROOT
+    from .build import DEFAULT_OUT, BuildOptions, build_game
     from .games import game_module
     from .verify import Engines
     from .writer import DirCache
 
-    cache = DirCache(REPO_ROOT / "dist" / ".cache")
+    cache = DirCache(DEFAULT_OUT / ".cache")
     result = build_game(game, BuildOptions(variant=variant), cache, assets)
-    config = game_module(game).rules_config(result.definition.data, variant)
-    return result, Engines(game, config, result.global_script)
+    config = game_module(result.engine).rules_config(result.definition.data, variant)
+    return result, Engines(result.engine, config, result.global_script)
 
 
 @cli.command()
 @click.argument("games", nargs=-1)
 @click.option("--examples", default=2000, show_default=True, help="Generated inputs per function.")
 @click.option("--seed", default=0, show_default=True, help="Seed for the input generator.")
+@click.option("--table", "table_games", default=0, show_default=True,
+              help="Also play this many random games on each emulated table (model-based).")
 @click.pass_obj
-def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -> None:
-    """Cross-check every scripted rule function: shipped Lua vs rules_ref."""
+def verify(
+    report: Reporter, games: tuple[str, ...], examples: int, seed: int, table_games: int
+) -> None:
+    """Cross-check every function of the shipped Rules tables: Lua vs rules_ref (and, with
+    --table, whole random games on the emulated table against rules_ref).
+
+    Fails (exit 1) on a disagreement, on an exception that is no declared rule_error, on a
+    Rules function without a rules_ref twin or an input strategy (each named), and on a table
+    game that parts from rules_ref (its shortest failing action sequence printed)."""
+    from .play import has_driver, play_table
     from .strategies import strategies_for
     from .verify import check_function
 
-    mismatches = 0
-    for game in _games(games):
+    failed = False
+    for game in _games(games, report.assets):
         for variant in [None, *_variants(game, report.assets)]:
             result, engines = _engines(game, report.assets, variant)
-            generators = strategies_for(game, engines.config, result.definition.players)
+            generators = strategies_for(
+                result.engine, engines.config, result.definition.players, malformed=True
+            )
+            gaps = engines.contract_gaps(generators)
+            for gap in gaps:
+                click.echo(f"{result.folder}: {gap}")
+            checked = 0
             for name in engines.names():
+                if name not in generators:
+                    continue
                 started = time.perf_counter()
                 outcome = check_function(engines, name, generators[name], examples, seed)
                 took = time.perf_counter() - started
                 label = f"{result.folder} {name}"
                 if outcome.mismatch is None:
+                    checked += 1
                     report(f"{label}: {outcome.tried} distinct inputs agree ({took:.1f}s)")
                 else:
-                    mismatches += 1
                     click.echo(f"{result.folder} {outcome.mismatch.describe()}")
-    if mismatches:
+            total = len(engines.lua_names())
+            click.echo(f"{result.folder}: {checked} of {total} functions cross-checked")
+            failed |= bool(gaps) or checked < total
+            if table_games > 0 and has_driver(game):
+                started = time.perf_counter()
+                run = play_table(game, result, variant, table_games, seed)
+                took = time.perf_counter() - started
+                if run.failure is None:
+                    report(f"{result.folder} table: {run.games} games agree with rules_ref "
+                           f"({took:.1f}s)")
+                else:
+                    failed = True
+                    click.echo(f"{result.folder} table: game {run.games} fails; shortest "
+                               f"failing sequence, {run.failure.describe()}")
+    if failed:
         sys.exit(EXIT_MISMATCH)
 
 
@@ -175,51 +275,154 @@ def verify(report: Reporter, games: tuple[str, ...], examples: int, seed: int) -
 @click.option(
     "--engine", type=click.Choice(["lua", "python", "both"]), default="both", show_default=True
 )
-@click.option("--variant", help="Use this variant's rules.")
+@click.option("--variant", help="Build this variant and apply its rules.")
 @click.pass_obj
 def evaluate(
     report: Reporter, game: str, function: str, payload: str, engine: str, variant: str | None
 ) -> None:
-    """Run one rule FUNCTION of GAME on a JSON PAYLOAD and print the output as JSON."""
+    """Run one rule FUNCTION of GAME on a JSON PAYLOAD and print the output as JSON.
+
+    Payloads and examples: docs/eval.md. A payload the rule refuses exits 2 with each engine's
+    reason; a disagreement or any other error exits 1."""
+    from .strategies import variant_input
+    from .verify import agree, is_refusal
+
     try:
         inp = json.loads(payload)
     except json.JSONDecodeError as err:
         raise BuildError(f"payload: invalid JSON at column {err.colno}: {err.msg}") from None
-    _, engines = _engines(game, report.assets, variant)
+    if not isinstance(inp, dict):
+        raise BuildError("payload: must be a JSON object (the rule's input table)")
+    if variant is not None and variant not in _variants(game, report.assets):
+        known = ", ".join(_variants(game, report.assets)) or "none"
+        raise BuildError(f"--variant: {game} has no variant {variant!r} (variants: {known})")
+    result, engines = _engines(game, report.assets, variant)
     engines.check_name(function)
-    if engine == "lua":
-        out: Any = engines.lua(function, inp)
-    elif engine == "python":
-        out = engines.python(function, inp)
+    inp = {**variant_input(game, result.definition.data, variant), **inp}
+    outcomes = {}
+    if engine in ("lua", "both"):
+        outcomes["lua"] = engines.lua(function, inp, detail=True)
+    if engine in ("python", "both"):
+        outcomes["python"] = engines.python(function, inp, detail=True)
+    if all(is_refusal(out) for out in outcomes.values()) and len(
+        {out["rule_error"] for out in outcomes.values()}
+    ) == 1:
+        reasons = "; ".join(f"{side}: {out['message']}" for side, out in outcomes.items())
+        raise BuildError(f"{result.folder} {function} refused the payload: " + " ".join(
+            reasons.split()))
+    if engine == "both":
+        lua, python = outcomes["lua"], outcomes["python"]
+        out: Any = {"lua": lua, "python": python, "agree": agree(lua, python)}
+        failed = not out["agree"]
     else:
-        lua, python = engines.lua(function, inp), engines.python(function, inp)
-        out = {"lua": lua, "python": python, "agree": lua == python}
+        out = outcomes[engine]
+        failed = "crash" in out if isinstance(out, dict) else False
     click.echo(json.dumps(out, ensure_ascii=False, sort_keys=True))
-    if engine == "both" and not out["agree"]:
+    if failed:
         sys.exit(EXIT_MISMATCH)
+
+
+@cli.command(name="eval-doc")
+@click.option("--write", is_flag=True, help="Write docs/eval.md instead of printing it.")
+@click.pass_obj
+def eval_doc_command(report: Reporter, write: bool) -> None:
+    """Generate docs/eval.md: every rule function's payload and output, with examples."""
+    from .definition import REPO_ROOT
+    from .eval_doc import DOC_PATH, eval_doc
+
+    text = eval_doc(report.assets)
+    if not write:
+        click.echo(text, nl=False)
+        return
+    path = REPO_ROOT / DOC_PATH
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        report(f"{path}: up to date")
+        return
+    path.write_text(text, encoding="utf-8")
+    report(f"wrote {path}")
 
 
 @cli.command()
 @click.argument("saves", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--all", "show_all", is_flag=True, help="Also list [conv] findings.")
-def check(saves: tuple[Path, ...], show_all: bool) -> None:
-    """Check TTS save files against the format conventions (FORMAT.md §7)."""
+@click.option("--strict", is_flag=True, help="Fail on [geo] findings too (as build does).")
+def check(saves: tuple[Path, ...], show_all: bool, strict: bool) -> None:
+    """Check TTS save files against the format conventions (FORMAT.md §7) and the table's
+    geometry (GEOMETRY.md). [req] findings fail; [geo] ones are listed (and fail with --strict:
+    real mods legitimately break the conventions the builders keep)."""
     from .save import loads
-    from .save.checker import check_file_bytes, check_save
+    from .save.checker import check_file_bytes, check_geometry, check_save
+    from .save.geometry_checks import image_size_from_disk
 
     failed = False
+    found = required = 0
     for path in saves:
         try:
             data = path.read_bytes()
         except OSError as err:
             raise BuildError(f"{path}: cannot read: {err.strerror}") from None
-        findings = check_file_bytes(data) + check_save(loads(data, str(path)))
+        save = loads(data, str(path))
+        findings = check_file_bytes(data) + check_save(save)
+        findings += check_geometry(save, image_size_from_disk)
         for finding in findings:
-            if finding.level == "req" or show_all:
+            if finding.level != "conv" or show_all:
                 click.echo(f"{path}: [{finding.level}] {finding.path}: {finding.message}")
-        failed |= any(f.level == "req" for f in findings)
+        failed |= any(f.level == "req" or (strict and f.level == "geo") for f in findings)
+        found += len(findings)
+        required += sum(f.level == "req" for f in findings)
+    shown = "" if show_all or found == required else " (--all lists the others)"
+    click.echo(
+        f"checked {len(saves)} save{'s' * (len(saves) != 1)}: {found} finding"
+        f"{'s' * (found != 1)}, {required} required{shown}"
+    )
     if failed:
         sys.exit(EXIT_BAD_INPUT)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--variant", help="Draw this variant's save.")
+@click.option("--players", type=int, default=None,
+              help="Seated players for --after-setup (default: every player count).")
+@click.option("--after-setup", is_flag=True, help="Run Setup on the emulated table first.")
+@click.option("--out", "out_file", type=click.Path(path_type=Path), default=None,
+              help="PNG to write (default: dist/<game>/table.png, or table-setup-<N>p.png).")
+@click.pass_obj
+def table(
+    report: Reporter, game: str, variant: str | None, players: int | None, after_setup: bool,
+    out_file: Path | None,
+) -> None:
+    """Draw GAME's table as TTS lays it out, seen from above, into a PNG."""
+    from .build import DEFAULT_OUT, BuildOptions, build_game
+    from .picture import after_setup as run_setup
+    from .picture import images_from_files, table_picture
+    from .render import encode_png
+    from .writer import DirCache
+
+    _games((game,), report.assets)
+    if out_file is not None and after_setup and players is None:
+        raise BuildError("--out names one file: give --players too")
+    out = DEFAULT_OUT.resolve()
+    result = build_game(game, BuildOptions(out_dir=out, variant=variant), DirCache(out / ".cache"),
+                        report.assets)  # fmt: skip
+    images = images_from_files(result.files)
+    if not after_setup:
+        picture = table_picture(result.save, images, result.positions, result.folder)
+        pictures = {"table.png": picture}
+    else:
+        low, high = result.definition.players
+        pictures = {
+            f"table-setup-{count}p.png": table_picture(
+                run_setup(result.save, count, images=result.files), images, result.positions,
+                f"{result.folder}: after Setup, {count} players",
+            )
+            for count in ([players] if players else range(low, high + 1))
+        }  # fmt: skip
+    for name, picture in pictures.items():
+        dest = out_file or out / result.folder / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(encode_png(picture))
+        report(f"wrote {dest}")
 
 
 register_ship(cli)

@@ -1,8 +1,8 @@
 """The ``simulate`` command: bots play the game many times; see tts_builder/balance.
 
-``register(cli)`` adds it to the main click group. The rules are the designer's own
-``assets/<game>/game.yaml``; ``--against`` plays a second rule set (a game.yaml file, or the
-bundled game.yaml as of a git revision) with the same seeds and prints the differences. Text
+``register(cli)`` adds it to the main click group. The rules are the game's own ``game.yaml``
+(found as ``build`` finds it); ``--against`` plays a second rule set (a game.yaml file, or the
+game's own game.yaml as of a git revision) with the same seeds and prints the differences. Text
 goes to stdout, progress to stderr, ``balance.json`` and ``balance.png`` to dist/<game>/.
 """
 
@@ -24,19 +24,36 @@ DEFAULT_PLAYERS = 4
 
 
 def _shown(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    from .definition import shown_path
+
+    return str(shown_path(path))
+
+
+def _git_show(folder: Path, revision: str) -> tuple[str, str] | None:
+    """(text, shown name) of ``folder``'s game.yaml at a git revision; None if there is none."""
+    from .definition import DEFINITION_FILE
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["git", "-C", str(folder), *args],
+            capture_output=True, text=True, encoding="utf-8", check=False,
+        )  # fmt: skip
+
+    prefix = git("rev-parse", "--show-prefix")
+    done = git("show", f"{revision}:./{DEFINITION_FILE}")
+    if prefix.returncode != 0 or done.returncode != 0:
+        return None
+    return done.stdout, f"{revision}:{prefix.stdout.strip()}{DEFINITION_FILE}"
 
 
 def load_against(game: str, spec: str, assets: Path | None) -> tuple[GameDefinition, str]:
-    """The definition ``--against`` names: a game.yaml (or its folder), else a git revision of
-    the bundled ``assets/<game>/game.yaml``. Art is not simulated: its paths are checked
-    against the game's own folder."""
-    from .definition import ASSETS_ROOT, DEFINITION_FILE, REPO_ROOT, validated_definition
+    """The definition ``--against`` names: a game.yaml (or its folder), else the game's own
+    game.yaml at a git revision. Art is not simulated: its paths are checked against the
+    game's own folder."""
+    from .definition import DEFINITION_FILE, find_game, validated_definition
     from .yamlsrc import parse_yaml
 
+    source = find_game(game, assets)
     path = Path(spec)
     if path.is_dir():
         path = path / DEFINITION_FILE
@@ -47,19 +64,15 @@ def load_against(game: str, spec: str, assets: Path | None) -> tuple[GameDefinit
         except (OSError, UnicodeDecodeError) as err:
             raise BuildError(f"{shown}: cannot read the definition: {err}") from None
     else:
-        shown = f"{spec}:assets/{game}/{DEFINITION_FILE}"
-        done = subprocess.run(
-            ["git", "-C", str(REPO_ROOT), "show", shown],
-            capture_output=True, text=True, encoding="utf-8", check=False,
-        )  # fmt: skip
-        if done.returncode != 0:
-            raise BuildError(
-                f"--against {spec}: no such file, and no git revision holding "
-                f"assets/{game}/{DEFINITION_FILE}"
-            )
-        text = done.stdout
+        found = _git_show(source.folder, spec)
+        if found is None:
+            where = _shown(source.folder / DEFINITION_FILE)
+            raise BuildError(f"--against {spec}: no such file, and no git revision of {where}")
+        text, shown = found
     doc = parse_yaml(text, Path(shown))
-    return validated_definition(game, doc, (assets or ASSETS_ROOT) / game), shown
+    if not isinstance(doc.data, dict):
+        raise doc.error("", "expected a mapping of definition keys at the top level")
+    return validated_definition(game, doc, source), shown
 
 
 def _players(definition: GameDefinition, players: int | None) -> int:
@@ -80,8 +93,9 @@ def _setup(
     if variant is not None and variant not in definition.variants:
         known = ", ".join(definition.variants) or "none"
         raise BuildError(f"{source}: --variant {variant!r} unknown (variants: {known})")
-    config = game_module(definition.id).rules_config(definition.data, variant)
-    setup = Setup(definition.id, config, players, variant, **rest)
+    engine = definition.rules_engine
+    config = game_module(engine).rules_config(definition.data, variant)
+    setup = Setup(engine, config, players, variant, **rest)
     try:
         setup.balance()
     except (ValueError, KeyError, TypeError) as err:
@@ -140,14 +154,14 @@ def register(cli: click.Group) -> None:
     )
     @click.option(
         "--against",
-        help="Compare with this game.yaml (or folder), or a git revision of the bundled one.",
+        help="Compare with this game.yaml (or folder), or the game's own one at a git revision.",
     )
     @click.option(
         "--out",
         "out_dir",
         type=click.Path(path_type=Path, file_okay=False),
         default=None,
-        help="Output folder (default: dist/ in the project).",
+        help="Output folder (default: dist/ in the current folder).",
     )
     @click.pass_obj
     def simulate(
@@ -161,13 +175,13 @@ def register(cli: click.Group) -> None:
         from .balance.bots import make_bots
         from .balance.compare import compare
         from .balance.simulate import simulate as run
-        from .build import output_folder
-        from .definition import ASSETS_ROOT, DEFINITION_FILE, REPO_ROOT, load_definition
+        from .build import DEFAULT_OUT, output_folder
+        from .definition import DEFINITION_FILE, find_game, load_definition
         from .writer import write_file
 
         names = tuple(name.strip() for name in bots.split(",") if name.strip())
         definition = load_definition(game, report.assets)
-        source = _shown((report.assets or ASSETS_ROOT) / game / DEFINITION_FILE)
+        source = _shown(find_game(game, report.assets).folder / DEFINITION_FILE)
         seats = _players(definition, players)
         make_bots(names, seats)  # an unknown bot name fails before anything is played
         options = {"bots": names, "seed": seed, "playouts": playouts, "horizon": horizon}
@@ -190,7 +204,7 @@ def register(cli: click.Group) -> None:
             text += "\n" + render.render_differences(differences, source, shown)
             data = render.render_json(this, source, that, shown, differences)
             png = plot.render_png(this, that)
-        folder = (out_dir or REPO_ROOT / "dist").resolve() / output_folder(game, variant)
+        folder = (out_dir or DEFAULT_OUT).resolve() / output_folder(game, variant)
         write_file(folder / "balance.json", data)
         write_file(folder / "balance.png", png)
         click.echo(text, nl=False)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 _VARIANT = click.option("--variant", help="Ship this variant of the game.")
 _OUT = click.option(
     "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-    help="Build folder holding the render cache (default: dist/ in the project).",
+    help="Build folder holding the render cache (default: dist/ in the current folder).",
 )
 _SAVES = click.option(
     "--saves-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
@@ -49,19 +49,19 @@ def _title(plan: Any) -> str:
 
 
 def _out(out_dir: Path | None) -> Path:
-    from .definition import REPO_ROOT
+    from .build import DEFAULT_OUT
 
-    return (out_dir or REPO_ROOT / "dist").resolve()
+    return (out_dir or DEFAULT_OUT).resolve()
 
 
 def _build(report: Reporter, game: str, variant: str | None, out: Path) -> tuple[Any, Any]:
     """Build, lint and check one game (cached renders); the build and its options."""
     from .build import BuildOptions, build_game, lint_build
-    from .games import game_module
+    from .definition import find_game
     from .save.checker import check_save
     from .writer import DirCache
 
-    game_module(game)  # a one-line error for an unknown game, before anything else
+    find_game(game, report.assets)  # a one-line error for an unknown game, before anything else
     options = BuildOptions(out_dir=out, variant=variant)
     build = build_game(game, options, DirCache(out / ".cache"), report.assets)
     lint_build(build)
@@ -157,6 +157,10 @@ def publish(
                f"({result.uploaded} uploaded now); Workshop package: {package}")
     click.echo("")
     click.echo(result.steps)
+    local = pub.local_only_reason(base)
+    if local:  # it worked here, but not for anyone else
+        click.echo(f"warning: --base-url {base}: other players' TTS cannot load images from "
+                   f"there ({local}); publish to a public address for the Workshop", err=True)
 
 
 @click.command()
@@ -240,14 +244,14 @@ def watch(
     import time
 
     from .build import BuildOptions
-    from .games import game_module
+    from .definition import find_game
     from .ship.editor_api import Listener, Session, SourceMap, script_states
     from .ship.install import describe_install, install_build
     from .ship.tts_paths import find_saves_dir, install_key
     from .ship.watch import Watcher
     from .writer import DirCache, tree_matches, write_tree
 
-    game_module(game)
+    find_game(game, report.assets)
     out = _out(out_dir)
     saves = find_saves_dir(saves_dir) if do_install else None
     options = BuildOptions(out_dir=out, variant=variant)

@@ -1,5 +1,8 @@
-"""Loading and validating a game definition (``assets/<game>/game.yaml``).
+"""Finding, loading and validating a game definition (``<game>/game.yaml``).
 
+A game is looked for in this order: the ``--assets`` folder (when given), the current folder,
+then the games bundled with the package. Its ``engine`` key names the bundled rules engine
+(game module, Lua templates, reference rules) it runs on, so a renamed copy keeps working.
 The only file reads here are the definition itself and the existence checks for its art; all
 validation is data-driven (``tts_builder.schema``) plus each game's cross-field checks.
 """
@@ -10,13 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .bundled import ASSETS_DIR
 from .errors import BuildError, FieldError
 from .schema import Int, ListOf, Map, OneOf, Str, validate
 from .yamlsrc import SourceDoc, parse_yaml
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-ASSETS_ROOT = REPO_ROOT / "assets"
+ASSETS_ROOT = ASSETS_DIR  # the bundled games
 DEFINITION_FILE = "game.yaml"
+ENGINE_FIELD = "engine"
+#: Where a game was found, in lookup order.
+ORIGINS = ("--assets", "current folder", "bundled")
 
 COMPLEXITIES = ("Low Complexity", "Medium Complexity", "High Complexity")
 
@@ -42,10 +48,17 @@ class GameDefinition:
     id: str
     doc: SourceDoc
     root: Path
+    engine: str = ""  # the bundled rules engine; "" means the id
+    origin: str = "bundled"
 
     @property
     def data(self) -> dict[str, Any]:
         return self.doc.data
+
+    @property
+    def rules_engine(self) -> str:
+        """The engine id: the game module, ``lua_templates/<engine>/`` and ``rules_ref``."""
+        return self.engine or self.id
 
     @property
     def name(self) -> str:
@@ -71,11 +84,60 @@ def header_checks(doc: SourceDoc, game_id: str) -> None:
         raise doc.error("players.max", f"expected >= players.min ({low}), got {high}")
 
 
+@dataclass(frozen=True)
+class GameSource:
+    """Where a game's definition was found."""
+
+    id: str
+    folder: Path  # holds game.yaml and the game's art
+    origin: str  # one of ORIGINS
+
+
+def game_roots(assets_root: Path | None = None) -> list[tuple[str, Path]]:
+    """(origin, folder holding <game>/ folders), in lookup order."""
+    roots = [("--assets", assets_root)] if assets_root is not None else []
+    return [*roots, ("current folder", Path.cwd()), ("bundled", ASSETS_ROOT)]
+
+
+def find_game(game_id: str, assets_root: Path | None = None) -> GameSource:
+    """The first ``<root>/<game_id>/`` folder in lookup order; a one-line error if none."""
+    for origin, root in game_roots(assets_root):
+        folder = root / game_id
+        if (folder / DEFINITION_FILE).is_file() or (origin != "bundled" and folder.is_dir()):
+            return GameSource(game_id, folder, origin)
+    known = ", ".join(s.id for s in available_games(assets_root)) or "none"
+    where = " or ".join(str(shown_path(root)) for _, root in game_roots(assets_root)[:-1])
+    raise BuildError(
+        f"unknown game {game_id!r}: no {game_id}/{DEFINITION_FILE} in {where}, "
+        f"and no bundled game of that name (games: {known})"
+    )
+
+
+def available_games(assets_root: Path | None = None) -> list[GameSource]:
+    """Every game found, the first of each id in lookup order; by origin, then id."""
+    found: dict[str, GameSource] = {}
+    for origin, root in game_roots(assets_root):
+        for path in sorted(root.glob(f"*/{DEFINITION_FILE}")):
+            found.setdefault(path.parent.name, GameSource(path.parent.name, path.parent, origin))
+    return sorted(found.values(), key=lambda s: (ORIGINS.index(s.origin), s.id))
+
+
+def select_games(games: tuple[str, ...] | list[str], assets_root: Path | None = None) -> list[str]:
+    """The games a command runs on: those named (each must exist), else the games in the
+    ``--assets`` or current folder if there are any, else every bundled game."""
+    if games:
+        for game in games:
+            find_game(game, assets_root)
+        return list(games)
+    everything = available_games(assets_root)
+    own = [s.id for s in everything if s.origin != "bundled"]
+    return own or [s.id for s in everything]
+
+
 def read_definition(game_id: str, assets_root: Path | None = None) -> SourceDoc:
-    """Read and parse ``<assets_root>/<game_id>/game.yaml`` (syntax only)."""
-    root = (assets_root or ASSETS_ROOT) / game_id
-    path = root / DEFINITION_FILE
-    shown = _shown_path(path)
+    """Read and parse ``<game folder>/game.yaml`` (syntax only)."""
+    path = find_game(game_id, assets_root).folder / DEFINITION_FILE
+    shown = shown_path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -88,31 +150,43 @@ def read_definition(game_id: str, assets_root: Path | None = None) -> SourceDoc:
     return doc
 
 
+def engine_of(doc: SourceDoc, game_id: str) -> str:
+    """The definition's ``engine`` (default: its folder name, for a bundled game's own folder)."""
+    from .games import game_ids
+
+    engines = game_ids()
+    engine = doc.data.get(ENGINE_FIELD, game_id if game_id in engines else None)
+    if engine is None:
+        raise doc.error(ENGINE_FIELD, f"missing: name the rules engine, one of {engines}")
+    if engine not in engines:
+        raise doc.error(ENGINE_FIELD, f"unknown engine {engine!r} (engines: {', '.join(engines)})")
+    return engine
+
+
 def load_definition(game_id: str, assets_root: Path | None = None) -> GameDefinition:
     """Load, validate and cross-check a game definition; errors name file:line:column."""
-    from .games import game_module  # the registry imports game modules lazily
-
-    game_module(game_id)  # an unknown id is named before any file is read
-    doc = read_definition(game_id, assets_root)
-    return validated_definition(game_id, doc, (assets_root or ASSETS_ROOT) / game_id)
+    source = find_game(game_id, assets_root)
+    return validated_definition(game_id, read_definition(game_id, assets_root), source)
 
 
-def validated_definition(game_id: str, doc: SourceDoc, root: Path) -> GameDefinition:
-    """Validate and cross-check a parsed definition of ``game_id`` whose art lies under ``root``."""
-    from .games import game_module
+def validated_definition(game_id: str, doc: SourceDoc, source: GameSource) -> GameDefinition:
+    """Validate and cross-check a parsed definition of ``game_id`` (art under ``source``)."""
+    from .games import game_ids, game_module  # the registry imports game modules lazily
 
-    module = game_module(game_id)
-    spec = Map({**HEADER_FIELDS, **module.FIELDS}, OPTIONAL_HEADER | module.OPTIONAL)
+    engine = engine_of(doc, game_id)
+    module = game_module(engine)
+    fields = {**HEADER_FIELDS, ENGINE_FIELD: OneOf(tuple(game_ids())), **module.FIELDS}
+    spec = Map(fields, OPTIONAL_HEADER | {ENGINE_FIELD} | module.OPTIONAL)
     try:
         validate(spec, doc.data)
         header_checks(doc, game_id)
-        module.check(doc.data, root)
+        module.check(doc.data, source.folder)
     except FieldError as err:
         raise doc.reraise(err) from None
-    return GameDefinition(game_id, doc, root)
+    return GameDefinition(game_id, doc, source.folder, engine, source.origin)
 
 
-def _shown_path(path: Path) -> Path:
+def shown_path(path: Path) -> Path:
     """A path as the user should see it: relative to the working directory when possible."""
     try:
         return path.resolve().relative_to(Path.cwd().resolve())

@@ -3,13 +3,20 @@
 The Lua side runs the exact Global script text of a built save in a TTS-like Lua 5.2 sandbox;
 the Python side calls the same-named function of ``rules_ref.<game>`` with the definition's
 rule config. Hypothesis generates inputs and shrinks any disagreement to a smallest example.
+
+The contract holds both ways: every function of the shipped ``Rules`` table has a rules_ref
+twin and an input strategy (:meth:`Engines.contract_gaps` names each one missing). A rule
+refuses bad input with one declared error kind: ``RuleError(code)`` in rules_ref, the string
+``"rule_error:<code>: <detail>"`` in Lua; two refusals agree when their codes are equal. Any
+other exception on either side is a crash, and a crash never agrees.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -17,7 +24,9 @@ from typing import Any
 from .errors import BuildError
 
 Json = Any
-ERROR = {"error": True}
+RULE_ERROR = "rule_error"  # outcome key: the rule refused its input with this code
+CRASH = "crash"  # outcome key: any other exception (always a failure)
+_LUA_REFUSAL = re.compile(RULE_ERROR + r":([a-z0-9_]+)(?::\s?(.*))?", re.S)
 
 
 def normalize(value: Json) -> Json:
@@ -32,6 +41,58 @@ def normalize(value: Json) -> Json:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
+
+
+def refused(code: str, message: str | None = None) -> dict[str, str]:
+    """The outcome of a rule refusing its input with ``code`` (``message``: the full text)."""
+    return {RULE_ERROR: code} if message is None else {RULE_ERROR: code, "message": message}
+
+
+def crashed(message: str) -> dict[str, str]:
+    """The outcome of any exception that is not the declared rule error."""
+    return {CRASH: message}
+
+
+def is_refusal(outcome: Json) -> bool:
+    return isinstance(outcome, dict) and RULE_ERROR in outcome
+
+
+def is_crash(outcome: Json) -> bool:
+    return isinstance(outcome, dict) and CRASH in outcome
+
+
+def agree(lua: Json, python: Json) -> bool:
+    """Whether two outcomes agree: equal results, or refusals with the same code. A crash on
+    either side never agrees."""
+    if is_crash(lua) or is_crash(python):
+        return False
+    if is_refusal(lua) or is_refusal(python):
+        return is_refusal(lua) and is_refusal(python) and lua[RULE_ERROR] == python[RULE_ERROR]
+    return bool(lua == python)
+
+
+def python_outcome(
+    function: Callable[..., Json], config: Any, inp: Json, detail: bool = False
+) -> Json:
+    """``function(config, inp)`` normalised; a RuleError as a refusal (with its message when
+    ``detail``), anything else a crash."""
+    from rules_ref.errors import RuleError
+
+    try:
+        return normalize(function(config, inp))
+    except RuleError as err:
+        return refused(err.code, str(err) if detail else None)
+    except Exception as err:  # noqa: BLE001 - any other exception is a failure, reported
+        return crashed(f"{type(err).__name__}: {err}")
+
+
+def lua_error_outcome(message: str, detail: bool = False) -> Json:
+    """A Lua error message as an outcome: ``rule_error:<code>`` (after any chunk position,
+    which MoonSharp adds whatever the level) is a refusal, anything else a crash."""
+    found = _LUA_REFUSAL.search(message)
+    if found is None:
+        return crashed(message)
+    return refused(found.group(1), message[found.start():] if detail else None)
 
 
 def rules_module(game_id: str) -> ModuleType:
@@ -51,31 +112,65 @@ class Engines:
         self.sandbox = LuaSandbox()
         self.env = self.sandbox.load_script(global_script, "Global")
 
+    def lua_names(self) -> list[str]:
+        """Every function in the shipped ``Rules`` table, sorted."""
+        from lupa import lua52
+
+        rules = self.env["Rules"]
+        if rules is None or lua52.lua_type(rules) != "table":
+            return []
+        return sorted(
+            k for k, v in rules.items() if isinstance(k, str) and lua52.lua_type(v) == "function"
+        )
+
     def names(self) -> list[str]:
-        """Functions present on both sides."""
-        lua_rules = self.env["Rules"]
-        return [name for name in self.python_functions if lua_rules[name] is not None]
+        """Functions present on both sides (rules_ref's order)."""
+        lua = set(self.lua_names())
+        return [name for name in self.python_functions if name in lua]
+
+    def contract_gaps(self, strategies: Mapping[str, Any]) -> list[str]:
+        """What breaks the contract both ways, one line each: a ``Rules`` function without a
+        rules_ref twin or an input strategy, a twin or a strategy without a ``Rules`` function."""
+        module = self.game_id.replace("-", "_")
+        lua = self.lua_names()
+        gaps = []
+        for name in lua:
+            if name not in self.python_functions:
+                gaps.append(f"Rules.{name} has no rules_ref twin "
+                            f"(add it to rules_ref/{module}.py FUNCTIONS)")
+            if name not in strategies:
+                gaps.append(f"Rules.{name} has no input strategy "
+                            f"(add it to tts_builder/strategies/{module}.py)")
+        for name in self.python_functions:
+            if name not in lua:
+                gaps.append(f"rules_ref/{module}.py FUNCTIONS[{name!r}] has no Lua Rules.{name}")
+        for name in strategies:
+            if name not in lua and name not in self.python_functions:
+                gaps.append(f"tts_builder/strategies/{module}.py has a strategy for {name!r}, "
+                            "which is no rule function")
+        return gaps
 
     def check_name(self, name: str) -> None:
         if name not in self.python_functions:
             known = ", ".join(self.python_functions)
             raise BuildError(f"{self.game_id}: unknown rule function {name!r} (known: {known})")
 
-    def python(self, name: str, inp: Json) -> Json:
+    def python(self, name: str, inp: Json, detail: bool = False) -> Json:
+        """rules_ref's outcome (a refusal's message too when ``detail``)."""
         self.check_name(name)
-        try:
-            return normalize(self.python_functions[name](self.config, inp))
-        except (ValueError, KeyError, TypeError, IndexError):
-            return ERROR
+        return python_outcome(self.python_functions[name], self.config, inp, detail)
 
-    def lua(self, name: str, inp: Json) -> Json:
+    def lua(self, name: str, inp: Json, detail: bool = False) -> Json:
+        """The shipped Lua's outcome (a refusal's message too when ``detail``)."""
         from .emulator import LuaScriptError
 
         self.check_name(name)
         try:
             return normalize(self.sandbox.call(self.env, f"Rules.{name}", inp))
-        except LuaScriptError:
-            return ERROR
+        except LuaScriptError as err:
+            return lua_error_outcome(err.message, detail)
+        except Exception as err:  # noqa: BLE001 - e.g. a result JSON cannot hold
+            return crashed(f"{type(err).__name__}: {err}")
 
 
 @dataclass
@@ -88,8 +183,12 @@ class Mismatch:
     python: Json
 
     def describe(self) -> str:
+        crashed_side = [side for side, out in (("Lua", self.lua), ("rules_ref", self.python))
+                        if is_crash(out)]
+        what = (f"{' and '.join(crashed_side)} raised an error that is no rule_error"
+                if crashed_side else "Lua and rules_ref disagree")
         return (
-            f"{self.function}: Lua and rules_ref disagree on {json.dumps(self.input)}: "
+            f"{self.function}: {what} on {json.dumps(self.input)}: "
             f"lua={json.dumps(self.lua)} python={json.dumps(self.python)}"
         )
 
@@ -123,15 +222,15 @@ def check_function(
         suppress_health_check=list(HealthCheck),
     )
     @given(strategy)
-    def agree(inp: Json) -> None:
+    def same_outcome(inp: Json) -> None:
         seen.add(json.dumps(inp, sort_keys=True))
         lua, python = engines.lua(name, inp), engines.python(name, inp)
-        if lua != python:
+        if not agree(lua, python):
             failures.append(Mismatch(name, inp, lua, python))
             raise AssertionError(name)
 
     try:
-        agree()
+        same_outcome()
     except Exception:  # Hypothesis re-raises the shrunk failure (possibly grouped)
         if not failures:
             raise

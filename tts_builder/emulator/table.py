@@ -6,9 +6,10 @@ import copy
 import json
 import random
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from .bodies import SAME_SPOT, body_of, image_sizes
 from .sandbox import LuaError, LuaSandbox, LuaScriptError, explain, from_lua
 
 FPS = 60
@@ -17,6 +18,10 @@ Shuffle = Callable[[list[str]], list[str]]
 
 class EmulatorError(RuntimeError):
     """The emulated table cannot go on (never settles, dice queue empty, bad fixture)."""
+
+
+class TableRuleError(EmulatorError):
+    """On the strict table, the scripts broke a rule TTS enforces (objects interpenetrate)."""
 
 
 def _text(value: Any) -> str:
@@ -168,8 +173,19 @@ class EmulatedTable:
 
     ``dice`` is the queue of face values that rolled dice land on; ``shuffle`` (given the
     contained GUIDs, top first) returns their new order, else a seeded permutation is used.
-    With ``strict`` (default) a Lua error in any event handler raises :class:`LuaScriptError`;
-    otherwise it is only recorded in :attr:`errors`, as TTS logs it and goes on.
+    With ``raise_errors`` (default) a Lua error in any event handler raises
+    :class:`LuaScriptError`; otherwise it is only recorded in :attr:`errors`, as TTS logs it and
+    goes on.
+
+    ``strict`` (default) makes the table as strict as TTS on what scripts depend on:
+    ``takeObject`` returns at once but the object spawns at the container and arrives (and its
+    callback runs) frames later; a spawned object whose GUID had to be replaced gets it only once
+    ``spawning`` ends (reading it earlier is a Lua error); a card that comes to rest on a card or
+    deck joins it and identical stackable pieces stack; objects that come to rest interpenetrating
+    raise :class:`TableRuleError` (also listed in :attr:`violations`); only colours with a
+    HandTrigger can be seated and only seated colours can click; ``getObjects()`` and ``pairs``
+    iterate in a seeded shuffled order. Sizes come from the geometry model (through
+    :mod:`.bodies`); ``images`` (a build's files, name -> bytes) give the image sizes tiles need.
     """
 
     def __init__(
@@ -180,9 +196,14 @@ class EmulatedTable:
         dice: Iterable[str | int] = (),
         shuffle: Shuffle | None = None,
         strict: bool = True,
+        raise_errors: bool = True,
+        images: Mapping[str, bytes] | None = None,
     ) -> None:
         self.save = copy.deepcopy(save)
         self.strict = strict
+        self.raise_errors = raise_errors
+        self.violations: list[str] = []
+        self._image_sizes = image_sizes(images or {})
         self.broadcasts: list[dict[str, Any]] = []
         self.prints: list[str] = []
         self.logs: list[str] = []
@@ -205,6 +226,8 @@ class EmulatedTable:
                 "ui": self._ui_service,
                 "ui_load": self._ui_load,
                 "ui_unload": self._ui_unload,
+                "body": self._body,
+                "violation": self.violations.append,
             }
         )
         vector = self.sandbox.load_module("tts_vector.lua")
@@ -213,6 +236,9 @@ class EmulatedTable:
             "tts_api.lua", self.sandbox.lib, vector, json_module, services
         )
         self._world["strict"] = strict
+        self._world["raise_errors"] = raise_errors
+        self._world["same_spot"] = SAME_SPOT
+        self._world["seed_order"](random.Random(f"order:{seed}").getrandbits(31))
         self.queue_dice(*dice)
         self._loaded = False
 
@@ -247,6 +273,15 @@ class EmulatedTable:
         self.shuffles.append({"guid": guid, "before": before, "after": after})
         return self.sandbox.to_lua(after)
 
+    def _body(
+        self, name: str, custom_image: Any
+    ) -> tuple[float | None, float | None, float, bool] | None:
+        image = from_lua(custom_image) if custom_image is not None else None
+        body = body_of(name, image if isinstance(image, dict) else None, self._image_sizes)
+        if body is None:
+            return None
+        return body.width, body.depth, body.height, body.centred
+
     def _ui_load(self, owner: str, xml: str) -> None:
         self._ui[owner] = UiDocument(xml)
 
@@ -265,14 +300,18 @@ class EmulatedTable:
     # ------------------------------------------------------------------ plumbing
     def _run(self, name: str, *args: Any) -> Any:
         """Call a World driver function; Lua errors from the emulator become EmulatorError."""
-        start = len(self.errors)
+        start, broken = len(self.errors), len(self.violations)
         try:
             result = self._world[name](*args)
         except LuaError as exc:
             message = str(exc).split("\nstack traceback:")[0]
             raise EmulatorError(message) from None
-        if self.strict and len(self.errors) > start:
+        if self.raise_errors and len(self.errors) > start:
             raise LuaScriptError(self.errors[start])
+        if len(self.violations) > broken:
+            found = self.violations[broken:]
+            more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
+            raise TableRuleError("; ".join(found[:3]) + more)
         return result
 
     def _checked(self, name: str, *args: Any) -> None:

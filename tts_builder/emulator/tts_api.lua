@@ -1,5 +1,6 @@
 -- An emulated Tabletop Simulator table: objects, events, Wait on a virtual clock, zones,
--- containers, dice, buttons, UI/Notes/Player/Turns and JSON, for scripts run in lupa.
+-- containers, dice, buttons, UI/Notes/Player/Turns and JSON, for scripts run in lupa; strict
+-- by default: spawn timing, GUIDs, remainder, merging, resting, seats and iteration order as TTS.
 -- Loaded in the unsandboxed runtime with (sandbox module, vector module, json module, py services);
 -- returns the World driver used by tts_builder/emulator/table.py.
 local sb, vmod, json, py = ...
@@ -8,12 +9,17 @@ local FPS = 60
 local ROLL_FRAMES = 30      -- a rolled die rests after half a second
 local SMOOTH_FRAMES = 30    -- setPositionSmooth arrives after half a second (fast: 15 frames)
 local ROTATION_VALUE_FRAMES = 20
+local SPAWN_FRAMES = 3      -- strict: a taken or spawned object finishes spawning this much later
+local OVERLAP_EPS = 0.05    -- strict: footprints must overlap by more than this to touch
+local HEIGHT_EPS = 0.005    -- strict: boxes must overlap in height by more than this
 
 local Vector, Color, newv, vec, rgb = vmod.Vector, vmod.Color, vmod.newv, vmod.vec, vmod.rgb
 local floor, ceil, abs, max = math.floor, math.ceil, math.abs, math.max
 local cos, rad = math.cos, math.rad
 
-local World = { strict = true }
+-- raise_errors: a handler error aborts the step (Python raises it). strict: the table follows
+-- TTS's timing, GUID, remainder, merging, resting, seating and iteration-order rules.
+local World = { raise_errors = true, strict = true }
 
 ---------------------------------------------------------------------------- state
 local frame = 0
@@ -32,6 +38,28 @@ local notebook, notes = {}, ""
 local zones_dirty = false
 local aborted = false
 local save_turns = {}
+local settling = {}         -- strict: object state -> frame at which it comes to rest
+
+--- A small seeded generator (strict iteration order), the same on every run for one seed.
+local order_state = 1
+function World.seed_order(seed) order_state = (tonumber(seed) or 0) % 2147483646 + 1 end
+local function order_random(n)
+  order_state = (order_state * 48271) % 2147483647
+  return order_state % n + 1
+end
+local function shuffled(list)
+  for i = #list, 2, -1 do
+    local j = order_random(i)
+    list[i], list[j] = list[j], list[i]
+  end
+  return list
+end
+
+--- Strict: lists of table objects come in a seeded shuffled order (TTS promises none).
+local function any_order(list)
+  if World.strict then shuffled(list) end
+  return list
+end
 
 local SEAT_ORDER = { "White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink" }
 local ALL_COLORS = { "White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple",
@@ -68,7 +96,7 @@ end
 
 local function report(context, message)
   py.report_error(context .. ": " .. tostring(message))
-  if World.strict then aborted = true end
+  if World.raise_errors then aborted = true end
 end
 
 --- Call fn(...) as TTS calls a handler: errors are reported, not raised.
@@ -117,15 +145,25 @@ local function norm_angle(a)
   return a
 end
 
+--- Strict: the object comes to rest next frame (then it may join a deck, stack or be reported).
+local function mark_rest(st)
+  if World.strict and not st.is_global then
+    settling[st] = frame + 1
+    st.load_rest = nil
+  end
+end
+
 local function set_pos(st, x, y, z)
   local t = transform(st)
   t.posX, t.posY, t.posZ = x, y, z
   zones_dirty = true
+  mark_rest(st)
 end
 
 local function set_rot(st, x, y, z)
   local t = transform(st)
   t.rotX, t.rotY, t.rotZ = norm_angle(x), norm_angle(y), norm_angle(z)
+  mark_rest(st)
 end
 
 --- Row y of Unity's Z-X-Y Euler rotation matrix (world y of a local vector = this row dot it).
@@ -384,9 +422,12 @@ local function make_ui(owner)
   return dot_or_colon(ui)
 end
 
-local function new_state(data)
+--- A new loose object. With `provisional` (a spawn from data or a clone) a missing or taken GUID
+--- is replaced by a fresh one that, on the strict table, is only valid once spawning ends.
+local function new_state(data, provisional)
   local guid = data.GUID
-  if type(guid) ~= "string" or guid == "" or by_guid[guid] then
+  local replaced = type(guid) ~= "string" or guid == "" or by_guid[guid] ~= nil
+  if replaced then
     guid = fresh_guid()
     data.GUID = guid
   end
@@ -399,7 +440,11 @@ local function new_state(data)
   local proxy = setmetatable({}, OBJ_MT)
   state_of[proxy] = st
   st.proxy = proxy
-  by_guid[guid] = st
+  if World.strict and (provisional == "always" or (provisional and replaced)) then
+    st.guid_pending = true -- by_guid knows it once spawning ends
+  else
+    by_guid[guid] = st
+  end
   objects[#objects + 1] = st
   transform(st)
   if type(data.XmlUI) == "string" and data.XmlUI ~= "" then py.ui_load(guid, data.XmlUI) end
@@ -453,8 +498,45 @@ local function make_wait(owner)
   return dot_or_colon(W)
 end
 
+local raw_pairs = pairs
+local KEY_RANK = { number = 1, string = 2, boolean = 3 }
+
+local function key_less(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return (KEY_RANK[ta] or 4) < (KEY_RANK[tb] or 4) end
+  if ta == "number" or ta == "string" then return a < b end
+  if ta == "boolean" then return b and not a end
+  return false
+end
+
+--- Strict `pairs`: every key once, in a seeded shuffled order (MoonSharp iterates in insertion
+--- order, C Lua in hash order: a script whose result depends on the order is wrong in one).
+local function shuffled_pairs(t)
+  if type(t) ~= "table" then return raw_pairs(t) end
+  local mt = getmetatable(t)
+  if type(mt) == "table" and rawget(mt, "__pairs") then return raw_pairs(t) end
+  local keys, n = {}, 0
+  for k in next, t do
+    n = n + 1
+    keys[n] = k
+  end
+  table.sort(keys, key_less) -- C Lua's own hash order differs between runs: start from one order
+  shuffled(keys)
+  local i = 0
+  return function()
+    while i < n do
+      i = i + 1
+      local k = keys[i]
+      local v = rawget(t, k)
+      if v ~= nil then return k, v end
+    end
+    return nil
+  end, t, nil
+end
+
 local function new_env(st)
   local env = sb.new_env()
+  if World.strict then env.pairs = shuffled_pairs end
   for k, v in pairs(API) do env[k] = v end
   env.self = st.proxy
   env.Wait = make_wait(label_of(st))
@@ -498,8 +580,8 @@ local function get_data(st)
 end
 
 --- Spawn a loose object from save data; runs its script and onLoad.
-local function spawn(data)
-  local st = new_state(data)
+local function spawn(data, provisional)
+  local st = new_state(data, provisional)
   if start_script(st, data.LuaScript) then run_on_load(st) end
   return st
 end
@@ -508,7 +590,7 @@ local function remove_object(st)
   py.ui_unload(st.guid)
   st.destroyed = true
   if by_guid[st.guid] == st then by_guid[st.guid] = nil end
-  rolling[st], moving[st] = nil, nil
+  rolling[st], moving[st], settling[st] = nil, nil, nil
   zones_dirty = true
 end
 
@@ -520,13 +602,65 @@ local function destroy(st)
   return true
 end
 
-local function after_spawn(st, callback, container)
+local function run_callback(st, callback)
+  if callback and not st.destroyed then
+    protected(label_of(st) .. " callback_function", callback, st.proxy)
+  end
+end
+
+local come_to_rest -- defined with the resting rules below
+
+local function at_rest(st)
+  return live(st) and not st.spawning and not moving[st] and not rolling[st] and not st.held_by_color
+end
+
+--- Strict: a taken object lands, and may join the card or stack it lands on, before its
+--- callback runs (GEOMETRY.md §4: it "may already have entered a container"); a merged one's
+--- callback still runs, with the destroyed object, as a script that relies on it would see.
+local function land(st, callback)
+  settling[st] = nil
+  if at_rest(st) then come_to_rest(st) end
+  if callback then protected(label_of(st) .. " callback_function", callback, st.proxy) end
+end
+
+--- Strict: the object spawns for SPAWN_FRAMES (its GUID, if replaced, becomes valid then), then
+--- goes to `travel` {pos, rot, smooth} if given (smoothly: it arrives SMOOTH_FRAMES later); it
+--- lands (see land) and its callback runs when it has arrived.
+local function strict_after_spawn(st, callback, container, travel)
+  st.spawning, st.resting = true, false
+  defer(SPAWN_FRAMES, "spawn", function()
+    st.spawning = false
+    if st.guid_pending then
+      st.guid_pending = nil
+      if not st.destroyed then by_guid[st.guid] = st end
+    end
+    if container then fire("onObjectLeaveContainer", container.proxy, st.proxy) end
+    fire("onObjectSpawn", st.proxy)
+    if st.destroyed then return end
+    if travel and travel.smooth then
+      moving[st] = { pos = travel.pos, rot = travel.rot, due = frame + SMOOTH_FRAMES,
+        arrive = function() land(st, callback) end }
+      return
+    end
+    if travel then
+      set_pos(st, travel.pos[1], travel.pos[2], travel.pos[3])
+      set_rot(st, travel.rot[1], travel.rot[2], travel.rot[3])
+      st.resting = true
+      land(st, callback)
+      return
+    end
+    st.resting = true
+    mark_rest(st)
+    run_callback(st, callback)
+  end)
+end
+
+local function after_spawn(st, callback, container, travel)
+  if World.strict then return strict_after_spawn(st, callback, container, travel) end
   defer(1, "spawn callback", function()
     if container then fire("onObjectLeaveContainer", container.proxy, st.proxy) end
     fire("onObjectSpawn", st.proxy)
-    if callback and not st.destroyed then
-      protected(label_of(st) .. " callback_function", callback, st.proxy)
-    end
+    run_callback(st, callback)
   end)
 end
 
@@ -603,20 +737,35 @@ local function take_object(st, params)
     sync_deck_ids(st)
   end
   local x, y, z = get_pos(st)
-  if params.position then x, y, z = vec(params.position) else y = y + 2 end
+  local cx, cy, cz = x, y, z
+  if params.position then
+    x, y, z = vec(params.position)
+  elseif World.strict then
+    x = x + 2 -- TTS: beside the container, 2 units along x (GEOMETRY.md §4)
+  else
+    y = y + 2
+  end
   local rx, ry, rz = get_rot(st)
+  local crx, cry, crz = rx, ry, rz
   if params.rotation then rx, ry, rz = vec(params.rotation) end
   if params.flip then rz = rz + 180 end
   data.Transform = data.Transform or {}
   local t = data.Transform
+  local travel
+  if World.strict then
+    -- it spawns at the container and travels to where it was sent
+    travel = { pos = { x, y, z }, rot = { norm_angle(rx), norm_angle(ry), norm_angle(rz) },
+      smooth = params.smooth ~= false }
+    x, y, z, rx, ry, rz = cx, cy, cz, crx, cry, crz
+  end
   t.posX, t.posY, t.posZ = x, y, z
   t.rotX, t.rotY, t.rotZ = norm_angle(rx), norm_angle(ry), norm_angle(rz)
   if kind == "Deck" and not data.CustomDeck and data.CardID and st.data.CustomDeck then
     local key = tostring(floor(data.CardID / 100))
     if st.data.CustomDeck[key] then data.CustomDeck = { [key] = deep_copy(st.data.CustomDeck[key]) } end
   end
-  local taken = spawn(data)
-  after_spawn(taken, params.callback_function, st)
+  local taken = spawn(data, kind == "Infinite" and "always")
+  after_spawn(taken, params.callback_function, st, travel)
   if kind == "Deck" and #list == 1 then
     local rest = table.remove(list, 1)
     rest.Transform = deep_copy(transform(st))
@@ -683,6 +832,166 @@ local function shuffle_container(st)
   return true
 end
 
+---------------------------------------------------------------------------- coming to rest (strict)
+--- The object's body at scale 1 from the geometry model (bodies.py), or nil when unknown; a
+--- body without w/d has a height but no established footprint.
+local function body(st)
+  if st.body == nil then
+    local w, d, h, centred = py.body(st.data.Name or "", st.data.CustomImage)
+    st.body = h and { w = w, d = d, h = h, centred = centred == true } or false
+  end
+  return st.body or nil
+end
+
+--- Its box in the world: centre, half extents along its local x/z, angle, bottom and top.
+local function box(st)
+  local b = body(st)
+  if not b then return nil end
+  local x, y, z = get_pos(st)
+  local sx, sy, sz = get_scale(st)
+  local _, ry = get_rot(st)
+  local count = 1
+  if is_kind(st, "Deck") then count = max(1, #(st.data.ContainedObjects or {})) end
+  if st.data.Number then count = max(1, st.data.Number) end
+  local height = b.h * abs(sy) * count
+  local bottom = b.centred and y - height / 2 or y
+  return { x = x, z = z, hw = b.w and b.w * abs(sx) / 2, hd = b.d and b.d * abs(sz) / 2,
+    a = rad(ry), bottom = bottom, top = bottom + height }
+end
+
+--- How deep two footprints (rotated rectangles) overlap: the least overlap over the four axes.
+local function footprint_overlap(p, q)
+  if not (p.hw or q.hw) then -- no footprint established: only the same spot counts
+    local d = max(abs(p.x - q.x), abs(p.z - q.z))
+    return d < World.same_spot and 1 or -1
+  end
+  if not (p.hw and q.hw) then -- one footprint: does it hold the other's centre?
+    local r, c = p, q
+    if not r.hw then r, c = q, p end
+    local dx, dz = c.x - r.x, c.z - r.z
+    local lx = dx * cos(r.a) - dz * math.sin(r.a)
+    local lz = dx * math.sin(r.a) + dz * cos(r.a)
+    return math.min(r.hw - abs(lx), r.hd - abs(lz))
+  end
+  local function axes(b) return { { cos(b.a), -math.sin(b.a) }, { math.sin(b.a), cos(b.a) } } end
+  local pa, qa = axes(p), axes(q)
+  local function radius(b, ax, n)
+    return b.hw * abs(ax[1][1] * n[1] + ax[1][2] * n[2]) + b.hd * abs(ax[2][1] * n[1] + ax[2][2] * n[2])
+  end
+  local dx, dz = q.x - p.x, q.z - p.z
+  local least = math.huge
+  for _, n in ipairs({ pa[1], pa[2], qa[1], qa[2] }) do
+    local depth = radius(p, pa, n) + radius(q, qa, n) - abs(dx * n[1] + dz * n[2])
+    if depth < least then least = depth end
+  end
+  return least
+end
+
+local function describe(st)
+  local name = st.data.Nickname or ""
+  return label_of(st) .. (name ~= "" and (" '" .. name .. "'") or "")
+end
+
+local function stackable(st)
+  local image = st.data.CustomImage or {}
+  local extra = image.CustomToken or image.CustomTile or {}
+  return extra.Stackable == true and (is_kind(st, "Token") or is_kind(st, "Tile"))
+end
+
+local function base_name(st) return ((st.data.Name or ""):gsub("_Stack$", "")) end
+
+local function same_piece(a, b)
+  return base_name(a) == base_name(b) and stackable(b)
+    and (a.data.CustomImage or {}).ImageURL == (b.data.CustomImage or {}).ImageURL
+    and (a.data.Nickname or "") == (b.data.Nickname or "")
+end
+
+--- The highest resting object under `st` (overlapping its footprint, not above it) that `fits`.
+local function landing_on(st, fits)
+  local me = box(st)
+  local best, best_top
+  for _, o in ipairs(objects) do
+    if o ~= st and at_rest(o) and fits(o) then
+      local other = box(o)
+      local near
+      if me and other then
+        near = footprint_overlap(me, other) > OVERLAP_EPS and me.bottom >= other.bottom - HEIGHT_EPS
+      else -- no height known: only the same spot counts
+        local x, y, z = get_pos(st)
+        local ox, oy, oz = get_pos(o)
+        near = max(abs(x - ox), abs(z - oz)) < World.same_spot and y >= oy - HEIGHT_EPS
+      end
+      local top = other and other.top or select(2, get_pos(o))
+      if near and (not best_top or top > best_top) then best, best_top = o, top end
+    end
+  end
+  return best
+end
+
+local reported = {}
+
+local function report_interpenetration(st)
+  local me = box(st)
+  if not me then return end
+  for _, o in ipairs(objects) do
+    if o ~= st and at_rest(o) then
+      local other = box(o)
+      if other and footprint_overlap(me, other) > OVERLAP_EPS
+        and math.min(me.top, other.top) - max(me.bottom, other.bottom) > HEIGHT_EPS then
+        local a, b = st.guid, o.guid
+        if b < a then a, b = b, a end
+        if not reported[a .. b] then
+          reported[a .. b] = true
+          py.violation("interpenetrating at rest: " .. describe(st) .. " and " .. describe(o)
+            .. " (frame " .. frame .. ")")
+        end
+      end
+    end
+  end
+end
+
+--- Strict: `st` comes to rest. An unlocked card or deck on a card or deck joins it; an unlocked
+--- stackable piece on an identical one stacks with it; anything else interpenetrating is reported.
+function come_to_rest(st)
+  local first = st.load_rest
+  st.load_rest = nil
+  if st.data.Locked ~= true and not first then
+    if is_kind(st, "Card") or is_kind(st, "Deck") then
+      local target = landing_on(st, function(o) return is_kind(o, "Card") or is_kind(o, "Deck") end)
+      if target then
+        put_object(target, st.proxy)
+        return
+      end
+    elseif stackable(st) then
+      local target = landing_on(st, function(o) return same_piece(st, o) end)
+      if target then
+        target.data.Number = (target.data.Number or 1) + (st.data.Number or 1)
+        target.data.Name = base_name(target) .. "_Stack"
+        target.body = nil
+        fire("onObjectEnterContainer", target.proxy, st.proxy)
+        remove_object(st)
+        return
+      end
+    end
+  end
+  report_interpenetration(st)
+end
+
+local function process_settling()
+  if not next(settling) then return end
+  local due = {}
+  for _, st in ipairs(objects) do
+    local f = settling[st]
+    if f and frame >= f then
+      settling[st] = nil
+      due[#due + 1] = st
+    end
+  end
+  for _, st in ipairs(due) do
+    if at_rest(st) and not aborted then come_to_rest(st) end
+  end
+end
+
 ---------------------------------------------------------------------------- dice
 local roll_count = 0
 local function roll(st, frames)
@@ -694,7 +1003,15 @@ local function roll(st, frames)
 end
 
 ---------------------------------------------------------------------------- object members
-MEMBERS.guid = function(st) return st.guid end
+--- Strict: a replaced GUID is assigned once spawning ends; reading it earlier is an error.
+local function checked_guid(st)
+  if st.guid_pending then
+    error(label_of(st) .. " is still spawning: its GUID is only assigned once `spawning` is false"
+      .. " (read it in callback_function)", 3)
+  end
+  return st.guid
+end
+MEMBERS.guid = function(st) return checked_guid(st) end
 MEMBERS.type = function(st) return type_of(st) end
 MEMBERS.tag = MEMBERS.type
 MEMBERS.name = function(st) return st.data.Name end
@@ -706,7 +1023,7 @@ MEMBERS.value = get_value
 MEMBERS.memo = function(st) return st.data.Memo end
 MEMBERS.script_state = function(st) return st.data.LuaScriptState or "" end
 MEMBERS.script_code = function(st) return st.data.LuaScript or "" end
-MEMBERS.spawning = function() return false end
+MEMBERS.spawning = function(st) return st.spawning == true end
 MEMBERS.loading_custom = function() return false end
 MEMBERS.interactable = function(st) return st.extra.interactable ~= false end
 MEMBERS.remainder = function(st) return st.remainder end
@@ -728,7 +1045,7 @@ end
 ---------------------------------------------------------------------------- object methods
 local M = METHODS
 
-function M.getGUID(st) return st.guid end
+function M.getGUID(st) return checked_guid(st) end
 function M.isDestroyed(st) return st.destroyed == true end
 function M.getName(st) return st.data.Nickname or "" end
 function M.setName(st, v) st.data.Nickname = tostring(v); return true end
@@ -783,7 +1100,7 @@ local function smooth(st, pos, rot, fast)
 end
 function M.setPositionSmooth(st, v, _, fast) return smooth(st, v, nil, fast) end
 function M.setRotationSmooth(st, v, _, fast) return smooth(st, nil, v, fast) end
-function M.isSmoothMoving(st) return moving[st] ~= nil end
+function M.isSmoothMoving(st) return moving[st] ~= nil or st.spawning == true end
 
 --- Unity's rotation matrix (Z, then X, then Y) for Euler angles in degrees.
 local function rotation_matrix(st)
@@ -887,7 +1204,7 @@ function M.getObjects(st, ignore_tags)
   if is_zone(st) then
     local list = {}
     for i, o in ipairs(zone_contents(st, ignore_tags == true)) do list[i] = o.proxy end
-    return list
+    return any_order(list)
   end
   if not is_container(st) then return {} end
   local list = {}
@@ -967,7 +1284,7 @@ function M.clone(st, params)
     local x, y, z = vec(params.position)
     data.Transform.posX, data.Transform.posY, data.Transform.posZ = x, y, z
   end
-  local c = spawn(data)
+  local c = spawn(data, true)
   after_spawn(c)
   return c.proxy
 end
@@ -1244,7 +1561,7 @@ local function live_proxies(filter)
   for _, st in ipairs(objects) do
     if live(st) and (not filter or filter(st)) then list[#list + 1] = st.proxy end
   end
-  return list
+  return any_order(list)
 end
 
 local function format_log(v, indent)
@@ -1273,7 +1590,7 @@ local function spawn_with(data, params)
       t.scaleX, t.scaleY, t.scaleZ = vec(params.scale)
     end
   end
-  local st = spawn(data)
+  local st = spawn(data, true)
   after_spawn(st, params.callback_function)
   return st.proxy
 end
@@ -1432,6 +1749,7 @@ local function process_moves()
       if m.pos then set_pos(st, m.pos[1], m.pos[2], m.pos[3]) end
       if m.rot then set_rot(st, m.rot[1], m.rot[2], m.rot[3]) end
       if not rolling[st] then st.resting = true end
+      if m.arrive then m.arrive() end
     end
   end
 end
@@ -1500,6 +1818,7 @@ local function step()
   frame = frame + 1
   sb.clock.seconds = frame / FPS
   if zones_dirty then update_zones(false) end
+  process_settling()
   process_moves()
   process_dice()
   process_deferred()
@@ -1513,6 +1832,7 @@ local function busy()
   if zones_dirty then return "a zone update" end
   if next(rolling) then return "a die still rolling" end
   if next(moving) then return "an object still moving" end
+  if next(settling) then return "an object coming to rest" end
   if #coroutines > 0 then return "a running coroutine" end
   for _, w in ipairs(waits) do
     if not w.stopped and not (w.kind == "time" and w.reps < 0) then
@@ -1530,6 +1850,7 @@ local function next_frame()
   for _, d in ipairs(deferred) do consider(d.due) end
   for st in pairs(rolling) do consider(st.rest_due) end
   for _, m in pairs(moving) do consider(m.due) end
+  for _, f in pairs(settling) do consider(f) end
   for _, w in ipairs(waits) do
     if not w.stopped then
       if w.kind == "condition" then return frame + 1 end
@@ -1537,6 +1858,16 @@ local function next_frame()
     end
   end
   return max(best, frame + 1)
+end
+
+---------------------------------------------------------------------------- seats
+--- The colours that have a HandTrigger on the table (the seats, GEOMETRY.md §5).
+local function hand_colors()
+  local set = {}
+  for _, st in ipairs(objects) do
+    if live(st) and type_of(st) == "Hand" and st.data.FogColor then set[st.data.FogColor] = true end
+  end
+  return set
 end
 
 ---------------------------------------------------------------------------- driver API
@@ -1565,6 +1896,15 @@ function World.load(save)
   for _, data in ipairs(save.ObjectStates or {}) do note_guids(data) end
   local loaded = {}
   for _, data in ipairs(save.ObjectStates or {}) do loaded[#loaded + 1] = new_state(data) end
+  if World.strict then
+    local hands = hand_colors()
+    for _, c in ipairs(seated) do
+      if not hands[c] then
+        fatal("cannot seat " .. c .. ": the save has no HandTrigger of that colour"
+          .. " (in TTS hand zones are the seats)")
+      end
+    end
+  end
   update_zones(true)
   local started = { [global] = start_script(global, save.LuaScript) }
   for _, st in ipairs(loaded) do
@@ -1574,6 +1914,14 @@ function World.load(save)
   if started[global] then run_on_load(global) end
   for _, st in ipairs(loaded) do
     if started[st] and live(st) then run_on_load(st) end
+  end
+  if World.strict then -- the save's objects settle once: checked, not merged (not established)
+    for _, st in ipairs(loaded) do
+      if live(st) and not settling[st] then
+        settling[st] = frame + 1
+        st.load_rest = true
+      end
+    end
   end
 end
 
@@ -1610,12 +1958,25 @@ function World.object_env(guid)
   return st and st.env
 end
 function World.seat(colors)
-  seated = {}
+  local hands = World.strict and #objects > 0 and hand_colors() -- before load: checked by load
+  local list = {}
   for _, c in ipairs(colors) do
     if not IS_COLOR[c] then return false, "unknown player colour " .. tostring(c) end
-    seated[#seated + 1] = c
+    if hands and not hands[c] then
+      return false, "cannot seat " .. c .. ": the table has no HandTrigger of that colour"
+        .. " (in TTS hand zones are the seats)"
+    end
+    list[#list + 1] = c
   end
+  seated = list
   return true
+end
+
+local function refuse_unseated(color)
+  if World.strict and not seat_index(color) then
+    return color .. " is not seated: only seated players can click"
+  end
+  return nil
 end
 function World.queue_dice(values)
   for _, v in ipairs(values) do dice_queue[#dice_queue + 1] = v end
@@ -1624,6 +1985,8 @@ function World.dice_left() return #dice_queue end
 
 function World.click_button(guid, key, color, alt)
   aborted = false
+  local refused = refuse_unseated(color)
+  if refused then return false, refused end
   local st = by_guid[guid]
   if not st then return false, "no object with GUID " .. tostring(guid) end
   local index
@@ -1649,6 +2012,8 @@ end
 
 function World.ui_event(owner_key, name, color, value, id)
   aborted = false
+  local refused = refuse_unseated(color)
+  if refused then return false, refused end
   local st = owner_key == "Global" and global or by_guid[owner_key]
   if not st or not st.env then return false, "no script for UI owner " .. tostring(owner_key) end
   local fn = rawget(st.env, name)
@@ -1670,6 +2035,7 @@ function World.drop(color, guid, position)
   end
   if zones_dirty then update_zones(false) end
   st.held_by_color = nil
+  mark_rest(st)
   fire("onObjectDrop", color, st.proxy)
   fire_object(st, "onDrop", color)
   return true
@@ -1709,7 +2075,7 @@ local function snapshot(st)
     gm_notes = st.data.GMNotes or "", description = st.data.Description or "",
     position = { get_pos(st) }, rotation = { get_rot(st) }, face_down = face_down(st),
     locked = st.data.Locked == true, value = get_value(st), quantity = M.getQuantity(st),
-    contained = contained, type = type_of(st), resting = st.resting,
+    contained = contained, type = type_of(st), resting = st.resting, spawning = st.spawning == true,
   }
 end
 

@@ -7,6 +7,7 @@ and the roster, chip counts and scoring from ``rules``, positions from ``table``
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ GAME_ID = "arche-noah"
 TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "Table_None")
 CARD_Y = 1.0
 CHIP_Y = 1.2
+CHIP_THICKNESS = 0.2  # a seat's chips stand in a tower, one chip thickness apart
 BAG_Y = 1.6
 
 
@@ -304,8 +306,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         chip = obj.custom_token(
             guids.guid(f"{colour}-chip-template"),
             url,
-            thickness=0.2,
-            stackable=True,
+            thickness=CHIP_THICKNESS,
+            stackable=False,  # the script tracks each chip by GUID; a TTS stack would hide them
             nickname=f"{colour.capitalize()} chip",
             tags=[tag],
             transform=obj.transform((0, CHIP_Y, 0), scale=(0.35, 1.0, 0.35)),
@@ -376,10 +378,11 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             "draw_pile": _xyz(table["draw_pile"], CARD_Y),
             "set_aside": _xyz(table["set_aside"], CARD_Y),
             "offer": offer,
+            "chip_step": CHIP_THICKNESS,
         },
     }
-    script = global_script(game_id, ctx)
-    ui = global_ui(game_id, ctx)
+    script = global_script(definition.rules_engine, ctx)
+    ui = global_ui(definition.rules_engine, ctx)
 
     save = new_save(
         save_name=data["name"],
@@ -427,7 +430,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         },
         lambda: render_preview(
             [
-                (label, render(comp, side, fields))
+                (label, partial(render, comp, side, fields))  # made one at a time
                 for label, comp, side, fields in preview_items
             ],
             columns=10,
@@ -439,7 +442,33 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     files[f"{game_id}.json"] = dumps(save)
     files["scripts/Global.lua"] = script.encode("utf-8")
     files["scripts/Global.xml"] = ui.encode("utf-8")
-    return GameBuild(game_id, definition, save, script, ui, files)
+    build = GameBuild(game_id, definition, save, script, ui, files)
+    build.positions = script_positions(ctx)
+    return build
+
+
+def script_positions(ctx: dict[str, Any]) -> list[Any]:
+    """The table positions the script is given (its ``POS`` and ``SEATS``), with the footprint
+    of what it puts there: portrait cards in the piles, the offer and the collections."""
+    from ..geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y
+
+    pos = ctx["positions"]
+    found = [
+        ScriptPosition("draw pile", tuple(pos["draw_pile"]), size=PORTRAIT_CARD, rot_y=180.0,
+                       kind="card"),
+        ScriptPosition("set aside", tuple(pos["set_aside"]), size=PORTRAIT_CARD, rot_y=180.0,
+                       kind="card"),
+    ]  # fmt: skip
+    found += [
+        ScriptPosition(f"offer {i + 1}", tuple(at), size=PORTRAIT_CARD, rot_y=180.0, kind="card")
+        for i, at in enumerate(pos["offer"])
+    ]
+    for seat in ctx["seats"]:
+        turn = reader_rot_y(seat["facing"])
+        found.append(ScriptPosition(f"{seat['color']} collection", tuple(seat["collection"]),
+                                    size=PORTRAIT_CARD, rot_y=turn, kind="card"))  # fmt: skip
+        found.append(ScriptPosition(f"{seat['color']} chips", tuple(seat["chips"]), kind="chips"))
+    return found
 
 
 def _table_hands(table_type: str) -> dict[str, dict[str, float]]:
@@ -447,5 +476,5 @@ def _table_hands(table_type: str) -> dict[str, dict[str, float]]:
     from ..save import objects as obj
     from ..save import tables
 
-    placements = tables.RPG_HAND_PLACEMENTS if table_type == "Table_RPG" else {}
+    placements = tables.HAND_PLACEMENTS.get(table_type, {})
     return {colour: obj.transform(*placement) for colour, placement in placements.items()}

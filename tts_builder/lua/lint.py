@@ -3,7 +3,11 @@
 The source is tokenized properly (strings, long strings and comments never match a rule),
 then token patterns are flagged with their line: Lua 5.3 syntax, MoonSharp-only syntax,
 5.3-only library calls, libraries TTS does not load, calls whose results differ between
-MoonSharp and Lua 5.2, and deprecated or non-existent TTS API. Finally the source is parsed
+MoonSharp and Lua 5.2, and deprecated or non-existent TTS API. The traps measured in real
+MoonSharp (LUA.md §7-8) follow the blocks of the chunk (loops, functions): string ordering,
+comparator-less sorts, '#' over tables with holes, error with a table or a level, math.modf,
+float formats, tostring of fractions, bit32 shifts, pairs-order results, a bare local in a
+generic for body (§8.1) and lazy '-' patterns. Finally the source is parsed
 (not run) by Lua 5.2 in lupa, which rejects anything else that is not Lua 5.2 syntax.
 """
 
@@ -196,6 +200,7 @@ class _Linter:
                 self.check_op(k, tok)
             elif tok.kind == "name":
                 self.check_name(k, tok)
+        _Traps(self).run()
         return self.hits
 
     # ---- operators ---------------------------------------------------------------------
@@ -300,6 +305,398 @@ class _Linter:
         if "s" in specs:
             self.hit(fmt, "format-s", "string.format '%s' raises on nil/booleans in MoonSharp:"
                      " concatenate with tostring(...) and '..', or use %d for integers")
+        floats = sorted(set(specs) & _FLOAT_SPECS)
+        if floats:
+            self.hit(fmt, "format-float", f"string.format '%{floats[0]}' rounds or writes"
+                     " exponents differently in MoonSharp (2.675 -> 2.68, 1e+004): format"
+                     " integers with %d")
+
+
+# ---------------------------------------------------------------------------------------------
+# MoonSharp traps measured in real MoonSharp (LUA.md §7-8): results that differ from Lua 5.2
+
+_OPENERS = frozenset(("function", "if", "do", "repeat"))
+_CLOSERS = frozenset(("end", "until"))
+# Fields that hold text in the shipped scripts (colours, names, ids): ordering them with '<' is
+# culture-aware in MoonSharp.
+STRING_FIELDS = frozenset((
+    "color", "colour", "name", "guid", "id", "species", "animal", "kind", "edge", "space",
+    "field", "text", "label", "key", "nickname", "description",
+))  # fmt: skip
+_FLOAT_MATH = frozenset(("sqrt", "random", "pow", "exp", "log", "log10", "sin", "cos", "tan",
+                         "asin", "acos", "atan", "atan2", "deg", "rad", "pi"))  # fmt: skip
+_BIT32_SHIFTS = frozenset(("arshift", "lshift", "rshift", "lrotate", "rrotate", "replace",
+                           "extract"))  # fmt: skip
+_PATTERN_FUNCTIONS = frozenset(("find", "match", "gmatch", "gsub"))
+_FLOAT_SPECS = frozenset("eEgGaAf")
+
+
+@dataclass
+class _Block:
+    """An open block: ``kind`` is function, if, do, repeat, while, for or for-in; ``pairs``
+    whether a for-in iterates ``pairs``/``next``; ``end`` the index of its closing token."""
+
+    kind: str
+    start: int
+    pairs: bool = False
+    end: int = -1
+
+
+def _blocks(tokens: list[Token]) -> tuple[list[_Block], list[tuple[_Block, ...]]]:
+    """Every block, and for each token the blocks enclosing it (innermost last)."""
+    stack: list[_Block] = []
+    blocks: list[_Block] = []
+    inside: list[tuple[_Block, ...]] = []
+    pending: _Block | None = None  # a for/while whose 'do' has not come yet
+    for k, tok in enumerate(tokens):
+        inside.append(tuple(stack))
+        if tok.kind != "name":
+            continue
+        word = tok.value
+        if k > 0 and tokens[k - 1].kind == "op" and tokens[k - 1].value in (".", ":"):
+            continue  # a field named like a keyword cannot be one; keywords are never fields
+        if word in ("for", "while"):
+            pending = _Block(word, k)
+        elif word == "in" and pending is not None and pending.kind == "for":
+            pending.kind = "for-in"
+            nxt = tokens[k + 1] if k + 1 < len(tokens) else tok
+            pending.pairs = nxt.kind == "name" and nxt.value in ("pairs", "next")
+        elif word == "do":
+            block = pending if pending is not None else _Block("do", k)
+            pending = None
+            stack.append(block)
+            blocks.append(block)
+        elif word in _OPENERS:
+            block = _Block(word, k)
+            stack.append(block)
+            blocks.append(block)
+        elif word in _CLOSERS and stack:
+            stack.pop().end = k
+    return blocks, inside
+
+
+def _loop_owner(enclosing: tuple[_Block, ...], kind: str) -> _Block | None:
+    """The innermost enclosing block matching ``kind`` (``for-in`` or ``pairs``) inside the
+    innermost function (a nested function is another frame)."""
+    for block in reversed(enclosing):
+        if block.kind == "function":
+            return None
+        if block.kind == "for-in" and (kind == "for-in" or block.pairs):
+            return block
+    return None
+
+
+def lazy_dash(pattern: str) -> bool:
+    """Whether a Lua pattern (the literal's source text) uses the lazy '-' quantifier."""
+    i, n, item = 0, len(pattern), False  # item: the last thing read is a single-char class
+    while i < n:
+        ch = pattern[i]
+        if ch == "%":
+            special = pattern[i + 1:i + 2]
+            if special == "b":  # %bxy: a balanced match, not quantifiable
+                i, item = i + 4, False
+                continue
+            if special == "f":  # %f[set]: a frontier, not quantifiable
+                i, item = _set_end(pattern, i + 2), False
+                continue
+            i, item = i + 2, True
+        elif ch == "[":
+            i, item = _set_end(pattern, i), True
+        elif ch in "*+?-":
+            if item and ch == "-":
+                return True
+            i, item = i + 1, not item  # after an item a quantifier; else a plain character
+        elif ch in "()" or (ch == "^" and i == 0) or (ch == "$" and i == n - 1):
+            i, item = i + 1, False
+        else:
+            i, item = i + 1, True
+    return False
+
+
+def _set_end(pattern: str, i: int) -> int:
+    """Index just after the set ``[...]`` opening at ``i`` (``]`` first is a member)."""
+    j, n = i + 1, len(pattern)
+    if pattern[j:j + 1] == "^":
+        j += 1
+    if pattern[j:j + 1] == "]":
+        j += 1
+    while j < n and pattern[j] != "]":
+        j += 2 if pattern[j] == "%" else 1
+    return j + 1
+
+
+class _Traps:
+    """The MoonSharp-divergence rules over one chunk's tokens (LUA.md §7-8)."""
+
+    def __init__(self, linter: _Linter) -> None:
+        self.lint = linter
+        self.tokens = linter.tokens
+        self.blocks, self.inside = _blocks(self.tokens)
+        self.string_names = self._string_names()
+        self.holey = self._holey_tables()
+
+    def run(self) -> None:
+        lint = self.lint
+        for k, tok in enumerate(self.tokens):
+            if tok.kind == "op" and tok.value in ("<", ">", "<=", ">="):
+                self.check_compare(k, tok)
+            elif tok.kind == "op" and tok.value == "#":
+                chain = self._chain_after(k + 1)
+                if chain in self.holey:
+                    lint.hit(tok, "len-hole", f"#{chain} after {chain}[i] = nil: MoonSharp's '#'"
+                             " stops at the first nil; keep sequences without holes")
+            elif tok.kind == "op" and tok.value == "{":
+                self.check_constructor(k)
+            elif tok.kind == "name":
+                self.check_name(k, tok)
+        for block in self.blocks:
+            if block.kind == "for-in" and block.pairs:
+                self.check_pairs_body(block)
+
+    # ---- names and calls ---------------------------------------------------------------
+
+    def check_name(self, k: int, tok: Token) -> None:
+        lint, name = self.lint, tok.value
+        dotted = lint.is_op(k + 1, ".") and lint.is_name(k + 2)
+        member = self.tokens[k + 2].value if dotted else None
+        is_global = lint.global_name(k)
+        if name == "local" and not lint.is_name(k + 1, "function"):
+            self.check_bare_local(k, tok)
+        elif name == "error" and is_global and lint.is_op(k + 1, "("):
+            if lint.is_op(k + 2, "{"):
+                lint.hit(tok, "error-table", "error with a table: MoonSharp raises only strings")
+            elif lint.call_has_second_arg(k + 1):
+                lint.hit(tok, "error-level", "error with a level: MoonSharp ignores it and adds"
+                         " the chunk position; call error(message) and never compare positions")
+        elif name == "math" and is_global and member == "modf":
+            lint.hit(tok, "math-modf", "math.modf rounds negative numbers the other way in"
+                     " MoonSharp: use math.floor / math.ceil")
+        elif name == "bit32" and is_global and member in _BIT32_SHIFTS:
+            lint.hit(tok, "bit32-shift", f"bit32.{member} differs in MoonSharp (sign, width):"
+                     " use integer arithmetic")
+        elif name == "table" and is_global and member == "sort" and lint.is_op(k + 3, "("):
+            if not lint.call_has_second_arg(k + 3):
+                lint.hit(tok, "sort-no-comparator", "table.sort without a comparator orders"
+                         " strings differently in MoonSharp: pass a comparator")
+        elif name == "tostring" and is_global and lint.is_op(k + 1, "("):
+            if self._may_be_fraction(k + 2, self._close(k + 1)):
+                lint.hit(tok, "tostring-fraction", "tostring of a fraction prints differently in"
+                         " MoonSharp (0.333333333333333, 1E+15): format integers with %d")
+        elif name in _PATTERN_FUNCTIONS and k > 0:
+            self.check_pattern_call(k, tok)
+        if name == "unpack" and lint.is_op(k + 1, "(") and self._chain_after(k + 2) in self.holey:
+            lint.hit(tok, "len-hole", f"unpack of {self._chain_after(k + 2)}, which is given"
+                     " t[i] = nil: MoonSharp's unpack stops at the first nil")
+
+    def check_pattern_call(self, k: int, tok: Token) -> None:
+        lint = self.lint
+        if not lint.is_op(k + 1, "("):
+            return
+        if lint.is_op(k - 1, ":"):
+            pattern = self.tokens[k + 2]
+        elif lint.is_op(k - 1, ".") and lint.is_name(k - 2, "string"):
+            comma = self._arg_start(k + 1, 2)
+            pattern = self.tokens[comma] if comma is not None else tok
+        else:
+            return
+        if pattern.kind == "string" and lazy_dash(pattern.value):
+            lint.hit(pattern, "lazy-pattern", "a lazy '-' pattern fails on long strings in"
+                     " MoonSharp ('pattern too complex'): use a greedy pattern or string.find")
+
+    def check_bare_local(self, k: int, tok: Token) -> None:
+        j = k + 1
+        while self.lint.is_name(j) and self.lint.is_op(j + 1, ","):
+            j += 2
+        if not self.lint.is_name(j) or self.lint.is_op(j + 1, "="):
+            return
+        if _loop_owner(self.inside[k], "for-in") is not None:
+            self.lint.hit(tok, "bare-local", f"bare 'local {self.tokens[j].value}' in a generic"
+                          " for body is not nil in MoonSharp: write 'local x = nil'")
+
+    # ---- comparisons -------------------------------------------------------------------
+
+    def check_compare(self, k: int, tok: Token) -> None:
+        left, right = self.tokens[k - 1], self.tokens[k + 1]
+        texty = left.kind == "string" or right.kind == "string"
+        texty |= left.kind == "name" and self.lint.is_op(k - 2, ".") and left.value in STRING_FIELDS
+        texty |= left.kind == "name" and not self.lint.is_op(k - 2, ".") and (
+            left.value in self.string_names)
+        if right.kind == "name" and not self.lint.is_op(k + 2, "("):
+            last, j = right, k + 1
+            while self.lint.is_op(j + 1, ".") and self.lint.is_name(j + 2):
+                j += 2
+                last = self.tokens[j]
+            ends = not (self.lint.is_op(j + 1, "(") or self.lint.is_op(j + 1, "[")
+                        or self.lint.is_op(j + 1, ":"))
+            if ends and ((j > k + 1 and last.value in STRING_FIELDS)
+                         or (j == k + 1 and last.value in self.string_names)):
+                texty = True
+        if texty:
+            self.lint.hit(tok, "string-compare", f"'{tok.value}' on strings is culture-aware in"
+                          " MoonSharp ('a' < 'B'): compare numbers or bytes you control")
+
+    def _string_names(self) -> set[str]:
+        """Locals assigned a string literal or tostring(...) where declared."""
+        names: set[str] = set()
+        toks = self.tokens
+        for k, tok in enumerate(toks):
+            if tok.kind == "name" and tok.value == "local" and self.lint.is_name(k + 1) and (
+                    self.lint.is_op(k + 2, "=")):
+                value = toks[k + 3]
+                literal = value.kind == "string" and not self.lint.is_op(k + 4, "..")
+                if literal or (value.kind == "name" and value.value == "tostring"):
+                    names.add(toks[k + 1].value)
+        return names
+
+    # ---- tables with holes -------------------------------------------------------------
+
+    def _chain_after(self, j: int) -> str:
+        """The dotted name starting at token ``j`` ('S.list'), or '' when none."""
+        if not self.lint.is_name(j):
+            return ""
+        parts = [self.tokens[j].value]
+        while self.lint.is_op(j + 1, ".") and self.lint.is_name(j + 2):
+            j += 2
+            parts.append(self.tokens[j].value)
+        return ".".join(parts)
+
+    def _holey_tables(self) -> set[str]:
+        """Tables given ``t[i] = nil`` with ``i`` other than ``#t`` (which leaves no hole)."""
+        out: set[str] = set()
+        toks, lint = self.tokens, self.lint
+        for k, tok in enumerate(toks):
+            if not (tok.kind == "op" and tok.value == "["):
+                continue
+            close = self._close(k)
+            if not (lint.is_op(close + 1, "=") and lint.is_name(close + 2, "nil")):
+                continue
+            j = k - 1
+            while lint.is_name(j) and lint.is_op(j - 1, "."):
+                j -= 2
+            chain = self._chain_after(j)
+            if not chain or not lint.is_name(j):
+                continue
+            if "".join(t.value for t in toks[k + 1:close]) != "#" + chain:
+                out.add(chain)
+        return out
+
+    def check_constructor(self, k: int) -> None:
+        close = self._close(k)
+        depth, j = 0, k + 1
+        while j < close:
+            t = self.tokens[j]
+            if t.kind == "op" and t.value in "([{":
+                depth += 1
+            elif t.kind == "op" and t.value in ")]}":
+                depth -= 1
+            elif depth == 0 and t.kind == "name" and t.value == "nil":
+                before, after = self.tokens[j - 1], self.tokens[j + 1]
+                positional = before.kind == "op" and before.value in ("{", ",", ";")
+                if positional and after.kind == "op" and after.value in (",", ";", "}"):
+                    self.lint.hit(t, "len-hole", "nil in a table constructor makes a hole:"
+                                  " MoonSharp's '#' and unpack stop at the first nil")
+            j += 1
+
+    # ---- pairs order -------------------------------------------------------------------
+
+    def check_pairs_body(self, block: _Block) -> None:
+        lint, toks = self.lint, self.tokens
+        appended: dict[str, Token] = {}
+        for j in range(block.start, block.end):
+            if _loop_owner(self.inside[j], "pairs") is not block:
+                continue
+            t = toks[j]
+            if t.kind != "name":
+                continue
+            if t.value == "break" and not self._numeric_loop_between(block, j):
+                lint.hit(t, "pairs-order", "break in a pairs loop: which entry wins depends on"
+                         " pairs order (insertion order in MoonSharp); iterate sorted keys")
+            elif t.value == "return" and not (lint.is_name(j + 1) and toks[j + 1].value in (
+                    "true", "false", "nil", "end")):
+                lint.hit(t, "pairs-order", "return from a pairs loop: the entry returned depends"
+                         " on pairs order; iterate sorted keys")
+            elif t.value == "table" and lint.is_op(j + 1, ".") and lint.is_name(j + 2, "insert"):
+                appended.setdefault(self._chain_after(j + 4), t)
+            elif lint.is_op(j + 1, "[") and lint.is_op(j + 2, "#"):
+                chain = self._chain_after(j)
+                if chain and self._chain_after(j + 3) == chain and not lint.is_op(j - 1, "."):
+                    appended.setdefault(chain, t)
+        for chain, t in appended.items():
+            if not self._sorted_after(chain, block.end):
+                lint.hit(t, "pairs-order", f"{chain} is filled in pairs order (insertion order"
+                         " in MoonSharp): sort it afterwards or iterate sorted keys")
+
+    def _numeric_loop_between(self, block: _Block, j: int) -> bool:
+        """Whether the token at ``j`` sits in a while/for loop nested in ``block``."""
+        chain = self.inside[j]
+        nested = chain[chain.index(block) + 1:] if block in chain else ()
+        return any(b.kind in ("while", "for", "for-in", "repeat") for b in nested)
+
+    def _sorted_after(self, chain: str, start: int) -> bool:
+        """Whether ``chain`` is sorted after token ``start`` (table.sort or a *sort* helper)."""
+        toks = self.tokens
+        for j in range(start, len(toks)):
+            t = toks[j]
+            called = t.kind == "name" and "sort" in t.value and self.lint.is_op(j + 1, "(")
+            if called and self._chain_after(j + 2) == chain:
+                return True
+        return False
+
+    # ---- helpers -----------------------------------------------------------------------
+
+    def _close(self, open_k: int) -> int:
+        """Index of the bracket closing the one at ``open_k``."""
+        depth = 0
+        for j in range(open_k, len(self.tokens)):
+            t = self.tokens[j]
+            if t.kind == "op" and t.value in "([{":
+                depth += 1
+            elif t.kind == "op" and t.value in ")]}":
+                depth -= 1
+                if depth == 0:
+                    return j
+            elif t.kind == "eof":
+                return j
+        return len(self.tokens) - 1
+
+    def _arg_start(self, open_k: int, n: int) -> int | None:
+        """Index of the first token of the ``n``-th argument of the call opened at ``open_k``."""
+        depth, count = 0, 1
+        for j in range(open_k, len(self.tokens)):
+            t = self.tokens[j]
+            if t.kind == "op" and t.value in "([{":
+                depth += 1
+            elif t.kind == "op" and t.value in ")]}":
+                depth -= 1
+                if depth == 0:
+                    return None
+            elif t.kind == "op" and t.value == "," and depth == 1:
+                count += 1
+                if count == n:
+                    return j + 1
+        return None
+
+    def _may_be_fraction(self, start: int, end: int) -> bool:
+        """Whether the expression tokens[start:end] may be a non-integer number (what
+        math.floor / math.ceil wrap is an integer)."""
+        j = start - 1
+        while j + 1 < end:
+            j += 1
+            t = self.tokens[j]
+            rounded = t.kind == "name" and t.value == "math" and self.lint.is_op(j + 1, ".")
+            if rounded and self.lint.is_name(j + 2) and self.tokens[j + 2].value in (
+                    "floor", "ceil") and self.lint.is_op(j + 3, "("):
+                j = self._close(j + 3)
+                continue
+            if t.kind == "op" and t.value in ("/", "^"):
+                return True
+            if t.kind == "number" and not t.value.lower().startswith("0x") and (
+                    "." in t.value or "e" in t.value.lower()):
+                return True
+            if t.kind == "name" and t.value == "math" and self.lint.is_op(j + 1, ".") and (
+                    self.lint.is_name(j + 2) and self.tokens[j + 2].value in _FLOAT_MATH):
+                return True
+        return False
 
 
 def _number_value(text: str) -> float:

@@ -1,4 +1,4 @@
-"""The Jinja2 environment over ``<repo>/lua_templates`` (strict, no autoescape).
+"""The Jinja2 environment over the bundled ``lua_templates`` (strict, no autoescape).
 
 Filters: ``lua`` (:func:`lua_literal`), ``lua_string`` and ``xml`` (:func:`xml_escape`). Every
 value a template takes from the context reaches Lua or XML through one of them.
@@ -13,10 +13,10 @@ from typing import Any
 
 import jinja2
 
+from ..bundled import TEMPLATES_DIR
 from .literal import lua_literal, lua_string, xml_escape
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES_DIR = REPO_ROOT / "lua_templates"
+__all__ = ["TEMPLATES_DIR", "environment", "render", "template_exists"]
 
 
 def _strict(fn: Callable[[Any], str]) -> Callable[[Any], str]:

@@ -5,10 +5,8 @@ Geometry follows the rules' names (issue 4): squares ``[r, c]``; ``h:r:c`` the h
 above square (r, c) (r = rows is the bottom hull); ``v:r:c`` the vertical edge left of square
 (r, c) (c = cols is the right hull); pitch fields ``p:y:x`` at the hull's grid points. Every
 board is a list of layout elements (data) drawn by :func:`render_layout`; nothing here reads
-files. Table positions assume a Custom_Tile's picture spans 2 units of z per unit of scale and
-keeps its aspect ratio in x (so a board of ``w`` x ``h`` px at ``u`` units per px has scale
-``h * u / 2``).
-"""
+files. Where a pixel lies on the table is the geometry model's business (``tts_builder.geometry``,
+used by ``games/ark_and_noah/table.py``)."""
 
 from __future__ import annotations
 
@@ -76,37 +74,6 @@ def ark_points(geometry: ArkGeometry) -> dict[str, dict[str, Any]]:
         "pitch": {p: g.pitch_px(p) for p, _a, _b in pitch_fields(g.rows, g.cols)},
         "squares": {f"{r}:{c}": g.square_px(r, c) for r in range(g.rows) for c in range(g.cols)},
     }
-
-
-def px_to_table(
-    point: Point, image_size: tuple[int, int], center: Point, units_per_px: float
-) -> tuple[float, float]:
-    """Table (x, z) of a pixel of a board lying flat, unrotated, centred at ``center``."""
-    w, h = image_size
-    return (
-        round(center[0] + (point[0] - w / 2) * units_per_px, 4),
-        round(center[1] - (point[1] - h / 2) * units_per_px, 4),
-    )
-
-
-def tile_scale(image_size: tuple[int, int], units_per_px: float) -> float:
-    """The Custom_Tile scale that shows an image at ``units_per_px`` (2 units of z per scale)."""
-    return round(image_size[1] * units_per_px / 2, 6)
-
-
-def ark_table_points(
-    geometry: ArkGeometry, center: Point, units_per_px: float
-) -> dict[str, dict[str, list[float]]]:
-    """:func:`ark_points` on the table: edges -> [x, z, rotY], pitch/squares -> [x, z]."""
-    points = ark_points(geometry)
-    size = geometry.size
-    out: dict[str, dict[str, list[float]]] = {"edges": {}, "pitch": {}, "squares": {}}
-    for name, (x, y, angle) in points["edges"].items():
-        out["edges"][name] = [*px_to_table((x, y), size, center, units_per_px), angle]
-    for kind in ("pitch", "squares"):
-        for name, xy in points[kind].items():
-            out[kind][name] = list(px_to_table(xy, size, center, units_per_px))
-    return out
 
 
 # ------------------------------------------------------------------------- Ark sections
@@ -289,7 +256,7 @@ def board_spots(count: int, size: tuple[int, int] = BOARD_SIZE) -> list[BoardSpo
     out = []
     for x0, x1 in board_columns(count, size):
         cx = (x0 + x1) / 2
-        out.append(BoardSpot((cx, 150.0), (cx, 330.0), (cx + (x1 - x0) * 0.3, 330.0)))
+        out.append(BoardSpot((cx, 150.0), (cx, 330.0), (cx + (x1 - x0) * 0.3, 268.0)))
     return out
 
 
@@ -358,11 +325,11 @@ def render_action_board(
                         "color": style["ink"],
                     }
                 )
-            bx, by = spot.bonus
+            bx, by = spot.bonus  # the ring the bonus token lies on
             els.append(
                 {
                     "type": "ellipse",
-                    "box": [int(bx - 26), int(by - 88), int(bx + 26), int(by - 36)],
+                    "box": [int(bx - 26), int(by - 26), int(bx + 26), int(by + 26)],
                     "outline": style["bonus"],
                     "width": 4,
                 }
@@ -371,7 +338,7 @@ def render_action_board(
                 {
                     "type": "text",
                     "text": "+",
-                    "box": [int(bx - 26), int(by - 88), int(bx + 26), int(by - 36)],
+                    "box": [int(bx - 26), int(by - 26), int(bx + 26), int(by + 26)],
                     "size": 30,
                     "bold": True,
                     "color": style["bonus"],

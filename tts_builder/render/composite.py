@@ -3,7 +3,7 @@ custom d6 textures. Each is built as a layout (data) and drawn by the layout eng
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PIL import Image
@@ -81,24 +81,61 @@ def render_thumbnail(
     return img.convert("RGB")
 
 
+PREVIEW_PAD, PREVIEW_LABEL_H = 16, 40
+#: The preview of a big deck shrinks its cells to stay within this many pixels (96 MB as RGBA).
+PREVIEW_MAX_PIXELS = 24_000_000
+
+
+def _preview_size(cols: int, rows: int, cw: int, ch: int) -> tuple[int, int]:
+    pad = PREVIEW_PAD
+    return pad + cols * (cw + pad), pad + rows * (ch + PREVIEW_LABEL_H + pad)
+
+
+def preview_cell_limit(count: int, columns: int, cell_max: int) -> int:
+    """The largest cell side (at most ``cell_max``) keeping a preview of ``count`` items within
+    :data:`PREVIEW_MAX_PIXELS`."""
+    cols = min(columns, count)
+    rows = -(-count // cols)
+    side = cell_max
+    while side > 16:
+        w, h = _preview_size(cols, rows, side, side)
+        if w * h <= PREVIEW_MAX_PIXELS:
+            break
+        side = max(16, side * 9 // 10)
+    return side
+
+
 def render_preview(
-    items: list[tuple[str, Image.Image]], columns: int, cell_max: int = 600
+    items: Sequence[tuple[str, Image.Image | Callable[[], Image.Image]]],
+    columns: int,
+    cell_max: int = 600,
 ) -> Image.Image:
     """A labelled contact sheet (RGB) of ``items`` in rows of ``columns``.
 
-    Every cell is as big as the largest item (at most ``cell_max`` px a side); pictures are
-    never enlarged, only shrunk to fit, and each is labelled underneath.
+    Every cell is as big as the largest item (at most ``cell_max`` px a side, less for so
+    many items that the sheet would pass :data:`PREVIEW_MAX_PIXELS`); pictures are never
+    enlarged, only shrunk to fit, and each is labelled underneath. An item's picture may be
+    a function making it: each is then made and shrunk in turn, so a deck of hundreds of
+    cards never sits in memory at full size.
     """
     if not items:
         raise ValueError("nothing to preview")
     if columns < 1:
         raise ValueError(f"columns must be >= 1, got {columns}")
-    cw = min(cell_max, max(img.width for _label, img in items))
-    ch = min(cell_max, max(img.height for _label, img in items))
-    pad, label_h = 16, 40
+    limit = preview_cell_limit(len(items), columns, cell_max)
+    shown: list[tuple[str, Image.Image]] = []
+    for label, picture in items:
+        img = picture() if callable(picture) else picture
+        if limit < cell_max and (img.width > limit or img.height > limit):
+            img = fit_image(img, (limit, limit))
+        shown.append((label, img))
+    items = shown
+    cw = min(limit, max(img.width for _label, img in items))
+    ch = min(limit, max(img.height for _label, img in items))
+    pad, label_h = PREVIEW_PAD, PREVIEW_LABEL_H
     cols = min(columns, len(items))
     rows = -(-len(items) // cols)
-    size = (pad + cols * (cw + pad), pad + rows * (ch + label_h + pad))
+    size = _preview_size(cols, rows, cw, ch)
     layout: list[dict] = [{"type": "rect", "box": [0, 0, *size], "fill": PREVIEW_BG}]
     fields: dict[str, object] = {}
     pictures: dict[str, Image.Image] = {}

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import ImageFont
 
+from tts_builder.bundled import FONTS_DIR
 from tts_builder.errors import BuildError
 
-FONT_DIR = Path(__file__).resolve().parents[2] / "assets" / "fonts"
+FONT_DIR = FONTS_DIR
 FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 

@@ -82,13 +82,16 @@ def compose_sheet(
 ) -> Image.Image:
     """The RGB sheet image of ``plan``.
 
-    ``faces`` holds every card's face in card order (the plan picks its own by index); each
-    must be ``card_size``. Unused slots are neutral grey; the last (hidden) slot of a
-    multi-slot sheet shows ``back`` when one is given.
+    ``faces`` holds the faces of this sheet's cards in slot order (one per index of the plan,
+    so a deck of many sheets renders one sheet's faces at a time); each must be
+    ``card_size``. Unused slots are neutral grey; the last (hidden) slot of a multi-slot
+    sheet shows ``back`` when one is given.
     """
+    if len(faces) != len(plan.indexes):
+        raise ValueError(f"{len(faces)} faces for a sheet of {len(plan.indexes)} cards")
     w, h = card_size
     sheet = Image.new("RGBA", (plan.num_width * w, plan.num_height * h), NEUTRAL + (255,))
-    placed = [(slot, faces[i]) for slot, i in enumerate(plan.indexes)]
+    placed = list(enumerate(faces))
     if back is not None and plan.slots > 1:
         placed.append((plan.slots - 1, back))
     for slot, img in placed:

@@ -1,7 +1,8 @@
 """Checks of a TTS save against FORMAT.md §7, reusable on generated and real saves.
 
 ``[req]`` findings are things the evidence says TTS needs; ``[conv]`` findings break what TTS
-always writes. Checks are driven by the tables below (field → kind, level, allowed values).
+always writes; ``[geo]`` findings (:func:`check_geometry`) break how TTS lays out the table.
+Checks are driven by the tables below (field → kind, level, allowed values).
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from math import isfinite
 from typing import Any, Literal
 
 from tts_builder.save.objects import CARD_GREY, DIE_FACES
 from tts_builder.save.savefile import json_kind, normalize_tag
 from tts_builder.save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
 
-Level = Literal["req", "conv"]
+Level = Literal["req", "conv", "geo"]
 
 
 @dataclass(frozen=True)
@@ -289,6 +291,9 @@ def _check_transform(value: object, path: str, out: _Out) -> None:
     missing = [k for k in TRANSFORM_KEYS if not _is_number(value.get(k))]
     if missing:
         out.req(path, f"needs numeric {', '.join(missing)}")
+    infinite = [k for k in TRANSFORM_KEYS if _is_number(value.get(k)) and not isfinite(value[k])]
+    if infinite:
+        out.req(path, f"non-finite value(s): {', '.join(infinite)}")
     ints = [k for k in TRANSFORM_KEYS if _is_int(value.get(k))]
     if ints:
         out.conv(path, f"value(s) written as ints: {', '.join(ints)}; TTS writes floats")
@@ -721,6 +726,15 @@ def check_save(save: Mapping[str, Any]) -> list[Finding]:
     _check_global_script(save, walked, out)
     _check_urls(save, "", out)
     return out.findings
+
+
+def check_geometry(
+    save: Mapping[str, Any], image_size: Any = None, positions: Any = ()
+) -> list[Finding]:
+    """The geometry checks (``tts_builder.save.geometry_checks``): ``geo`` findings."""
+    from tts_builder.save.geometry_checks import check_geometry as run
+
+    return run(save, image_size, positions)
 
 
 def check_file_bytes(data: bytes) -> list[Finding]:

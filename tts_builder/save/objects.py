@@ -59,6 +59,7 @@ __all__ = [
     "game_object",
     "hand_trigger",
     "infinite_bag",
+    "laid_transform",
     "scripting_trigger",
     "snap_point",
     "transform",
@@ -192,6 +193,28 @@ def transform(
     if len(values) != 9:
         raise ValueError("pos, rot and scale each need three components")
     return {key: float(v) for key, v in zip(_TRANSFORM_KEYS, values, strict=True)}
+
+
+def laid_transform(
+    centre: Sequence[float],
+    size: Sequence[float],
+    image_size: Sequence[int],
+    reader_hand_rot_y: float = 0.0,
+    surface_y: float | None = None,
+) -> dict[str, float]:
+    """The Transform of a Stretch Custom_Tile lying on ``surface_y`` (default the table top)
+    centred on ``centre`` (x, z), covering ``size`` (x × z units along its image's width and
+    height) and reading upright for the seat whose hand has ``reader_hand_rot_y``
+    (:mod:`tts_builder.geometry`: footprint 2·(W/H) × 2, rotY = hand rotY + 180, scaleY 1)."""
+    from tts_builder import geometry as geo
+
+    width, height = image_size
+    at = geo.tile_transform_for(
+        centre, (float(size[0]), float(size[1])), width / height,
+        geo.reader_rot_y(reader_hand_rot_y),
+        geo.TABLE_TOP_Y if surface_y is None else surface_y,
+    )  # fmt: skip
+    return at.as_save()
 
 
 def snap_point(
@@ -453,7 +476,11 @@ def custom_board(
     locked: bool = True,
     **common: Unpack[Common],
 ) -> Obj:
-    """A ``Custom_Board`` (locked by default, as boards spawn); dimensions come from the image."""
+    """A ``Custom_Board`` (locked by default, as boards spawn); dimensions come from the image.
+
+    Its size on the table is not established (GEOMETRY §2): for a printed board whose cells a
+    script uses, prefer :func:`custom_tile` (Stretch) placed with :func:`laid_transform`.
+    """
     image = custom_image(image_url, width_scale=width_scale)
     return game_object(
         "Custom_Board", guid, **common, fields={"Locked": locked, "CustomImage": image}

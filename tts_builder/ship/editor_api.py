@@ -179,7 +179,7 @@ class SourceMap:
                 name = obj.get("Nickname") or obj.get("Name", "")
                 scripts[obj["GUID"]] = (f"{name}.{obj['GUID']}", obj["LuaScript"])
         try:
-            names = module_templates(build.game_id)
+            names = module_templates(build.engine)
         except FileNotFoundError:
             names = {}
         shown = {m: f"{TEMPLATES_DIR.name}/{t}" for m, t in names.items()}

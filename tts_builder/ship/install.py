@@ -94,7 +94,13 @@ def plan_install(
     new_index = dict(index)
     new_index[key] = Recorded(slot.number, sha256(save_bytes), sha256(thumbnail))
     return InstallPlan(
-        key, slot, saves_dir, save_bytes, thumbnail, own_dir(saves_dir) / key, dict(assets),
+        key,
+        slot,
+        saves_dir,
+        save_bytes,
+        thumbnail,
+        own_dir(saves_dir) / key,
+        dict(assets),
         new_index,
     )
 
@@ -116,7 +122,13 @@ def install_files(
         json_name, png_name = slot_names(recorded.number)
         present = (file_sha256(saves_dir / json_name), file_sha256(saves_dir / png_name))
     plan = plan_install(
-        key, save_bytes, thumbnail, assets or {}, saves_dir, used_numbers(saves_dir), index,
+        key,
+        save_bytes,
+        thumbnail,
+        assets or {},
+        saves_dir,
+        used_numbers(saves_dir),
+        index,
         present,
     )
     try:
@@ -132,24 +144,15 @@ def install_files(
 
 
 def install_build(build: Any, options: Any, saves_dir: Path, key: str) -> list[InstallPlan]:
-    """Install every save of ``build`` (made with ``options``) with local copies of its images.
-
-    Most games write one save; one that writes a save per player count gets a slot for each
-    (keyed ``<key>.<suffix>``, e.g. ``ark-and-noah.2p``), each with its own copy of the images.
-    """
+    """Install the build's save (made with ``options``) with local copies of its images: one
+    save per game, whatever the player count (Ark & Noah's Setup builds the table for the seated
+    players). A list, so the command reports every plan it carried out."""
     from ..save import dumps
 
-    saves = build.saves()
-    plans = []
-    for name, raw in saves.items():
-        stem = name.removesuffix(".json")
-        suffix = stem.removeprefix(build.game_id).strip("-")
-        slot_key = f"{key}.{suffix}" if len(saves) > 1 and suffix else key
-        assets_dir = own_dir(saves_dir).resolve() / slot_key
-        save, assets = localize(build, options, assets_dir, raw)
-        thumbnail = build.files[f"{stem}.png"]
-        plans.append(install_files(saves_dir, slot_key, dumps(save), thumbnail, assets))
-    return plans
+    assets_dir = own_dir(saves_dir).resolve() / key
+    save, assets = localize(build, options, assets_dir, build.save)
+    thumbnail = build.files[f"{build.main_stem}.png"]
+    return [install_files(saves_dir, key, dumps(save), thumbnail, assets)]
 
 
 def describe_install(plan: InstallPlan, title: str) -> str:

@@ -11,6 +11,7 @@ package (the save, its thumbnail, ``workshop.json`` and ``UPLOAD.md``).
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import mimetypes
 import re
@@ -91,6 +92,29 @@ def url_fields(value: Any, path: str = "") -> list[tuple[str, str]]:
 def asset_url(base_url: str, key: str) -> str:
     """The public URL of remote ``key`` under ``base_url``."""
     return f"{base_url.rstrip('/')}/{urllib.parse.quote(key)}"
+
+
+#: Host names only this computer or its local network can resolve.
+LOCAL_HOST_SUFFIXES = (".localhost", ".local", ".lan", ".internal", ".home.arpa")
+
+
+def local_only_reason(base_url: str) -> str | None:
+    """Why other players' TTS could not load assets from ``base_url`` (None if it may)."""
+    parts = urllib.parse.urlsplit(base_url)
+    if parts.scheme == "file":
+        return "it is a file on this computer"
+    host = (parts.hostname or "").lower().rstrip(".")
+    if host == "localhost" or host.endswith(LOCAL_HOST_SUFFIXES):
+        return f"{host} is a name only this computer or network knows"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    if ip.is_loopback:
+        return f"{host} is this computer (loopback)"
+    if ip.is_private or ip.is_link_local or ip.is_unspecified:
+        return f"{host} is a private network address"
+    return None
 
 
 def check_base_url(base_url: str) -> str:

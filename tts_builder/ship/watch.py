@@ -45,11 +45,12 @@ def changes(old: Mapping[str, Stamp], new: Mapping[str, Stamp]) -> list[str]:
 
 
 def watched_roots(game_id: str, assets_root: Path | None = None) -> list[Path]:
-    """The definition folder and the Lua template folders of a game."""
-    from ..definition import ASSETS_ROOT
+    """The definition folder and the Lua template folders of a game (and of its engine)."""
+    from ..definition import engine_of, find_game, read_definition
     from ..lua.templates import TEMPLATES_DIR
 
-    return [(assets_root or ASSETS_ROOT) / game_id, TEMPLATES_DIR / game_id,
+    engine = engine_of(read_definition(game_id, assets_root), game_id)
+    return [find_game(game_id, assets_root).folder, TEMPLATES_DIR / engine,
             TEMPLATES_DIR / "common"]
 
 
@@ -84,9 +85,9 @@ def verify_scripts(build: Any, examples: int, seed: int = 0) -> list[str]:
     from ..strategies import strategies_for
     from ..verify import Engines, check_function
 
-    config = game_module(build.game_id).rules_config(build.definition.data, build.variant)
-    engines = Engines(build.game_id, config, build.global_script)
-    generators = strategies_for(build.game_id, config, build.definition.players)
+    config = game_module(build.engine).rules_config(build.definition.data, build.variant)
+    engines = Engines(build.engine, config, build.global_script)
+    generators = strategies_for(build.engine, config, build.definition.players)
     found = []
     for name in engines.names():
         outcome = check_function(engines, name, generators[name], examples, seed)
@@ -138,8 +139,7 @@ class Watcher:
 
     def rebuild(self, changed: list[str]) -> Round:
         """Build, lint, check, verify (if the script changed) and hand the build on."""
-        from ..build import build_game, lint_build
-        from ..save.checker import check_save
+        from ..build import build_game, check_build, lint_build
 
         result = Round(changed)
         self.rounds.append(result)
@@ -147,7 +147,7 @@ class Watcher:
         try:
             build = build_game(self.game_id, self.options, self.cache, self.assets_root)
             lint_build(build)
-            problems = [f for f in check_save(build.save) if f.level == "req"]
+            problems = [f for _name, f in check_build(build)]
             if problems:
                 raise BuildError(f"{self.game_id}: the save fails {problems[0].path}: "
                                  f"{problems[0].message}")

@@ -45,6 +45,13 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         )
 
     counts = st.integers(low, high)
+    turns = counts.flatmap(lambda n: st.fixed_dictionaries({
+        "phase": st.sampled_from(["bid", "pick"]),
+        "players": st.just(n),
+        "start": st.integers(0, n - 1),
+        "turn": st.integers(0, n - 1),
+        "order": st.permutations(list(range(n))),
+    }))
     return {
         "score_collection": collection,
         "pick_order": counts.flatmap(bids_for),
@@ -60,7 +67,32 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
             {"offer": st.integers(0, high * config["cards_per_player_in_offer"]),
              "green": st.integers(0, max_green)}
         ),
+        "seating": seating_inputs(players, chooser=True),
+        "turn": turns,
+        "bid_range": st.fixed_dictionaries({"purple": st.integers(0, max_purple)}),
     }
+
+
+#: Tabletop Simulator's player colours (the seats a save may list, and where people may sit).
+PLAYER_COLORS = ["White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple",
+                 "Pink", "Grey", "Black"]
+
+
+def seating_inputs(players: tuple[int, int], chooser: bool) -> st.SearchStrategy[Any]:
+    """Seat lists, the people at the table (some at colours no seat lists), who pressed Setup."""
+    low, high = players
+
+    @st.composite
+    def build(draw: st.DrawFn) -> dict[str, Any]:
+        seats = draw(st.lists(st.sampled_from(PLAYER_COLORS), unique=True, min_size=1,
+                              max_size=high + 1))
+        seated = draw(st.lists(st.sampled_from(PLAYER_COLORS), unique=True, max_size=high + 2))
+        inp: dict[str, Any] = {"seats": seats, "seated": seated, "min": low, "max": high}
+        if chooser and draw(st.integers(0, 3)) > 0:
+            inp["chooser"] = draw(st.sampled_from(seated or PLAYER_COLORS))
+        return inp
+
+    return build()
 
 
 def _card_key(card: dict[str, Any]) -> tuple[str, int]:

@@ -16,6 +16,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from .arche_noah import seating_inputs
+
 Strategies = dict[str, st.SearchStrategy[Any]]
 Hex = list[int]
 
@@ -139,7 +141,7 @@ def scenes(
 
 
 def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
-    """Inputs for the five rule functions of ``rules_ref.arche_noah_flood``."""
+    """Inputs for every rule function of ``rules_ref.arche_noah_flood``."""
     species = [a if isinstance(a, str) else str(a["name"]) for a in config["animals"]]
     letters = sorted(config["terrain"])
     game_map = config["map"]
@@ -254,10 +256,75 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
             inp["variant"] = variant
         return inp
 
+    @st.composite
+    def step_cost(draw: st.DrawFn) -> dict[str, Any]:
+        chosen, rows, cols, _, frm = draw(scene)
+        # Mostly a neighbour (a real step), sometimes any hex (not a step: {}).
+        options = [list(h) for h in neighbours(frm[0], frm[1], rows, cols)]
+        to = draw(st.sampled_from(options) if options and draw(st.integers(0, 3)) else
+                  hexes(rows, cols))
+        inp = {"animal": draw(animals), "from": frm, "to": to}
+        return with_extras(inp, draw, chosen)
+
+    @st.composite
+    def destinations(draw: st.DrawFn) -> dict[str, Any]:
+        inp = draw(move_cost())
+        inp.pop("to")
+        inp["budget"] = draw(st.integers(0, 10))
+        return inp
+
+    @st.composite
+    def check_flood(draw: st.DrawFn) -> dict[str, Any]:
+        chosen, rows, cols, flooded, focus = draw(scene)
+        where = hexes(rows, cols)
+        piece = st.fixed_dictionaries({"animal": st.sampled_from(species), "at": where})
+        pieces = draw(st.lists(piece, max_size=8))
+        if draw(st.booleans()):  # a piece where the scene's query is (below the front...)
+            pieces.insert(draw(st.integers(0, len(pieces))),
+                          {"animal": draw(animals), "at": focus})
+        inp = {"pieces": pieces, "flooded": flooded}
+        return with_extras(inp, draw, chosen)
+
     return {
         "dice_effect": dice_effect(),
         "flood_advance": flood_advance(),
         "move_cost": move_cost(),
         "reaches_ark": reaches_ark(),
         "arrival": arrival(),
+        "seating": seating_inputs(players, chooser=False),
+        "next_player": st.fixed_dictionaries({
+            "out": st.lists(st.booleans(), min_size=low, max_size=high),
+            "after": st.integers(-1, high - 1),
+        }),
+        "payment": payments(config),
+        "step_cost": step_cost(),
+        "destinations": destinations(),
+        "check_flood": check_flood(),
     }
+
+
+def variant_input(data: dict[str, Any], variant: str | None) -> dict[str, Any]:
+    """Input keys the glue of a build passes to every rule function: the junior variant's
+    rules are chosen by ``"variant": "junior"`` (its config is the base game's)."""
+    spec = (data.get("variants") or {}).get(variant) or {} if variant else {}
+    return {"variant": "junior"} if spec.get("junior") else {}
+
+
+def payments(config: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """Moves to pay for: costs around the points left and the sun's budget, suns armed or not."""
+    budget = int(config["junior"]["sun_hexes"]) * int(config["junior"]["step_cost"])
+    small = st.integers(0, max(budget, 3) + 3)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> dict[str, Any]:
+        inp: dict[str, Any] = {"cost": draw(small | st.integers(-1, 30)),
+                               "points": draw(small | st.integers(0, 10)),
+                               "sun": draw(st.integers(0, 2))}
+        if draw(st.booleans()):
+            inp["sun_armed"] = draw(st.booleans())
+        variant = draw(st.sampled_from([None, "standard", "junior", "junior"]))
+        if variant is not None:
+            inp["variant"] = variant
+        return inp
+
+    return build()

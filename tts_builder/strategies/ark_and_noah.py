@@ -27,8 +27,7 @@ MALFORMED = 4  # percent of inputs malformed on purpose
 
 
 def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
-    """Inputs for ``enclosures``, ``load_pair``, ``final_scoring``, ``bonus_update`` and
-    ``phase_two_order`` (the last is not in ``rules_ref.FUNCTIONS``; the tests use it)."""
+    """Inputs for every rule function of ``rules_ref.ark_and_noah``."""
     low, high = players
     colours = list(config["colors"][:high])
     shapes = _shapes(config, low, high)
@@ -46,6 +45,9 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         "final_scoring": _final_scoring(colours, low, high),
         "bonus_update": _bonus_update(config, colours, high),
         "phase_two_order": _phase_two_order(config, colours, high),
+        "seating": _seating(colours),
+        "starting_deal": _starting_deal(config, low, high),
+        **_table_rules(config, shapes, colours, low, high),
     }
 
 
@@ -368,3 +370,115 @@ def _phase_two_order(
         return {"placements": _placements(draw, ids, colours, high)}
 
     return build()
+
+
+def _seating(colours: list[str]) -> st.SearchStrategy[Any]:
+    """Any subset of the game's colours and a few others, in any order; rarely a colour twice."""
+    others = ["White", "Orange", "Purple", "Pink", "Brown", "Teal"]
+
+    @st.composite
+    def build(draw: Draw) -> dict[str, Any]:
+        seated = draw(st.lists(st.sampled_from(colours + others), unique=True, max_size=8))
+        if seated and _chance(draw, MALFORMED):
+            seated.append(seated[0])
+        return {"seated": draw(st.permutations(seated))}
+
+    return build()
+
+
+def _starting_deal(config: dict[str, Any], low: int, high: int) -> st.SearchStrategy[Any]:
+    """A player count and one roll per draw (small and huge rolls); rarely a roll too few."""
+    setup = config["setup"]
+    per_seat = setup["males"] + setup["females"]
+
+    @st.composite
+    def build(draw: Draw) -> dict[str, Any]:
+        n = draw(st.integers(low, high))
+        roll = st.one_of(st.integers(0, 60), st.integers(0, 2**31 - 1))
+        rolls = draw(st.lists(roll, min_size=n * per_seat, max_size=n * per_seat))
+        if _chance(draw, MALFORMED):
+            rolls = rolls[:-1]
+        return {"players": n, "rolls": rolls}
+
+    return build()
+
+
+# ---------------------------------------------------------------------------------------------
+# players_entry, ark_shape, hull_status, build_spots, building_vp, load_cost, deluge_order,
+# game_end
+
+
+def players_tables(config: Any, path: str = "") -> list[str]:
+    """Dotted paths of the config's ``players: [..]`` tables (lists of entries with players)."""
+    if isinstance(config, list):
+        if config and all(isinstance(e, dict) and "players" in e for e in config):
+            return [path]
+        return []
+    if isinstance(config, dict):
+        found = []
+        for key in sorted(config):
+            found += players_tables(config[key], f"{path}.{key}" if path else str(key))
+        return found
+    return []
+
+
+def _table_rules(
+    config: dict[str, Any], shapes: list[Shape], colours: list[str], low: int, high: int
+) -> Strategies:
+    largest = config["ark"]["enclosure_max"]
+    counts = st.integers(low, high) | st.integers(low - 1, high + 1)
+    tables = players_tables(config)
+    wrong = ["nowhere", "ark", "ark.section", "ark.sections.layout"]
+
+    @st.composite
+    def players_entry(draw: Draw) -> dict[str, Any]:
+        table = draw(st.sampled_from(tables) if tables and _chance(draw, 90) else
+                     st.sampled_from(wrong))
+        return {"table": table, "players": draw(counts)}
+
+    @st.composite
+    def hull_status(draw: Draw) -> dict[str, Any]:
+        rows, cols, dividers = draw(_layout(shapes, colours, largest, 0))
+        if _chance(draw, 30):  # a closed hull, maybe one edge short
+            have = {d["edge"] for d in dividers}
+            hull = [e for e in _hull(rows, cols) if e not in have]
+            if hull and _chance(draw, 50):
+                hull.remove(draw(st.sampled_from(hull)))
+            dividers = dividers + [{"edge": e, "color": draw(st.sampled_from(colours))}
+                                   for e in hull]  # fmt: skip
+        return {"rows": rows, "cols": cols, "dividers": dividers}
+
+    @st.composite
+    def build_spots(draw: Draw) -> dict[str, Any]:
+        inp = draw(hull_status())
+        fields = _fields(inp["rows"], inp["cols"])
+        inp["pitch"] = draw(st.lists(st.sampled_from(fields), max_size=6, unique=True))
+        return inp
+
+    @st.composite
+    def load_cost(draw: Draw) -> dict[str, Any]:
+        spec = draw(st.sampled_from(list(config["species"])))
+        owners = [None if _chance(draw, 15) else draw(st.sampled_from(colours)) for _ in "mf"]
+        return {"loader": draw(st.sampled_from(colours)), "pair": _pair(spec, *owners)}
+
+    @st.composite
+    def deluge_order(draw: Draw) -> dict[str, Any]:
+        turn = draw(st.permutations(colours))[: draw(st.integers(low, high))]
+        vp = {c: draw(st.integers(0, 3) | st.integers(-5, 150)) for c in turn
+              if not _chance(draw, 10)}  # fmt: skip
+        return {"vp": vp, "turn_order": turn}
+
+    rounds = config["end"]["min_rounds"]
+    game_end = st.fixed_dictionaries(
+        {"rounds": st.integers(0, rounds + 2)}, optional={"hull_full": st.booleans()}
+    )
+    return {
+        "players_entry": players_entry(),
+        "ark_shape": st.fixed_dictionaries({"players": counts}),
+        "hull_status": hull_status(),
+        "build_spots": build_spots(),
+        "building_vp": st.fixed_dictionaries({"elements": st.integers(0, 20)}),
+        "load_cost": load_cost(),
+        "deluge_order": deluge_order(),
+        "game_end": game_end,
+    }

@@ -11,7 +11,7 @@ from .dice import add_game_dice
 from .pieces import add_ark_zone, add_board, add_flood, add_hand_zones, add_pieces
 from .preview import add_previews
 from .scene import Scene
-from .table import CARD_Y, geometry, seat_context, table_positions, xyz
+from .table import CARD_Y, geometry, script_positions, seat_context, table_positions, xyz
 
 
 def assemble(definition: Any, images: Any, options: Any) -> Any:
@@ -62,8 +62,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             "set_aside": xyz(data["table"]["set_aside"], CARD_Y),
         },
     }
-    script = global_script(game_id, ctx)
-    ui = global_ui(game_id, ctx)
+    script = global_script(definition.rules_engine, ctx)
+    ui = global_ui(definition.rules_engine, ctx)
     save = new_save(
         save_name=name,
         game_mode=name,
@@ -87,4 +87,6 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         "scripts/Global.lua": script.encode("utf-8"),
         "scripts/Global.xml": ui.encode("utf-8"),
     }
-    return GameBuild(game_id, definition, save, script, ui, files)
+    build = GameBuild(game_id, definition, save, script, ui, files)
+    build.positions = script_positions(data, board["GUID"])
+    return build

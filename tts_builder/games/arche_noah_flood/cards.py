@@ -46,8 +46,14 @@ def _add_deck(scene: Scene, back_url: str) -> str:
     return scene.add(deck)["GUID"]
 
 
-def _add_cost_cards(scene: Scene, back_url: str) -> list[str]:
-    """A movement-cost card in front of every seat, turned to face it."""
+#: Table units across the movement-cost card (its picture's long side).
+COST_CARD_WIDTH = 4.5
+
+
+def _add_cost_cards(scene: Scene) -> list[str]:
+    """A movement-cost card in front of every seat, turned to read upright for it: a Stretch
+    Custom_Tile, since landscape card sizes are not established (geometry.card_size)."""
+    from ...geometry import TABLE_TOP_Y, reader_rot_y, tile_transform_for
     from ...save import objects as obj
 
     data, art = scene.data, scene.art
@@ -58,18 +64,19 @@ def _add_cost_cards(scene: Scene, back_url: str) -> list[str]:
                   components["cost_card"], components["board"]["style"]]},
         art.cost_card,
     )
-    entry = obj.custom_deck_entry(cost_url, back_url, 1, 1)
+    w, h = components["cost_card"]["size"]
+    size = (COST_CARD_WIDTH, COST_CARD_WIDTH * h / w)
     found = []
     for seat in data["table"]["seats"]:
         guid = scene.guids.guid(f"cost-card:{seat['color']}")
         found.append(guid)
+        at = tile_transform_for(
+            seat["cost_card"], size, w / h, reader_rot_y(seat["facing"]), y=TABLE_TOP_Y
+        )
         scene.add(
-            obj.card(
-                guid, obj.card_id(2, 0), entry, nickname="Movement costs",
-                tags=["CostCard"], sideways=True,
-                transform=obj.transform(
-                    xyz(seat["cost_card"], CARD_Y), (0, float(seat["facing"]) + 180, 0)
-                ),
+            obj.custom_tile(
+                guid, cost_url, thickness=0.05, nickname=f"{seat['color']} movement costs",
+                tags=["CostCard"], transform=at.as_save(),
             )
         )
     return found
@@ -82,4 +89,4 @@ def add_cards(scene: Scene) -> tuple[str, list[str]]:
         "card-back", {"layout": card["back"], "size": tuple(card["size"])},
         lambda: scene.art.layout("card", "back", {}),
     )
-    return _add_deck(scene, back_url), _add_cost_cards(scene, back_url)
+    return _add_deck(scene, back_url), _add_cost_cards(scene)

@@ -22,18 +22,20 @@ def _face_up(at: Any, scale: float) -> dict[str, Any]:
 
 
 def add_board(scene: Scene, geo: Any) -> dict[str, Any]:
-    """The locked board tile, centred and scaled from the geometry."""
+    """The locked board tile on the table top, centred and sized from the board geometry,
+    upright for the White side (rotY 180 = White's hand rotY 0 + 180)."""
+    from ...geometry import reader_rot_y, tile_transform_for
     from ...save import objects as obj
 
     data = scene.data
     url = scene.images.png("board", board_spec(data), scene.art.board)
+    at = tile_transform_for(
+        geo.centre, (geo.side, geo.side), 1.0, reader_rot_y(0.0), y=geo.top_y - geo.thickness
+    )
     return scene.add(
         obj.custom_tile(
             scene.guids.guid("board"), url, tile_type=0, thickness=geo.thickness, locked=True,
-            nickname=data["name"], tags=["Board"],
-            transform=obj.transform(
-                (geo.centre[0], geo.y, geo.centre[1]), (0, 180, 0), (geo.scale, 1.0, geo.scale)
-            ),
+            nickname=data["name"], tags=["Board"], transform=at.as_save(),
         )
     )
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...save.tables import RPG_HAND_PLACEMENTS
+from ...geometry import TABLE_TOP_Y
+from ...save.tables import HAND_PLACEMENTS
 
 CARD_Y = 1.0
+BOARD_THICKNESS = 0.2
 PIECE_LIFT = 0.5  # pieces and the marker stand this far above the board's top face
 TILE_LIFT = 0.06
 
@@ -23,7 +25,9 @@ def geometry(data: dict[str, Any]) -> Any:
         hex_width=float(board["hex_width"]),
         px_per_unit=float(board["pixels_per_unit"]),
         centre=(float(board["centre"][0]), float(board["centre"][1])),
-        y=CARD_Y,
+        # The tile's origin is its bottom face, on the table top (geometry.top_y).
+        y=TABLE_TOP_Y + BOARD_THICKNESS / 2,
+        thickness=BOARD_THICKNESS,
     )
 
 
@@ -74,10 +78,9 @@ def table_positions(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def seat_hand(data: dict[str, Any], color: str) -> Any:
-    """The RPG table's hand placement for a seat colour; None on other tables."""
-    if data["table"]["type"] != "Table_RPG":
-        return None
-    return RPG_HAND_PLACEMENTS.get(color)
+    """The table's default hand placement for a seat colour (Table_RPG, Table_Custom); None
+    where the defaults are unknown (then the geometry check reports the missing seat)."""
+    return HAND_PLACEMENTS.get(data["table"]["type"], {}).get(color)
 
 
 def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -95,3 +98,49 @@ def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return seats
+
+
+def script_positions(data: dict[str, Any], board_guid: str) -> list[Any]:
+    """Where the script puts things, and on the board the printed cell each position means:
+    hex centres (pieces, flood tiles, snap points), flood-track marks, Ark berths; and the
+    deck, set-aside and reveal spots beside the board."""
+    from ...geometry import PORTRAIT_CARD, ScriptPosition
+    from ...render.hexmap import ark_box, hex_name, hex_units, marker_units
+
+    geo = geometry(data)
+    pos = table_positions(data)
+    side = geo.side
+    cell = 0.8 * (geo.hex_width / 2) / side  # inside the hex's inscribed circle
+    found = []
+    for n, at in enumerate(pos["hexes"]):
+        r, c = divmod(n, geo.cols)
+        u, v = (k / side for k in hex_units(geo, r, c))
+        found.append(ScriptPosition(
+            f"hex {hex_name(r, c)}", (at[0], pos["piece_y"], at[1]), board_guid, (u, v),
+            (cell, cell), kind="hex",
+        ))  # fmt: skip
+    for n, at in enumerate(pos["markers"]):
+        r, c = divmod(n, geo.cols)
+        u, v = (k / side for k in marker_units(geo, r, c))
+        found.append(ScriptPosition(
+            f"flood mark {n}", (at[0], pos["marker_y"], at[1]), board_guid, (u, v),
+            (0.2 / side, 0.2 / side), kind="mark",
+        ))  # fmt: skip
+    x0, y0, x1, y1 = ark_box(geo)
+    ark_uv = ((x0 + x1) / 2 / side, (y0 + y1) / 2 / side)
+    ark_tol = ((x1 - x0) / 2 / side, (y1 - y0) / 2 / side)
+    for n, at in enumerate(pos["ark_slots"]):
+        found.append(ScriptPosition(
+            f"Ark berth {n + 1}", tuple(at), board_guid, ark_uv, ark_tol, kind="ark",
+        ))  # fmt: skip
+    for name in ("deck", "set_aside"):
+        found.append(ScriptPosition(
+            name.replace("_", " "), tuple(xyz(data["table"][name], CARD_Y)),
+            size=PORTRAIT_CARD, rot_y=180.0, kind="card",
+        ))  # fmt: skip
+    for seat in seat_context(data):
+        found.append(ScriptPosition(
+            f"{seat['color']} reveal", tuple(seat["reveal"]), size=PORTRAIT_CARD,
+            rot_y=seat["facing"] + 180.0, kind="card",
+        ))  # fmt: skip
+    return found

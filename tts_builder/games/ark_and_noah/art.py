@@ -74,34 +74,30 @@ class Art:
             )
         return self.urls[name]
 
-    def tile_sheets(self, tiles: list[dict[str, Any]]) -> tuple[str, str, Any]:
-        """(face sheet URL, back sheet URL, plan): unpaired sides on the faces, paired sides on
-        the backs (a sheet of the same grid), one slot per tile in tile order."""
-        from ...render import compose_sheet, plan_sheets
-
+    def tile_images(self, tiles: list[dict[str, Any]]) -> dict[int, tuple[str, str]]:
+        """Each tile's (unpaired side URL, paired side URL): the two faces of a double-sided
+        tile, one picture per side."""
         comp = self.data["components"]["animal"]
-        size = tuple(comp["size"])
-        (plan,) = plan_sheets(len(tiles), size)
         colors = self.data["tile_colors"]
-        urls = []
-        for side in ("unpaired", "paired"):
-            fields = [tile_fields(t, side, colors) for t in tiles]
-            spec = {
-                "layout": comp[side],
-                "size": comp["size"],
-                "fields": fields,
-                "art": [self.digests[t["art"]] for t in tiles],
-                "grid": [plan.num_width, plan.num_height],
-                "back": comp["back"],
-            }
-
-            def make(side: str = side, fields: list = fields) -> Any:
-                faces = [self.render("animal", side, f) for f in fields]
-                back = self.render("animal", "back", {})
-                return compose_sheet(faces, plan, size, back)
-
-            urls.append(self.images.png(f"animals-{side}", spec, make))
-        return urls[0], urls[1], plan
+        out = {}
+        for t in tiles:
+            urls = []
+            for side in ("unpaired", "paired"):
+                fields = tile_fields(t, side, colors)
+                spec = {
+                    "layout": comp[side],
+                    "size": comp["size"],
+                    "fields": fields,
+                    "art": self.digests[t["art"]],
+                }
+                name = f"animal-{t['name'].lower()}-{t['sex']}-{side}"
+                urls.append(
+                    self.images.png(
+                        name, spec, lambda side=side, f=fields: self.render("animal", side, f)
+                    )
+                )
+            out[t["tile"]] = (urls[0], urls[1])
+        return out
 
 
 def board_art(data: dict[str, Any], config: dict[str, Any], images: Any) -> dict[str, Any]:

@@ -1,145 +1,202 @@
-"""The Ark & Noah build: the pictures once, then a save, Global script and UI per player count."""
+"""The Ark & Noah build: the pictures once, then one save for every player count (its Setup
+builds the Ark for the seated players), its Global script and UI."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ... import geometry as geo
 from ...save import GuidAllocator
-from .animals import place_animals
+from ...save import objects as obj
+from .animals import animal_side, place_animals
 from .art import Art, board_art, preview, thumbnail
-from .boards import place_boards
-from .pieces import place_pieces
+from .boards import place_boards, section_keys, snap_points
+from .pieces import PIECES, place_pieces
+from .positions import ark_positions, board_positions, drawn_positions
 from .rules import rules_config
-from .table import AREA_SPOTS, BAG_Y, PIECE_Y, line_of, table_points
+from .table import (
+    ANIMAL_THICKNESS,
+    AREA_SLOTS,
+    BAG_Y,
+    BOARD_TOP,
+    DIVIDER_THICKNESS,
+    MARKER_CORNERS,
+    action_spaces,
+    ark_plan,
+    line_of,
+    round_cells,
+    score_cells,
+)
 from .tiles import tile_list
 
 
 def assemble(definition: Any, images: Any, options: Any) -> Any:
-    """The whole Ark & Noah build: art, a save per player count, scripts, thumbnails."""
+    """The whole Ark & Noah build: art, the save, its scripts, thumbnail and preview."""
     from ...build import GameBuild
+    from ...save import dumps
 
     data = definition.data
     config = rules_config(data, options.variant)
     art = Art(definition, images)
     boards = board_art(data, config, images)
     tiles = tile_list(data)
-    sheets = art.tile_sheets(tiles)
-    low, high = data["players"]["min"], data["players"]["max"]
-    files: dict[str, bytes] = {}
-    saves: dict[int, tuple[dict[str, Any], str, str]] = {}
-    for n in range(low, high + 1):
-        save, script, ui = _player_count_save(definition, config, n, art, boards, tiles, sheets)
-        saves[n] = (save, script, ui)
-        _add_outputs(files, definition.id, n, n == high, save, script, ui)
-    thumb = thumbnail(art, tiles, data["name"], images)
-    for n in range(low, high + 1):
-        files[f"{definition.id}-{n}p.png"] = thumb
-    files["preview.png"] = preview(art, tiles, images)
-    save, script, ui = saves[high]
-    return GameBuild(definition.id, definition, save, script, ui, files)
+    tile_images = art.tile_images(tiles)
+    save, script, ui, positions = _save(definition, config, art, boards, tiles, tile_images)
+    files = {
+        f"{definition.id}.json": dumps(save),
+        f"{definition.id}.png": thumbnail(art, tiles, data["name"], images),
+        "preview.png": preview(art, tiles, images),
+        "scripts/Global.lua": script.encode("utf-8"),
+        "scripts/Global.xml": ui.encode("utf-8"),
+    }
+    build = GameBuild(definition.id, definition, save, script, ui, files)
+    build.positions = positions
+    return build
 
 
-def _add_outputs(
-    files: dict[str, bytes], game_id: str, n: int, main: bool, save: Any, script: str, ui: str
-) -> None:
-    """An ``n``-player save and its scripts (the ``main`` one's in ``scripts/`` itself)."""
-    from ...save import dumps
-
-    files[f"{game_id}-{n}p.json"] = dumps(save)
-    folder = "scripts" if main else f"scripts/{n}p"
-    files[f"{folder}/Global.lua"] = script.encode("utf-8")
-    files[f"{folder}/Global.xml"] = ui.encode("utf-8")
-
-
-def _seats(data: dict[str, Any], n: int) -> list[dict[str, Any]]:
-    """The first ``n`` seats, each with its character and colour hex."""
+def seats_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every seat of the table, each with its character and colour hex (seat order)."""
     hexes = {c["name"]: c["hex"] for c in data["colors"]}
+    high = data["players"]["max"]
     return [
         {
             **data["table"]["seats"][i],
             "character": data["characters"][i],
             "hex": hexes[data["colors"][i]["name"]],
         }
-        for i in range(n)
+        for i in range(high)
     ]
 
 
-def _player_count_save(
+def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections: dict[str, str]):
+    """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
+    goes (the others leave the table) and the snap points."""
+    from rules_ref.ark_and_noah import _grid  # the rules' own hull and pitch neighbours
+
+    plan = ark_plan(data, config, n)
+    grid = _grid(plan.rows, plan.cols)
+    keys = section_keys(plan.layout)
+    placed = []
+    for key, (_kind, b) in zip(keys, plan.sections, strict=True):
+        t = b.transform
+        placed.append(
+            {
+                "guid": sections[key],
+                "pos": dict(zip("xyz", t.pos, strict=True)),
+                "rot": dict(zip("xyz", t.rot, strict=True)),
+            }
+        )
+    family = config["turn_mode"] != "worker"
+    return {
+        "rows": plan.rows,
+        "cols": plan.cols,
+        "edges": plan.edges,
+        "pitch": plan.pitch,
+        "squares": plan.squares,
+        "hull": sorted(grid.hull, key=grid.index.__getitem__),
+        "pitch_near": {p: [a, b] for p, a, b in grid.points},
+        "sections": placed,
+        "removed": [guid for key, guid in sections.items() if key not in keys],
+        "snaps": snap_points(plan, action_spaces(data, config), family),
+    }
+
+
+def lua_snap_points(snaps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Save-form snap points ({Position, Rotation, Tags}) in the form ``setSnapPoints`` takes
+    ({position, rotation, rotation_snap, tags}: the Lua API's keys are lower case)."""
+    out = []
+    for point in snaps:
+        entry: dict[str, Any] = {"position": point["Position"], "tags": point.get("Tags", [])}
+        if "Rotation" in point:
+            entry |= {"rotation": point["Rotation"], "rotation_snap": True}
+        out.append(entry)
+    return out
+
+
+def _save(
     definition: Any,
     config: dict[str, Any],
-    n: int,
     art: Art,
     boards: dict[str, Any],
     tiles: list[dict[str, Any]],
-    sheets: tuple[str, str, Any],
-) -> tuple[dict[str, Any], str, str]:
-    """The save, Global script and UI of an ``n``-player table."""
-    # _grid: the rules' own hull and pitch neighbours
-    from rules_ref.ark_and_noah import _grid, for_players
+    tile_images: dict[int, tuple[str, str]],
+) -> tuple[dict[str, Any], str, str, list[Any]]:
+    """The save (laid out for the most players), its Global script and UI, and the positions
+    its script uses on that layout."""
+    from rules_ref.ark_and_noah import for_players
 
     from ...lua.scripts import global_script, global_ui
     from ...save import new_save
 
     data = definition.data
     table = data["table"]
-    guids = GuidAllocator(f"{definition.id}:{n}")
-    layout = for_players(config["ark"]["sections"], n)["layout"]
-    spots = table_points(data, config, n)
-    seats = _seats(data, n)
-    seed = f"{definition.id}:{n}:{config['variant']}"
-    on_boards = place_boards(table, config, layout, boards, spots, guids)
-    animals = place_animals(guids, config, tiles, seats, table["bags"], sheets, seed)
-    cells = (on_boards.score_cells, on_boards.round_cells)
-    pieces = place_pieces(guids, art, config, seats, table, spots["spaces"], cells)
-
-    whole = spots["geometry"]
-    grid = _grid(whole.rows, whole.cols)
+    low, high = data["players"]["min"], data["players"]["max"]
+    guids = GuidAllocator(definition.id)
+    seats = seats_of(data)
+    colours = [s["color"] for s in seats]
+    hands = obj.default_hand_triggers(lambda c: guids.guid(f"hand:{c}"), table["type"], colours)
+    biggest = ark_plan(data, config, high)
+    on_boards = place_boards(data, config, biggest, boards, guids)
+    aspect = geo.image_aspect(data["components"]["animal"]["size"]) or 1.0
+    animals = place_animals(guids, tiles, tile_images, table["bags"], table["square"], aspect)
+    cells = (score_cells(data), round_cells(data, config))
+    most_workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
+    pieces = place_pieces(guids, art, config, seats, table, cells, most_workers)
+    spaces = action_spaces(data, config)
+    arks = {str(n): _ark_context(data, config, n, on_boards.sections) for n in range(low, high + 1)}
+    save_snaps = arks[str(high)]["snaps"]
+    for ark in arks.values():
+        ark["snaps"] = lua_snap_points(ark["snaps"])
     ctx = {
         "game": {"id": definition.id, "name": data["name"]},
         "config": config,
-        "players": n,
+        "players": {"min": low, "max": high},
         "variant": config["variant"] or "",
-        "colors": [c["name"] for c in data["colors"][:n]],
+        "colors": colours,
         "seats": seats,
-        "ark": {
-            "rows": whole.rows,
-            "cols": whole.cols,
-            "edges": spots["edges"],
-            "pitch": spots["pitch"],
-            "squares": spots["squares"],
-            "hull": sorted(grid.hull, key=grid.index.__getitem__),
-            "pitch_near": {p: [a, b] for p, a, b in grid.points},
-            "snap": round(float(table["square"]) * 0.3, 4),
-        },
-        "spaces": spots["spaces"],
-        "score_cells": on_boards.score_cells,
-        "round_cells": on_boards.round_cells,
-        "drawn": [[round(x, 4), round(z, 4)] for x, z in line_of(table["drawn"], 8)],
+        "arks": arks,
+        "snap_tolerance": round(float(table["square"]) * 0.3, 4),
+        "spaces": spaces,
+        "score_cells": cells[0],
+        "marker_corners": [list(c) for c in MARKER_CORNERS],
+        "round_cells": cells[1],
+        "drawn": [[round(x, 4), round(z, 4)] for x, z in line_of(table["drawn"], 6)],
         "area": {
             "size": list(table["area_size"]),
-            "spots": {k: [list(a), list(b)] for k, (a, b) in AREA_SPOTS.items()},
+            "slots": {k: s._asdict() for k, s in AREA_SLOTS.items()},
         },
-        "y": {"piece": PIECE_Y, "bag": BAG_Y},
-        "guids": {"bags": animals.bags, **pieces.guids},
+        "y": {"table": geo.TABLE_TOP_Y, "board": BOARD_TOP, "bag": BAG_Y},
+        "thickness": {
+            **{kind: spec[2] for kind, spec in PIECES.items()},
+            "animal": ANIMAL_THICKNESS,
+            "divider": DIVIDER_THICKNESS,
+        },
+        "guids": {"bags": animals.bags, "sections": on_boards.sections, **pieces.guids},
         "tiles": animals.tiles,
-        "templates": {"bonus": pieces.templates},
+        "tile_guids": [animals.by_tile[t] for t in sorted(animals.by_tile)],
     }
-    script = global_script(definition.id, ctx)
-    ui = global_ui(definition.id, ctx)
+    script = global_script(definition.rules_engine, ctx)
+    ui = global_ui(definition.rules_engine, ctx)
     family = config["turn_mode"] != "worker"
     save = new_save(
-        save_name=f"{data['name']} ({n} players{', family' if family else ''})",
+        save_name=f"{data['name']}{' (family)' if family else ''}",
         game_mode=data["name"],
-        objects=on_boards.objects + animals.objects + pieces.objects,
+        objects=hands + on_boards.objects + animals.objects + pieces.objects,
         lua_script=script,
         xml_ui=ui,
         tags=data.get("tags", []),
-        player_counts=(n, n),
+        player_counts=(low, high),
         playing_time=data.get("playing_time"),
         complexity=data.get("complexity", ""),
         table=table["type"],
         sky=table["sky"],
         note=data["description"],
-        snap_points=on_boards.snaps,
+        snap_points=save_snaps,
     )
-    return save, script, ui
+    drawn = ctx["drawn"]
+    keys = section_keys(biggest.layout)
+    positions = ark_positions(data, biggest, [on_boards.sections[k] for k in keys])
+    boards_by = {k: guids.guid(k) for k in ("action-board", "score-track", "round-track")}
+    positions += board_positions(data, config, boards_by)
+    positions += drawn_positions(drawn, animal_side(table["square"]))
+    return save, script, ui, positions

@@ -1,5 +1,6 @@
-"""Ark & Noah boards on the table: the Ark's sections, the action board and the two tracks,
-with the snap points the pieces drop onto."""
+"""Ark & Noah boards on the table: the Ark's sections, the action board and the two tracks, as
+Stretch Custom_Tiles at scaleY 1 (thickness from ``CustomTile.Thickness``), each upright for the
+first seat; and the snap points the pieces drop onto, per player count."""
 
 from __future__ import annotations
 
@@ -7,100 +8,102 @@ from typing import Any, NamedTuple
 
 from ...save import GuidAllocator
 from ...save import objects as obj
-from .table import BOARD_Y, PIECE_Y, xyz
-
-SNAP_Y = PIECE_Y - 0.2  # snap points lie just under a dropped piece
+from .table import (
+    BOARD_THICKNESS,
+    BOARD_TOP,
+    ArkPlan,
+    Board,
+    action_board,
+    round_track,
+    score_track,
+)
 
 
 class BoardsOnTable(NamedTuple):
-    """The board objects and snap points of a table, and the tracks' cells (table [x, z])."""
+    """The board objects, and the GUID of each Ark section by its key (``bow``, ``middle:1``,
+    ..., ``stern``)."""
 
     objects: list[dict[str, Any]]
-    snaps: list[dict[str, Any]]
-    score_cells: list[list[float]]
-    round_cells: list[list[float]]
+    sections: dict[str, str]
+
+
+def section_keys(layout: list[str]) -> list[str]:
+    """Each section's key in a layout: its kind, numbered for the middles (``middle:1``...)."""
+    out, middles = [], 0
+    for kind in layout:
+        if kind == "middle":
+            middles += 1
+            out.append(f"middle:{middles}")
+        else:
+            out.append(kind)
+    return out
 
 
 def place_boards(
-    table: dict[str, Any],
+    data: dict[str, Any],
     config: dict[str, Any],
-    layout: list[str],
+    biggest: ArkPlan,
     boards: dict[str, Any],
-    spots: dict[str, Any],
     guids: GuidAllocator,
 ) -> BoardsOnTable:
-    """Every board of a table whose Ark runs ``layout`` (``spots``: its ``table_points``)."""
-    from ...render import ark
-
+    """Every board, the Ark laid out for the largest player count (Setup moves it)."""
     objects: list[dict[str, Any]] = []
-    snaps: list[dict[str, Any]] = []
-    whole, u, center = spots["geometry"], spots["units_per_px"], spots["center"]
-    offsets = ark.section_offsets(layout, boards["geometry"], config["ark"]["section"]["cols"])
-    for index, (kind, x0) in enumerate(offsets):
-        url, size = boards["sections"][kind]
-        xz = ark.px_to_table((x0 + size[0] / 2, size[1] / 2), whole.size, center, u)
-        scale = ark.tile_scale(size, u)
-        objects.append(_board_tile(guids, f"ark:{index}", (url,), f"Ark: {kind}", "Ark", xz, scale))
-    for x, z, angle in spots["edges"].values():
-        snaps.append(obj.snap_point((x, SNAP_Y, z), (0, angle, 0), ["Divider"]))
-    for x, z in spots["pitch"].values():
-        snaps.append(obj.snap_point((x, SNAP_Y, z), (0, 0, 0), ["Pitch"]))
-    for x, z in spots["squares"].values():
-        snaps.append(obj.snap_point((x, SNAP_Y, z), (0, 0, 0), ["Animal", "Food"]))
-
+    sections: dict[str, str] = {}
+    for key, (kind, b) in zip(section_keys(biggest.layout), biggest.sections, strict=True):
+        url, _size = boards["sections"][kind]
+        tile = _board_tile(guids, f"ark:{key}", (url,), f"Ark: {kind}", "Ark", b)
+        sections[key] = tile["GUID"]
+        objects.append(tile)
     family = config["turn_mode"] != "worker"
-    bu = float(table["action_board_width"]) / ark.BOARD_SIZE[0]
-    bcenter = (float(table["action_board"][0]), float(table["action_board"][1]))
-    urls = (boards["board-standard"], boards.get("board-family", boards["board-standard"]))
-    scale = ark.tile_scale(ark.BOARD_SIZE, bu)
+    # the family save shows the family side as the face: no flipped tile to read
+    side = "board-family" if family else "board-standard"
+    other = "board-standard" if family else "board-family"
+    urls = (boards[side], boards.get(other, boards[side]))
+    objects.append(
+        _board_tile(guids, "action-board", urls, "Action board", "ActionBoard", action_board(data))
+    )
     objects.append(
         _board_tile(
-            guids, "action-board", urls, "Action board", "ActionBoard", bcenter, scale, family
+            guids,
+            "score-track",
+            (boards["score"],),
+            "Scoring track",
+            "ScoreTrack",
+            score_track(data),
         )
     )
+    objects.append(
+        _board_tile(
+            guids,
+            "round-track",
+            (boards["rounds"],),
+            "Round track",
+            "RoundTrack",
+            round_track(data, config),
+        )
+    )
+    return BoardsOnTable(objects, sections)
+
+
+def snap_points(plan: ArkPlan, spaces: list[dict[str, Any]], family: bool) -> list[dict[str, Any]]:
+    """The global snap points of a player count's table, on the boards' tops: dividers on the
+    Ark's edges (along them), pitch on its pitch fields, animals and food on its squares,
+    workers on the action spaces."""
+    snaps = [
+        obj.snap_point((x, BOARD_TOP, z), (0, angle, 0), ["Divider"])
+        for x, z, angle in plan.edges.values()
+    ]
+    snaps += [obj.snap_point((x, BOARD_TOP, z), None, ["Pitch"]) for x, z in plan.pitch.values()]
+    snaps += [
+        obj.snap_point((x, BOARD_TOP, z), None, ["Animal", "Food"])
+        for x, z in plan.squares.values()
+    ]
     if not family:
-        for entry in spots["spaces"]:
+        for entry in spaces:
             for key in ("completed", "current"):
-                snaps.append(obj.snap_point(xyz(entry[key], SNAP_Y), None, ["Worker"]))
-
-    score_tile, score_cells = _track(
-        guids,
-        ("score-track", boards["score"], "Scoring track", "ScoreTrack"),
-        ark.score_track_size(),
-        table["score_track_width"],
-        table["score_track"],
-        [ark.score_cell_px(v) for v in range(ark.SCORE_CELLS)],
-    )
-    rounds = config["end"]["min_rounds"]
-    round_tile, round_cells = _track(
-        guids,
-        ("round-track", boards["rounds"], "Round track", "RoundTrack"),
-        ark.round_track_size(rounds),
-        table["round_track_width"],
-        table["round_track"],
-        [ark.round_cell_px(k) for k in range(rounds + 1)],
-    )
-    objects += [score_tile, round_tile]
-    return BoardsOnTable(objects, snaps, score_cells, round_cells)
-
-
-def _track(
-    guids: GuidAllocator,
-    names: tuple[str, str, str, str],
-    size: tuple[int, int],
-    width: float,
-    at: list[float],
-    cells_px: list[tuple[float, float]],
-) -> tuple[dict[str, Any], list[list[float]]]:
-    """A track tile ``width`` units wide centred ``at`` (``names``: GUID key, URL, nickname,
-    tag) and its cells' table [x, z] (from their pixel centres ``cells_px``)."""
-    from ...render import ark
-
-    key, url, nickname, tag = names
-    u = float(width) / size[0]
-    center = (float(at[0]), float(at[1]))
-    tile = _board_tile(guids, key, (url,), nickname, tag, center, ark.tile_scale(size, u))
-    return tile, [list(ark.px_to_table(px, size, center, u)) for px in cells_px]
+                x, z = entry[key]
+                snaps.append(obj.snap_point((x, BOARD_TOP, z), None, ["Worker"]))
+    return snaps
 
 
 def _board_tile(
@@ -109,19 +112,15 @@ def _board_tile(
     urls: tuple[str, ...],
     nickname: str,
     tag: str,
-    xz: tuple[float, float],
-    scale: float,
-    flipped: bool = False,
+    b: Board,
 ) -> dict[str, Any]:
-    """A locked board tile lying at ``xz`` (``urls``: face, then any back; ``flipped``: back up)."""
+    """A locked board tile lying on the table (``urls``: face, then any back)."""
     return obj.custom_tile(
         guids.guid(key),
         *urls,
-        thickness=0.2,
+        thickness=BOARD_THICKNESS,
         locked=True,
         nickname=nickname,
         tags=[tag],
-        transform=obj.transform(
-            (xz[0], BOARD_Y, xz[1]), (0, 0, 180 if flipped else 0), (scale,) * 3
-        ),
+        transform=b.transform.as_save(),
     )

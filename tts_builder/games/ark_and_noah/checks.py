@@ -129,6 +129,21 @@ def check(data: dict[str, Any], root: Path) -> None:
     if [s["color"] for s in seats[:high]] != [c["name"] for c in data["colors"][:high]]:
         raise FieldError("table.seats", "seats must follow `colors`, one per colour in order")
     _check_clockwise(data["table"]["type"], [s["color"] for s in seats[:high]])
+    _check_facing(data["table"]["type"], seats[:high])
+
+
+def _check_facing(table: str, seats: list[dict[str, Any]]) -> None:
+    """A seat's pieces read upright for it only if its ``facing`` is its hand zone's rotY."""
+    hands = HAND_PLACEMENTS.get(table, {})
+    for index, seat in enumerate(seats):
+        if seat["color"] not in hands:
+            continue
+        rot_y = hands[seat["color"]][1][1]
+        if abs((seat["facing"] - rot_y + 180) % 360 - 180) > 1:
+            raise FieldError(
+                f"table.seats[{index}].facing",
+                f"{seat['color']}'s hand zone on {table} faces {rot_y:g}, not {seat['facing']:g}",
+            )
 
 
 def _check_clockwise(table: str, colours: list[str]) -> None:

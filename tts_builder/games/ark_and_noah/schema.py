@@ -205,9 +205,10 @@ FIELDS = {
             "score_track": Point(2),
             "score_track_width": Num(),
             "round_track": Point(2),
-            "round_track_width": Num(),
+            "round_track_cell": Num(),
             "bags": Map({"male": Point(2), "female": Point(2)}),
             "drawn": Map({"start": Point(2), "step": Point(2)}),
+            "bonus_bags": Map({"start": Point(2), "step": Point(2)}),
             "supply": Map({"start": Point(2), "step": Point(2)}),
             "seats": ListOf(
                 Map({"color": OneOf(SEAT_COLORS), "area": Point(2), "facing": Num()}), 1, 10

@@ -1,22 +1,75 @@
-"""Ark & Noah table geometry: heights, seat areas, track-marker corners and the scripted spots."""
+"""Ark & Noah table geometry: the seats, where every board lies, the scripted spots on them (by
+the geometry model, so a spot is on the cell the picture prints there), heights and the places
+of the pieces in the seats' areas.
+
+One save serves 2-4 players: :func:`ark_plan` gives the Ark of each player count (its sections'
+Transforms and its squares, edges and pitch fields); Setup moves the sections to the seated
+player count's plan. Every printed board reads upright for the first seat (Red, at -z): rotY =
+that seat's HandTrigger rotY + 180 (GEOMETRY §1).
+"""
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
-BOARD_Y = 1.0  # boards lie on the table
-PIECE_Y = 1.25  # pieces dropped on boards and areas
+from ... import geometry as geo
+from ...save.tables import HAND_PLACEMENTS
+
+#: Thickness of every board tile; pieces on a board lie on its top.
+BOARD_THICKNESS = 0.2
+BOARD_TOP = round(geo.TABLE_TOP_Y + BOARD_THICKNESS, 4)
+#: Bags are not Custom_Tiles (size and origin not established): dropped from a little above.
 BAG_Y = 1.8
 
-#: Where a seat's pieces lie in its area: (right, forward) of the first one and the step.
-AREA_SPOTS = {
-    "character": ((-4.4, 1.6), (0.0, 0.0)),
-    "animals": ((-2.4, 1.5), (1.5, 0.0)),
-    "dividers": ((-4.6, -1.6), (0.3, 0.0)),
-    "food": ((0.6, -1.6), (0.45, 0.0)),
-    "pitch": ((3.2, -1.6), (0.35, 0.0)),
+#: Every piece: (Custom_Tile type, footprint x × z at rest in table units, thickness).
+#: Tile type 0 box, 2 circle. Animal tiles are sized to fit an Ark square (``table.square``
+#: times ANIMAL_FILL).
+ANIMAL_FILL = 0.86
+PIECES: dict[str, tuple[int, float, float]] = {
+    # kind: (tile type, side or diameter, thickness)
+    "food": (2, 0.44, 0.15),
+    "pitch": (0, 0.28, 0.28),
+    "worker": (2, 0.6, 0.3),
+    "score": (2, 0.32, 0.2),
+    "round": (2, 0.5, 0.3),
+    "bonus": (2, 0.56, 0.1),
+    "character": (2, 1.2, 0.1),
 }
+DIVIDER_THICKNESS = 0.1
+ANIMAL_THICKNESS = 0.1
+
+
+class Slots(NamedTuple):
+    """Places of one kind of piece in a seat's area: ``origin`` (right, forward) of the first,
+    ``step`` to the next in a line, ``per_line`` of them, ``line`` from one line to the next,
+    ``lines`` lines; past that the next layer lies on top (``lift`` higher)."""
+
+    origin: tuple[float, float]
+    step: tuple[float, float]
+    per_line: int
+    line: tuple[float, float]
+    lines: int
+    lift: float
+
+
+#: Where a seat's pieces lie in its area (right, forward from the area's centre, toward the Ark).
+AREA_SLOTS: dict[str, Slots] = {
+    "animals": Slots((-4.5, 2.1), (1.5, 0.0), 7, (0.0, -1.45), 2, ANIMAL_THICKNESS),
+    "dividers": Slots((-2.6, -0.3), (0.0, -0.3), 7, (1.7, 0.0), 3, DIVIDER_THICKNESS),
+    "food": Slots((2.4, -0.6), (0.5, 0.0), 6, (0.0, -0.5), 2, PIECES["food"][2]),
+    "pitch": Slots((2.4, -1.8), (0.4, 0.0), 7, (0.0, -0.4), 3, PIECES["pitch"][2]),
+    "workers": Slots((-3.0, -2.6), (0.8, 0.0), 4, (0.0, 0.0), 1, PIECES["worker"][2]),
+    "character": Slots((-4.5, -2.2), (0.0, 0.0), 1, (0.0, 0.0), 1, PIECES["character"][2]),
+}
+
+
+# ------------------------------------------------------------------------------------ seats
+
+
+def hand_rot_y(table_type: str, colour: str) -> float:
+    """The rotY of a colour's HandTrigger on this table (FORMAT §5.2)."""
+    return HAND_PLACEMENTS[table_type][colour][1][1]
 
 
 def seat_point(seat: dict[str, Any], right: float, forward: float) -> list[float]:
@@ -27,74 +80,200 @@ def seat_point(seat: dict[str, Any], right: float, forward: float) -> list[float
     return [round(x, 4), round(z, 4)]
 
 
-def area_spot(seat: dict[str, Any], what: str, k: int) -> list[float]:
-    """The k-th place of a kind of piece in a seat's area (rows of 8)."""
-    (r0, f0), (dr, df) = AREA_SPOTS[what]
-    row, col = divmod(k, 8)
-    return seat_point(seat, r0 + dr * col, f0 + df * col - 0.45 * row)
+def area_slot(seat: dict[str, Any], what: str, k: int) -> list[float]:
+    """The k-th (0-based) place of a kind of piece in a seat's area: [x, y, z] on the table."""
+    s = AREA_SLOTS[what]
+    per_layer = s.per_line * s.lines
+    layer, rest = divmod(k, per_layer)
+    line, col = divmod(rest, s.per_line)
+    right = s.origin[0] + s.step[0] * col + s.line[0] * line
+    forward = s.origin[1] + s.step[1] * col + s.line[1] * line
+    x, z = seat_point(seat, right, forward)
+    return [x, round(geo.TABLE_TOP_Y + layer * s.lift, 4), z]
+
+
+def piece_rot_y(seat: dict[str, Any]) -> float:
+    """The rotY of a seat's own printed pieces: upright for that seat (hand rotY + 180)."""
+    return geo.reader_rot_y(seat["facing"])
+
+
+#: Where each seat's scoring marker lies in a track cell: one corner per seat (dx, dz).
+MARKER_CORNERS = ((-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18))
 
 
 def marker_spot(cell: list[float], seat_no: int) -> list[float]:
     """A scoring marker's place in a track cell (one corner per seat)."""
-    dx, dz = ((-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18))[seat_no % 4]
+    dx, dz = MARKER_CORNERS[seat_no % len(MARKER_CORNERS)]
     return [round(cell[0] + dx, 4), round(cell[1] + dz, 4)]
 
 
-def xyz(xz: list[float], y: float) -> list[float]:
-    """A table [x, z] lifted to [x, y, z]."""
-    return [float(xz[0]), float(y), float(xz[1])]
-
-
 def line_of(spec: dict[str, Any], count: int) -> list[list[float]]:
-    """``count`` points from ``spec["start"]`` by ``spec["step"]`` (a row of bags or cards)."""
+    """``count`` points from ``spec["start"]`` by ``spec["step"]`` (a row of bags or tiles)."""
     return [
         [spec["start"][0] + k * spec["step"][0], spec["start"][1] + k * spec["step"][1]]
         for k in range(count)
     ]
 
 
-def table_points(data: dict[str, Any], config: dict[str, Any], n: int) -> dict[str, Any]:
-    """Where the scripted spots of an ``n``-player table lie: the Ark's ``edges`` (name ->
-    [x, z, rotY]), ``pitch`` and ``squares`` (name -> [x, z]), its ``rows`` and ``cols``, and
-    the action ``spaces`` ([{id, name, completed, current, bonus}] in board order)."""
+# ----------------------------------------------------------------------------------- boards
+
+
+class Board(NamedTuple):
+    """A printed board: its Transform and its picture's pixel size."""
+
+    transform: geo.Transform
+    size: tuple[int, int]
+
+    @property
+    def aspect(self) -> float:
+        return self.size[0] / self.size[1]
+
+    def at(self, px: tuple[float, float]) -> list[float]:
+        """Table [x, z] of a pixel of the board's picture (geometry's image <-> world)."""
+        x, _y, z = geo.world_of_uv(
+            self.transform, self.aspect, px[0] / self.size[0], px[1] / self.size[1]
+        )
+        return [round(x, 4), round(z, 4)]
+
+    def angle(self, image_angle: float) -> float:
+        """The table rotY of a line drawn at ``image_angle`` (0 = along the picture's width)."""
+        return round((image_angle + self.transform.rot_y) % 360.0, 4)
+
+
+def board(centre: list[float], size: tuple[int, int], width: float, rot_y: float) -> Board:
+    """A board ``width`` units wide (its picture's width) centred on ``centre``."""
+    u = float(width) / size[0]
+    transform = geo.tile_transform_for(
+        (float(centre[0]), float(centre[1])),
+        (size[0] * u, size[1] * u),
+        size[0] / size[1],
+        rot_y,
+    )
+    return Board(transform, size)
+
+
+def shared_rot_y(data: dict[str, Any]) -> float:
+    """The rotY of the shared boards: upright for the first seat."""
+    first = data["table"]["seats"][0]["color"]
+    return geo.reader_rot_y(hand_rot_y(data["table"]["type"], first))
+
+
+class ArkPlan(NamedTuple):
+    """The Ark of one player count: its ``layout`` of sections, each section's (kind, Board),
+    the grid's ``rows`` and ``cols``, and the scripted spots: ``edges`` name -> [x, z, rotY],
+    ``pitch`` and ``squares`` name -> [x, z]."""
+
+    layout: list[str]
+    sections: list[tuple[str, Board]]
+    rows: int
+    cols: int
+    edges: dict[str, list[float]]
+    pitch: dict[str, list[float]]
+    squares: dict[str, list[float]]
+    whole: Board
+
+
+def ark_plan(data: dict[str, Any], config: dict[str, Any], n: int) -> ArkPlan:
+    """Where the Ark's sections and spots lie for ``n`` players."""
     from rules_ref.ark_and_noah import for_players
 
     from ...render import ark
 
     table = data["table"]
-    geometry = ark.ArkGeometry(
-        config["ark"]["section"]["rows"], config["ark"]["section"]["cols"], **data["boards"]["ark"]
-    )
-    layout = for_players(config["ark"]["sections"], n)["layout"]
-    whole = ark.ArkGeometry(
+    section = config["ark"]["section"]
+    geometry = ark.ArkGeometry(section["rows"], section["cols"], **data["boards"]["ark"])
+    layout = list(for_players(config["ark"]["sections"], n)["layout"])
+    whole_geo = ark.ArkGeometry(
         geometry.rows, geometry.cols * len(layout), geometry.square, geometry.margin, geometry.prow
     )
     u = float(table["square"]) / geometry.square
-    center = (float(table["ark"][0]), float(table["ark"][1]))
-    points = ark.ark_table_points(whole, center, u)
-    bu = float(table["action_board_width"]) / ark.BOARD_SIZE[0]
-    bcenter = (float(table["action_board"][0]), float(table["action_board"][1]))
+    whole = board(table["ark"], whole_geo.size, whole_geo.size[0] * u, shared_rot_y(data))
+    sections = []
+    for kind, x0 in ark.section_offsets(layout, geometry, section["cols"]):
+        size = ark.section_size(kind, geometry, section["cols"])
+        centre = whole.at((x0 + size[0] / 2, size[1] / 2))
+        sections.append((kind, board(centre, size, size[0] * u, whole.transform.rot_y)))
+    points = ark.ark_points(whole_geo)
+    edges = {
+        name: [*whole.at((x, y)), whole.angle(angle)]
+        for name, (x, y, angle) in points["edges"].items()
+    }
+    pitch = {name: whole.at(xy) for name, xy in points["pitch"].items()}
+    squares = {name: whole.at(xy) for name, xy in points["squares"].items()}
+    return ArkPlan(layout, sections, whole_geo.rows, whole_geo.cols, edges, pitch, squares, whole)
 
-    def at(p: tuple[float, float]) -> list[float]:
-        # a flipped tile shows its second picture the right way round: same mapping
-        return list(ark.px_to_table(p, ark.BOARD_SIZE, bcenter, bu))
 
-    spaces = [
+def action_board(data: dict[str, Any]) -> Board:
+    from ...render import ark
+
+    table = data["table"]
+    return board(
+        table["action_board"], ark.BOARD_SIZE, table["action_board_width"], shared_rot_y(data)
+    )
+
+
+def action_spaces(data: dict[str, Any], config: dict[str, Any]) -> list[dict[str, Any]]:
+    """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
+    from ...render import ark
+
+    b = action_board(data)
+    return [
         {
             "id": a["id"],
             "name": a["name"],
-            "completed": at(spot.completed),
-            "current": at(spot.current),
-            "bonus": at(spot.bonus),
+            "completed": b.at(spot.completed),
+            "current": b.at(spot.current),
+            "bonus": b.at(spot.bonus),
         }
         for a, spot in zip(config["actions"], ark.board_spots(len(config["actions"])), strict=True)
     ]
+
+
+def score_track(data: dict[str, Any]) -> Board:
+    from ...render import ark
+
+    table = data["table"]
+    return board(
+        table["score_track"], ark.score_track_size(), table["score_track_width"], shared_rot_y(data)
+    )
+
+
+def round_track(data: dict[str, Any], config: dict[str, Any]) -> Board:
+    from ...render import ark
+
+    table = data["table"]
+    size = ark.round_track_size(config["end"]["min_rounds"])
+    width = size[0] * float(table["round_track_cell"]) / ark.ROUND_CELL
+    return board(table["round_track"], size, width, shared_rot_y(data))
+
+
+def score_cells(data: dict[str, Any]) -> list[list[float]]:
+    """Table [x, z] of the scoring track's cells 0..99."""
+    from ...render import ark
+
+    b = score_track(data)
+    return [b.at(ark.score_cell_px(v)) for v in range(ark.SCORE_CELLS)]
+
+
+def round_cells(data: dict[str, Any], config: dict[str, Any]) -> list[list[float]]:
+    """Table [x, z] of the round track's cells (start, 1..min_rounds)."""
+    from ...render import ark
+
+    b = round_track(data, config)
+    return [b.at(ark.round_cell_px(k)) for k in range(config["end"]["min_rounds"] + 1)]
+
+
+def table_points(data: dict[str, Any], config: dict[str, Any], n: int) -> dict[str, Any]:
+    """The scripted spots of an ``n``-player table: the Ark's ``edges`` (name -> [x, z, rotY]),
+    ``pitch`` and ``squares`` (name -> [x, z]), its ``rows`` and ``cols``, and the action
+    ``spaces`` ([{id, name, completed, current, bonus}] in board order)."""
+    plan = ark_plan(data, config, n)
     return {
-        **points,
-        "rows": whole.rows,
-        "cols": whole.cols,
-        "spaces": spaces,
-        "geometry": whole,
-        "units_per_px": u,
-        "center": center,
+        "edges": plan.edges,
+        "pitch": plan.pitch,
+        "squares": plan.squares,
+        "rows": plan.rows,
+        "cols": plan.cols,
+        "spaces": action_spaces(data, config),
+        "plan": plan,
     }

@@ -1,8 +1,7 @@
-"""Ark & Noah animal tiles: the tile list, a tile side's layout fields and the starting deal."""
+"""Ark & Noah animal tiles: the tile list and a tile side's layout fields (Setup deals them)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 
@@ -34,21 +33,3 @@ def tile_fields(tile: dict[str, Any], side: str, colors: dict[str, str]) -> dict
     """The fields an animal-tile layout may use on ``side`` (unpaired or paired)."""
     bg = colors["paired"] if side == "paired" else colors[tile["sex"]]
     return {k: tile[k] for k in ("name", "symbol", "size", "vp", "art", "mark")} | {"bg": bg}
-
-
-def starting_deal(
-    tiles: list[int], players: int, males: int, females: int, seed: str
-) -> list[list[int]]:
-    """A seeded starting deal: per seat ``males`` male and ``females`` female tiles, drawn in
-    seat order, never giving a seat both tiles of a species (tile ids: 2 * species + sex)."""
-    rng = random.Random(seed)
-    bags = {sex: sorted(t for t in tiles if t % 2 == sex) for sex in (0, 1)}
-    hands: list[list[int]] = [[] for _ in range(players)]
-    for seat in range(players):
-        for sex, count in ((0, males), (1, females)):
-            for _ in range(count):
-                fine = [t for t in bags[sex] if t ^ 1 not in hands[seat]] or bags[sex]
-                pick = rng.choice(fine)
-                bags[sex].remove(pick)
-                hands[seat].append(pick)
-    return hands

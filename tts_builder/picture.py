@@ -1,0 +1,403 @@
+"""A top-down picture of a save as TTS lays it out, drawn through :mod:`tts_builder.geometry`.
+
+Every object's image is drawn at its footprint, position and rotation (image (u, v) ↔ local ↔
+world both ways), so a board the script reads wrongly looks wrong here too. The White side
+(−z) is at the bottom, +x to the right. Seats (HandTriggers) are tinted and labelled, scripting
+zones outlined, snap points dotted and the positions the scripts use marked in orange. Sizes the
+sources do not establish (tokens, Custom_Board) are drawn at a guess with a dashed magenta
+outline. Pure: a save, an image lookup and positions in, a PIL image out.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from tts_builder import geometry as geo
+from tts_builder.errors import BuildError
+from tts_builder.render.fonts import font
+from tts_builder.save.tables import PLAYER_COLORS
+
+ImageLookup = Callable[[str], "Image.Image | None"]
+
+PX_PER_UNIT = 24
+MARGIN = 2.0
+BACKGROUND = (46, 46, 52)
+TABLE = (132, 98, 66)
+TABLE_EDGE = (92, 66, 44)
+ZONE = (255, 255, 255)
+SNAP = (20, 230, 230)
+POSITION = (255, 150, 0)
+GUESSED = (230, 0, 200)
+INK = (250, 250, 250)
+#: Drawn size of a Custom_Token of scale 1 along its image's longer side (hexmap's assumption;
+#: not established, GEOMETRY §2) [guess].
+TOKEN_LONG_SIDE = 2.0
+BAG_SIDE = 2.0
+BAG_NAMES = frozenset({"Bag", "Infinite_Bag", "Custom_Model_Bag"})
+#: Objects drawn from their images.
+IMAGED_NAMES = (
+    geo.TILE_NAMES
+    | geo.TOKEN_NAMES
+    | geo.CARD_NAMES
+    | geo.DECK_NAMES
+    | {
+        "Custom_Board",
+        "Custom_Dice",
+    }
+)
+
+
+def _text(obj: Mapping[str, Any], key: str, default: str = "") -> str:
+    """A string field, or ``default`` when it is missing, empty or not a string."""
+    value = obj.get(key)
+    return value if isinstance(value, str) and value else default
+
+
+def _dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[Any]:
+    """``value`` if it is a list, else an empty one (malformed saves never raise)."""
+    return value if isinstance(value, list) else []
+
+
+@dataclass(frozen=True)
+class View:
+    """The part of the table drawn: world x0..x1, z0..z1, at ``k`` pixels per unit."""
+
+    x0: float
+    z0: float
+    x1: float
+    z1: float
+    k: float = PX_PER_UNIT
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return round((self.x1 - self.x0) * self.k), round((self.z1 - self.z0) * self.k)
+
+    def px(self, x: float, z: float) -> tuple[float, float]:
+        """Picture pixel of world (x, z)."""
+        return (x - self.x0) * self.k, (self.z1 - z) * self.k
+
+    def world(self, px: float, py: float) -> tuple[float, float]:
+        """World (x, z) of a picture pixel."""
+        return self.x0 + px / self.k, self.z1 - py / self.k
+
+
+def table_view(
+    save: Mapping[str, Any], positions: Sequence[geo.ScriptPosition] = (), k: float = PX_PER_UNIT
+) -> View:
+    """The part of the table a picture shows: the table, the seats, the objects and positions."""
+    half_x, half_z = geo.table_extent(save) or (27.0, 17.0)
+    xs, zs = [-half_x, half_x], [-half_z, half_z]
+    for obj in _list(save.get("ObjectStates")):
+        try:
+            t = geo.Transform.of(obj)
+        except geo.GeometryError:
+            continue
+        if geo.name_of(obj) == "HandTrigger" or abs(t.pos[0]) < 80 and abs(t.pos[2]) < 80:
+            rect = geo.zone_rect(t) if geo.name_of(obj) in geo.ZONE_NAMES else None
+            corners = rect.corners() if rect else [(t.pos[0], t.pos[2])]
+            xs += [c[0] for c in corners]
+            zs += [c[1] for c in corners]
+    xs += [p.at[0] for p in positions]
+    zs += [p.at[2] for p in positions]
+    return View(min(xs) - MARGIN, min(zs) - MARGIN, max(xs) + MARGIN, max(zs) + MARGIN, k)
+
+
+# --- images of objects --------------------------------------------------------------------------
+
+
+def _cell(sheet: Image.Image, entry: Mapping[str, Any], index: int) -> Image.Image:
+    across, down = int(entry.get("NumWidth", 1)), int(entry.get("NumHeight", 1))
+    w, h = sheet.width / across, sheet.height / down
+    col, row = index % across, index // across
+    return sheet.crop((round(col * w), round(row * h), round((col + 1) * w), round((row + 1) * h)))
+
+
+def _card_image(card: Mapping[str, Any], images: ImageLookup, face_down: bool) -> Image.Image:
+    """The face (or back) of a card: its cell of the sheet, or the whole back image."""
+    card_id = card.get("CardID")
+    decks = _dict(card.get("CustomDeck"))
+    entry = decks.get(str(card_id // 100)) if isinstance(card_id, int) else None
+    if not isinstance(entry, Mapping):
+        raise _Missing(card, "CustomDeck entry")
+    url = entry.get("BackURL" if face_down else "FaceURL", "")
+    sheet = images(url)
+    if sheet is None:
+        raise _Missing(card, url)
+    if face_down and not entry.get("UniqueBack"):
+        return sheet
+    return _cell(sheet, entry, card_id % 100)
+
+
+class _Missing(Exception):
+    def __init__(self, obj: Mapping[str, Any], what: str) -> None:
+        super().__init__(f"object {obj.get('GUID', '?')}: image not found: {what}")
+
+
+def _face(obj: Mapping[str, Any], images: ImageLookup) -> tuple[Image.Image, geo.Vec2, bool]:
+    """The picture an object shows from above, its x × z size at scale 1, and whether that size
+    is a guess."""
+    name = geo.name_of(obj)
+    t = geo.Transform.of(obj)
+    if name in geo.CARD_NAMES or name in geo.DECK_NAMES:
+        contained = [c for c in _list(obj.get("ContainedObjects")) if isinstance(c, dict)]
+        top = obj if name in geo.CARD_NAMES or not contained else contained[0]
+        image = _card_image(top, images, t.face_down)
+        aspect = image.width / image.height
+        try:
+            return image, geo.card_size(aspect), False
+        except geo.Unmeasured:
+            side = geo.CARD_MIN_SIDE
+            return image, (side * min(1.0, aspect) / min(1.0, 1 / aspect), side), True
+    custom = _dict(obj.get("CustomImage"))
+    url = custom.get("ImageURL", "")
+    image = images(url) if url else None
+    if image is None:
+        raise _Missing(obj, url or "ImageURL")
+    aspect = image.width / image.height
+    if name in geo.TILE_NAMES:
+        return image, geo.tile_size(aspect, geo.stretch(obj)), False
+    if name in geo.TOKEN_NAMES:
+        long = TOKEN_LONG_SIDE
+        return image, ((long, long / aspect) if aspect >= 1 else (long * aspect, long)), True
+    if name == "Custom_Board":
+        width = custom.get("WidthScale") or aspect
+        return image, (15.0 * width, 15.0), True  # ≥15 across (S:buyn45) [inf]
+    return image, (geo.D6_SIDE, geo.D6_SIDE), False
+
+
+def _paste(canvas: Image.Image, view: View, image: Image.Image, t: geo.Transform,
+           size: geo.Vec2, mirrored: bool) -> list[tuple[float, float]]:  # fmt: skip
+    """Draw ``image`` on the canvas as the object lays it on the table; its corner pixels."""
+    w, d = size
+    corners_world = geo.Rect((t.pos[0], t.pos[2]), (w * abs(t.scale[0]), d * abs(t.scale[2])),
+                             t.rot_y).corners()  # fmt: skip
+    corners = [view.px(x, z) for x, z in corners_world]
+    bx0 = max(0, math.floor(min(c[0] for c in corners)))
+    by0 = max(0, math.floor(min(c[1] for c in corners)))
+    bx1 = min(canvas.width, math.ceil(max(c[0] for c in corners)))
+    by1 = min(canvas.height, math.ceil(max(c[1] for c in corners)))
+    if bx1 <= bx0 or by1 <= by0:
+        return corners
+    target = max(bx1 - bx0, by1 - by0) * 2
+    scale = min(1.0, target / max(image.width, image.height))
+    source = image.convert("RGBA")
+    if scale < 1.0:
+        source = source.resize(
+            (max(1, round(source.width * scale)), max(1, round(source.height * scale))),
+            Image.Resampling.LANCZOS,
+        )
+    sw, sh = source.size
+
+    def image_px(px: float, py: float) -> tuple[float, float]:
+        x, z = view.world(px + bx0, py + by0)
+        lx, _ly, lz = geo.local_of_world(t, (x, 0.0, z))
+        u = 0.5 + lx / w if mirrored else 0.5 - lx / w
+        v = 0.5 + lz / d
+        return u * sw, v * sh
+
+    o, ex, ey = image_px(0, 0), image_px(1, 0), image_px(0, 1)
+    coeffs = (ex[0] - o[0], ey[0] - o[0], o[0], ex[1] - o[1], ey[1] - o[1], o[1])
+    patch = source.transform((bx1 - bx0, by1 - by0), Image.Transform.AFFINE, coeffs,
+                             Image.Resampling.BILINEAR)  # fmt: skip
+    canvas.alpha_composite(patch, (bx0, by0))
+    return corners
+
+
+# --- the picture --------------------------------------------------------------------------------
+
+
+def _dashed(draw: ImageDraw.ImageDraw, corners: Sequence[tuple[float, float]], fill, width=2):
+    for a, b in zip(corners, [*corners[1:], corners[0]], strict=True):
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        steps = max(1, int(length // 8))
+        for i in range(0, steps, 2):
+            p = (a[0] + (b[0] - a[0]) * i / steps, a[1] + (b[1] - a[1]) * i / steps)
+            q = (a[0] + (b[0] - a[0]) * (i + 1) / steps, a[1] + (b[1] - a[1]) * (i + 1) / steps)
+            draw.line([p, q], fill=fill, width=width)
+
+
+def _label(draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int = 12,
+           fill=INK, bold: bool = False) -> None:  # fmt: skip
+    draw.text(at, text, font=font(size, bold), fill=fill, anchor="mm", stroke_width=2,
+              stroke_fill=(0, 0, 0))  # fmt: skip
+
+
+def table_picture(
+    save: Mapping[str, Any],
+    images: ImageLookup,
+    positions: Sequence[geo.ScriptPosition] = (),
+    title: str = "",
+    px_per_unit: float = PX_PER_UNIT,
+) -> Image.Image:
+    """The table seen from above (White's side at the bottom). A missing image or an unreadable
+    Transform is a :class:`BuildError` naming the object's GUID."""
+    objects = [o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)]
+    view = table_view(save, positions, px_per_unit)
+    canvas = Image.new("RGBA", view.size, (*BACKGROUND, 255))
+    draw = ImageDraw.Draw(canvas)
+    half_x, half_z = geo.table_extent(save) or (27.0, 17.0)
+    draw.rectangle([view.px(-half_x, half_z), view.px(half_x, -half_z)], fill=TABLE,
+                   outline=TABLE_EDGE, width=4)  # fmt: skip
+    try:
+        transforms = {id(o): geo.Transform.of(o) for o in objects}
+    except geo.GeometryError as err:
+        raise BuildError(str(err)) from None
+    hands = [o for o in objects if geo.name_of(o) == "HandTrigger"]
+    for hand in hands:
+        colour = PLAYER_COLORS.get(_text(hand, "FogColor"), (0.5, 0.5, 0.5))
+        rgb = tuple(round(255 * c) for c in colour)
+        corners = [view.px(x, z) for x, z in geo.zone_rect(transforms[id(hand)]).corners()]
+        overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
+        ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 90), outline=(*rgb, 255))
+        canvas.alpha_composite(overlay)
+    drawn = [o for o in objects if geo.name_of(o) not in geo.ZONE_NAMES]
+    drawn.sort(key=lambda o: transforms[id(o)].pos[1])
+    labels: list[tuple[tuple[float, float], str]] = []
+    for obj in drawn:
+        t = transforms[id(obj)]
+        name = geo.name_of(obj)
+        centre = view.px(t.pos[0], t.pos[2])
+        if name in BAG_NAMES:
+            r = BAG_SIDE / 2 * view.k
+            draw.ellipse([centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r],
+                         fill=(70, 50, 40), outline=INK, width=2)  # fmt: skip
+            below = len([1 for b in drawn[: drawn.index(obj)] if geo.name_of(b) in BAG_NAMES])
+            labels.append(((centre[0], centre[1] + r + 9 + 14 * (below % 2)),
+                           _text(obj, "Nickname", name)))  # fmt: skip
+            continue
+        if name not in IMAGED_NAMES:
+            draw.ellipse([centre[0] - 4, centre[1] - 4, centre[0] + 4, centre[1] + 4], fill=INK)
+            labels.append((centre, _text(obj, "Nickname", name)))
+            continue
+        try:
+            image, size, guessed = _face(obj, images)
+        except _Missing as err:
+            raise BuildError(str(err)) from None
+        mirrored = t.face_down and name in geo.CARD_NAMES | geo.DECK_NAMES
+        corners = _paste(canvas, view, image, t, size, mirrored)
+        draw = ImageDraw.Draw(canvas)
+        if guessed:
+            _dashed(draw, corners, GUESSED)
+        if name in geo.DECK_NAMES:
+            count = len(_list(obj.get("ContainedObjects")))
+            labels.append((centre, f"{_text(obj, 'Nickname', 'deck')} ×{count}"))
+        for point in _list(obj.get("AttachedSnapPoints")):
+            x, _y, z = geo.world_of_snap_point(t, point)
+            px, py = view.px(x, z)
+            draw.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
+    zone_labels: set[str] = set()
+    for obj in objects:
+        if geo.name_of(obj) == "ScriptingTrigger":
+            rect = geo.zone_rect(transforms[id(obj)])
+            corners = [view.px(x, z) for x, z in rect.corners()]
+            draw.polygon(corners, outline=ZONE, width=2)
+            labels.append((view.px(*rect.centre), _text(obj, "Nickname", "zone")))
+            zone_labels.add(_text(obj, "Nickname", "zone"))
+    for point in _list(save.get("SnapPoints")):
+        pos = point.get("Position") or {}
+        px, py = view.px(float(pos.get("x", 0.0)), float(pos.get("z", 0.0)))
+        draw.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
+    for spot in positions:
+        px, py = view.px(spot.at[0], spot.at[2])
+        if spot.size[0] > 0 and spot.size[1] > 0:
+            draw.polygon([view.px(x, z) for x, z in spot.rect().corners()], outline=POSITION,
+                         width=2)  # fmt: skip
+        draw.line([(px - 5, py - 5), (px + 5, py + 5)], fill=POSITION, width=2)
+        draw.line([(px - 5, py + 5), (px + 5, py - 5)], fill=POSITION, width=2)
+    for spot in _labelled(positions, view):
+        if spot.label not in zone_labels:
+            px, py = view.px(spot.at[0], spot.at[2])
+            labels.append(((px, py + 14), spot.label))
+    for hand in hands:
+        t = transforms[id(hand)]
+        seat = f"{_text(hand, 'FogColor', '?')} seat"
+        _label(draw, view.px(t.pos[0], t.pos[2]), seat, 18, bold=True)
+    for at, text in labels:
+        _label(draw, at, text)
+    if title:
+        _label(draw, (canvas.width / 2, 16), title, 20, bold=True)
+    _legend(draw, canvas)
+    return canvas.convert("RGB")
+
+
+def _labelled(positions: Sequence[geo.ScriptPosition], view: View) -> list[geo.ScriptPosition]:
+    """The positions worth a label: none on a printed board (it prints its own), and of a
+    crowded series ("offer 1", "offer 2"... closer together than a label is wide) only the
+    first and the last."""
+    by_kind: dict[tuple[str, str], list[geo.ScriptPosition]] = {}
+    for spot in positions:
+        if spot.board is None:
+            series = (spot.kind, re.sub(r"\d+", "#", spot.label))
+            by_kind.setdefault(series, []).append(spot)
+    chosen = []
+    for spots in by_kind.values():
+        gaps = [math.dist((a.at[0], a.at[2]), (b.at[0], b.at[2])) * view.k
+                for a, b in zip(spots, spots[1:], strict=False)]  # fmt: skip
+        wide = max(font(12).getlength(s.label) for s in spots)
+        crowded = bool(gaps) and min(gaps) < wide
+        chosen += [spots[0], spots[-1]] if crowded and len(spots) > 1 else spots
+    return chosen
+
+
+def _legend(draw: ImageDraw.ImageDraw, canvas: Image.Image) -> None:
+    items = [(SNAP, "snap point"), (POSITION, "script position"), (ZONE, "scripting zone"),
+             (GUESSED, "size not established")]  # fmt: skip
+    x, y = 10, canvas.height - 16
+    for colour, text in items:
+        draw.rectangle([x, y - 6, x + 12, y + 6], fill=colour)
+        draw.text((x + 18, y), text, font=font(12), fill=INK, anchor="lm")
+        x += 30 + round(draw.textlength(text, font=font(12)))
+
+
+def images_from_files(files: Mapping[str, bytes]) -> ImageLookup:
+    """An image lookup for a build in memory: a URL's ``images/<name>`` in ``files``."""
+    from io import BytesIO
+
+    cache: dict[str, Image.Image | None] = {}
+
+    def lookup(url: str) -> Image.Image | None:
+        name = url.rsplit("/", 1)[-1]
+        if name not in cache:
+            data = files.get(f"images/{name}")
+            cache[name] = None if data is None else Image.open(BytesIO(data)).convert("RGBA")
+        return cache[name]
+
+    return lookup
+
+
+def seat_order(save: Mapping[str, Any]) -> list[str]:
+    """The colours players sit at, in the save's order: HandTrigger colours the scripts name,
+    else every colour the scripts name."""
+    from tts_builder.save.geometry_checks import script_colors
+
+    scripted = script_colors(save)
+    hands = [_text(o, "FogColor") for o in _list(save.get("ObjectStates"))
+             if isinstance(o, dict) and geo.name_of(o) == "HandTrigger"]  # fmt: skip
+    seated = [c for c in dict.fromkeys(hands) if c in scripted]
+    return seated or scripted
+
+
+def after_setup(save: Mapping[str, Any], players: int, seed: int = 0, **table: Any) -> dict:
+    """The save as it stands once ``players`` players sat down and the first pressed Setup on
+    the emulated table (every bundled game has a Global UI button ``setup``)."""
+    from tts_builder.emulator import EmulatedTable
+
+    colours = seat_order(save)[:players]
+    if len(colours) < players:
+        raise BuildError(f"the save seats {len(colours)} players, not {players}")
+    emulated = EmulatedTable(dict(save), seed=seed, **table)
+    emulated.seat(colours)
+    emulated.load()
+    emulated.click_ui(colours[0], "setup")
+    emulated.settle()
+    return emulated.save_state()

@@ -1,0 +1,61 @@
+"""``tts-builder new``: a designer's own game, copied from an existing one and renamed.
+
+Pure: :func:`new_game_files` turns a game folder's files into the files of the copy (its
+``game.yaml`` with the new id, title and engine; file names carrying the old id renamed). The
+command line reads the source folder and writes the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from .definition import DEFINITION_FILE, ENGINE_FIELD
+from .errors import BuildError
+
+ID_RE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+SKIPPED_PARTS = ("__pycache__",)
+
+
+def title_of(game_id: str) -> str:
+    """A game's title from its id: ``my-ark`` -> ``My Ark``."""
+    return " ".join(word.capitalize() for word in game_id.split("-"))
+
+
+def check_new_id(game_id: str) -> None:
+    """A one-line error unless ``game_id`` is a lower-case id like ``my-game``."""
+    if not ID_RE.fullmatch(game_id):
+        raise BuildError(f"{game_id!r}: a game name is a lower-case id like 'my-game'")
+
+
+def renamed_definition(text: str, old_id: str, new_id: str, engine: str) -> str:
+    """``game.yaml`` text with the new ``id``, a title from it and the ``engine`` key set.
+
+    Only those top-level lines change; comments and everything else stay as they were.
+    """
+    id_line = re.compile(r"^id:[^\n]*$", re.MULTILINE)
+    if not id_line.search(text):
+        raise BuildError(f"{old_id}/{DEFINITION_FILE}: has no top-level 'id:' line to rename")
+    text = id_line.sub(f"id: {new_id}", text, count=1)
+    text = re.sub(r"^name:[^\n]*$", f'name: "{title_of(new_id)}"', text, count=1, flags=re.M)
+    engine_line = re.compile(rf"^{ENGINE_FIELD}:[^\n]*$", re.MULTILINE)
+    if engine_line.search(text):
+        return engine_line.sub(f"{ENGINE_FIELD}: {engine}", text, count=1)
+    return id_line.sub(f"id: {new_id}\n{ENGINE_FIELD}: {engine}", text, count=1)
+
+
+def new_game_files(
+    files: Mapping[str, bytes], old_id: str, new_id: str, engine: str
+) -> dict[str, bytes]:
+    """The copy's files (relative path -> bytes) from the source game's files."""
+    out: dict[str, bytes] = {}
+    for rel, data in sorted(files.items()):
+        parts = rel.split("/")
+        if any(part in SKIPPED_PARTS or part.startswith(".") for part in parts):
+            continue
+        if rel == DEFINITION_FILE:
+            text = renamed_definition(data.decode("utf-8"), old_id, new_id, engine)
+            out[rel] = text.encode("utf-8")
+        else:
+            out["/".join(p.replace(old_id, new_id) for p in parts)] = data
+    return out
