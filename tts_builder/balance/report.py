@@ -62,7 +62,8 @@ def render_text(report: Report, source: str) -> str:
         width = max(len(name) for name in report.extras)
         lines += [f"  {name:<{width}}  {value:.3f}" for name, value in report.extras.items()]
     for name, value in report.ratios.items():
-        lines.append(f"{name}: {_pct(value)}")
+        shown = _pct(value) if name.startswith("share") else f"{value:.2f}"
+        lines.append(f"{name}: {shown}")
     top = sorted(report.choices.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_CHOICES]
     if top:
         shown = ", ".join(f"{name} {value:.2f}" for name, value in top)
