@@ -217,3 +217,17 @@ def test_against_a_broken_yaml_names_file_line_and_field(capsys, tmp_path: Path)
     broken.write_text("rules: [unclosed\n")
     code, _, err = cli(capsys, "simulate", "arche-noah", "--against", str(broken))
     assert code == EXIT_BAD_INPUT and err.count("\n") == 1 and "game.yaml:" in err
+
+
+def test_statistics_of_the_report() -> None:
+    from tts_builder.balance import stats
+
+    low, high = stats.wilson(5, 10)
+    assert round(low, 3) == 0.237 and round(high, 3) == 0.763
+    assert stats.wilson(0, 10)[0] == 0.0 and stats.wilson(10, 10)[1] == 1.0
+    assert stats.proportions_p(50, 100, 50, 100) == 1.0
+    assert stats.proportions_p(70, 100, 40, 100) < 0.001
+    assert stats.welch_p([1.0, 2.0, 3.0] * 20, [1.0, 2.0, 3.0] * 20) == 1.0
+    assert stats.welch_p([1.0, 2.0, 3.0] * 20, [2.0, 3.0, 4.0] * 20) < 0.001
+    summary = stats.summarize([float(v) for v in range(11)])
+    assert (summary.mean, summary.median, summary.p10, summary.p90) == (5.0, 5.0, 1.0, 9.0)
