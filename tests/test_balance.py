@@ -231,3 +231,12 @@ def test_statistics_of_the_report() -> None:
     assert stats.welch_p([1.0, 2.0, 3.0] * 20, [2.0, 3.0, 4.0] * 20) < 0.001
     summary = stats.summarize([float(v) for v in range(11)])
     assert (summary.mean, summary.median, summary.p10, summary.p90) == (5.0, 5.0, 1.0, 9.0)
+
+
+def test_a_game_that_stalls_is_counted_not_waited_for(monkeypatch) -> None:
+    from tts_builder.balance import simulate as sim
+
+    monkeypatch.setattr(sim, "MAX_DECISIONS", 10)
+    report = simulate(setup("arche-noah", ("greedy",), seed=1), 3)
+    assert all(r.decisions == 10 and not r.winners for r in report.records)
+    assert report.extras == {sim.STALLED: 1.0} and report.no_winner == 1.0

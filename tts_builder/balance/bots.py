@@ -22,6 +22,8 @@ from ..errors import BuildError
 from .base import BalanceGame, State
 
 MAX_ACTIONS = 200_000
+#: A game still going after this many decisions has stalled (the longest seen: about 600).
+MAX_DECISIONS = 2_000
 
 
 class Bot(Protocol):
@@ -67,7 +69,7 @@ def play_out(
     greedy = GreedyBot()
     decisions = 0
     for _ in range(MAX_ACTIONS):
-        if state.is_terminal() or (horizon is not None and decisions >= horizon):
+        if state.is_terminal() or decisions >= (horizon or MAX_DECISIONS):
             return state
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))

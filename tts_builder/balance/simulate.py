@@ -19,10 +19,11 @@ from typing import Any
 
 from . import stats
 from .base import BalanceGame
-from .bots import MAX_ACTIONS, make_bots, sample_chance
+from .bots import MAX_ACTIONS, MAX_DECISIONS, make_bots, sample_chance
 from .games import balance_game
 
 Progress = Callable[[int, int], None]
+STALLED = f"games still going after {MAX_DECISIONS} decisions"
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class GameRecord:
 
 
 def play_game(setup: Setup, balance: BalanceGame, index: int) -> GameRecord:
-    """Play game ``index`` of ``setup`` to the end."""
+    """Play game ``index`` of ``setup`` to the end, or until it stalls (``MAX_DECISIONS``)."""
     bots = make_bots(setup.bots, setup.players, setup.playouts, setup.horizon)
     chance = random.Random(f"{setup.seed}:{index}:chance")
     seats = [random.Random(f"{setup.seed}:{index}:seat {s}") for s in range(setup.players)]
@@ -63,7 +64,7 @@ def play_game(setup: Setup, balance: BalanceGame, index: int) -> GameRecord:
     choices: Counter[str] = Counter()
     decisions = 0
     for _ in range(MAX_ACTIONS):
-        if state.is_terminal():
+        if state.is_terminal() or decisions >= MAX_DECISIONS:
             break
         if state.is_chance_node():
             state.apply_action(sample_chance(state, chance))
@@ -75,15 +76,15 @@ def play_game(setup: Setup, balance: BalanceGame, index: int) -> GameRecord:
             state.apply_action(action)
             decisions += 1
         tracker.after(state)
-    else:
-        raise RuntimeError(f"{setup.game_id}: game {index} did not end in {MAX_ACTIONS} actions")
+    finished = state.is_terminal()
     return GameRecord(
         scores=tuple(balance.scores(state)),
-        winners=tuple(balance.winners(state)),
+        winners=tuple(balance.winners(state)) if finished else (),
         rounds=tracker.rounds(state),
         decisions=decisions,
         choices=dict(sorted(choices.items())),
-        extras=dict(sorted(tracker.extras(state).items())),
+        # a stalled game's own numbers would read as a finished one's: only the stall counts
+        extras=dict(sorted(tracker.extras(state).items())) if finished else {STALLED: 1.0},
     )
 
 
