@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from tests.conftest import build
+from conftest import build
 from tts_builder import geometry as geo
 from tts_builder.cli import cli, run
 from tts_builder.render.hexmap import board_style

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.conftest import build
+from conftest import build
 from tts_builder import geometry as geo
 from tts_builder.errors import BuildError
 from tts_builder.picture import (
@@ -140,7 +140,7 @@ def test_table_command_writes_the_picture(tmp_path: Path):
 def test_build_writes_the_table_picture_beside_the_preview(tmp_path: Path):
     from click.testing import CliRunner
 
-    from tests.conftest import SESSION_CACHE
+    from conftest import SESSION_CACHE
     from tts_builder.cli import cli
     from tts_builder.writer import DirCache
 
