@@ -585,84 +585,6 @@ def phase_two_order(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[s
     return {"turn_order": order, "steps": steps}
 
 
-def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
-    """Who plays.
-
-    ``{"seated": ["Green", "Red"]}`` (the colours seated at the table, any order) ->
-    ``{"ok": bool, "colors": [playing colours in seat order], "ignored": [seated colours the
-    game has no seat for, in the order given], "reason": ""}``. The game's colours that are
-    seated play, in seat order (``config["colors"]``, clockwise); the first is the start player.
-    ``ok`` is false (with a reason) unless players.min..players.max of them are seated. A colour
-    seated twice, or one that is not a string, is malformed.
-    """
-    seated = list(_list(_need(inp, "seated"), "seated"))
-    if any(not isinstance(c, str) for c in seated) or len(set(seated)) != len(seated):
-        raise RuleError("bad_seating", "seated colours must be distinct names")
-    colours = list(config["colors"][: config["players"]["max"]])
-    playing = [c for c in colours if c in seated]
-    ignored = [c for c in seated if c not in colours]
-    low, high = config["players"]["min"], config["players"]["max"]
-    reason = ""
-    if not low <= len(playing) <= high:
-        reason = (
-            f"{low}-{high} players must sit at {', '.join(colours)}; {len(playing)} seated there"
-        )
-    return {"ok": reason == "", "colors": playing, "ignored": ignored, "reason": reason}
-
-
-def tiles_in_play(config: Mapping[str, Any], n: int) -> list[int]:
-    """The animal tiles (``2 * species index + sex``, 0 male, 1 female) of an ``n``-player game:
-    the species marked for at most ``n`` players, small ones only if the rules use them."""
-    out = []
-    for index, s in enumerate(config["species"]):
-        if s.get("min_players", 0) <= n and (config["small_animals"] or s["size"] > 0):
-            out += [2 * index, 2 * index + 1]
-    return out
-
-
-def starting_deal(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
-    """The starting animals, drawn at random.
-
-    ``{"players": 3, "rolls": [int >= 0, one per draw]}`` -> ``{"hands": [[tiles] per seat,
-    each sorted], "bags": {"male": [tiles], "female": [tiles]}, "unused": [tiles]}``. Each seat
-    in seat order draws ``setup.males`` males, then ``setup.females`` females; a draw picks
-    ``candidates[roll mod len(candidates)]`` among the sorted tiles left in that bag that would
-    not complete a pair in the drawer's hand (unless ``setup.starting_pair_allowed``; all the
-    bag's tiles if none would do). ``bags`` holds what stays in the bags, ``unused`` the tiles
-    this player count leaves out of the game. Tiles: ``2 * species index + sex``. Too few or too
-    many rolls, a negative roll or an empty bag is malformed.
-    """
-    n = _need_int(_need(inp, "players"), "players")
-    low, high = config["players"]["min"], config["players"]["max"]
-    if not low <= n <= high:
-        raise RuleError("bad_player_count", f"players must be {low}..{high}")
-    setup = config["setup"]
-    rolls = list(_list(_need(inp, "rolls"), "rolls"))
-    if len(rolls) != n * (setup["males"] + setup["females"]):
-        raise RuleError("bad_rolls", "one roll per draw")
-    rolls = [_need_int(r, "a roll") for r in rolls]
-    if any(r < 0 for r in rolls):
-        raise RuleError("bad_rolls", "rolls must be integers >= 0")
-    in_play = tiles_in_play(config, n)
-    bags = {sex: [t for t in in_play if t % 2 == k] for k, sex in enumerate(SEXES)}
-    hands: list[list[int]] = [[] for _ in range(n)]
-    draws = iter(rolls)
-    for seat in range(n):
-        for sex in SEXES:
-            for _ in range(setup[sex + "s"]):
-                bag = bags[sex]
-                if not bag:
-                    raise RuleError("empty_bag", f"the {sex} bag is empty")
-                fine = bag
-                if not setup["starting_pair_allowed"]:
-                    fine = [t for t in bag if t ^ 1 not in hands[seat]] or bag
-                pick = fine[next(draws) % len(fine)]
-                bag.remove(pick)
-                hands[seat].append(pick)
-    unused = [t for t in range(2 * len(config["species"])) if t not in in_play]
-    return {"hands": [sorted(h) for h in hands], "bags": bags, "unused": unused}
-
-
 def players_entry(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
     """``{"table": "taming.draws", "players": n}`` -> the entry of that ``players: [..]`` table
     of the config (a dotted path) that applies to ``n`` players."""
@@ -751,6 +673,83 @@ def game_end(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any
     return {"over": over, "deluge": over and bool(rules["deluge"])}
 
 
+def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """Who plays.
+
+    ``{"seated": ["Green", "Red"]}`` (the colours seated at the table, any order) ->
+    ``{"ok": bool, "colors": [playing colours in seat order], "ignored": [seated colours the
+    game has no seat for, in the order given], "reason": ""}``. The game's colours that are
+    seated play, in seat order (``config["colors"]``, clockwise); the first is the start player.
+    ``ok`` is false (with a reason) unless players.min..players.max of them are seated. A colour
+    seated twice, or one that is not a string, is malformed.
+    """
+    seated = list(_list(_need(inp, "seated"), "seated"))
+    if any(not isinstance(c, str) for c in seated) or len(set(seated)) != len(seated):
+        raise RuleError("bad_seating", "seated colours must be distinct names")
+    colours = list(config["colors"][: config["players"]["max"]])
+    playing = [c for c in colours if c in seated]
+    ignored = [c for c in seated if c not in colours]
+    low, high = config["players"]["min"], config["players"]["max"]
+    reason = ""
+    if not low <= len(playing) <= high:
+        reason = (
+            f"{low}-{high} players must sit at {', '.join(colours)}; {len(playing)} seated there"
+        )
+    return {"ok": reason == "", "colors": playing, "ignored": ignored, "reason": reason}
+
+
+def tiles_in_play(config: Mapping[str, Any], n: int) -> list[int]:
+    """The animal tiles (``2 * species index + sex``, 0 male, 1 female) of an ``n``-player game:
+    the species marked for at most ``n`` players, small ones only if the rules use them."""
+    out = []
+    for index, s in enumerate(config["species"]):
+        if s.get("min_players", 0) <= n and (config["small_animals"] or s["size"] > 0):
+            out += [2 * index, 2 * index + 1]
+    return out
+
+
+def starting_deal(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """The starting animals, drawn at random.
+
+    ``{"players": 3, "rolls": [int >= 0, one per draw]}`` -> ``{"hands": [[tiles] per seat,
+    each sorted], "bags": {"male": [tiles], "female": [tiles]}, "unused": [tiles]}``. Each seat
+    in seat order draws ``setup.males`` males, then ``setup.females`` females; a draw picks
+    ``candidates[roll mod len(candidates)]`` among the sorted tiles left in that bag that would
+    not complete a pair in the drawer's hand (unless ``setup.starting_pair_allowed``; all the
+    bag's tiles if none would do). ``bags`` holds what stays in the bags, ``unused`` the tiles
+    this player count leaves out of the game. Tiles: ``2 * species index + sex``. Too few or too
+    many rolls, a negative roll or an empty bag is malformed.
+    """
+    n = _need_int(_need(inp, "players"), "players")
+    low, high = config["players"]["min"], config["players"]["max"]
+    if not low <= n <= high:
+        raise RuleError("bad_player_count", f"players must be {low}..{high}")
+    setup = config["setup"]
+    rolls = list(_list(_need(inp, "rolls"), "rolls"))
+    if len(rolls) != n * (setup["males"] + setup["females"]):
+        raise RuleError("wrong_roll_count", "one roll per draw")
+    for r in rolls:
+        if _need_int(r, "a roll") < 0:
+            raise RuleError("bad_roll", "rolls must be integers >= 0")
+    rolls = [int(r) for r in rolls]
+    in_play = tiles_in_play(config, n)
+    bags = {sex: [t for t in in_play if t % 2 == k] for k, sex in enumerate(SEXES)}
+    hands: list[list[int]] = [[] for _ in range(n)]
+    draws = iter(rolls)
+    for seat in range(n):
+        for sex in SEXES:
+            for _ in range(setup[sex + "s"]):
+                bag = bags[sex]
+                if not bag:
+                    raise RuleError("empty_bag", f"the {sex} bag is empty")
+                fine = bag
+                if not setup["starting_pair_allowed"]:
+                    fine = [t for t in bag if t ^ 1 not in hands[seat]] or bag
+                pick = fine[next(draws) % len(fine)]
+                bag.remove(pick)
+                hands[seat].append(pick)
+    unused = [t for t in range(2 * len(config["species"])) if t not in in_play]
+    return {"hands": [sorted(h) for h in hands], "bags": bags, "unused": unused}
 
 # ---------------------------------------------------------------------------------------------
 # Who may act now, and with what (the decisions the table's glue asks for)
@@ -999,8 +998,6 @@ FUNCTIONS = {
     "load_pair": load_pair,
     "final_scoring": final_scoring,
     "bonus_update": bonus_update,
-    "seating": seating,
-    "starting_deal": starting_deal,
     "phase_two_order": phase_two_order,
     "players_entry": players_entry,
     "ark_shape": ark_shape_rule,
@@ -1010,6 +1007,8 @@ FUNCTIONS = {
     "load_cost": load_cost,
     "deluge_order": deluge_order,
     "game_end": game_end,
+    "seating": seating,
+    "starting_deal": starting_deal,
     "may_act": may_act,
     "trade_may": trade_may,
     "exchange": exchange,

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 from tts_builder.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK, run
-from tts_builder.definition import REPO_ROOT
 from tts_builder.eval_doc import DOC_PATH, eval_doc
+
+PROJECT = Path(__file__).resolve().parents[1]
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -25,7 +27,7 @@ def generated() -> str:
 
 
 def test_the_committed_doc_is_the_generated_one() -> None:
-    committed = (REPO_ROOT / DOC_PATH).read_text(encoding="utf-8")
+    committed = (PROJECT / DOC_PATH).read_text(encoding="utf-8")
     assert committed == generated(), "docs/eval.md is stale: run `tts-builder eval-doc --write`"
 
 

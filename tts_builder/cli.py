@@ -297,7 +297,7 @@ def evaluate(
         raise BuildError(f"--variant: {game} has no variant {variant!r} (variants: {known})")
     result, engines = _engines(game, report.assets, variant)
     engines.check_name(function)
-    inp = {**variant_input(game, result.definition.data, variant), **inp}
+    inp = {**variant_input(result.engine, result.definition.data, variant), **inp}
     outcomes = {}
     if engine in ("lua", "both"):
         outcomes["lua"] = engines.lua(function, inp, detail=True)
@@ -322,18 +322,17 @@ def evaluate(
 
 
 @cli.command(name="eval-doc")
-@click.option("--write", is_flag=True, help="Write docs/eval.md instead of printing it.")
+@click.option("--write", is_flag=True, help="Write ./docs/eval.md instead of printing it.")
 @click.pass_obj
 def eval_doc_command(report: Reporter, write: bool) -> None:
     """Generate docs/eval.md: every rule function's payload and output, with examples."""
-    from .definition import REPO_ROOT
     from .eval_doc import DOC_PATH, eval_doc
 
     text = eval_doc(report.assets)
     if not write:
         click.echo(text, nl=False)
         return
-    path = REPO_ROOT / DOC_PATH
+    path = DOC_PATH  # relative: run from the project's folder
     if path.exists() and path.read_text(encoding="utf-8") == text:
         report(f"{path}: up to date")
         return

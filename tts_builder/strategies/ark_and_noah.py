@@ -45,9 +45,9 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         "final_scoring": _final_scoring(colours, low, high),
         "bonus_update": _bonus_update(config, colours, high),
         "phase_two_order": _phase_two_order(config, colours, high),
+        **_table_rules(config, shapes, colours, low, high),
         "seating": _seating(colours),
         "starting_deal": _starting_deal(config, low, high),
-        **_table_rules(config, shapes, colours, low, high),
         **_decisions(config, shapes, colours),
     }
 
@@ -373,37 +373,6 @@ def _phase_two_order(
     return build()
 
 
-def _seating(colours: list[str]) -> st.SearchStrategy[Any]:
-    """Any subset of the game's colours and a few others, in any order; rarely a colour twice."""
-    others = ["White", "Orange", "Purple", "Pink", "Brown", "Teal"]
-
-    @st.composite
-    def build(draw: Draw) -> dict[str, Any]:
-        seated = draw(st.lists(st.sampled_from(colours + others), unique=True, max_size=8))
-        if seated and _chance(draw, MALFORMED):
-            seated.append(seated[0])
-        return {"seated": draw(st.permutations(seated))}
-
-    return build()
-
-
-def _starting_deal(config: dict[str, Any], low: int, high: int) -> st.SearchStrategy[Any]:
-    """A player count and one roll per draw (small and huge rolls); rarely a roll too few."""
-    setup = config["setup"]
-    per_seat = setup["males"] + setup["females"]
-
-    @st.composite
-    def build(draw: Draw) -> dict[str, Any]:
-        n = draw(st.integers(low, high))
-        roll = st.one_of(st.integers(0, 60), st.integers(0, 2**31 - 1))
-        rolls = draw(st.lists(roll, min_size=n * per_seat, max_size=n * per_seat))
-        if _chance(draw, MALFORMED):
-            rolls = rolls[:-1]
-        return {"players": n, "rolls": rolls}
-
-    return build()
-
-
 # ---------------------------------------------------------------------------------------------
 # players_entry, ark_shape, hull_status, build_spots, building_vp, load_cost, deluge_order,
 # game_end
@@ -485,6 +454,35 @@ def _table_rules(
     }
 
 
+def _seating(colours: list[str]) -> st.SearchStrategy[Any]:
+    """Any subset of the game's colours and a few others, in any order; rarely a colour twice."""
+    others = ["White", "Orange", "Purple", "Pink", "Brown", "Teal"]
+
+    @st.composite
+    def build(draw: Draw) -> dict[str, Any]:
+        seated = draw(st.lists(st.sampled_from(colours + others), unique=True, max_size=8))
+        if seated and _chance(draw, MALFORMED):
+            seated.append(seated[0])
+        return {"seated": draw(st.permutations(seated))}
+
+    return build()
+
+
+def _starting_deal(config: dict[str, Any], low: int, high: int) -> st.SearchStrategy[Any]:
+    """A player count and one roll per draw (small and huge rolls); rarely a roll too few."""
+    setup = config["setup"]
+    per_seat = setup["males"] + setup["females"]
+
+    @st.composite
+    def build(draw: Draw) -> dict[str, Any]:
+        n = draw(st.integers(low, high))
+        roll = st.one_of(st.integers(0, 60), st.integers(0, 2**31 - 1))
+        rolls = draw(st.lists(roll, min_size=n * per_seat, max_size=n * per_seat))
+        if _chance(draw, MALFORMED):
+            rolls = rolls[:-1]
+        return {"players": n, "rolls": rolls}
+
+    return build()
 # ---------------------------------------------------------------------------------------------
 # may_act, trade_may, exchange, taming_picks, pair_squares, edge_text
 
