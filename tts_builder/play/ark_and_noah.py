@@ -30,8 +30,14 @@ TRADE_TASKS = ("trade_bonus", "trade_option", "swap_first", "swap_second", "exch
 class ArkAdapter:
     """One game of Ark & Noah on an emulated table, next to the reference game."""
 
-    def __init__(self, save: dict[str, Any], images: dict[str, bytes], data: dict[str, Any],
-                 seed: int, variant: str | None = None) -> None:
+    def __init__(
+        self,
+        save: dict[str, Any],
+        images: dict[str, bytes],
+        data: dict[str, Any],
+        seed: int,
+        variant: str | None = None,
+    ) -> None:
         self.save, self.images, self.seed, self.data = save, images, seed, data
         self.config = rules_config(data, variant)
         self.seats = data["table"]["seats"]
@@ -90,14 +96,18 @@ class ArkAdapter:
         legal = state.legal_actions()
         if task[0] == "build" and choices.pick(4) < 3:  # mostly close the hull: games end
             lay = state.layout
-            hull = [a for a in legal if lay.edge <= a < lay.pitch
-                    and state.grid.edges[a - lay.edge] in state.grid.hull]
+            hull = [
+                a
+                for a in legal
+                if lay.edge <= a < lay.pitch and state.grid.edges[a - lay.edge] in state.grid.hull
+            ]
             legal = hull or legal
         if task[0] == "trade_option" and R.TRADE_SWAP in legal:
             return self._swap_moves()
         who = self._color(state.current_player())
-        return [Move(f"{who}: {state.action_to_string(a)}", lambda a=a: self._act([a]))
-                for a in legal]
+        return [
+            Move(f"{who}: {state.action_to_string(a)}", lambda a=a: self._act([a])) for a in legal
+        ]
 
     def attempts(self, choices: Choices) -> list[Attempt]:
         s = self._script()
@@ -106,43 +116,75 @@ class ArkAdapter:
         out.append(Attempt(first, "presses Setup again", lambda: self._call(first, "ui_setup")))
         if self.state.is_terminal():
             for color in self.colors[:2]:
-                out.append(Attempt(color, "presses Done after the game",
-                                   lambda c=color: self._call(c, "ui_done", "done")))
+                out.append(
+                    Attempt(
+                        color,
+                        "presses Done after the game",
+                        lambda c=color: self._call(c, "ui_done", "done"),
+                    )
+                )
             return out
         turn = self._turn(s)
         others = [c for c in self.colors if c != turn]
         task = self.state.queue[0]
         if others and s["phase"] in ("resolve", "deluge"):
             other = others[0]
-            out.append(Attempt(other, "presses Done for someone else's step",
-                               lambda o=other: self._call(o, "ui_done", self._done_id())))
+            out.append(
+                Attempt(
+                    other,
+                    "presses Done for someone else's step",
+                    lambda o=other: self._call(o, "ui_done", self._done_id()),
+                )
+            )
         if task[0] == "place" and others:
             other = others[0]
             worker = self._free_worker(other)
-            free = [sp for sp in self.points["spaces"]
-                    if sp["id"] not in {p["space"] for p in s["placements"]}]
+            free = [
+                sp
+                for sp in self.points["spaces"]
+                if sp["id"] not in {p["space"] for p in s["placements"]}
+            ]
             if worker and free:
-                out.append(Attempt(other, f"places a worker on {free[0]['id']} out of turn",
-                                   lambda o=other, w=worker, sp=free[0]: self._drop(
-                                       o, w, sp["current"])))
+                out.append(
+                    Attempt(
+                        other,
+                        f"places a worker on {free[0]['id']} out of turn",
+                        lambda o=other, w=worker, sp=free[0]: self._drop(o, w, sp["current"]),
+                    )
+                )
         if task[0] == "keep" and s["drawn"]:
             picker = self._color(task[1])
             for other in [c for c in self.colors if c != picker][:1]:
                 guid = s["drawn"][0]
-                out.append(Attempt(other, "takes a drawn animal out of turn",
-                                   lambda o=other, g=guid: self._into_area(o, g)))
+                out.append(
+                    Attempt(
+                        other,
+                        "takes a drawn animal out of turn",
+                        lambda o=other, g=guid: self._into_area(o, g),
+                    )
+                )
         if task[0] == "trade_bonus":
             trader = self._color(task[1])
-            out.append(Attempt(trader, "draws before taking the trading bonus",
-                               lambda: self._call(trader, "ui_draw", "draw_male")))
+            out.append(
+                Attempt(
+                    trader,
+                    "draws before taking the trading bonus",
+                    lambda: self._call(trader, "ui_draw", "draw_male"),
+                )
+            )
         if task[0] == "build" and others:
             other = others[0]
             guid = self._piece_in_area(other, "Divider")
             edges = [e for e in self.points["edges"] if e not in self.state.dividers]
             if guid and edges:
                 x, z, _ = self.points["edges"][edges[0]]
-                out.append(Attempt(other, f"builds on {edges[0]} in someone else's step",
-                                   lambda o=other, g=guid, p=[x, z]: self._drop(o, g, p)))
+                out.append(
+                    Attempt(
+                        other,
+                        f"builds on {edges[0]} in someone else's step",
+                        lambda o=other, g=guid, p=[x, z]: self._drop(o, g, p),
+                    )
+                )
         return out
 
     def table_view(self) -> dict[str, Any]:
@@ -239,15 +281,21 @@ class ArkAdapter:
                 return color
         return None
 
-    def _in_area(self, color: str, kind: str, objects: list[dict[str, Any]] | None = None
-                 ) -> list[dict[str, Any]]:
-        return [o for o in (self.table.objects() if objects is None else objects)
-                if json.loads(o["gm_notes"] or "{}").get("kind") == kind
-                and not o["locked"] and self._owner(o) == color]
+    def _in_area(
+        self, color: str, kind: str, objects: list[dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
+        return [
+            o
+            for o in (self.table.objects() if objects is None else objects)
+            if json.loads(o["gm_notes"] or "{}").get("kind") == kind
+            and not o["locked"]
+            and self._owner(o) == color
+        ]
 
     def _hand(self, color: str, objects: list[dict[str, Any]] | None = None) -> list[int]:
-        return sorted(json.loads(o["gm_notes"])["tile"]
-                      for o in self._in_area(color, "animal", objects))
+        return sorted(
+            json.loads(o["gm_notes"])["tile"] for o in self._in_area(color, "animal", objects)
+        )
 
     def _pieces(self, color: str, objects: list[dict[str, Any]]) -> list[int]:
         return [len(self._in_area(color, k, objects)) for k in ("divider", "food", "pitch")]
@@ -260,8 +308,11 @@ class ArkAdapter:
         placed = self._script().get("worker_space") or {}
         for o in self.table.objects():
             notes = json.loads(o["gm_notes"] or "{}")
-            if notes.get("kind") == "worker" and notes.get("color") == color \
-                    and o["guid"] not in placed:
+            if (
+                notes.get("kind") == "worker"
+                and notes.get("color") == color
+                and o["guid"] not in placed
+            ):
                 return o["guid"]
         return None
 
@@ -290,10 +341,14 @@ class ArkAdapter:
         for first in edges[:6]:
             for second in edges:
                 if state.dividers[second] != state.dividers[first]:
-                    actions = [R.TRADE_SWAP, lay.edge + state.grid.index[first],
-                               lay.edge + state.grid.index[second]]
-                    out.append(Move(f"{who}: swap {first} and {second}",
-                                    lambda a=actions: self._act(a)))
+                    actions = [
+                        R.TRADE_SWAP,
+                        lay.edge + state.grid.index[first],
+                        lay.edge + state.grid.index[second],
+                    ]
+                    out.append(
+                        Move(f"{who}: swap {first} and {second}", lambda a=actions: self._act(a))
+                    )
                     break
         return out
 
@@ -440,8 +495,11 @@ class ArkAdapter:
                 self._drop(color, self._piece_in_area(color, "Pitch"), self.points["pitch"][field])
         elif name in ("load", "deluge_food", "deluge_pairs"):
             if action < lay.load:
-                self._drop(color, self._piece_in_area(color, "Food"),
-                           self._square_spot(action - lay.square))
+                self._drop(
+                    color,
+                    self._piece_in_area(color, "Food"),
+                    self._square_spot(action - lay.square),
+                )
             else:
                 size = state.grid.rows * state.grid.cols
                 species, square = divmod(action - lay.load, size)
@@ -457,9 +515,12 @@ class ArkAdapter:
 
     def _divider_on(self, edge: str) -> str:
         x, z, _ = self.points["edges"][edge]
-        return next(o["guid"] for o in self.table.objects()
-                    if json.loads(o["gm_notes"] or "{}").get("kind") == "divider"
-                    and (o["position"][0] - x) ** 2 + (o["position"][2] - z) ** 2 < 0.04)
+        return next(
+            o["guid"]
+            for o in self.table.objects()
+            if json.loads(o["gm_notes"] or "{}").get("kind") == "divider"
+            and (o["position"][0] - x) ** 2 + (o["position"][2] - z) ** 2 < 0.04
+        )
 
     def _drop(self, color: str, guid: str | None, xz: list[float]) -> None:
         if guid is None:
