@@ -163,6 +163,15 @@ def pick_options(config: dict, inp: dict) -> dict:
     return {"take": sorted(take)}
 
 
+def _colours(inp: dict, name: str) -> list[str]:
+    """A list input of colour names; anything else is refused."""
+    value = _field(inp, name, "list")
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise RuleError("not_a_colour", f"{name}[{i + 1}] must be a colour name")
+    return list(value)
+
+
 def seating(config: dict, inp: dict) -> dict:
     """Who plays, in which order, who starts (RULINGS §1: the start player is a chosen player).
 
@@ -173,7 +182,8 @@ def seating(config: dict, inp: dict) -> dict:
     this game (in ``seated`` order), told they are not playing; ``enough`` whether the count
     fits the range; ``start`` the chooser's player index, else 0.
     """
-    seats, seated = list(inp["seats"]), list(inp["seated"])
+    seats, seated = _colours(inp, "seats"), _colours(inp, "seated")
+    low, high = _field(inp, "min", "int"), _field(inp, "max", "int")
     slots = [slot for slot, color in enumerate(seats) if color in seated]
     players = [seats[slot] for slot in slots]
     unlisted = []
@@ -181,12 +191,14 @@ def seating(config: dict, inp: dict) -> dict:
         if color not in seats and color not in unlisted:
             unlisted.append(color)
     chooser = inp.get("chooser")
+    if chooser is not None and not isinstance(chooser, str):
+        raise RuleError("not_a_colour", "input 'chooser' must be a colour name")
     start = players.index(chooser) if chooser in players else 0
     return {
         "players": players,
         "slots": slots,
         "unlisted": unlisted,
-        "enough": inp["min"] <= len(players) <= inp["max"],
+        "enough": low <= len(players) <= high,
         "start": start,
     }
 
@@ -197,26 +209,38 @@ def turn(config: dict, inp: dict) -> dict:
     ``{"phase": "bid" or "pick", "players": n, "start": seat, "turn": 0-based, "order": [..]}``
     -> ``{"seat": seat}``; ``turn`` counts the bids or picks made so far this round.
     """
-    players, step = inp["players"], inp["turn"]
+    players, step = _field(inp, "players", "int"), _field(inp, "turn", "int")
     if not 0 <= step < players:
         raise RuleError("bad_turn", f"turn {step} outside 0..{players - 1}")
-    if inp["phase"] == "bid":
-        if not 0 <= inp["start"] < players:
-            raise RuleError("bad_start_seat", f"start seat {inp['start']} outside 0..{players - 1}")
-        return {"seat": (inp["start"] + step) % players}
-    if inp["phase"] == "pick":
-        order = inp["order"]
+    phase = inp.get("phase")
+    if phase == "bid":
+        start = _field(inp, "start", "int")
+        if not 0 <= start < players:
+            raise RuleError("bad_start_seat", f"start seat {start} outside 0..{players - 1}")
+        return {"seat": (start + step) % players}
+    if phase == "pick":
+        order = _field(inp, "order", "list", ints=True)
         if step >= len(order):
             raise RuleError("no_pick_order", f"no pick order entry for turn {step}")
         return {"seat": order[step]}
-    raise RuleError("bad_phase", f"no turns in phase {inp['phase']!r}")
+    raise RuleError("bad_phase", f"no turns in phase {phase!r}")
+
+
+def pass_start(config: dict, inp: dict) -> dict:
+    """The start-player card passes one seat clockwise: ``{"players": n, "start": seat}`` ->
+    ``{"start": next seat}``."""
+    players, start = _field(inp, "players", "int"), _field(inp, "start", "int")
+    if not 0 <= start < players:
+        raise RuleError("bad_start_seat", f"start seat {start} outside 0..{players - 1}")
+    return {"start": (start + 1) % players}
 
 
 def bid_range(config: dict, inp: dict) -> dict:
     """Bids a player holding ``purple`` chips may make: ``{"low": 0, "high": purple}``."""
-    if inp["purple"] < 0:
+    purple = _field(inp, "purple", "int")
+    if purple < 0:
         raise RuleError("negative_chips", "purple chips cannot be negative")
-    return {"low": 0, "high": inp["purple"]}
+    return {"low": 0, "high": purple}
 
 
 FUNCTIONS: dict[str, Callable[[dict, dict], dict]] = {
@@ -229,6 +253,7 @@ FUNCTIONS: dict[str, Callable[[dict, dict], dict]] = {
     "seating": seating,
     "turn": turn,
     "bid_range": bid_range,
+    "pass_start": pass_start,
 }
 
 # --------------------------------------------------------------------------------------------
@@ -579,7 +604,9 @@ class ArcheNoahState:
         self._set_aside.extend(self._offer)
         self._offer, self._order, self._paid = [], [], []
         self._bids = [None] * self._game.num_players
-        self._start = (self._start + 1) % self._game.num_players
+        self._start = pass_start(
+            self._game.config, {"players": self._game.num_players, "start": self._start}
+        )["start"]
         self._start_round()
 
     def _end_playthrough(self) -> None:

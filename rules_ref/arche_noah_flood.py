@@ -546,6 +546,24 @@ def arrival(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     return {"out": out, "winners": winners}
 
 
+def _colours(inp: Mapping[str, Any], name: str) -> list[str]:
+    """A list input of colour names; anything else is refused."""
+    value = _list(_need(inp, name), name)
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise RuleError("not_a_colour", f"{name}[{i + 1}] must be a colour name")
+    return list(value)
+
+
+def _flag(value: Any, name: str) -> bool:
+    """A boolean input (absent: false); anything else is refused."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise RuleError("not_a_boolean", f"{name!r} must be true or false")
+    return value
+
+
 def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """Who plays and in which order: ``{"seats", "seated", "min", "max"}`` (colours, range)
     -> ``{"players", "slots", "unlisted", "enough", "start"}``.
@@ -554,7 +572,8 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     ``unlisted``: seated colours that are no seat of this game (told they are not playing);
     ``enough``: the count fits the range; ``start``: seat 0 starts every round.
     """
-    seats, seated = list(_need(inp, "seats")), list(_need(inp, "seated"))
+    seats, seated = _colours(inp, "seats"), _colours(inp, "seated")
+    low, high = _int(_need(inp, "min")), _int(_need(inp, "max"))
     slots = [slot for slot, color in enumerate(seats) if color in seated]
     unlisted: list[str] = []
     for color in seated:
@@ -564,7 +583,7 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
         "players": [seats[slot] for slot in slots],
         "slots": slots,
         "unlisted": unlisted,
-        "enough": _need(inp, "min") <= len(slots) <= _need(inp, "max"),
+        "enough": low <= len(slots) <= high,
         "start": 0,
     }
 
@@ -572,7 +591,12 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 def next_player(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"out": [bool by seat], "after": seat or -1}`` -> ``{"seat": the first seat after
     ``after`` still in, or -1 when the round is over}`` (seats move in seat order)."""
-    out = list(_need(inp, "out"))
+    out = list(_list(_need(inp, "out"), "out"))
+    while out and out[-1] is None:  # a trailing null is no entry in Lua
+        out.pop()
+    if None in out:
+        raise RuleError("not_a_list", "'out' must be a list without holes")
+    out = [_flag(v, "out") for v in out]
     after = _int(_need(inp, "after"))
     for seat in range(max(after + 1, 0), len(out)):
         if not out[seat]:
@@ -597,7 +621,7 @@ def payment(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     if cost < 0 or points < 0 or sun < 0:
         raise RuleError("negative_amount", "cost, points and suns cannot be negative")
     fits_sun = sun > 0 and cost <= budget
-    if inp.get("sun_armed") and sun > 0:
+    if _flag(inp.get("sun_armed"), "sun_armed") and sun > 0:
         pay = "sun" if fits_sun else "none"
     elif cost <= points:
         pay = "points"

@@ -301,7 +301,7 @@ def test_every_player_counts_script_positions_land_on_their_printed_cells(
     """The save checker's geometry checks, on the table as Setup lays it out for ``n`` players
     (the sections moved to their places, the others gone) with that Ark's positions."""
     from tts_builder.games.ark_and_noah.boards import snap_points
-    from tts_builder.games.ark_and_noah.positions import ark_positions, board_positions
+    from tts_builder.games.ark_and_noah.positions import positions_on
     from tts_builder.save.checker import check_geometry
     from tts_builder.save.geometry_checks import image_size_from_files
 
@@ -321,15 +321,7 @@ def test_every_player_counts_script_positions_land_on_their_printed_cells(
     gone = {o["GUID"] for rest in by_kind.values() for o in rest}
     save["ObjectStates"] = [o for o in save["ObjectStates"] if o["GUID"] not in gone]
     save["SnapPoints"] = snap_points(plan, table.action_spaces(data, config), False)
-    boards = {
-        key: next(o["GUID"] for o in save["ObjectStates"] if tag in o.get("Tags", []))
-        for key, tag in (
-            ("action-board", "ActionBoard"),
-            ("score-track", "ScoreTrack"),
-            ("round-track", "RoundTrack"),
-        )
-    }
-    positions = ark_positions(data, plan, used) + board_positions(data, config, boards)
+    positions = positions_on(save, data, config, n)
     assert len(positions) > 200
     assert check_geometry(save, image_size_from_files(built.files), positions) == []
     # a planted defect: the Ark's first section turned the wrong way round is found

@@ -242,7 +242,14 @@ class Game:
     def take_drawn(self, colour: str, guid: str | None = None) -> None:
         """``colour`` drags a drawn animal (the first one, or ``guid``) into their area."""
         guid = guid or self.script()["drawn"][0]
-        self.drop_on(colour, guid, seat_point(self.seats[self.colours.index(colour)], 3.6, 0))
+        seat = self.seats[self.colours.index(colour)]
+        taken = [o["position"] for o in self.table.objects()]
+        for k in range(60):  # the first free place for an animal in the area
+            x, y, z = area_slot(seat, "animals", k)
+            if all((p[0] - x) ** 2 + (p[2] - z) ** 2 > 0.5 for p in taken):
+                self.table.drop(colour, guid, [x, y + 0.5, z])
+                return
+        raise AssertionError(f"no free place in {colour}'s area")
 
     def picker(self) -> str:
         """Who takes a drawn animal now in a taming step ("" for nobody), by rules_ref."""
@@ -1064,7 +1071,7 @@ def test_the_table_after_setup_passes_the_geometry_checks(
     rests on surfaces, faces its seats and interpenetrates nothing; the script's positions for
     that Ark land on their printed cells."""
     from tts_builder.games.ark_and_noah.boards import snap_points
-    from tts_builder.games.ark_and_noah.positions import ark_positions, board_positions
+    from tts_builder.games.ark_and_noah.positions import positions_on
     from tts_builder.save.checker import check_geometry
     from tts_builder.save.geometry_checks import image_size_from_files
 
@@ -1073,25 +1080,24 @@ def test_the_table_after_setup_passes_the_geometry_checks(
     state = game.table.save_state()
     plan = game.points["plan"]
     state["SnapPoints"] = snap_points(plan, game.points["spaces"], variant is not None)
-    objects = state["ObjectStates"]
-    sections = []
-    for _kind, b in plan.sections:  # the section object Setup put at each place
-        sections.append(
-            next(
-                o["GUID"]
-                for o in objects
-                if "Ark" in o.get("Tags", [])
-                and math.isclose(o["Transform"]["posX"], b.transform.pos[0], abs_tol=1e-3)
-            )
-        )
-    boards = {
-        key: next(o["GUID"] for o in objects if tag in o.get("Tags", []))
-        for key, tag in (
-            ("action-board", "ActionBoard"),
-            ("score-track", "ScoreTrack"),
-            ("round-track", "RoundTrack"),
-        )
-    }
-    positions = ark_positions(game.data, plan, sections)
-    positions += board_positions(game.data, game.config, boards)
+    positions = positions_on(state, game.data, game.config, n)
+    assert len(positions) > 100
     assert check_geometry(state, image_size_from_files(built.files), positions) == []
+
+
+def test_rounds_of_gains_fill_the_areas_without_overlaps(standard: Any) -> None:
+    """Eight rounds of Forest, Pitch and Food: every divider of both colours ends in its area
+    (past the area's lines, on a layer on top), nothing interpenetrates on the strict table."""
+    game = Game(standard, 2)
+    for r in range(8):
+        wishes = {c: ["forest", "pitch", "food", "taming"] for c in game.colours}
+        wishes[game.colours[r % 2]] = ["taming", "forest", "pitch"]
+        game.place_workers(wishes)
+        game.done_all()
+        assert game.status().startswith("Phase I: "), game.status()
+    per_colour = game.config["supply"]["dividers_per_color"]
+    for colour in game.colours:
+        assert len(game.in_area(colour, "Divider")) == per_colour  # the supply ran out
+        heights = {round(o["position"][1], 3) for o in game.in_area(colour, "Divider")}
+        assert len(heights) == 2  # a second layer
+    assert not game.table.errors

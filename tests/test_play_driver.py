@@ -13,14 +13,20 @@ from conftest import build
 from tts_builder.play import adapter_factory, has_driver
 from tts_builder.play.driver import Choices, play_game, play_many, shrink
 
-TABLES = [("arche-noah", None), ("arche-noah-flood", None), ("arche-noah-flood", "junior"),
-          ("arche-noah-flood", "distinct-species")]
+#: The glue line that passes the start-player card on (planted bug: it forgets to).
+PASS_START = "S.start = Rules.pass_start({players = n_players(), start = S.start}).start"
+
+TABLES = [
+    ("arche-noah", None),
+    ("arche-noah-flood", None),
+    ("arche-noah-flood", "junior"),
+    ("arche-noah-flood", "distinct-species"),
+]
 
 
 def maker(game: str, variant: str | None, save: dict[str, Any] | None = None) -> Any:
     built = build(game, variant=variant)
-    return adapter_factory(game, save or built.save, built.files,
-                           built.definition.data, variant)
+    return adapter_factory(game, save or built.save, built.files, built.definition.data, variant)
 
 
 def planted(game: str, old: str, new: str) -> Any:
@@ -50,8 +56,7 @@ def test_choices_take_the_given_values_then_seeded_draws() -> None:
 
 
 def test_a_failure_replays_from_its_choices() -> None:
-    make = planted("arche-noah", "S.start = state.mod(S.start + 1, n_players())",
-                   "S.start = state.mod(S.start, n_players())")
+    make = planted("arche-noah", PASS_START, "S.start = S.start")
     failure = play_game(make, 2)
     assert failure is not None
     again = play_game(make, 2, failure.choices)
@@ -59,8 +64,7 @@ def test_a_failure_replays_from_its_choices() -> None:
 
 
 def test_a_planted_start_player_bug_is_caught_with_a_short_sequence() -> None:
-    make = planted("arche-noah", "S.start = state.mod(S.start + 1, n_players())",
-                   "S.start = state.mod(S.start, n_players())")
+    make = planted("arche-noah", PASS_START, "S.start = S.start")
     run = play_many(make, range(5))
     assert run.failure is not None and run.games == 1
     failure = run.failure
@@ -76,13 +80,17 @@ def test_a_planted_turn_check_bug_is_caught_as_an_illegal_action_that_acted() ->
     short = shrink(make, failure)
     assert len(short.actions) <= len(failure.actions)
     assert any(a.startswith("(illegal)") for a in short.actions), short.describe()
-    assert ("illegal action changed the table" in short.problem
-            or "was not told why" in short.problem)
+    assert (
+        "illegal action changed the table" in short.problem or "was not told why" in short.problem
+    )
 
 
 def test_a_planted_flood_points_bug_is_caught_with_a_short_sequence() -> None:
-    make = planted("arche-noah-flood", "S.points, S.spent = S.points - cost, S.spent + cost",
-                   "S.points, S.spent = S.points - cost + 1, S.spent + cost")
+    make = planted(
+        "arche-noah-flood",
+        "S.points, S.spent = S.points - cost, S.spent + cost",
+        "S.points, S.spent = S.points - cost + 1, S.spent + cost",
+    )
     run = play_many(make, range(5))
     assert run.failure is not None
     assert len(run.failure.actions) <= 4, run.failure.describe()  # setup, roll, one move

@@ -210,6 +210,10 @@ def test_turn_bidding_clockwise_from_start_and_picking_by_order() -> None:
         an.turn({}, {"phase": "bid", "players": 3, "start": 0, "turn": 3})
 
 
+def test_the_start_player_card_passes_clockwise() -> None:
+    assert [an.pass_start({}, {"players": 3, "start": s})["start"] for s in range(3)] == [1, 2, 0]
+
+
 def test_bid_range_is_zero_to_own_purple_chips() -> None:
     assert an.bid_range({}, {"purple": 7}) == {"low": 0, "high": 7}
 
@@ -224,7 +228,7 @@ def test_a_chosen_start_seat_bids_first(config: dict) -> None:
 def test_functions_table() -> None:
     assert set(an.FUNCTIONS) == {
         "score_collection", "pick_order", "setup", "offer_size", "winners", "pick_options",
-        "seating", "turn", "bid_range",
+        "seating", "turn", "bid_range", "pass_start",
     }
     assert all(callable(fn) for fn in an.FUNCTIONS.values())
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from .cli_balance import register as register_balance
 from .cli_ship import register as register_ship
 from .errors import BuildError
 
@@ -424,6 +425,7 @@ def table(
 
 
 register_ship(cli)
+register_balance(cli)
 
 
 def run(argv: list[str] | None = None, entry: Callable[..., Any] = cli) -> int:

@@ -165,10 +165,14 @@ def engine_of(doc: SourceDoc, game_id: str) -> str:
 
 def load_definition(game_id: str, assets_root: Path | None = None) -> GameDefinition:
     """Load, validate and cross-check a game definition; errors name file:line:column."""
+    source = find_game(game_id, assets_root)
+    return validated_definition(game_id, read_definition(game_id, assets_root), source)
+
+
+def validated_definition(game_id: str, doc: SourceDoc, source: GameSource) -> GameDefinition:
+    """Validate and cross-check a parsed definition of ``game_id`` (art under ``source``)."""
     from .games import game_ids, game_module  # the registry imports game modules lazily
 
-    source = find_game(game_id, assets_root)
-    doc = read_definition(game_id, assets_root)
     engine = engine_of(doc, game_id)
     module = game_module(engine)
     fields = {**HEADER_FIELDS, ENGINE_FIELD: OneOf(tuple(game_ids())), **module.FIELDS}

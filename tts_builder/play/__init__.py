@@ -27,7 +27,10 @@ def has_driver(game_id: str) -> bool:
 
 
 def adapter_factory(
-    game_id: str, save: dict[str, Any], images: dict[str, bytes], data: dict[str, Any],
+    game_id: str,
+    save: dict[str, Any],
+    images: dict[str, bytes],
+    data: dict[str, Any],
     variant: str | None = None,
 ) -> Callable[[int], Adapter]:
     """A maker of fresh adapters (seed -> adapter) for one table (the same save every time)."""

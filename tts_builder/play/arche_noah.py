@@ -19,8 +19,13 @@ from ..emulator import EmulatedTable
 from ..games.arche_noah import rules_config
 from .driver import Attempt, Choices, Move
 
-PHASES = {"bidding": "bid", "picking": "pick", "scoring": "score", "scored": "scored",
-          "over": "end"}
+PHASES = {
+    "bidding": "bid",
+    "picking": "pick",
+    "scoring": "score",
+    "scored": "scored",
+    "over": "end",
+}
 
 
 def _near(position: Any, spot: list[float], tolerance: float) -> bool:
@@ -30,8 +35,14 @@ def _near(position: Any, spot: list[float], tolerance: float) -> bool:
 class ArcheNoahAdapter:
     """One game of Arche Noah on an emulated table, next to the reference game."""
 
-    def __init__(self, save: dict[str, Any], images: dict[str, bytes], data: dict[str, Any],
-                 seed: int, variant: str | None = None) -> None:
+    def __init__(
+        self,
+        save: dict[str, Any],
+        images: dict[str, bytes],
+        data: dict[str, Any],
+        seed: int,
+        variant: str | None = None,
+    ) -> None:
         self.save, self.images, self.seed = save, images, seed
         self.config = rules_config(data)
         self.seats = data["table"]["seats"]
@@ -81,8 +92,10 @@ class ArcheNoahAdapter:
             return [Move(f"{color} presses Next play-through", lambda: self._next(color))]
         state = self.state
         if state.phase == "bid":
-            return [Move(state.action_to_string(a), lambda a=a: self._bid(a))
-                    for a in state.legal_actions()]
+            return [
+                Move(state.action_to_string(a), lambda a=a: self._bid(a))
+                for a in state.legal_actions()
+            ]
         if state.phase == "pick":
             masks = state.legal_actions()
             singles = [m for m in masks if m.bit_count() == 1]
@@ -95,57 +108,106 @@ class ArcheNoahAdapter:
         s = self._script()
         phase = s["phase"]
         others = [c for c in self.colors if c != self._turn_color(s)]
-        spare = [seat["color"] for seat in self.seats[len(self.colors):]]
+        spare = [seat["color"] for seat in self.seats[len(self.colors) :]]
         out: list[Attempt] = [
             Attempt(c, "presses Setup again", lambda c=c: self._call(c, "ui_setup"))
             for c in self.colors[:1]
         ]
         if phase != "scoring":
-            out.append(Attempt(others[0] if others else self.colors[0], "presses Score now",
-                               lambda: self._call((others or self.colors)[0], "ui_score")))
+            out.append(
+                Attempt(
+                    others[0] if others else self.colors[0],
+                    "presses Score now",
+                    lambda: self._call((others or self.colors)[0], "ui_score"),
+                )
+            )
         if phase != "scored":
-            out.append(Attempt(self.colors[-1], "presses Next play-through now",
-                               lambda: self._call(self.colors[-1], "ui_next_playthrough")))
+            out.append(
+                Attempt(
+                    self.colors[-1],
+                    "presses Next play-through now",
+                    lambda: self._call(self.colors[-1], "ui_next_playthrough"),
+                )
+            )
         if phase != "bidding":
-            out.append(Attempt(self.colors[0], "confirms a bid now",
-                               lambda: self._call(self.colors[0], "ui_bid_confirm")))
+            out.append(
+                Attempt(
+                    self.colors[0],
+                    "confirms a bid now",
+                    lambda: self._call(self.colors[0], "ui_bid_confirm"),
+                )
+            )
         for color in others:
             if phase == "bidding":
-                out.append(Attempt(color, "bids out of turn",
-                                   lambda c=color: self.table.click_ui(c, "bid_confirm")))
-                out.append(Attempt(color, "raises the bid out of turn",
-                                   lambda c=color: self.table.click_ui(c, "bid_plus")))
+                out.append(
+                    Attempt(
+                        color,
+                        "bids out of turn",
+                        lambda c=color: self.table.click_ui(c, "bid_confirm"),
+                    )
+                )
+                out.append(
+                    Attempt(
+                        color,
+                        "raises the bid out of turn",
+                        lambda c=color: self.table.click_ui(c, "bid_plus"),
+                    )
+                )
             if phase == "picking" and s["offer"]:
                 guid = s["offer"][0]
-                out.append(Attempt(color, f"takes {self._name(s, guid)} out of turn",
-                                   lambda c=color, g=guid: self.table.click_button(g, "Take", c)))
+                out.append(
+                    Attempt(
+                        color,
+                        f"takes {self._name(s, guid)} out of turn",
+                        lambda c=color, g=guid: self.table.click_button(g, "Take", c),
+                    )
+                )
         if phase == "bidding":
             bidder = self._turn_color(s)
             p = self.colors.index(bidder)
             if s["purple"][p] == 0:
-                out.append(Attempt(bidder, "raises a bid above their purple chips",
-                                   lambda: self.table.click_ui(bidder, "bid_plus")))
+                out.append(
+                    Attempt(
+                        bidder,
+                        "raises a bid above their purple chips",
+                        lambda: self.table.click_ui(bidder, "bid_plus"),
+                    )
+                )
         if phase == "picking" and s["offer"]:
             picker = self._turn_color(s)
             guid = s["offer"][0]
-            out.append(Attempt(picker, f"drags {self._name(s, guid)} to their collection",
-                               lambda: self._drag_to_collection(picker, guid)))
+            out.append(
+                Attempt(
+                    picker,
+                    f"drags {self._name(s, guid)} to their collection",
+                    lambda: self._drag_to_collection(picker, guid),
+                )
+            )
         if spare and phase == "bidding":
             color = spare[0]
-            out.append(Attempt(color, "sits down mid-game and bids",
-                               lambda: self._as_newcomer(color, "bid_confirm")))
+            out.append(
+                Attempt(
+                    color,
+                    "sits down mid-game and bids",
+                    lambda: self._as_newcomer(color, "bid_confirm"),
+                )
+            )
         return out
 
     def table_view(self) -> dict[str, Any]:
         s = self._script()
         phase = PHASES.get(s["phase"], s["phase"])
-        view: dict[str, Any] = {"phase": phase, "playthrough": s["playthrough"],
-                                "scores": [[score["total"] for score in pt] for pt in s["scores"]],
-                                "green": list(s["green"])}
+        view: dict[str, Any] = {
+            "phase": phase,
+            "playthrough": s["playthrough"],
+            "scores": [[score["total"] for score in pt] for pt in s["scores"]],
+            "green": list(s["green"]),
+        }
         if phase in ("bid", "pick"):
             cards = {guid: self._card_id(card) for guid, card in s["cards"].items()}
             view.update(
-                start=s["start"], turn=self.colors.index(self._turn_color(s)),
+                start=s["start"],
+                turn=self.colors.index(self._turn_color(s)),
                 purple=list(s["purple"]),
                 bids=[None if b is False else b for b in s["bids"]],
                 collections=[sorted(cards[g] for g in c) for c in s["collections"]],
@@ -154,8 +216,10 @@ class ArcheNoahAdapter:
                 pile=len(s["pile"]),
                 removed=sorted(self.config["animals"].index(a) for a in s["removed_animals"]),
                 on_table=self._objects_view(phase),
-                panel=[self.table.ui_value("status").split(":")[0],
-                       self.table.ui_value("bid_value") if phase == "bid" else None],
+                panel=[
+                    self.table.ui_value("status").split(":")[0],
+                    self.table.ui_value("bid_value") if phase == "bid" else None,
+                ],
             )
         else:
             view["face_up"] = self._collections_face_up()
@@ -170,26 +234,38 @@ class ArcheNoahAdapter:
                 phase = "end"
             done = [[score["total"] for score in pt] for pt in scores[: self.scored]]
             green = state.green
-            return {"phase": phase, "playthrough": len(scores), "scores": done, "green": green,
-                    "face_up": phase != "score"}
+            return {
+                "phase": phase,
+                "playthrough": len(scores),
+                "scores": done,
+                "green": green,
+                "face_up": phase != "score",
+            }
         # The table takes the bids when the pick order is known, rules_ref when the round ends;
         # nothing in between depends on purple chips, so the view pays them at once.
         paid = state.to_dict()["paid"] or [0] * len(self.colors)
         purple = [chips - min(bid, chips) for chips, bid in zip(state.purple, paid, strict=True)]
         view = {
-            "phase": state.phase, "playthrough": state.playthrough,
+            "phase": state.phase,
+            "playthrough": state.playthrough,
             "scores": [[score["total"] for score in pt] for pt in scores],
-            "green": state.green, "start": state.start_seat, "turn": state.current_player(),
-            "purple": purple, "bids": state.bids,
-            "collections": [sorted(c) for c in state.collections], "offer": sorted(state.offer),
-            "set_aside": sorted(state.set_aside), "pile": state.pile_size,
+            "green": state.green,
+            "start": state.start_seat,
+            "turn": state.current_player(),
+            "purple": purple,
+            "bids": state.bids,
+            "collections": [sorted(c) for c in state.collections],
+            "offer": sorted(state.offer),
+            "set_aside": sorted(state.set_aside),
+            "pile": state.pile_size,
             "removed": sorted(state.removed_animals),
         }
-        view["panel"] = [self.colors[state.current_player()],
-                         "0" if state.phase == "bid" else None]
+        view["panel"] = [self.colors[state.current_player()], "0" if state.phase == "bid" else None]
         view["on_table"] = {
-            "purple_chips": purple, "green_chips": state.green,
-            "collections": view["collections"], "offer": view["offer"],
+            "purple_chips": purple,
+            "green_chips": state.green,
+            "collections": view["collections"],
+            "offer": view["offer"],
         }
         return view
 
@@ -223,8 +299,10 @@ class ArcheNoahAdapter:
             if obj["type"] == "Card" and "AnimalCard" in obj["tags"]:
                 found.append({"gm_notes": obj["gm_notes"], "face_down": obj["face_down"]})
             elif obj["type"] == "Deck":
-                found += [{"gm_notes": c["gm_notes"], "face_down": obj["face_down"]}
-                          for c in obj["contained"]]
+                found += [
+                    {"gm_notes": c["gm_notes"], "face_down": obj["face_down"]}
+                    for c in obj["contained"]
+                ]
         return found
 
     def _objects_view(self, phase: str) -> dict[str, Any]:
@@ -233,24 +311,38 @@ class ArcheNoahAdapter:
         for p in range(len(self.colors)):
             cx, cz = self.seats[p]["chips"]
             for tag, key in (("PurpleChip", "purple_chips"), ("GreenChip", "green_chips")):
-                view[key].append(sum(
-                    1 for o in objects if tag in o["tags"] and o["type"] != "Infinite"
-                    and abs(o["position"][0] - cx) < 2.5 and abs(o["position"][2] - cz) < 2.5))
+                view[key].append(
+                    sum(
+                        1
+                        for o in objects
+                        if tag in o["tags"]
+                        and o["type"] != "Infinite"
+                        and abs(o["position"][0] - cx) < 2.5
+                        and abs(o["position"][2] - cz) < 2.5
+                    )
+                )
             cards = self._cards_at(objects, self.seats[p]["collection"])
             ids = sorted(self._card_id(json.loads(c["gm_notes"])) for c in cards)
             if not all(c["face_down"] for c in cards):
                 ids.append(-1)  # a collection card lies face up: nobody may look before scoring
             view["collections"].append(ids)
         view["offer"] = sorted(
-            self._card_id(json.loads(o["gm_notes"])) for o in objects
-            if o["type"] == "Card" and "AnimalCard" in o["tags"] and not o["face_down"]
-            and not o["locked"])
+            self._card_id(json.loads(o["gm_notes"]))
+            for o in objects
+            if o["type"] == "Card"
+            and "AnimalCard" in o["tags"]
+            and not o["face_down"]
+            and not o["locked"]
+        )
         return view
 
     def _collections_face_up(self) -> bool:
         objects = self.table.objects()
-        cards = [c for p in range(len(self.colors))
-                 for c in self._cards_at(objects, self.seats[p]["collection"])]
+        cards = [
+            c
+            for p in range(len(self.colors))
+            for c in self._cards_at(objects, self.seats[p]["collection"])
+        ]
         return bool(cards) and not any(c["face_down"] for c in cards)
 
     # ---- acting --------------------------------------------------------------------------------
@@ -274,7 +366,7 @@ class ArcheNoahAdapter:
         cards = {guid: self._card_id(card) for guid, card in s["cards"].items()}
         while state.is_chance_node():
             if state.phase == "remove":
-                for name in s["removed_animals"][len(state.removed_animals):]:
+                for name in s["removed_animals"][len(state.removed_animals) :]:
                     state.apply_action(self.config["animals"].index(name))
             elif state.phase == "deal":
                 for p in range(len(self.colors)):

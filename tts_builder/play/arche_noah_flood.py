@@ -23,8 +23,14 @@ from .driver import Attempt, Choices, Move
 class FloodAdapter:
     """One game of the flood race on an emulated table, next to the reference game."""
 
-    def __init__(self, save: dict[str, Any], images: dict[str, bytes], data: dict[str, Any],
-                 seed: int, variant: str | None = None) -> None:
+    def __init__(
+        self,
+        save: dict[str, Any],
+        images: dict[str, bytes],
+        data: dict[str, Any],
+        seed: int,
+        variant: str | None = None,
+    ) -> None:
         self.save, self.images, self.seed = save, images, seed
         self.config = rules_config(data, variant)
         self.variant = "junior" if variant == "junior" else "standard"
@@ -36,8 +42,9 @@ class FloodAdapter:
         for obj in save["ObjectStates"]:
             if "Animal" in obj.get("Tags", []) and obj["Name"] == "Custom_Token":
                 self.pieces[json.loads(obj["GMNotes"])["piece"]] = obj["GUID"]
-        self.marker = next(o["GUID"] for o in save["ObjectStates"]
-                           if "FloodMarker" in o.get("Tags", []))
+        self.marker = next(
+            o["GUID"] for o in save["ObjectStates"] if "FloodMarker" in o.get("Tags", [])
+        )
         self.colors: list[str] = []
         self.choices: Choices
         self.table: EmulatedTable
@@ -85,8 +92,10 @@ class FloodAdapter:
         state = self.state
         color = self.colors[state.active]
         if state.phase == "roll":
-            faces = [self.game.faces[choices.pick(len(self.game.faces))]
-                     for _ in range(self.game.dice_count)]
+            faces = [
+                self.game.faces[choices.pick(len(self.game.faces))]
+                for _ in range(self.game.dice_count)
+            ]
             return [Move(f"{color} rolls {' + '.join(faces)}", lambda: self._roll(faces))]
         if choices.pick(4) < 3:  # mostly the cooperative policy, so games reach the Ark too
             action = F.cooperative_policy(state)
@@ -107,62 +116,128 @@ class FloodAdapter:
         out.append(Attempt(first, "presses Setup again", lambda: self._call(first, "ui_setup")))
         if state.is_terminal():
             for handler in ("ui_roll", "ui_end_turn", "ui_use_sun"):
-                out.append(Attempt(first, f"presses {handler[3:]} after the game",
-                                   lambda h=handler: self._call(first, h)))
+                out.append(
+                    Attempt(
+                        first,
+                        f"presses {handler[3:]} after the game",
+                        lambda h=handler: self._call(first, h),
+                    )
+                )
             if on_board and free:
                 piece, to = on_board[0], free[0]
-                out.append(Attempt(first, f"moves piece {piece} after the game",
-                                   lambda: self._drop(first, piece, list(to))))
+                out.append(
+                    Attempt(
+                        first,
+                        f"moves piece {piece} after the game",
+                        lambda: self._drop(first, piece, list(to)),
+                    )
+                )
             return out
         active = self.colors[state.active]
         others = [c for c in self.colors if c != active]
         spare = [c for c in self.seats if c not in self.colors]
         if state.phase == "roll":
             for color in others[:2]:
-                out.append(Attempt(color, "rolls out of turn",
-                                   lambda c=color: self.table.click_ui(c, "roll")))
-            out.append(Attempt(active, "ends the turn before rolling",
-                               lambda: self._call(active, "ui_end_turn")))
+                out.append(
+                    Attempt(
+                        color, "rolls out of turn", lambda c=color: self.table.click_ui(c, "roll")
+                    )
+                )
+            out.append(
+                Attempt(
+                    active,
+                    "ends the turn before rolling",
+                    lambda: self._call(active, "ui_end_turn"),
+                )
+            )
             if spare:
-                out.append(Attempt(spare[0], "sits down mid-game and rolls",
-                                   lambda: self._as_newcomer(spare[0], "roll")))
+                out.append(
+                    Attempt(
+                        spare[0],
+                        "sits down mid-game and rolls",
+                        lambda: self._as_newcomer(spare[0], "roll"),
+                    )
+                )
         if state.phase == "move":
             out.append(Attempt(active, "rolls again", lambda: self._call(active, "ui_roll")))
             if state.sun == 0:
-                out.append(Attempt(active, "uses a sun they do not have",
-                                   lambda: self._call(active, "ui_use_sun")))
+                out.append(
+                    Attempt(
+                        active,
+                        "uses a sun they do not have",
+                        lambda: self._call(active, "ui_use_sun"),
+                    )
+                )
             for color in others[:1]:
-                out.append(Attempt(color, "ends the turn for the active player",
-                                   lambda c=color: self.table.click_ui(c, "end_turn")))
+                out.append(
+                    Attempt(
+                        color,
+                        "ends the turn for the active player",
+                        lambda c=color: self.table.click_ui(c, "end_turn"),
+                    )
+                )
             legal = state.move_costs()
             if on_board:
                 piece = on_board[choices.pick(len(on_board))]
                 for to in free:
-                    reachable = any(self.game.move_action(pool, piece, to) in legal
-                                    for pool in (F.POOL_POINTS, F.POOL_SUN))
+                    reachable = any(
+                        self.game.move_action(pool, piece, to) in legal
+                        for pool in (F.POOL_POINTS, F.POOL_SUN)
+                    )
                     if not reachable:
-                        out.append(Attempt(active, f"moves piece {piece} to {to} (no legal way)",
-                                           lambda t=to: self._drop(active, piece, list(t))))
+                        out.append(
+                            Attempt(
+                                active,
+                                f"moves piece {piece} to {to} (no legal way)",
+                                lambda t=to: self._drop(active, piece, list(t)),
+                            )
+                        )
                         break
                 occupied = [i for i in on_board if i != piece]
                 if occupied:
                     other = state.positions[occupied[0]]
-                    out.append(Attempt(active, f"moves piece {piece} onto piece {occupied[0]}",
-                                       lambda: self._drop(active, piece, list(other))))
-                out.append(Attempt(active, f"drops piece {piece} off the board",
-                                   lambda: self.table.drop(active, self.pieces[piece],
-                                                           [60.0, 2.0, 60.0])))
+                    out.append(
+                        Attempt(
+                            active,
+                            f"moves piece {piece} onto piece {occupied[0]}",
+                            lambda: self._drop(active, piece, list(other)),
+                        )
+                    )
+                out.append(
+                    Attempt(
+                        active,
+                        f"drops piece {piece} off the board",
+                        lambda: self.table.drop(active, self.pieces[piece], [60.0, 2.0, 60.0]),
+                    )
+                )
                 if others and free:
-                    out.append(Attempt(others[0], f"moves piece {piece} out of turn",
-                                       lambda: self._drop(others[0], piece, list(free[0]))))
-                ark_move = any(self.game.move_action(pool, piece, F.ARK) in legal
-                               for pool in (F.POOL_POINTS, F.POOL_SUN))
+                    out.append(
+                        Attempt(
+                            others[0],
+                            f"moves piece {piece} out of turn",
+                            lambda: self._drop(others[0], piece, list(free[0])),
+                        )
+                    )
+                ark_move = any(
+                    self.game.move_action(pool, piece, F.ARK) in legal
+                    for pool in (F.POOL_POINTS, F.POOL_SUN)
+                )
                 if not ark_move:
-                    out.append(Attempt(active, f"drops piece {piece} into the Ark (no way in)",
-                                       lambda: self._drop(active, piece, F.ARK)))
+                    out.append(
+                        Attempt(
+                            active,
+                            f"drops piece {piece} into the Ark (no way in)",
+                            lambda: self._drop(active, piece, F.ARK),
+                        )
+                    )
             if in_ark and free:
-                out.append(Attempt(active, f"takes piece {in_ark[0]} out of the Ark",
-                                   lambda: self._drop(active, in_ark[0], list(free[0]))))
+                out.append(
+                    Attempt(
+                        active,
+                        f"takes piece {in_ark[0]} out of the Ark",
+                        lambda: self._drop(active, in_ark[0], list(free[0])),
+                    )
+                )
         return out
 
     def table_view(self) -> dict[str, Any]:
@@ -200,9 +275,9 @@ class FloodAdapter:
                 "pieces": positions,
                 "flooded": sorted(list(h) for h in state.flooded()),
                 "marker": min(state.flood_count(), self.rows * self.cols),
-                "hands": [] if self.game.junior else [
-                    [card, not out] for card, out in zip(state.cards, state.out, strict=True)
-                ],
+                "hands": []
+                if self.game.junior
+                else [[card, not out] for card, out in zip(state.cards, state.out, strict=True)],
             },
         }
         if not over:
@@ -232,17 +307,27 @@ class FloodAdapter:
             pieces.append(F.ARK if self._in_ark(x, z) else self._hex_at(x, z))
         flooded = sorted(
             self._hex_at(o["position"][0], o["position"][2]) or [-1, -1]
-            for o in objects.values() if "FloodTile" in o["tags"] and o["type"] == "Token"
+            for o in objects.values()
+            if "FloodTile" in o["tags"] and o["type"] == "Token"
         )
         mx, _my, mz = objects[self.marker]["position"]
-        marker = next((i for i, (x, z) in enumerate(self.pos["markers"])
-                       if abs(x - mx) < 1e-3 and abs(z - mz) < 1e-3), None)
+        marker = next(
+            (
+                i
+                for i, (x, z) in enumerate(self.pos["markers"])
+                if abs(x - mx) < 1e-3 and abs(z - mz) < 1e-3
+            ),
+            None,
+        )
         hands = []
         if not self.game.junior:
             for guid in s["card_guids"]:
                 card = objects.get(guid)
-                hands.append(None if card is None else
-                             [json.loads(card["gm_notes"])["animal"], card["face_down"]])
+                hands.append(
+                    None
+                    if card is None
+                    else [json.loads(card["gm_notes"])["animal"], card["face_down"]]
+                )
         return {"pieces": pieces, "flooded": flooded, "marker": marker, "hands": hands}
 
     def _free_hexes(self) -> list[tuple[int, int]]:

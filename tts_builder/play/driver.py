@@ -190,9 +190,7 @@ def _try_illegal(adapter: Adapter, attempt: Attempt) -> str | None:
     return None
 
 
-def shrink(
-    make: Callable[[int], Adapter], failure: Failure, budget: int = 200
-) -> Failure:
+def shrink(make: Callable[[int], Adapter], failure: Failure, budget: int = 200) -> Failure:
     """A failure with as few actions as a bounded delta-debugging pass over its choices finds."""
     best = failure
     runs = 0
@@ -216,8 +214,8 @@ def shrink(
         i = 0
         while i < len(best.choices) and runs < budget:
             current = best.choices
-            if not better(current[:i] + current[i + chunk:]):
-                zeroed = current[:i] + [0] * len(current[i:i + chunk]) + current[i + chunk:]
+            if not better(current[:i] + current[i + chunk :]):
+                zeroed = current[:i] + [0] * len(current[i : i + chunk]) + current[i + chunk :]
                 if zeroed == current or not better(zeroed):
                     i += chunk
         chunk //= 2
@@ -226,7 +224,7 @@ def shrink(
             break
         value = best.choices[i]
         if value:
-            better(best.choices[:i] + [value // 2] + best.choices[i + 1:])
+            better(best.choices[:i] + [value // 2] + best.choices[i + 1 :])
     return best
 
 
@@ -238,9 +236,7 @@ class TableRun:
     failure: Failure | None
 
 
-def play_many(
-    make: Callable[[int], Adapter], seeds: range, budget: int = 200
-) -> TableRun:
+def play_many(make: Callable[[int], Adapter], seeds: range, budget: int = 200) -> TableRun:
     """Play a game per seed; stop at the first failure and shrink it."""
     for played, seed in enumerate(seeds, start=1):
         failure = play_game(make, seed)

@@ -70,6 +70,9 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         "seating": seating_inputs(players, chooser=True),
         "turn": turns,
         "bid_range": st.fixed_dictionaries({"purple": st.integers(0, max_purple)}),
+        "pass_start": counts.flatmap(
+            lambda n: st.fixed_dictionaries({"players": st.just(n), "start": st.integers(0, n - 1)})
+        ),
     }
 
 

@@ -303,13 +303,6 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
     }
 
 
-def variant_input(data: dict[str, Any], variant: str | None) -> dict[str, Any]:
-    """Input keys the glue of a build passes to every rule function: the junior variant's
-    rules are chosen by ``"variant": "junior"`` (its config is the base game's)."""
-    spec = (data.get("variants") or {}).get(variant) or {} if variant else {}
-    return {"variant": "junior"} if spec.get("junior") else {}
-
-
 def payments(config: dict[str, Any]) -> st.SearchStrategy[Any]:
     """Moves to pay for: costs around the points left and the sun's budget, suns armed or not."""
     budget = int(config["junior"]["sun_hexes"]) * int(config["junior"]["step_cost"])
@@ -328,3 +321,10 @@ def payments(config: dict[str, Any]) -> st.SearchStrategy[Any]:
         return inp
 
     return build()
+
+
+def variant_input(data: dict[str, Any], variant: str | None) -> dict[str, Any]:
+    """Input keys the glue of a build passes to every rule function: the junior variant's
+    rules are chosen by ``"variant": "junior"`` (its config is the base game's)."""
+    spec = (data.get("variants") or {}).get(variant) or {} if variant else {}
+    return {"variant": "junior"} if spec.get("junior") else {}

@@ -1,6 +1,6 @@
 """Ark & Noah loose pieces: the supply bags, every colour's pieces, the markers and the bonus
-templates. The save holds the pieces of every colour; Setup keeps the seated colours' and deals
-their starting pieces out of the supply bags."""
+tokens' infinite bags. The save holds the pieces of every colour; Setup keeps the seated
+colours' and deals their starting pieces out of the supply bags."""
 
 from __future__ import annotations
 

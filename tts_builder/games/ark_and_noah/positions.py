@@ -114,3 +114,36 @@ def drawn_positions(drawn: list[list[float]], side: float) -> list[geo.ScriptPos
         )
         for k, (x, z) in enumerate(drawn)
     ]
+
+
+def positions_on(
+    save: dict[str, Any], data: dict[str, Any], config: dict[str, Any], n: int
+) -> list[geo.ScriptPosition]:
+    """The script's positions on a table laid out for ``n`` players (a save as Setup leaves
+    it, or the build's own for the most players): each Ark spot on the section object lying at
+    its place, the boards' spots on the boards of ``save``."""
+    from .table import ark_plan
+
+    plan = ark_plan(data, config, n)
+    objects = [o for o in save.get("ObjectStates") or [] if isinstance(o, dict)]
+    sections = []
+    for _kind, b in plan.sections:
+        x, _y, z = b.transform.pos
+        sections.append(
+            next(
+                o["GUID"]
+                for o in objects
+                if "Ark" in o.get("Tags", [])
+                and abs(o["Transform"]["posX"] - x) < 1e-3
+                and abs(o["Transform"]["posZ"] - z) < 1e-3
+            )
+        )
+    boards = {
+        key: next(o["GUID"] for o in objects if tag in o.get("Tags", []))
+        for key, tag in (
+            ("action-board", "ActionBoard"),
+            ("score-track", "ScoreTrack"),
+            ("round-track", "RoundTrack"),
+        )
+    }
+    return ark_positions(data, plan, sections) + board_positions(data, config, boards)

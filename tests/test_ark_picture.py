@@ -1,0 +1,60 @@
+"""The Ark & Noah table picture (``tts-builder table``), at load and after Setup for 2-4 players:
+sampled at the script's positions it shows the printed cells they mean (the Ark's squares, pitch
+fields and grid lines, the action spaces, the scoring track's 0)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import build
+
+from tts_builder.games.ark_and_noah import rules_config, table_points
+from tts_builder.games.ark_and_noah.table import score_cells
+from tts_builder.picture import after_setup, images_from_files, table_picture, table_view
+
+
+@pytest.fixture(scope="module")
+def standard() -> Any:
+    return build("ark-and-noah")
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+def _near(pixel: tuple[int, ...], rgb: tuple[int, int, int], tolerance: int = 45) -> bool:
+    return sum(abs(a - b) for a, b in zip(pixel[:3], rgb, strict=True)) <= tolerance
+
+
+@pytest.mark.parametrize("n", [None, 2, 3, 4])
+def test_the_picture_shows_the_printed_cells_at_the_script_positions(
+    standard: Any, n: int | None
+) -> None:
+    data = standard.definition.data
+    config = rules_config(data)
+    save = standard.save if n is None else after_setup(standard.save, n, images=standard.files)
+    points = table_points(data, config, n or data["players"]["max"])
+    save = {**save, "SnapPoints": []}  # no snap dots over the printed cells
+    picture = table_picture(save, images_from_files(standard.files), [])
+    view = table_view(save, [])
+
+    def at(x: float, z: float) -> tuple[int, ...]:
+        px, py = view.px(x, z)
+        return picture.getpixel((round(px), round(py)))
+
+    ark = data["boards"]["ark_colors"]
+    wrong = [name for name, (x, z) in points["squares"].items()
+             if not _near(at(x + 0.45, z + 0.45), _rgb(ark["square"]))]  # fmt: skip
+    wrong += [name for name, (x, z) in points["pitch"].items()
+              if not _near(at(x, z), _rgb(ark["pitch"]))]  # fmt: skip
+    assert wrong == []
+    space = _rgb(data["boards"]["board_colors"]["space"])
+    for entry in points["spaces"]:
+        assert _near(at(*entry["current"]), space), entry["id"]
+    # the scoring track's 0 (a tinted cell, read from Red's seat at the bottom left)
+    x, z = score_cells(data)[0]
+    # (beside the markers in the cell's corners and the rainbow round the 0)
+    assert _near(at(x + 0.3, z), _rgb(data["boards"]["track_colors"]["cell_alt"]))
+    x, z = score_cells(data)[99]
+    assert _near(at(x + 0.3, z), _rgb(data["boards"]["track_colors"]["cell"]))
