@@ -22,7 +22,7 @@ from rules_ref import ark_and_noah as ref
 from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.emulator import EmulatedTable
-from tts_builder.games.ark_and_noah import area_slot, rules_config, seat_point, table_points
+from tts_builder.games.ark_and_noah import area_slot, rules_config, table_points
 from tts_builder.games.ark_and_noah.table import (
     ANIMAL_THICKNESS,
     BOARD_TOP,
