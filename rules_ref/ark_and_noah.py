@@ -751,6 +751,247 @@ def starting_deal(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
     unused = [t for t in range(2 * len(config["species"])) if t not in in_play]
     return {"hands": [sorted(h) for h in hands], "bags": bags, "unused": unused}
 
+# ---------------------------------------------------------------------------------------------
+# Who may act now, and with what (the decisions the table's glue asks for)
+
+
+def _need_str(value: Any, what: str) -> str:
+    """``value`` as a string ("" for none); a missing input or any other type is refused."""
+    if not isinstance(_present(value, what), str):
+        raise RuleError("not_a_string", f"{what} must be a string")
+    return value
+
+
+def _str_list(value: Any, what: str) -> list[str]:
+    """A list of strings (null or ``{}``: empty)."""
+    out = list(_list(_present(value, what), what))
+    for item in out:
+        _need_str(item, f"an entry of {what}")
+    return out
+
+
+def _int_list(value: Any, what: str) -> list[int]:
+    """A list of integers (null or ``{}``: empty)."""
+    return [_need_int(v, f"an entry of {what}") for v in _list(_present(value, what), what)]
+
+
+#: The acts a player may try, and the phases (and step kinds) in which each one is made.
+ACTS = {
+    "setup": {"idle": None},
+    "place": {"place": None},
+    "choose": {"choose": None},
+    "done": {"resolve": None, "deluge": None},
+    "draw": {"resolve": ("tame", "trade")},
+    "bonus": {"resolve": ("trade",)},
+    "swap": {"resolve": ("trade",)},
+    "exchange": {"resolve": ("trade",)},
+    "pick": {"resolve": ("tame",)},
+    "build": {"resolve": ("build",)},
+    "food": {"resolve": ("load",), "deluge": ("deluge_food",)},
+    "pair": {"resolve": ("load",), "deluge": ("deluge_pairs",)},
+}
+
+_NOT_NOW = {
+    "setup": "The game is already set up.",
+    "place": "Workers are placed in Phase I only.",
+    "choose": "Actions are chosen at the start of a turn.",
+    "done": "There is nothing to finish now.",
+    "draw": "You may not draw now.",
+    "bonus": "No trading bonus to take now.",
+    "swap": "A divider on the Ark moves only by Trading's swap.",
+    "exchange": "Animals are exchanged only in a Trading step, after its draws.",
+    "pick": "Drawn animals are taken only while taming.",
+    "build": "Dividers and pitch go on the Ark in your Building step.",
+    "food": "Food is loaded in your Loading step (or in the Deluge).",
+    "pair": "Pairs are loaded in your Loading step (or in the Deluge).",
+}
+
+
+def may_act(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """Whether a player may make an act now.
+
+    ``{"act": "done", "phase": "resolve", "kind": "build", "turn": "Red", "color": "Blue"}``
+    -> ``{"ok": bool, "reason": ""}``. ``act`` is one of :data:`ACTS` (setup, place, choose,
+    done, draw, bonus, swap, exchange, pick, build, food, pair); ``phase`` the table's phase
+    (idle, dealing, setup, place, choose, resolve, deluge, over); ``kind`` the current step's
+    kind ("" for none); ``turn`` whose turn or step it is ("" for nobody: then anyone seated
+    may, as for setup). An act is made in its phases and step kinds only, then only by the
+    player whose turn it is. An unknown act is malformed.
+    """
+    act = _need_str(inp.get("act"), "act")
+    phase = _need_str(inp.get("phase"), "phase")
+    kind = _need_str(inp.get("kind"), "kind")
+    turn = _need_str(inp.get("turn"), "turn")
+    color = _need_str(inp.get("color"), "color")
+    if act not in ACTS:
+        raise RuleError("unknown_act", f"no act {act}")
+    if phase == "over":
+        return {"ok": False, "reason": "The game is over."}
+    kinds = ACTS[act].get(phase, ())
+    if kinds == () or (kinds is not None and kind not in kinds):
+        return {"ok": False, "reason": _NOT_NOW[act]}
+    if turn != "" and color != turn:
+        return {"ok": False, "reason": f"It is {turn}'s turn, not yours."}
+    return {"ok": True, "reason": ""}
+
+
+def trade_may(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """What the trader may do next in their Trading step.
+
+    ``{"act": "swap", "bonus_taken": bool, "choice": "" | "swap" | "draw", "draws_left": n,
+    "exchanged": bool, "dragged": colour, "onto": colour or "", "can_swap": bool, "can_draw":
+    bool, "can_exchange": bool}`` -> ``{"ok": bool, "reason": ""}``. First the bonus (once);
+    then one option: a swap (``trading.swap``; the dragged divider dropped onto a divider of
+    another colour) or the draws (``trading.draws``), then an exchange (once, after the last
+    draw, while one is possible); ``done`` once the bonus is taken, an option chosen if either
+    is possible, and the exchange made if it is not optional and possible. ``can_*`` say what
+    the table allows now (two colours on the Ark; a bag with tiles and an animal to give; a
+    drawn tile and an animal to give). Acts: bonus, swap, draw, exchange, done.
+    """
+    act = _need_str(inp.get("act"), "act")
+    bonus = _truthy(inp.get("bonus_taken"))
+    choice = _need_str(inp.get("choice"), "choice")
+    left = _need_int(_need(inp, "draws_left"), "draws_left")
+    exchanged = _truthy(inp.get("exchanged"))
+    dragged = _need_str(inp.get("dragged"), "dragged")
+    onto = _need_str(inp.get("onto"), "onto")
+    can_swap, can_draw = _truthy(inp.get("can_swap")), _truthy(inp.get("can_draw"))
+    can_exchange = _truthy(inp.get("can_exchange"))
+    rules = config["trading"]
+    if act not in ("bonus", "swap", "draw", "exchange", "done"):
+        raise RuleError("unknown_act", f"no trading act {act}")
+
+    def no(reason: str) -> dict[str, Any]:
+        return {"ok": False, "reason": reason}
+
+    if act == "bonus":
+        return no("You have taken your trading bonus.") if bonus else {"ok": True, "reason": ""}
+    if not bonus:
+        return no("Take your trading bonus first.")
+    if act == "swap":
+        if not rules["swap"]:
+            return no("This game's Trading has no swap.")
+        if choice != "":
+            return no("Trading is one swap or the draws, not both.")
+        if onto == "":
+            return no("Drop the divider onto a divider of another colour on the Ark.")
+        if onto == dragged:
+            return no("A swap changes dividers of two different colours.")
+    elif act == "draw":
+        if choice == "swap":
+            return no("Trading is one swap or the draws, not both.")
+        if left < 1 or (choice == "" and not can_draw):
+            return no("No draws left.")
+    elif act == "exchange":
+        if choice != "draw" or (left > 0 and can_draw):
+            return no("Draw your animals first.")
+        if exchanged:
+            return no("You have exchanged an animal already.")
+        if not can_exchange:
+            return no("You have no animal to give for a drawn one.")
+    else:
+        if choice == "" and (can_swap or can_draw):
+            return no("Swap two dividers or draw animals first.")
+        if choice == "draw" and left > 0 and can_draw:
+            return no("Draw your animals first.")
+        if choice == "draw" and not exchanged and can_exchange and not rules["exchange_optional"]:
+            return no("Exchange one of your animals for a drawn one first.")
+    return {"ok": True, "reason": ""}
+
+
+def exchange(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """Trading's exchange: which of the trader's animals may be given, and is this one fine.
+
+    ``{"hand": [tiles], "in_play": [tiles in a hand or on the Ark], "drawn": [tiles],
+    "give": tile or -1, "take": tile or -1}`` -> ``{"gives": [tiles, sorted], "may_draw": bool,
+    "ok": bool, "reason": ""}``. ``trading.exchange`` "any": every animal in hand may be given;
+    "unpaired": only one whose partner is not in play; ``may_draw``: Trading's draws are an
+    option ("any", or an animal to give). ``ok``: ``give`` may be given and
+    ``take`` is a drawn tile. Tiles: ``2 * species index + sex``.
+    """
+    hand = _int_list(inp.get("hand"), "hand")
+    in_play = set(_int_list(inp.get("in_play"), "in_play"))
+    drawn = _int_list(inp.get("drawn"), "drawn")
+    give = _need_int(_need(inp, "give"), "give")
+    take = _need_int(_need(inp, "take"), "take")
+    if config["trading"]["exchange"] == "any":
+        gives = sorted(set(hand))
+    else:
+        gives = sorted({t for t in hand if t ^ 1 not in in_play})
+    reason = ""
+    if take not in drawn:
+        reason = "Drop your animal onto one of the drawn animals."
+    elif give not in hand:
+        reason = "Give one of your own animals."
+    elif give not in gives:
+        reason = "You may give only an animal whose partner is not in play."
+    may_draw = config["trading"]["exchange"] == "any" or bool(gives)
+    return {"gives": gives, "may_draw": may_draw, "ok": reason == "", "reason": reason}
+
+
+def taming_picks(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """Taming's picks: who takes a drawn animal now.
+
+    ``{"space": action id, "occupant": colour, "turn_order": [colours], "draws_left": n,
+    "taken": picks made, "left": drawn tiles still on the display}`` -> ``{"order": [colours],
+    "picker": colour or "", "done": bool}``. The occupant picks first, then (a shared action
+    only) every other player once in turn order; nobody picks while the occupant still has
+    draws to make; ``done`` once everybody in the order has picked or no drawn tile is left
+    (the rest go back to the bags).
+    """
+    space = _need_str(inp.get("space"), "space")
+    occupant = _need_str(inp.get("occupant"), "occupant")
+    order = _str_list(inp.get("turn_order"), "turn_order")
+    draws = _need_int(_need(inp, "draws_left"), "draws_left")
+    taken = _need_int(_need(inp, "taken"), "taken")
+    left = _need_int(_need(inp, "left"), "left")
+    action = next((a for a in config["actions"] if a["id"] == space), None)
+    if action is None:
+        raise RuleError("unknown_space", f"no action space {space}")
+    pickers = [occupant, *_others(action, order, occupant)]
+    if draws > 0:
+        return {"order": pickers, "picker": "", "done": False}
+    if 0 <= taken < len(pickers) and left > 0:
+        return {"order": pickers, "picker": pickers[taken], "done": False}
+    return {"order": pickers, "picker": "", "done": True}
+
+
+def pair_squares(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"rows", "cols", "dividers", "squares": [[r, c], [r, c]]}`` -> ``{"same": bool}``:
+    whether the two tiles of a pair lie in one completed enclosure (both squares in it)."""
+    grid = _grid_of(inp)
+    divided = _dividers(grid, inp.get("dividers"))
+    squares = _list(_need(inp, "squares"), "squares")
+    if len(squares) != 2:
+        raise RuleError("bad_square", "a pair lies on two squares")
+    a, b = (_square(grid, rc) for rc in squares)
+    found, _ = _analyse(grid, divided, config["ark"]["enclosure_max"])
+    return {"same": any(a in e.squares and b in e.squares for e in found)}
+
+
+def edge_text(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"rows", "cols", "edge": "h:r:c"}`` -> ``{"text": ...}``: where an edge is, as a player
+    finds it (rows and columns counted from 1 at the Ark's top left): "the top hull at column
+    3", "the right hull at row 2", "between rows 1 and 2 at column 4", "between columns 4 and
+    5 in row 3"."""
+    grid = _grid_of(inp)
+    edge = _need_str(inp.get("edge"), "edge")
+    if edge not in grid.index:
+        raise RuleError("unknown_edge", f"no edge {edge} on a {grid.rows}x{grid.cols} Ark")
+    kind, r, c = edge.split(":")
+    r, c = int(r), int(c)
+    if kind == "h":
+        if r == 0:
+            return {"text": f"the top hull at column {c + 1}"}
+        if r == grid.rows:
+            return {"text": f"the bottom hull at column {c + 1}"}
+        return {"text": f"between rows {r} and {r + 1} at column {c + 1}"}
+    if c == 0:
+        return {"text": f"the left hull at row {r + 1}"}
+    if c == grid.cols:
+        return {"text": f"the right hull at row {r + 1}"}
+    return {"text": f"between columns {c} and {c + 1} in row {r + 1}"}
+
 
 FUNCTIONS = {
     "enclosures": enclosures,
@@ -768,6 +1009,12 @@ FUNCTIONS = {
     "game_end": game_end,
     "seating": seating,
     "starting_deal": starting_deal,
+    "may_act": may_act,
+    "trade_may": trade_may,
+    "exchange": exchange,
+    "taming_picks": taming_picks,
+    "pair_squares": pair_squares,
+    "edge_text": edge_text,
 }
 
 

@@ -22,7 +22,7 @@ from rules_ref import ark_and_noah as ref
 from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.emulator import EmulatedTable
-from tts_builder.games.ark_and_noah import area_slot, rules_config, seat_point, table_points
+from tts_builder.games.ark_and_noah import area_slot, rules_config, table_points
 from tts_builder.games.ark_and_noah.table import (
     ANIMAL_THICKNESS,
     BOARD_TOP,
@@ -231,6 +231,98 @@ class Game:
             taken.add(space)
             placed.add(worker["guid"])
 
+    def script(self) -> dict[str, Any]:
+        """The glue's state S, as onSave stores it."""
+        return json.loads(self.table.call_global("onSave"))
+
+    def done(self, colour: str) -> None:
+        """``colour`` presses the Done button the panel shows (two take turns, step by step)."""
+        self.table.click_ui(colour, "done" if self.table.ui_active("done") else "done_b")
+
+    def take_drawn(self, colour: str, guid: str | None = None) -> None:
+        """``colour`` drags a drawn animal (the first one, or ``guid``) into their area."""
+        guid = guid or self.script()["drawn"][0]
+        seat = self.seats[self.colours.index(colour)]
+        taken = [o["position"] for o in self.table.objects()]
+        for k in range(60):  # the first free place for an animal in the area
+            x, y, z = area_slot(seat, "animals", k)
+            if all((p[0] - x) ** 2 + (p[2] - z) ** 2 > 0.5 for p in taken):
+                self.table.drop(colour, guid, [x, y + 0.5, z])
+                return
+        raise AssertionError(f"no free place in {colour}'s area")
+
+    def picker(self) -> str:
+        """Who takes a drawn animal now in a taming step ("" for nobody), by rules_ref."""
+        s = self.script()
+        step = s["steps"][s["step"] - 1]
+        return ref.taming_picks(self.config, {
+            "space": step["space"], "occupant": step["color"],
+            "turn_order": s.get("turn_order") or s["colors"], "draws_left": s["draws_left"],
+            "taken": s["taken"], "left": len(s["drawn"]),
+        })["picker"]  # fmt: skip
+
+    def hand(self, colour: str) -> list[int]:
+        """The tiles in ``colour``'s area."""
+        return sorted(json.loads(o["gm_notes"])["tile"] for o in self.in_area(colour, "Animal"))
+
+    def finish(self, colour: str) -> None:
+        """Finish ``colour``'s step as a player would with the least: taming's draws and picks,
+        Trading's VP bonus, then the draws (or a swap) and a required exchange; then Done."""
+        s = self.script()
+        kind = s["steps"][s["step"] - 1]["kind"] if s.get("steps") else None
+        if kind == "tame":
+            while self.table.ui_active("draw_male"):
+                self.draw(colour)
+            while picker := self.picker():
+                self.take_drawn(picker)
+        elif kind == "trade":
+            if self.table.ui_active("trade_vp"):
+                self.table.click_ui(colour, "trade_vp")
+            while self.table.ui_active("draw_male"):
+                self.draw(colour)
+            before = len(self.table.broadcasts)
+            self.done(colour)
+            told = " ".join(self.messages(before))
+            if "Exchange one of your animals" in told:
+                self.exchange(colour)
+            elif "Swap two dividers" in told:
+                self.swap(colour)
+            else:
+                return
+        self.done(colour)
+
+    def draw(self, colour: str) -> None:
+        """``colour`` draws a male, or a female when the male bag is empty."""
+        before = len(self.table.broadcasts)
+        self.table.click_ui(colour, "draw_male")
+        if "bag is empty" in " ".join(self.messages(before)):
+            self.table.click_ui(colour, "draw_female")
+
+    def exchange(self, colour: str) -> None:
+        """``colour`` gives an animal rules_ref allows for the first drawn one."""
+        s = self.script()
+        in_play = [json.loads(o["gm_notes"])["tile"] for o in self.objects("Animal")
+                   if self.in_area_any(o) or o["guid"] in s["on_ark"]]  # fmt: skip
+        gives = ref.exchange(
+            self.config,
+            {"hand": self.hand(colour), "in_play": in_play, "drawn": [], "give": -1, "take": -1},
+        )["gives"]
+        give = next(
+            o
+            for o in self.in_area(colour, "Animal")
+            if json.loads(o["gm_notes"])["tile"] == gives[0]
+        )
+        target = self.table.object(s["drawn"][0])
+        self.table.drop(colour, give["guid"], list(target["position"]))
+
+    def swap(self, colour: str) -> None:
+        """``colour`` drops a divider on the Ark onto one of another colour."""
+        on = [o for o in self.objects("Divider") if o["guid"] in self.script()["on_ark"]]
+        a = on[0]
+        b = next(o for o in on if json.loads(o["gm_notes"])["color"]
+                 != json.loads(a["gm_notes"])["color"])  # fmt: skip
+        self.table.drop(colour, a["guid"], list(b["position"]))
+
     def step(self) -> tuple[str, str] | None:
         m = STEP_RE.match(self.status())
         return (m.group(1), m.group(2)) if m else None
@@ -242,7 +334,7 @@ class Game:
             if now == (colour, action):
                 return
             assert now is not None, self.status()
-            self.table.click_ui(now[0], "done")
+            self.finish(now[0])
         raise AssertionError(f"never reached {colour} {action}: {self.status()}")
 
     def done_all(self) -> None:
@@ -252,7 +344,7 @@ class Game:
             if now is None and not self.status().startswith("Deluge: "):
                 return
             colour = now[0] if now else self.status().split()[1]
-            self.table.click_ui(colour, "done")
+            self.finish(colour)
         raise AssertionError(self.status())
 
     def ark_input(self) -> dict[str, Any]:
@@ -511,10 +603,12 @@ def test_tiles_flip_to_their_paired_side_when_the_partner_appears(standard: Any,
     shown = [o for o in game.objects("Animal") if not game.in_area_any(o)]
     assert len(shown) == draws["male"] + draws["female"]
     _pairs_shown_right(game)
-    # the occupant keeps one: drops it into their area; the rest go back on Done
-    keep = shown[0]
-    game.drop_on(first, keep["guid"], seat_point(game.seats[game.colours.index(first)], 3.6, 0))
-    game.table.click_ui(first, "done")
+    # the occupant (drawing first what they choose), then the others, each take one; Done
+    if draws["either"]:
+        game.table.click_ui(first, "draw_male")
+    while picker := game.picker():
+        game.take_drawn(picker)
+    game.done(first)
     assert [o["guid"] for o in game.objects("Animal") if not game.in_area_any(o)] == []
     _pairs_shown_right(game)
     assert not game.table.errors
@@ -634,7 +728,7 @@ def test_enclosures_are_detected_and_inner_dividers_returned(
     game.drop_on(builder, spare["guid"], game.points["edges"][boundary[7]][:2])
     assert "You have no building elements left." in game.messages(before)
     assert game.table.object(spare["guid"])["position"] == spare["position"]
-    game.table.click_ui(builder, "done")
+    game.done(builder)
     game.until(other, "Building")
     supply_before = next(
         o["quantity"] for o in game.table.objects() if o["nickname"] == f"{builder} dividers"
@@ -858,7 +952,7 @@ def test_family_loading_scores_like_rules_ref(family: Any) -> None:
     game.drop_on(first, tiles[("Bear", "male")], game.points["squares"]["0:2"])
     game.drop_on(first, tiles[("Bear", "female")], game.points["squares"]["0:2"])
     assert f"Load refused: {refusal['reason']}." in game.messages(before)
-    game.table.click_ui(first, "done")
+    game.done(first)
     assert game.step() == (second, "Loading")
     assert not game.table.errors
 
@@ -897,7 +991,7 @@ def _done_until_over(game: Game) -> dict[str, int]:
             return before
         before = game.vp()
         who = status.split()[1] if status.startswith("Deluge: ") else game.step()[0]
-        game.table.click_ui(who, "done")
+        game.finish(who)
     raise AssertionError(game.status())
 
 
@@ -912,7 +1006,7 @@ def test_deluge_and_final_scoring_match_rules_ref(
         for _ in range(40):
             if not game.status().startswith("Now: "):
                 break
-            game.table.click_ui(game.step()[0], "done")
+            game.finish(game.step()[0])
         # the Deluge: fewest VP first, ties in the round's turn order
         assert game.status().startswith("Deluge: ")
         vp = game.vp()
@@ -921,9 +1015,9 @@ def test_deluge_and_final_scoring_match_rules_ref(
         assert any(m.endswith(": " + ", ".join(deluge) + ".") for m in game.messages())
         # food first, in that order; then pairs: the lions load for no VP and no LP
         while game.status().startswith("Deluge: ") and "places food" in game.status():
-            game.table.click_ui(game.status().split()[1], "done")
+            game.done(game.status().split()[1])
         while game.status().split()[1] not in game.colours[:2]:
-            game.table.click_ui(game.status().split()[1], "done")
+            game.done(game.status().split()[1])
         loader = game.status().split()[1]
         tiles = {
             json.loads(o["gm_notes"])["sex"]: o["guid"]

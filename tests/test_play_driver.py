@@ -97,6 +97,6 @@ def test_a_planted_flood_points_bug_is_caught_with_a_short_sequence() -> None:
     assert "points" in run.failure.problem
 
 
-def test_ark_and_noah_has_no_driver_yet() -> None:
+def test_every_bundled_game_has_a_driver() -> None:
     assert has_driver("arche-noah") and has_driver("arche-noah-flood")
-    assert not has_driver("ark-and-noah")
+    assert has_driver("ark-and-noah")

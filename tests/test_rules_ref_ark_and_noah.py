@@ -26,6 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_ref import ark_and_noah as an
+from rules_ref.errors import RuleError
 
 # The seed's characters by seat (`characters` and `colors` are both in seat order), and the colour
 # each one plays, so the seed's examples do not depend on the order of the colours.
@@ -422,10 +423,91 @@ def test_functions_table():
     assert set(an.FUNCTIONS) == {
         "enclosures", "load_pair", "final_scoring", "bonus_update", "phase_two_order",
         "players_entry", "ark_shape", "hull_status", "build_spots", "building_vp", "load_cost",
-        "deluge_order", "game_end", "seating", "starting_deal",
+        "deluge_order", "game_end", "seating", "starting_deal", "may_act", "trade_may",
+        "exchange", "taming_picks", "pair_squares", "edge_text",
     }  # fmt: skip
     out = an.FUNCTIONS["enclosures"](CONFIG, {"rows": 3, "cols": 8, "dividers": []})
     assert json.loads(json.dumps(out)) == out == {"enclosures": [], "returned": []}
+
+
+def test_may_act_in_its_phase_by_the_player_in_turn():
+    def may(act: str, phase: str, kind: str = "", turn: str = "Red", color: str = "Red") -> Any:
+        return an.may_act(CONFIG, {"act": act, "phase": phase, "kind": kind, "turn": turn,
+                                   "color": color})  # fmt: skip
+
+    assert may("done", "resolve", "build")["ok"]
+    assert may("done", "resolve", "build", color="Blue") == {
+        "ok": False, "reason": "It is Red's turn, not yours."}  # fmt: skip
+    assert not may("pick", "resolve", "trade")["ok"]
+    assert may("swap", "resolve", "trade")["ok"] and not may("swap", "resolve", "build")["ok"]
+    assert may("setup", "idle", turn="", color="Blue")["ok"]
+    assert may("setup", "place")["reason"] == "The game is already set up."
+    assert may("done", "over")["reason"] == "The game is over."
+    with pytest.raises(RuleError):
+        may("jump", "resolve")
+
+
+def trade(act: str, **kw: Any) -> dict[str, Any]:
+    inp = {"act": act, "bonus_taken": True, "choice": "", "draws_left": 3, "exchanged": False,
+           "dragged": "Red", "onto": "Blue", "can_swap": True, "can_draw": True,
+           "can_exchange": True}  # fmt: skip
+    return an.trade_may(CONFIG, {**inp, **kw})
+
+
+def test_trading_is_a_bonus_then_one_swap_or_the_draws_then_an_exchange():
+    assert trade("swap", bonus_taken=False)["reason"] == "Take your trading bonus first."
+    assert trade("swap")["ok"] and not trade("swap", onto="Red")["ok"]
+    assert not trade("swap", onto="")["ok"]
+    assert not trade("swap", choice="swap")["ok"]  # one swap per step
+    assert not trade("draw", choice="swap")["ok"]  # a swap, or the draws: not both
+    assert not trade("swap", choice="draw")["ok"]
+    assert trade("exchange", choice="draw", draws_left=0)["ok"]
+    assert not trade("exchange", choice="draw", draws_left=1)["ok"]
+    assert not trade("done", choice="draw", draws_left=0)["ok"]  # the exchange is required
+    assert trade("done", choice="draw", draws_left=0, exchanged=True)["ok"]
+    assert trade("done", choice="swap")["ok"] and not trade("done")["ok"]
+    assert trade("done", can_swap=False, can_draw=False)["ok"]
+    assert not an.trade_may(FAMILY, {"act": "swap", "bonus_taken": True, "choice": "",
+                                     "draws_left": 3, "exchanged": False, "dragged": "Red",
+                                     "onto": "Blue"})["ok"]  # fmt: skip
+
+
+def test_exchange_gives_only_an_animal_whose_partner_is_not_in_play():
+    lion_m, lion_f, dog_m = 34, 35, 12
+    inp = {"hand": [lion_m, dog_m], "in_play": [lion_m, lion_f, dog_m], "drawn": [2],
+           "give": lion_m, "take": 2}  # fmt: skip
+    out = an.exchange(CONFIG, inp)
+    assert out["gives"] == [dog_m] and not out["ok"] and out["may_draw"]
+    assert an.exchange(CONFIG, {**inp, "give": dog_m})["ok"]
+    assert not an.exchange(CONFIG, {**inp, "give": dog_m, "take": 3})["ok"]
+    assert an.exchange(FAMILY, inp)["gives"] == [dog_m, lion_m]
+
+
+def test_taming_picks_occupant_first_then_the_others_in_turn_order():
+    inp = {"space": "taming", "occupant": "Blue", "turn_order": ["Red", "Blue", "Green"],
+           "draws_left": 0, "taken": 0, "left": 3}  # fmt: skip
+    assert an.taming_picks(CONFIG, inp) == {"order": ["Blue", "Red", "Green"], "picker": "Blue",
+                                            "done": False}  # fmt: skip
+    assert an.taming_picks(CONFIG, {**inp, "taken": 2, "left": 1})["picker"] == "Green"
+    assert an.taming_picks(CONFIG, {**inp, "taken": 3, "left": 0})["done"]
+    assert an.taming_picks(CONFIG, {**inp, "draws_left": 1})["picker"] == ""
+    family = an.taming_picks(FAMILY, {**inp, "space": "animals"})
+    assert family["order"] == ["Blue"]
+    assert an.taming_picks(FAMILY, {**inp, "space": "animals", "taken": 1, "left": 2})["done"]
+
+
+def test_a_pair_lies_in_one_enclosure_and_edges_have_player_names():
+    dividers = divs(box(0, 0, 0, 0) + box(0, 2, 0, 2))
+    same = {"rows": 3, "cols": 8, "dividers": dividers, "squares": [[0, 0], [0, 0]]}
+    assert an.pair_squares(CONFIG, same)["same"]
+    assert not an.pair_squares(CONFIG, {**same, "squares": [[0, 0], [0, 2]]})["same"]
+    text = {e: an.edge_text(CONFIG, {"rows": 3, "cols": 8, "edge": e})["text"]
+            for e in ("h:0:1", "h:3:0", "h:1:2", "v:0:0", "v:2:8", "v:1:4")}  # fmt: skip
+    assert text == {
+        "h:0:1": "the top hull at column 2", "h:3:0": "the bottom hull at column 1",
+        "h:1:2": "between rows 1 and 2 at column 3", "v:0:0": "the left hull at row 1",
+        "v:2:8": "the right hull at row 3", "v:1:4": "between columns 4 and 5 in row 2",
+    }  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------

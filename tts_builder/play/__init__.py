@@ -2,8 +2,7 @@
 checked against rules_ref, illegal actions injected between steps (see :mod:`.driver`).
 
 Verification code, not build code: it imports rules_ref. Each game with a driver has an adapter
-module here; :func:`adapter_factory` makes one for a build. Ark & Noah has none yet (its table is
-being reworked); an adapter with the :class:`.driver.Adapter` methods plugs in here.
+module here (an :class:`.driver.Adapter`); :func:`adapter_factory` makes one for a build.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from .driver import Adapter, TableRun, play_many
 ADAPTERS = {
     "arche-noah": ("arche_noah", "ArcheNoahAdapter"),
     "arche-noah-flood": ("arche_noah_flood", "FloodAdapter"),
+    "ark-and-noah": ("ark_and_noah", "ArkAdapter"),
 }
 
 

@@ -48,6 +48,7 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         **_table_rules(config, shapes, colours, low, high),
         "seating": _seating(colours),
         "starting_deal": _starting_deal(config, low, high),
+        **_decisions(config, shapes, colours),
     }
 
 
@@ -482,3 +483,107 @@ def _starting_deal(config: dict[str, Any], low: int, high: int) -> st.SearchStra
         return {"players": n, "rolls": rolls}
 
     return build()
+# ---------------------------------------------------------------------------------------------
+# may_act, trade_may, exchange, taming_picks, pair_squares, edge_text
+
+PHASES = ["idle", "dealing", "setup", "place", "choose", "resolve", "deluge", "over"]
+KINDS = ["", "gain", "tame", "trade", "build", "load", "deluge_food", "deluge_pairs"]
+ACT_NAMES = ["setup", "place", "choose", "done", "draw", "bonus", "swap", "exchange", "pick",
+             "build", "food", "pair"]  # fmt: skip
+TRADE_ACTS = ["bonus", "swap", "draw", "exchange", "done"]
+
+
+def _decisions(config: dict[str, Any], shapes: list[Shape], colours: list[str]) -> Strategies:
+    tiles = 2 * len(config["species"])
+    tile = st.integers(0, tiles - 1)
+    ids = [a["id"] for a in config["actions"]]
+    largest = config["ark"]["enclosure_max"]
+    colour_or_none = st.sampled_from(["", *colours])
+
+    @st.composite
+    def may_act(draw: Draw) -> dict[str, Any]:
+        turn = draw(colour_or_none)
+        return {
+            "act": draw(st.sampled_from(ACT_NAMES) if _chance(draw, 97) else st.just("jump")),
+            "phase": draw(st.sampled_from(PHASES)),
+            "kind": draw(st.sampled_from(KINDS)),
+            "turn": turn,
+            "color": turn if _chance(draw, 50) else draw(st.sampled_from(colours)),
+        }
+
+    @st.composite
+    def trade_may(draw: Draw) -> dict[str, Any]:
+        dragged = draw(st.sampled_from(colours))
+        return {
+            "act": draw(st.sampled_from(TRADE_ACTS) if _chance(draw, 97) else st.just("pass")),
+            "bonus_taken": _chance(draw, 80),
+            "choice": draw(st.sampled_from(["", "swap", "draw"])),
+            "draws_left": draw(st.integers(0, config["trading"]["draws"])),
+            "exchanged": _chance(draw, 30),
+            "dragged": dragged,
+            "onto": dragged if _chance(draw, 20) else draw(colour_or_none),
+            "can_swap": draw(st.booleans()),
+            "can_draw": draw(st.booleans()),
+            "can_exchange": draw(st.booleans()),
+        }
+
+    @st.composite
+    def exchange(draw: Draw) -> dict[str, Any]:
+        hand = draw(st.lists(tile, max_size=8))
+        others = draw(st.lists(tile, max_size=10))
+        drawn = draw(st.lists(tile, max_size=3))
+        in_play = sorted(set(hand) | set(others)) if _chance(draw, 80) else others
+        return {
+            "hand": hand,
+            "in_play": in_play,
+            "drawn": drawn,
+            "give": draw(st.sampled_from(hand) if hand and _chance(draw, 80) else tile),
+            "take": draw(st.sampled_from(drawn) if drawn and _chance(draw, 80) else tile),
+        }
+
+    @st.composite
+    def taming_picks(draw: Draw) -> dict[str, Any]:
+        order = draw(st.permutations(colours))[: draw(st.integers(1, len(colours)))]
+        return {
+            "space": draw(st.sampled_from(ids) if _chance(draw, 97) else st.just("nowhere")),
+            "occupant": draw(st.sampled_from(order)),
+            "turn_order": order,
+            "draws_left": draw(st.integers(0, 1) | st.just(0)),
+            "taken": draw(st.integers(0, len(colours) + 1)),
+            "left": draw(st.integers(0, 4)),
+        }
+
+    @st.composite
+    def pair_squares(draw: Draw) -> dict[str, Any]:
+        rows, cols, dividers = draw(_layout(shapes, colours, largest, 1))
+        squares = [[r, c] for r in range(rows) for c in range(cols)]
+        pair = [draw(st.sampled_from(squares)) for _ in range(2)]
+        try:
+            found = ref.enclosures(config, {"rows": rows, "cols": cols, "dividers": dividers})
+        except ValueError:
+            found = {"enclosures": []}
+        if found["enclosures"] and _chance(draw, 60):  # both in one enclosure, or one outside
+            inside = draw(st.sampled_from(found["enclosures"]))["squares"]
+            pair = [draw(st.sampled_from(inside)), draw(st.sampled_from(inside))]
+            if _chance(draw, 30):
+                pair[1] = draw(st.sampled_from(squares))
+        if _chance(draw, MALFORMED):
+            pair = draw(st.sampled_from([pair[:1], [pair[0], [rows, 0]], [*pair, pair[0]]]))
+        return {"rows": rows, "cols": cols, "dividers": dividers, "squares": pair}
+
+    @st.composite
+    def edge_text(draw: Draw) -> dict[str, Any]:
+        rows, cols = draw(st.sampled_from(shapes))
+        edge = draw(st.sampled_from(_edges(rows, cols)))
+        if _chance(draw, MALFORMED):
+            edge = draw(st.sampled_from([f"h:{rows + 1}:0", f"v:0:{cols + 1}", "x:0:0", "h:0"]))
+        return {"rows": rows, "cols": cols, "edge": edge}
+
+    return {
+        "may_act": may_act(),
+        "trade_may": trade_may(),
+        "exchange": exchange(),
+        "taming_picks": taming_picks(),
+        "pair_squares": pair_squares(),
+        "edge_text": edge_text(),
+    }

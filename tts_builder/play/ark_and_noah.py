@@ -1,0 +1,543 @@
+"""The driver's adapter for ``ark-and-noah`` (and ``family``): the worker-placement table next to
+rules_ref's game.
+
+Chance (the starting deal, every tile drawn from a bag) is decided by the table and replayed
+into ``rules_ref.ark_and_noah``. A chosen reference action is applied to the reference with its
+forced follow-ups recorded; each recorded decision is then made on the table the way a player
+makes it (workers and pieces dropped, drawn tiles dragged into an area, an own tile dropped
+onto a drawn one, a divider onto another, panel buttons), and Done is pressed whenever the
+reference has moved past the table's current step. Building prefers hull edges (mostly), so
+random games close the hull and end.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rules_ref import ark_and_noah as R
+
+from ..emulator import EmulatedTable
+from ..games.ark_and_noah import area_slot, rules_config, table_points
+from ..games.ark_and_noah.table import BOARD_TOP
+from .driver import Attempt, Choices, Move
+
+TASK_KINDS = {"build": "build", "load": "load", "deluge_food": "deluge_food",
+              "deluge_pairs": "deluge_pairs", "keep": "tame"}  # fmt: skip
+TRADE_TASKS = ("trade_bonus", "trade_option", "swap_first", "swap_second", "exchange")
+
+
+class ArkAdapter:
+    """One game of Ark & Noah on an emulated table, next to the reference game."""
+
+    def __init__(
+        self,
+        save: dict[str, Any],
+        images: dict[str, bytes],
+        data: dict[str, Any],
+        seed: int,
+        variant: str | None = None,
+    ) -> None:
+        self.save, self.images, self.seed, self.data = save, images, seed, data
+        self.config = rules_config(data, variant)
+        self.seats = data["table"]["seats"]
+        self.low, self.high = data["players"]["min"], data["players"]["max"]
+        self.tile_guid: dict[int, str] = {}
+        for obj in save["ObjectStates"]:
+            for item in [obj, *obj.get("ContainedObjects", [])]:
+                notes = json.loads(item.get("GMNotes") or "{}")
+                if notes.get("kind") == "animal":
+                    self.tile_guid[notes["tile"]] = item["GUID"]
+        self.colors: list[str] = []
+        self.table: EmulatedTable
+        self.state: R.State
+        self.points: dict[str, Any] = {}
+        self.choices: Choices
+
+    # ---- the driver's interface ----------------------------------------------------------------
+
+    def start(self, choices: Choices) -> str:
+        self.choices = choices
+        n = self.low + choices.pick(self.high - self.low + 1)
+        self.colors = [c for c in self.config["colors"][:n]]
+        self.points = table_points(self.data, self.config, n)
+        self.table = EmulatedTable(self.save, seed=self.seed, images=self.images)
+        self.table.seat(self.colors)
+        self.table.load()
+        presser = self.colors[choices.pick(n)]
+        self.table.click_ui(presser, "setup")
+        self.state = R.Game(self.config, n).new_initial_state()
+        hands = [self._hand(c) for c in self.colors]
+        for seat in range(n):
+            for sex in (0, 1):
+                for tile in sorted(t for t in hands[seat] if t % 2 == sex):
+                    self.state.apply_action(self.state.layout.tile + tile)
+        self._catch_up()
+        return f"{n} players ({', '.join(self.colors)}); {presser} presses Setup"
+
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    def broadcasts(self) -> int:
+        return len(self.table.broadcasts)
+
+    def told(self, since: int) -> list[tuple[str | None, str]]:
+        return [(b["to"], b["message"]) for b in self.table.broadcasts[since:]]
+
+    def reload(self) -> None:
+        saved = self.table.save_state()
+        self.table = EmulatedTable(saved, seed=self.seed + 1, images=self.images)
+        self.table.seat(self.colors)
+        self.table.load()
+
+    def moves(self, choices: Choices) -> list[Move]:
+        state = self.state
+        task = state.queue[0]
+        legal = state.legal_actions()
+        if task[0] == "build" and choices.pick(4) < 3:  # mostly close the hull: games end
+            lay = state.layout
+            hull = [
+                a
+                for a in legal
+                if lay.edge <= a < lay.pitch and state.grid.edges[a - lay.edge] in state.grid.hull
+            ]
+            legal = hull or legal
+        if task[0] == "trade_option" and R.TRADE_SWAP in legal:
+            return self._swap_moves()
+        who = self._color(state.current_player())
+        return [
+            Move(f"{who}: {state.action_to_string(a)}", lambda a=a: self._act([a])) for a in legal
+        ]
+
+    def attempts(self, choices: Choices) -> list[Attempt]:
+        s = self._script()
+        out: list[Attempt] = []
+        first = self.colors[0]
+        out.append(Attempt(first, "presses Setup again", lambda: self._call(first, "ui_setup")))
+        if self.state.is_terminal():
+            for color in self.colors[:2]:
+                out.append(
+                    Attempt(
+                        color,
+                        "presses Done after the game",
+                        lambda c=color: self._call(c, "ui_done", "done"),
+                    )
+                )
+            return out
+        turn = self._turn(s)
+        others = [c for c in self.colors if c != turn]
+        task = self.state.queue[0]
+        if others and s["phase"] in ("resolve", "deluge"):
+            other = others[0]
+            out.append(
+                Attempt(
+                    other,
+                    "presses Done for someone else's step",
+                    lambda o=other: self._call(o, "ui_done", self._done_id()),
+                )
+            )
+        if task[0] == "place" and others:
+            other = others[0]
+            worker = self._free_worker(other)
+            free = [
+                sp
+                for sp in self.points["spaces"]
+                if sp["id"] not in {p["space"] for p in s["placements"]}
+            ]
+            if worker and free:
+                out.append(
+                    Attempt(
+                        other,
+                        f"places a worker on {free[0]['id']} out of turn",
+                        lambda o=other, w=worker, sp=free[0]: self._drop(o, w, sp["current"]),
+                    )
+                )
+        if task[0] == "keep" and s["drawn"]:
+            picker = self._color(task[1])
+            for other in [c for c in self.colors if c != picker][:1]:
+                guid = s["drawn"][0]
+                out.append(
+                    Attempt(
+                        other,
+                        "takes a drawn animal out of turn",
+                        lambda o=other, g=guid: self._into_area(o, g),
+                    )
+                )
+        if task[0] == "trade_bonus":
+            trader = self._color(task[1])
+            out.append(
+                Attempt(
+                    trader,
+                    "draws before taking the trading bonus",
+                    lambda: self._call(trader, "ui_draw", "draw_male"),
+                )
+            )
+        if task[0] == "build" and others:
+            other = others[0]
+            guid = self._piece_in_area(other, "Divider")
+            edges = [e for e in self.points["edges"] if e not in self.state.dividers]
+            if guid and edges:
+                x, z, _ = self.points["edges"][edges[0]]
+                out.append(
+                    Attempt(
+                        other,
+                        f"builds on {edges[0]} in someone else's step",
+                        lambda o=other, g=guid, p=[x, z]: self._drop(o, g, p),
+                    )
+                )
+        return out
+
+    def table_view(self) -> dict[str, Any]:
+        s = self._script()
+        objects = self.table.objects()
+        dividers, pitch, food = {}, [], []
+        for o in objects:
+            notes = json.loads(o["gm_notes"] or "{}")
+            x, z = o["position"][0], o["position"][2]
+            if notes.get("kind") == "divider" and (e := self._near(self.points["edges"], x, z)):
+                dividers[e] = notes["color"]
+            elif notes.get("kind") == "pitch" and (f := self._near(self.points["pitch"], x, z)):
+                pitch.append(f)
+            elif notes.get("kind") == "food" and (q := self._near(self.points["squares"], x, z)):
+                r, c = map(int, q.split(":"))
+                food.append(r * self.points["cols"] + c)
+        species = [sp["name"] for sp in self.config["species"]]
+        loaded = sorted(
+            [species.index(p["species"]), self._square_index(p["square"])]
+            for p in s.get("loaded") or []
+        )
+        view: dict[str, Any] = {
+            "vp": [s["vp"][c] for c in self.colors],
+            "round": s["round"],
+            "hands": [self._hand(c, objects) for c in self.colors],
+            "pieces": [self._pieces(c, objects) for c in self.colors],
+            "drawn": sorted(self._tile_of(g) for g in s.get("drawn") or []),
+            "dividers": dividers,
+            "pitch": sorted(pitch),
+            "food": sorted(food),
+            "loaded": loaded,
+            "over": s["phase"] == "over",
+        }
+        if s["phase"] == "over":
+            view["final"] = [s["final"]["scores"][c] for c in self.colors]
+            view["winners"] = list(s["final"]["winners"])
+        return view
+
+    def reference_view(self) -> dict[str, Any]:
+        state = self.state
+        view: dict[str, Any] = {
+            "vp": list(state.vp),
+            "round": state.round,
+            "hands": [sorted(h) for h in state.hands],
+            "pieces": [[p["dividers"], p["food"], p["pitch"]] for p in state.players],
+            "drawn": sorted(state.drawn),
+            "dividers": dict(state.dividers),
+            "pitch": sorted(state.pitch),
+            "food": sorted(state.food),
+            "loaded": sorted([s, sq] for s, sq in state.loaded),
+            "over": state.is_terminal(),
+        }
+        if state.is_terminal():
+            view["final"] = [state.final["scores"][c] for c in self.colors]
+            view["winners"] = list(state.final["winners"])
+        return view
+
+    # ---- reading the table ---------------------------------------------------------------------
+
+    def _script(self) -> dict[str, Any]:
+        return json.loads(self.table.call_global("onSave"))
+
+    def _color(self, seat: int) -> str:
+        return self.colors[seat] if 0 <= seat < len(self.colors) else "?"
+
+    def _seat(self, color: str) -> dict[str, Any]:
+        return next(s for s in self.seats if s["color"] == color)
+
+    @staticmethod
+    def _near(spots: dict[str, Any], x: float, z: float) -> str | None:
+        for name, p in spots.items():
+            if (p[0] - x) ** 2 + (p[1] - z) ** 2 < 0.04:
+                return name
+        return None
+
+    def _square_index(self, square: str) -> int:
+        r, c = map(int, square.split(":"))
+        return r * self.points["cols"] + c
+
+    def _tile_of(self, guid: str) -> int:
+        return next(t for t, g in self.tile_guid.items() if g == guid)
+
+    def _owner(self, o: dict[str, Any]) -> str | None:
+        import math
+
+        w, d = self.data["table"]["area_size"]
+        for color in self.colors:
+            seat = self._seat(color)
+            a = math.radians(seat["facing"])
+            dx, dz = o["position"][0] - seat["area"][0], o["position"][2] - seat["area"][1]
+            right = dx * math.cos(a) - dz * math.sin(a)
+            forward = dx * math.sin(a) + dz * math.cos(a)
+            if abs(right) <= w / 2 and abs(forward) <= d / 2:
+                return color
+        return None
+
+    def _in_area(
+        self, color: str, kind: str, objects: list[dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
+        return [
+            o
+            for o in (self.table.objects() if objects is None else objects)
+            if json.loads(o["gm_notes"] or "{}").get("kind") == kind
+            and not o["locked"]
+            and self._owner(o) == color
+        ]
+
+    def _hand(self, color: str, objects: list[dict[str, Any]] | None = None) -> list[int]:
+        return sorted(
+            json.loads(o["gm_notes"])["tile"] for o in self._in_area(color, "animal", objects)
+        )
+
+    def _pieces(self, color: str, objects: list[dict[str, Any]]) -> list[int]:
+        return [len(self._in_area(color, k, objects)) for k in ("divider", "food", "pitch")]
+
+    def _piece_in_area(self, color: str, tag: str) -> str | None:
+        found = self._in_area(color, tag.lower())
+        return found[0]["guid"] if found else None
+
+    def _free_worker(self, color: str) -> str | None:
+        placed = self._script().get("worker_space") or {}
+        for o in self.table.objects():
+            notes = json.loads(o["gm_notes"] or "{}")
+            if (
+                notes.get("kind") == "worker"
+                and notes.get("color") == color
+                and o["guid"] not in placed
+            ):
+                return o["guid"]
+        return None
+
+    def _turn(self, s: dict[str, Any]) -> str:
+        if s["phase"] == "place":
+            return s["place_order"][s["place_pos"] - 1]
+        if s["phase"] == "choose":
+            return s["colors"][s["seat_turn"] - 1]
+        if s["phase"] in ("resolve", "deluge") and s.get("steps"):
+            return s["steps"][s["step"] - 1]["color"]
+        return ""
+
+    def _done_id(self) -> str:
+        return "done" if self.table.ui_active("done") else "done_b"
+
+    # ---- acting --------------------------------------------------------------------------------
+
+    def _swap_moves(self) -> list[Move]:
+        state = self.state
+        who = self._color(state.current_player())
+        lay = state.layout
+        out = []
+        if R.TRADE_DRAW in state.legal_actions():
+            out.append(Move(f"{who}: trade draw", lambda: self._act([R.TRADE_DRAW])))
+        edges = sorted(state.dividers, key=state.grid.index.__getitem__)
+        for first in edges[:6]:
+            for second in edges:
+                if state.dividers[second] != state.dividers[first]:
+                    actions = [
+                        R.TRADE_SWAP,
+                        lay.edge + state.grid.index[first],
+                        lay.edge + state.grid.index[second],
+                    ]
+                    out.append(
+                        Move(f"{who}: swap {first} and {second}", lambda a=actions: self._act(a))
+                    )
+                    break
+        return out
+
+    def _act(self, actions: list[int]) -> None:
+        """Apply ``actions`` (each while it is still a decision) and their forced follow-ups to
+        the reference; make every one of them on the table; replay the table's chance."""
+        log: list[tuple[list[Any], int]] = []
+        state = self.state
+        plain = R.State._apply
+
+        def recorded(action: int) -> None:
+            log.append((list(state.queue[0]), action))
+            plain(state, action)
+
+        state._apply = recorded  # type: ignore[method-assign]
+        try:
+            for action in actions:
+                if action in state.legal_actions():
+                    state.apply_action(action)
+        finally:
+            del state._apply
+        for task, action in log:
+            self._perform(task, action)
+        self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Replay the table's draws into the reference (and make its forced follow-ups) until
+        the reference waits on a decision; then bring the table to that decision's step."""
+        for _ in range(200):
+            if self.state.is_terminal():
+                self._align(None)
+                return
+            task = self.state.queue[0]
+            self._align(task)
+            if task[0] not in ("draw", "setup_draw"):
+                return
+            drawn = [self._tile_of(g) for g in self._script().get("drawn") or []]
+            new = list(drawn)
+            for t in self.state.drawn:
+                if t in new:
+                    new.remove(t)
+            if not new:
+                raise AssertionError(f"the reference draws ({task}) but the table drew nothing")
+            self._act_chance(self.state.layout.tile + new[0])
+        raise AssertionError("the reference never reached a decision")
+
+    def _act_chance(self, outcome: int) -> None:
+        log: list[tuple[list[Any], int]] = []
+        state = self.state
+        plain = R.State._apply
+
+        def recorded(action: int) -> None:
+            log.append((list(state.queue[0]), action))
+            plain(state, action)
+
+        state._apply = recorded  # type: ignore[method-assign]
+        try:
+            state.apply_action(outcome)
+        finally:
+            del state._apply
+        for task, action in log[1:]:
+            self._perform(task, action)
+
+    def _matches(self, task: list[Any] | None, s: dict[str, Any]) -> bool:
+        """Is the table at the step of the reference's ``task`` (None: the game's end)?"""
+        phase = s["phase"]
+        if task is None:
+            return phase == "over"
+        name = task[0]
+        if name == "place":
+            return phase == "place"
+        if name == "family_turn":
+            return phase == "choose"
+        if phase not in ("resolve", "deluge") or not s.get("steps"):
+            return False
+        step = s["steps"][s["step"] - 1]
+        if name in ("draw", "choose_bag"):
+            return step["kind"] in ("tame", "trade")
+        if name == "keep":
+            return step["kind"] == "tame"
+        seat_color = self._color(task[1])
+        if name in TRADE_TASKS:
+            return step["kind"] == "trade" and step["color"] == seat_color
+        return step["kind"] == TASK_KINDS.get(name) and step["color"] == seat_color
+
+    def _align(self, task: list[Any] | None) -> None:
+        """Press Done until the table is at the step of ``task``."""
+        for _ in range(60):
+            s = self._script()
+            if self._matches(task, s):
+                return
+            if s["phase"] not in ("resolve", "deluge"):
+                raise AssertionError(f"the table is in {s['phase']}, rules_ref at {task}")
+            who = self._turn(s)
+            step = s["step"]
+            self.table.click_ui(who, self._done_id())
+            if self._script()["step"] == step and self._script()["phase"] == s["phase"]:
+                told = [m for to, m in self.told(len(self.table.broadcasts) - 1) if to == who]
+                raise AssertionError(f"{who}'s Done was refused: {told}")
+        raise AssertionError(f"the table never reached {task}")
+
+    def _perform(self, task: list[Any], action: int) -> None:
+        """Make one reference decision on the table, as its player does."""
+        self._align(task)
+        state, lay = self.state, self.state.layout
+        name = task[0]
+        if name in ("draw", "setup_draw"):
+            return  # the table drew it
+        if action == R.PASS:
+            return  # Done, pressed when the table must move on
+        color = self._color(task[1])
+        if name == "place":
+            space = self.config["actions"][action - lay.space]["id"]
+            spot = next(sp for sp in self.points["spaces"] if sp["id"] == space)["current"]
+            self._drop(color, self._free_worker(color), spot)
+        elif name == "family_turn":
+            self.table.click_ui(color, "act_" + self.config["actions"][action - lay.space]["id"])
+        elif name == "choose_bag":
+            self.table.click_ui(color, "draw_male" if action == R.BAG_MALE else "draw_female")
+        elif name == "keep":
+            self._into_area(color, self.tile_guid[action - lay.tile])
+        elif name == "trade_bonus":
+            bonuses = self.config["trading"]["bonus"]
+            if len(bonuses) > 1:  # a single bonus the table gives at the step's start
+                self.table.click_ui(color, "trade_" + bonuses[action - lay.bonus])
+        elif name == "trade_option":
+            return  # the swap or the draws that follow are the gestures
+        elif name == "swap_first":
+            self._swap_from = state.grid.edges[action - lay.edge]
+        elif name == "swap_second":
+            second = state.grid.edges[action - lay.edge]
+            x, z, _ = self.points["edges"][second]
+            self._drop(color, self._divider_on(self._swap_from), [x, z])
+        elif name == "exchange":
+            take, give = divmod(action - lay.exchange, 2 * len(self.config["species"]))
+            target = self.table.object(self.tile_guid[take])
+            self.table.drop(color, self.tile_guid[give], list(target["position"]))
+        elif name == "build":
+            if action < lay.pitch:
+                x, z, _ = self.points["edges"][state.grid.edges[action - lay.edge]]
+                self._drop(color, self._piece_in_area(color, "Divider"), [x, z])
+            else:
+                field = state.grid.points[action - lay.pitch][0]
+                self._drop(color, self._piece_in_area(color, "Pitch"), self.points["pitch"][field])
+        elif name in ("load", "deluge_food", "deluge_pairs"):
+            if action < lay.load:
+                self._drop(
+                    color,
+                    self._piece_in_area(color, "Food"),
+                    self._square_spot(action - lay.square),
+                )
+            else:
+                size = state.grid.rows * state.grid.cols
+                species, square = divmod(action - lay.load, size)
+                spot = self._square_spot(square)
+                for tile in (2 * species, 2 * species + 1):
+                    self._drop(color, self.tile_guid[tile], spot)
+        else:
+            raise AssertionError(f"no gesture for {name}")
+
+    def _square_spot(self, square: int) -> list[float]:
+        r, c = divmod(square, self.points["cols"])
+        return self.points["squares"][f"{r}:{c}"]
+
+    def _divider_on(self, edge: str) -> str:
+        x, z, _ = self.points["edges"][edge]
+        return next(
+            o["guid"]
+            for o in self.table.objects()
+            if json.loads(o["gm_notes"] or "{}").get("kind") == "divider"
+            and (o["position"][0] - x) ** 2 + (o["position"][2] - z) ** 2 < 0.04
+        )
+
+    def _drop(self, color: str, guid: str | None, xz: list[float]) -> None:
+        if guid is None:
+            raise AssertionError(f"{color} has no piece to drop")
+        self.table.drop(color, guid, [xz[0], BOARD_TOP + 0.5, xz[1]])
+
+    def _into_area(self, color: str, guid: str) -> None:
+        """Drag a tile into a free place of ``color``'s area."""
+        seat = self._seat(color)
+        taken = [o["position"] for o in self.table.objects()]
+        for k in range(60):
+            x, y, z = area_slot(seat, "animals", k)
+            if all((p[0] - x) ** 2 + (p[2] - z) ** 2 > 0.5 for p in taken):
+                self.table.drop(color, guid, [x, y + 0.5, z])
+                return
+        raise AssertionError(f"no free place in {color}'s area")
+
+    def _call(self, color: str, handler: str, element: str | None = None) -> None:
+        """A press of a button the panel hides now (a stale panel, or a quick double click)."""
+        self.table.call_global(handler, {"color": color}, "-1", element or handler)
