@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import build
 from PIL import Image
 
-from conftest import build
 from tts_builder import geometry as geo
 from tts_builder.cli import cli, run
 from tts_builder.render.hexmap import board_style

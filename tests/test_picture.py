@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import build
 from PIL import Image
 
-from conftest import build
 from tts_builder import geometry as geo
 from tts_builder.errors import BuildError
 from tts_builder.picture import (
@@ -139,8 +139,8 @@ def test_table_command_writes_the_picture(tmp_path: Path):
 
 def test_build_writes_the_table_picture_beside_the_preview(tmp_path: Path):
     from click.testing import CliRunner
-
     from conftest import SESSION_CACHE
+
     from tts_builder.cli import cli
     from tts_builder.writer import DirCache
 
