@@ -865,3 +865,27 @@ def test_simultaneous_dice_take_values_in_roll_order() -> None:
     t.settle()
     assert t.object("die002")["value"] == 6
     assert t.object("die001")["value"] == "1"
+
+
+def test_global_snap_points_load_from_the_save_and_are_saved_back() -> None:
+    """Global.getSnapPoints starts from the save's SnapPoints; setSnapPoints lands in the save."""
+    script = """
+    function onLoad()
+      local first = Global.getSnapPoints()[1]
+      seen = {n = #Global.getSnapPoints(), x = first.position.x, tag = first.tags[1]}
+      function get_seen() return seen end
+      Global.setSnapPoints({{position = {1, 2, 3}, rotation = {0, 180, 0}, rotation_snap = true},
+                            {position = {x = 4, y = 5, z = 6}, tags = {"Divider"}}})
+    end
+    """
+    snaps = [
+        {"Position": {"x": 7.5, "y": 0.96, "z": 0}, "Tags": ["Slot"]},
+        {"Position": {"x": 0, "y": 0.96, "z": 1}, "Rotation": {"x": 0, "y": 90, "z": 0}},
+    ]
+    table = loaded(script, top={"SnapPoints": snaps})
+    assert table.call_global("get_seen") == {"n": 2, "x": 7.5, "tag": "Slot"}
+    assert table.save_state()["SnapPoints"] == [
+        {"Position": {"x": 1, "y": 2, "z": 3}, "Rotation": {"x": 0, "y": 180, "z": 0},
+         "RotationSnap": True},
+        {"Position": {"x": 4, "y": 5, "z": 6}, "Tags": ["Divider"]},
+    ]  # fmt: skip

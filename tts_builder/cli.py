@@ -409,14 +409,21 @@ def table(
         picture = table_picture(result.save, images, result.positions, result.folder)
         pictures = {"table.png": picture}
     else:
+        from .games import game_module
+
+        module = game_module(result.engine)
+        config = module.rules_config(result.definition.data, variant)
         low, high = result.definition.players
-        pictures = {
-            f"table-setup-{count}p.png": table_picture(
-                run_setup(result.save, count, images=result.files), images, result.positions,
-                f"{result.folder}: after Setup, {count} players",
-            )
-            for count in ([players] if players else range(low, high + 1))
-        }  # fmt: skip
+        pictures = {}
+        for count in [players] if players else range(low, high + 1):
+            state = run_setup(result.save, count, images=result.files)
+            # A game whose Setup lays the table out per player count says where its script's
+            # positions are then; otherwise they are the build's.
+            laid_out = getattr(module, "positions_on", None)
+            positions = (laid_out(state, result.definition.data, config, count) if laid_out
+                         else result.positions)  # fmt: skip
+            title = f"{result.folder}: after Setup, {count} players"
+            pictures[f"table-setup-{count}p.png"] = table_picture(state, images, positions, title)
     for name, picture in pictures.items():
         dest = out_file or out / result.folder / name
         dest.parent.mkdir(parents=True, exist_ok=True)

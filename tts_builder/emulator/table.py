@@ -475,6 +475,8 @@ class EmulatedTable:
         save["Note"] = state["notes"]
         save["TabStates"] = state["tabs"] or {}
         save["Turns"] = state["turns"] or {}
+        if state["snap_points"] or "SnapPoints" in save:
+            save["SnapPoints"] = state["snap_points"] or []
         if self._xml_changed and "Global" in self._ui:
             save["XmlUI"] = self._ui["Global"].get_xml()
         return save

@@ -1871,6 +1871,36 @@ local function hand_colors()
 end
 
 ---------------------------------------------------------------------------- driver API
+-- Global snap points: the save's form ({Position = {x, y, z}, Rotation, RotationSnap, Tags})
+-- and the API's ({position = Vector, rotation, rotation_snap, tags}), both ways.
+local function xyz(v)
+  if type(v) ~= "table" then return nil end
+  return { x = v.x or v[1] or 0, y = v.y or v[2] or 0, z = v.z or v[3] or 0 }
+end
+
+local function snaps_from_save(list)
+  local out = {}
+  for i, p in ipairs(list or {}) do
+    local pos, rot = xyz(p.Position) or { x = 0, y = 0, z = 0 }, xyz(p.Rotation)
+    out[i] = { position = newv(pos.x, pos.y, pos.z), rotation_snap = p.RotationSnap == true,
+      tags = list_copy(p.Tags) }
+    if rot then out[i].rotation = newv(rot.x, rot.y, rot.z) end
+  end
+  return out
+end
+
+local function snaps_to_save(list)
+  local out = {}
+  for i, p in ipairs(list or {}) do
+    local item = { Position = xyz(p.position) or { x = 0, y = 0, z = 0 } }
+    if p.rotation ~= nil then item.Rotation = xyz(p.rotation) end
+    if p.rotation_snap then item.RotationSnap = true end
+    if p.tags and #p.tags > 0 then item.Tags = list_copy(p.tags) end
+    out[i] = item
+  end
+  return out
+end
+
 function World.load(save)
   aborted = false
   notes = save.Note or ""
@@ -1892,6 +1922,7 @@ function World.load(save)
   turns.pass_turns = save_turns.PassTurns ~= false
   turns.turn_color = save_turns.TurnColor or ""
   global.script_state = save.LuaScriptState or ""
+  global.extra.snap_points = snaps_from_save(save.SnapPoints)
   py.ui_load("Global", save.XmlUI or "")
   for _, data in ipairs(save.ObjectStates or {}) do note_guids(data) end
   local loaded = {}
@@ -2132,7 +2163,7 @@ function World.save_state()
   turn_save.PassTurns = turns.pass_turns
   turn_save.TurnColor = turns.turn_color
   return World.jsonable({ objects = data, script_state = global.script_state or "", notes = notes,
-    tabs = tabs, turns = turn_save })
+    tabs = tabs, turns = turn_save, snap_points = snaps_to_save(global.extra.snap_points) })
 end
 
 return World

@@ -4,7 +4,9 @@ Every module in this package that sets ``GAME_ID`` is a bundled game. It provide
 and ``OPTIONAL`` (its definition keys beyond the common header; a key in both replaces the
 header's spec), ``check(data, root)`` (cross-field checks raising FieldError),
 ``rules_config(data, variant=None)`` (the JSON-shaped rule numbers shared by rules_ref and
-the Lua) and ``assemble(definition, images, options) -> GameBuild``.
+the Lua) and ``assemble(definition, images, options) -> GameBuild``. Optional:
+``positions_on(save, data, config, n)``, the script's positions once Setup has laid the table
+out for ``n`` players (when they differ from the build's ``positions``).
 """
 
 from __future__ import annotations

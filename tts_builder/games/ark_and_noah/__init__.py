@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .assemble import assemble
 from .checks import check
+from .positions import positions_on
 from .rules import action_texts, rules_config
 from .schema import FIELDS, OPTIONAL
 from .table import AREA_SLOTS, area_slot, seat_point, table_points
@@ -28,6 +29,7 @@ __all__ = [
     "FIELDS",
     "GAME_ID",
     "OPTIONAL",
+    "positions_on",
     "action_texts",
     "area_slot",
     "assemble",
