@@ -48,8 +48,10 @@ def example_input(strategy: Any, function: Any, config: dict[str, Any]) -> Any:
     seen: list[Any] = []
 
     @with_seed(EXAMPLE_SEED)
+    # derandomize=False explicitly: Hypothesis's default profile under CI=true derandomizes,
+    # which would ignore the fixed seed and give another document there.
     @settings(database=None, max_examples=SAMPLES, deadline=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))  # fmt: skip
+              derandomize=False, suppress_health_check=list(HealthCheck))  # fmt: skip
     @given(strategy)
     def collect(inp: Any) -> None:
         seen.append(inp)
