@@ -18,6 +18,7 @@ from rules_ref.arche_noah import ArcheNoahGame, ArcheNoahState
 from ..emulator import EmulatedTable
 from ..games.arche_noah import rules_config
 from .driver import Attempt, Choices, Move
+from .seated import SeatedTable
 
 PHASES = {
     "bidding": "bid",
@@ -32,7 +33,7 @@ def _near(position: Any, spot: list[float], tolerance: float) -> bool:
     return abs(position[0] - spot[0]) < tolerance and abs(position[2] - spot[1]) < tolerance
 
 
-class ArcheNoahAdapter:
+class ArcheNoahAdapter(SeatedTable):
     """One game of Arche Noah on an emulated table, next to the reference game."""
 
     def __init__(
@@ -69,18 +70,6 @@ class ArcheNoahAdapter:
 
     def finished(self) -> bool:
         return self.state.is_terminal() and self.scored == len(self.state.playthrough_scores)
-
-    def broadcasts(self) -> int:
-        return len(self.table.broadcasts)
-
-    def reload(self) -> None:
-        saved = self.table.save_state()
-        self.table = EmulatedTable(saved, seed=self.seed + 1, images=self.images)
-        self.table.seat(self.colors)
-        self.table.load()
-
-    def told(self, since: int) -> list[tuple[str | None, str]]:
-        return [(b["to"], b["message"]) for b in self.table.broadcasts[since:]]
 
     def moves(self, choices: Choices) -> list[Move]:
         phase = self._script()["phase"]

@@ -18,9 +18,10 @@ from rules_ref import arche_noah_flood as F
 from ..emulator import EmulatedTable
 from ..games.arche_noah_flood import rules_config, table_positions
 from .driver import Attempt, Choices, Move
+from .seated import SeatedTable
 
 
-class FloodAdapter:
+class FloodAdapter(SeatedTable):
     """One game of the flood race on an emulated table, next to the reference game."""
 
     def __init__(
@@ -75,18 +76,6 @@ class FloodAdapter:
 
     def finished(self) -> bool:
         return self.state.is_terminal()
-
-    def broadcasts(self) -> int:
-        return len(self.table.broadcasts)
-
-    def reload(self) -> None:
-        saved = self.table.save_state()
-        self.table = EmulatedTable(saved, seed=self.seed + 1, images=self.images)
-        self.table.seat(self.colors)
-        self.table.load()
-
-    def told(self, since: int) -> list[tuple[str | None, str]]:
-        return [(b["to"], b["message"]) for b in self.table.broadcasts[since:]]
 
     def moves(self, choices: Choices) -> list[Move]:
         state = self.state

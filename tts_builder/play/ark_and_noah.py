@@ -21,13 +21,14 @@ from ..emulator import EmulatedTable
 from ..games.ark_and_noah import area_slot, rules_config, table_points
 from ..games.ark_and_noah.table import BOARD_TOP
 from .driver import Attempt, Choices, Move
+from .seated import SeatedTable
 
 TASK_KINDS = {"build": "build", "load": "load", "deluge_food": "deluge_food",
               "deluge_pairs": "deluge_pairs", "keep": "tame"}  # fmt: skip
 TRADE_TASKS = ("trade_bonus", "trade_option", "swap_first", "swap_second", "exchange")
 
 
-class ArkAdapter:
+class ArkAdapter(SeatedTable):
     """One game of Ark & Noah on an emulated table, next to the reference game."""
 
     def __init__(
@@ -77,18 +78,6 @@ class ArkAdapter:
 
     def finished(self) -> bool:
         return self.state.is_terminal()
-
-    def broadcasts(self) -> int:
-        return len(self.table.broadcasts)
-
-    def told(self, since: int) -> list[tuple[str | None, str]]:
-        return [(b["to"], b["message"]) for b in self.table.broadcasts[since:]]
-
-    def reload(self) -> None:
-        saved = self.table.save_state()
-        self.table = EmulatedTable(saved, seed=self.seed + 1, images=self.images)
-        self.table.seat(self.colors)
-        self.table.load()
 
     def moves(self, choices: Choices) -> list[Move]:
         state = self.state
