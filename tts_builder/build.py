@@ -197,10 +197,11 @@ def scripts_of(save: dict[str, Any]) -> dict[str, str]:
     return {name: text for name, text in found.items() if text}
 
 
-def lint_build(build: GameBuild) -> None:
-    """Fail the build on any MoonSharp-compatibility hit, naming the template module and line."""
+def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None) -> None:
+    """Fail the build on any MoonSharp-compatibility hit, naming the template module and line
+    (``cache``, e.g. the render cache, remembers scripts found clean, by content)."""
     from .lua.bundle import is_bundle, module_line_map
-    from .lua.lint import lint
+    from .lua.lint import lint_cached
     from .lua.scripts import module_templates
 
     templates = module_templates(build.engine)
@@ -209,7 +210,7 @@ def lint_build(build: GameBuild) -> None:
         for name, text in scripts_of(save).items():
             names_by_text.setdefault(text, f"{save_name}: {name}")
     for text, name in names_by_text.items():
-        hits = lint(text, name)
+        hits = lint_cached(text, name, cache)
         if hits:
             hit = hits[0]
             where = f"{name}:{hit.line}"
