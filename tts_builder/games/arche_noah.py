@@ -23,6 +23,10 @@ TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "
 CARD_Y = 1.0
 CHIP_Y = 1.2
 CHIP_THICKNESS = 0.2  # a seat's chips stand in a tower, one chip thickness apart
+#: Seat-relative places (right, toward the centre) of the start player card from the seat's
+#: collection and of each chip colour's tower from the seat's chips point.
+START_CARD_FROM_COLLECTION = (2.5, 4.0)
+CHIP_TOWERS = {"purple": (0.0, 0.0), "green": (1.6, 0.0)}
 BAG_Y = 1.6
 
 
@@ -346,16 +350,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             objects.append(
                 obj.hand_trigger(guids.guid(f"hand:{seat['color']}"), seat["color"], hand)
             )
-        seats.append(
-            {
-                "index": index,
-                "color": seat["color"],
-                "collection": _xyz(seat["collection"], CARD_Y),
-                "chips": _xyz(seat["chips"], CHIP_Y),
-                "facing": float(seat["facing"]),
-                "collection_zone": zone_guid,
-            }
-        )
+        seats.append(_seat_context(index, seat, zone_guid))
 
     max_offer = data["players"]["max"] * data["rules"]["cards_per_player_in_offer"]
     start, step = table["offer"]["start"], table["offer"]["step"]
@@ -378,6 +373,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             "draw_pile": _xyz(table["draw_pile"], CARD_Y),
             "set_aside": _xyz(table["set_aside"], CARD_Y),
             "offer": offer,
+            "removed": _xyz([table["set_aside"][0] + 6.0, table["set_aside"][1]], CARD_Y),
             "chip_step": CHIP_THICKNESS,
         },
     }
@@ -445,6 +441,28 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     build = GameBuild(game_id, definition, save, script, ui, files)
     build.positions = script_positions(ctx)
     return build
+
+
+def _seat_context(index: int, seat: dict[str, Any], zone_guid: str) -> dict[str, Any]:
+    """What the script knows of a seat: its colour, places (seat-relative ones turned here, so
+    the script does no layout arithmetic), the rotY its cards read upright at, its zone."""
+    from ..geometry import reader_rot_y, seat_relative
+
+    facing = float(seat["facing"])
+    collection, chips = _xyz(seat["collection"], CARD_Y), _xyz(seat["chips"], CHIP_Y)
+    return {
+        "index": index,
+        "color": seat["color"],
+        "collection": collection,
+        "chips": chips,
+        "facing": facing,
+        "upright": reader_rot_y(facing),
+        "start_card": list(seat_relative(collection, facing, *START_CARD_FROM_COLLECTION)),
+        "chip_towers": {
+            colour: list(seat_relative(chips, facing, *at)) for colour, at in CHIP_TOWERS.items()
+        },
+        "collection_zone": zone_guid,
+    }
 
 
 def script_positions(ctx: dict[str, Any]) -> list[Any]:
