@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...geometry import TABLE_TOP_Y
+from ...geometry import TABLE_TOP_Y, reader_rot_y
 from ...save.tables import HAND_PLACEMENTS
 
 CARD_Y = 1.0
@@ -84,7 +84,8 @@ def seat_hand(data: dict[str, Any], color: str) -> Any:
 
 
 def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The seats as the script sees them: colour, facing, reveal spot and hand position."""
+    """The seats as the script sees them: colour, facing, the rotY their cards read upright at,
+    reveal spot and hand position."""
     seats = []
     for slot, seat in enumerate(data["table"]["seats"], start=1):
         hand = seat_hand(data, seat["color"])
@@ -93,6 +94,7 @@ def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
                 "slot": slot,
                 "color": seat["color"],
                 "facing": float(seat["facing"]),
+                "upright": reader_rot_y(seat["facing"]),
                 "reveal": xyz(seat["reveal"], CARD_Y + 0.2),
                 "hand": [float(v) for v in hand[0]] if hand else xyz(seat["reveal"], CARD_Y + 2),
             }
