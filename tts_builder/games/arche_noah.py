@@ -350,7 +350,18 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             objects.append(
                 obj.hand_trigger(guids.guid(f"hand:{seat['color']}"), seat["color"], hand)
             )
-        seats.append(_seat_context(index, seat, zone_guid))
+        seats.append(
+            {
+                "index": index,
+                "color": seat["color"],
+                "collection": _xyz(seat["collection"], CARD_Y),
+                "chips": _xyz(seat["chips"], CHIP_Y),
+                "facing": float(seat["facing"]),
+                "collection_zone": zone_guid,
+            }
+        )
+
+    from ..geometry import reader_rot_y, seat_relative
 
     max_offer = data["players"]["max"] * data["rules"]["cards_per_player_in_offer"]
     start, step = table["offer"]["start"], table["offer"]["step"]
@@ -362,7 +373,22 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         "game": {"id": game_id, "name": data["name"]},
         "config": rules_config(data),
         "players": dict(data["players"]),
-        "seats": seats,
+        # Each seat with the rotY its cards read upright at and its seat-relative places turned
+        # here, so the script does no layout arithmetic.
+        "seats": [
+            {
+                **seat,
+                "upright": reader_rot_y(seat["facing"]),
+                "start_card": list(
+                    seat_relative(seat["collection"], seat["facing"], *START_CARD_FROM_COLLECTION)
+                ),
+                "chip_towers": {
+                    colour: list(seat_relative(seat["chips"], seat["facing"], *at))
+                    for colour, at in CHIP_TOWERS.items()
+                },
+            }
+            for seat in seats
+        ],
         "guids": {
             "deck": deck["GUID"],
             "start_player": start_card["GUID"],
@@ -441,28 +467,6 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     build = GameBuild(game_id, definition, save, script, ui, files)
     build.positions = script_positions(ctx)
     return build
-
-
-def _seat_context(index: int, seat: dict[str, Any], zone_guid: str) -> dict[str, Any]:
-    """What the script knows of a seat: its colour, places (seat-relative ones turned here, so
-    the script does no layout arithmetic), the rotY its cards read upright at, its zone."""
-    from ..geometry import reader_rot_y, seat_relative
-
-    facing = float(seat["facing"])
-    collection, chips = _xyz(seat["collection"], CARD_Y), _xyz(seat["chips"], CHIP_Y)
-    return {
-        "index": index,
-        "color": seat["color"],
-        "collection": collection,
-        "chips": chips,
-        "facing": facing,
-        "upright": reader_rot_y(facing),
-        "start_card": list(seat_relative(collection, facing, *START_CARD_FROM_COLLECTION)),
-        "chip_towers": {
-            colour: list(seat_relative(chips, facing, *at)) for colour, at in CHIP_TOWERS.items()
-        },
-        "collection_zone": zone_guid,
-    }
 
 
 def script_positions(ctx: dict[str, Any]) -> list[Any]:
