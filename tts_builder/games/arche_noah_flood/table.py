@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...geometry import TABLE_TOP_Y, reader_rot_y
+from ...geometry import TABLE_TOP_Y
 from ...save.tables import HAND_PLACEMENTS
 
 CARD_Y = 1.0
@@ -86,6 +86,8 @@ def seat_hand(data: dict[str, Any], color: str) -> Any:
 def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The seats as the script sees them: colour, facing, the rotY their cards read upright at,
     reveal spot and hand position."""
+    from ...geometry import reader_rot_y
+
     seats = []
     for slot, seat in enumerate(data["table"]["seats"], start=1):
         hand = seat_hand(data, seat["color"])
