@@ -86,6 +86,14 @@ def rules_config(data: dict[str, Any], variant: str | None = None) -> dict[str, 
     return config
 
 
+def positions_on(save: Any, data: dict[str, Any], config: Any, players: int) -> list[Any]:
+    """The script's positions once Setup laid the table out for ``players`` players seated at
+    the first seats (as ``tts-builder table --after-setup`` seats them): theirs and the shared."""
+    from ..table import setup_positions
+
+    return setup_positions(data, data["table"]["seats"][:players])
+
+
 def assemble(definition: Any, images: Any, options: Any) -> Any:
     """The whole build: art, table objects, Global script and UI, save, thumbnail, preview."""
     from ..build import GameBuild

@@ -9,7 +9,7 @@ table picture use.
 """
 
 from .art import COMPONENT, Art
-from .assemble import Table, lay_table, target_of
+from .assemble import Table, lay_table, setup_positions, target_of
 from .layout import SeatFrame, hand_capacity, hand_slots, seat_frames
 from .schema import MANIFEST, check_manifest, pieces_by_id, step_count
 
@@ -25,6 +25,7 @@ __all__ = [
     "lay_table",
     "pieces_by_id",
     "seat_frames",
+    "setup_positions",
     "step_count",
     "target_of",
 ]

@@ -282,7 +282,7 @@ class _Layer:
     def _record(self, step: dict[str, Any], index: int, frame: SeatFrame, at: list[Any],
                 turn: float, is_card: bool) -> None:  # fmt: skip
         """The step's spots as checked positions: each card of a row, a pile's first spot."""
-        if target_of(step) == "shared" and frame.slot > 1:
+        if target_of(step) == "shared" and frame is not self.frames[0]:
             return  # one shared row, listed once
         shown = at if step.get("spread") is not None else at[:1]
         owner = "" if target_of(step) == "shared" else f"{frame.color} "
@@ -302,6 +302,18 @@ def target_of(step: dict[str, Any]) -> str:
     if step["to"] == "hand":
         return "hand"
     return "seat" if isinstance(step["to"], dict) and "seat" in step["to"] else "shared"
+
+
+def setup_positions(
+    data: dict[str, Any], colours: list[str] | None = None, key: str = "table"
+) -> list[geo.ScriptPosition]:
+    """The positions Setup deals to (no art needed): every seat's, or only ``colours``' and
+    the shared ones."""
+    layer = _Layer(data, key, None, None)  # type: ignore[arg-type]
+    if colours is not None:
+        layer.frames = [f for f in layer.frames if f.color in colours]
+    layer.steps()
+    return layer.table.positions
 
 
 def lay_table(data: dict[str, Any], art: Art, guids: Any, key: str = "table") -> Table:
