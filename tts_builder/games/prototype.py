@@ -125,17 +125,30 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     )  # fmt: skip
 
     def picture(component: str, side: str, fields: dict[str, Any]) -> Any:
-        return art.die_face(component, 0) if side == "die" else art.side(component, side, fields)
+        if side == "die":
+            return art.die_face(component, fields["face"])
+        return art.side(component, side, fields)
 
-    faces = [f for f in table.faces if f[2] != "back"][:5] or table.faces[:1]
-    images.png("thumbnail", {"thumb": [art.spec(c, s, f) if s != "die" else c
-                                       for _l, c, s, f in faces], "title": data["name"]},
-               lambda: render_thumbnail(data["name"], [picture(c, s, f)
-                                                       for _l, c, s, f in faces]))  # fmt: skip
-    images.png("preview", {"preview": [art.spec(c, s, f) if s != "die" else
-                                       data["components"][c] for _l, c, s, f in table.faces]},
-               lambda: render_preview([(label, partial(picture, c, s, f))
-                                       for label, c, s, f in table.faces], columns=8))  # fmt: skip
+    def spec(component: str, side: str, fields: dict[str, Any]) -> Any:
+        if side == "die":
+            return {"die": data["components"][component], **fields}
+        return art.spec(component, side, fields)
+
+    shown = [f for f in table.faces if f[2] != "back"][:5] or table.faces[:1]
+    images.png(
+        "thumbnail",
+        {"thumb": [spec(*face[1:]) for face in shown], "title": data["name"]},
+        lambda: render_thumbnail(data["name"], [picture(*face[1:]) for face in shown]),
+    )
+    images.png(
+        "preview",
+        {"preview": [spec(*face[1:]) for face in table.faces]},
+        lambda: render_preview(
+            [(face[0], partial(picture, *face[1:])) for face in table.faces],
+            columns=8,
+            cell_max=240,
+        ),
+    )
     files: dict[str, bytes] = {
         f"{game_id}.png": images.files.pop("images/thumbnail.png"),
         "preview.png": images.files.pop("images/preview.png"),

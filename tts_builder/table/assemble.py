@@ -88,45 +88,50 @@ class _Layer:
                 "gm_notes": piece.get("notes", "")}  # fmt: skip
 
     def _deck(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        """One card per roster entry and copy; each distinct face once on the sheets (copies
+        share their face's CardID, as TTS allows)."""
         from ..render import compose_sheet, plan_sheets
 
         component = piece["component"]
         entries = self.data["rosters"][piece["roster"]]
-        cards = [e for e in entries for _ in range(piece.get("copies", 1))]
+        faces: list[dict[str, Any]] = []
+        for entry in entries:
+            if entry not in faces:
+                faces.append(entry)
         size = self.art.size(component)
         back_url = self.art.side_url(component, "back")
         flip = 0.0 if piece.get("face_up") else 180.0
         at = obj.transform((spot.x, geo.TABLE_TOP_Y, spot.z), (0.0, spot.rot_y, flip))
-        made = []
-        for sheet, plan in enumerate(plan_sheets(len(cards), size), start=1):
-            specs = [self.art.spec(component, "face", card_fields(cards[i]))
-                     for i in plan.indexes]  # fmt: skip
+        ids: list[tuple[int, dict[str, Any]]] = [(0, {})] * len(faces)  # (CardID, sheet entry)
+        for sheet, plan in enumerate(plan_sheets(len(faces), size), start=1):
+            specs = [self.art.spec(component, "face", card_fields(faces[i])) for i in plan.indexes]
 
             def make(plan: Any = plan) -> Any:
-                faces = [self.art.side(component, "face", card_fields(cards[i]))
+                drawn = [self.art.side(component, "face", card_fields(faces[i]))
                          for i in plan.indexes]  # fmt: skip
-                return compose_sheet(faces, plan, size)
+                return compose_sheet(drawn, plan, size)
 
             url = self.art.png(f"{piece['id']}-{sheet}", {"sheet": specs}, make)
             entry = obj.custom_deck_entry(url, back_url, plan.num_width, plan.num_height)
             deck_id = self.next_deck_id
             self.next_deck_id += 1
             for slot, index in enumerate(plan.indexes):
-                card = cards[index]
-                info = self._info(piece, str(card.get("name", name)))
-                info["gm_notes"] = json.dumps(card, sort_keys=True, ensure_ascii=False)
-                guid = self.guids.guid(f"card:{where}:{index}")
-                made.append(obj.card(guid, obj.card_id(deck_id, slot), entry, transform=at, **info))
+                ids[index] = (obj.card_id(deck_id, slot), entry)
+        made = []
+        cards = [e for e in entries for _ in range(piece.get("copies", 1))]
+        for index, card in enumerate(cards):
+            info = self._info(piece, str(card.get("name", name)))
+            info["gm_notes"] = json.dumps(card, sort_keys=True, ensure_ascii=False)
+            card_id, entry = ids[faces.index(card)]
+            guid = self.guids.guid(f"card:{where}:{index}")
+            made.append(obj.card(guid, card_id, entry, transform=at, **info))
         self.add(piece, obj.deck(self.guids.guid(f"deck:{where}"), made, transform=at,
                                  **self._info(piece, name)))  # fmt: skip
         if n == 0:
             self.table.faces.append((f"{title(piece)} back", component, "back", {}))
-            seen = []
-            for entry in entries:
-                if entry not in seen:
-                    seen.append(entry)
-                    label = str(entry.get("name", title(piece)))
-                    self.table.faces.append((label, component, "face", card_fields(entry)))
+            for face in faces:
+                label = str(face.get("name", title(piece)))
+                self.table.faces.append((label, component, "face", card_fields(face)))
 
     def _token_obj(self, piece: dict[str, Any], key: str, name: str, at: Any,
                    component: str | None = None) -> dict[str, Any]:  # fmt: skip
@@ -226,7 +231,9 @@ class _Layer:
             self.add(piece, obj.custom_dice(self.guids.guid(f"die:{where}:{i}"), url, rotations,
                                             transform=at, **self._info(piece, name)))  # fmt: skip
         if n == 0:
-            self.table.faces.append((title(piece), piece["component"], "die", {}))
+            for i, label in enumerate(faces):
+                face = (f"{title(piece)}: {label}", piece["component"], "die", {"face": i})
+                self.table.faces.append(face)
 
     def _zone(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         sx, sz = piece["size"]
