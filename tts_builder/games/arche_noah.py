@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FieldError
+from ..plugin import Game, GameBuild
 from ..save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
 from ..schema import Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 from .shared_checks import check_art_files, check_seats
@@ -211,7 +212,6 @@ def _art_digests(definition: Any) -> dict[str, str]:
 
 def assemble(definition: Any, images: Any, options: Any) -> Any:
     """The whole Arche Noah build: art, Global script and UI, save, thumbnail, preview."""
-    from ..build import GameBuild
     from ..lua.scripts import global_script, global_ui
     from ..render import compose_sheet, plan_sheets, render_preview, render_thumbnail
     from ..save import GuidAllocator, dumps, new_save
@@ -478,3 +478,14 @@ def _table_hands(table_type: str) -> dict[str, dict[str, float]]:
 
     placements = tables.HAND_PLACEMENTS.get(table_type, {})
     return {colour: obj.transform(*placement) for colour, placement in placements.items()}
+
+
+GAME = Game(
+    GAME_ID,
+    FIELDS,
+    OPTIONAL,
+    check,
+    rules_config,
+    assemble,
+    strategies="tts_builder.strategies.arche_noah",
+)

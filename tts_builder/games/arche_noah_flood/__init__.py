@@ -18,6 +18,7 @@ preview sheet) and :mod:`.assemble` (the whole build).
 
 from __future__ import annotations
 
+from ...plugin import Game
 from .art import animal_fields
 from .assemble import assemble
 from .checks import MAX_BOARD_PX, check
@@ -28,9 +29,19 @@ from .schema import FIELDS, OPTIONAL
 from .table import geometry, table_positions
 
 GAME_ID = "arche-noah-flood"
+GAME = Game(
+    GAME_ID,
+    FIELDS,
+    OPTIONAL,
+    check,
+    rules_config,
+    assemble,
+    strategies="tts_builder.strategies.arche_noah_flood",
+)
 
 __all__ = [
     "FIELDS",
+    "GAME",
     "GAME_ID",
     "MAX_BOARD_PX",
     "OPTIONAL",

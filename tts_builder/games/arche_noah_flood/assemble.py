@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...plugin import GameBuild
 from .art import Art
 from .cards import add_cards
 from .config import rules_config, variant_spec
@@ -16,7 +17,6 @@ from .table import CARD_Y, geometry, script_positions, seat_context, table_posit
 
 def assemble(definition: Any, images: Any, options: Any) -> Any:
     """The whole flood-race build (or one variant's): art, Global script and UI, save, previews."""
-    from ...build import GameBuild
     from ...lua.scripts import global_script, global_ui
     from ...save import GuidAllocator, dumps, new_save
     from ...save import objects as obj

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import geometry as geo
+from ...plugin import GameBuild
 from ...save import GuidAllocator
 from ...save import objects as obj
 from .animals import animal_side, place_animals
@@ -32,7 +33,6 @@ from .tiles import tile_list
 
 def assemble(definition: Any, images: Any, options: Any) -> Any:
     """The whole Ark & Noah build: art, the save, its scripts, thumbnail and preview."""
-    from ...build import GameBuild
     from ...save import dumps
 
     data = definition.data
