@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, MutableMapping
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,8 @@ def build_game(
         raise BuildError(f"{game_id}: unknown variant {options.variant!r} (variants: {known})")
     images = ImageSet(game_id, options, cache if cache is not None else {})
     try:
-        build = game(definition.rules_engine).assemble(definition, images, options)
+        variant = replace(definition, variant=options.variant)  # its data: overlaid
+        build = game(definition.rules_engine).assemble(variant, images, options)
     except FieldError as err:  # e.g. a layout naming an unknown {field}
         raise definition.doc.reraise(err) from None
     build.files.update(images.files)

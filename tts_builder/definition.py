@@ -17,6 +17,7 @@ from .errors import BuildError, FieldError
 from .games import game, game_ids
 from .plugin import GameDefinition
 from .schema import Int, ListOf, Map, OneOf, Str, validate
+from .variants import VARIANTS, check_overlays
 from .yamlsrc import SourceDoc, parse_yaml
 
 ASSETS_ROOT = ASSETS_DIR  # the bundled games
@@ -36,8 +37,7 @@ HEADER_FIELDS = {
     "playing_time": ListOf(Int(1), 2, 2),
     "complexity": OneOf(COMPLEXITIES),
     "tags": ListOf(Str()),
-    "variants": ListOf(Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case variant id")),
-    # a game whose variants carry data replaces this with a mapping spec of its own
+    "variants": VARIANTS,  # id -> a data overlay (tts_builder.variants), for every game
 }
 OPTIONAL_HEADER = frozenset({"playing_time", "complexity", "tags", "variants"})
 
@@ -143,6 +143,7 @@ def validated_definition(game_id: str, doc: SourceDoc, source: GameSource) -> Ga
     spec = Map(fields, OPTIONAL_HEADER | {ENGINE_FIELD} | rules.optional)
     try:
         validate(spec, doc.data)
+        check_overlays(doc.data, fields)
         header_checks(doc, game_id)
         rules.check(doc.data, source.folder)
     except FieldError as err:

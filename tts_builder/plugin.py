@@ -14,10 +14,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
+from .json_types import Data, Json
 from .schema import Spec
+from .variants import with_variant
 from .yamlsrc import SourceDoc
 
 if TYPE_CHECKING:  # types only: geometry imports nothing of the pipeline either
@@ -25,24 +28,28 @@ if TYPE_CHECKING:  # types only: geometry imports nothing of the pipeline either
 
     from .geometry import ScriptPosition
 
-#: JSON-shaped data: what a definition, a rule config and a save are made of.
-Json: TypeAlias = "None | bool | int | float | str | list[Json] | dict[str, Json]"
-#: A parsed definition (``game.yaml``), a rule config, a save: a JSON object.
-Data: TypeAlias = "dict[str, Json]"
-
-
 @dataclass(frozen=True)
 class GameDefinition:
-    """A validated game definition and where each value came from."""
+    """A validated game definition, where each value came from, and the variant built.
+
+    ``data`` is the definition as the build sees it: with ``variant`` set, that variant's
+    overlay merged in (:mod:`tts_builder.variants`); ``base_data`` is the file as written.
+    """
 
     id: str
     doc: SourceDoc
     root: Path
     engine: str = ""  # the bundled rules engine; "" means the id
     origin: str = "bundled"
+    variant: str | None = None
+
+    @cached_property
+    def data(self) -> Data:
+        return with_variant(self.doc.data, self.variant)
 
     @property
-    def data(self) -> Data:
+    def base_data(self) -> Data:
+        """The definition without any variant's overlay."""
         return self.doc.data
 
     @property

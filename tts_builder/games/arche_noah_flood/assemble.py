@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...plugin import GameBuild
+from ...variants import variant_title
 from .art import Art
 from .cards import add_cards
-from .config import rules_config, variant_spec
+from .config import is_junior, rules_config
 from .dice import add_game_dice
 from .pieces import add_ark_zone, add_board, add_flood, add_hand_zones, add_pieces
 from .preview import add_previews
@@ -21,11 +22,11 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     from ...save import GuidAllocator, dumps, new_save
     from ...save import objects as obj
 
-    data = definition.data
+    data = definition.data  # the variant's overlay merged in
     game_id = definition.id
-    vspec = variant_spec(data, options.variant)
-    junior = bool(vspec.get("junior"))
-    name = vspec.get("name", data["name"])
+    config = rules_config(data, options.variant)
+    junior = is_junior(config)
+    name, description = variant_title(data, options.variant)
     scene = Scene(data, Art(definition), images, GuidAllocator(game_id))
     geo = geometry(data)
     pos = table_positions(data)
@@ -42,7 +43,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
 
     ctx = {
         "game": {"id": game_id, "name": name, "junior": junior},
-        "config": rules_config(data, options.variant),
+        "config": config,
         "players": dict(data["players"]),
         "seats": seat_context(data),
         "guids": {
@@ -76,7 +77,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         complexity=data.get("complexity", ""),
         table=data["table"]["type"],
         sky=data["table"]["sky"],
-        note=vspec.get("description", data["description"]),
+        note=description,
         snap_points=snap_points,
     )
     add_previews(scene.art, images, name)

@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import FieldError
+from ...json_types import Data
+from ...variants import with_variant
 from ..shared_checks import check_art_files, check_seats
 from .config import terrains
 from .table import geometry, piece_count
@@ -160,12 +162,21 @@ def _check_players(data: dict[str, Any]) -> None:
     if high > cards:
         raise FieldError("players.max", f"{high} players but only {cards} animal cards")
     species = len(data["animals"])
-    for vid, spec in (data.get("variants") or {}).items():
-        if spec.get("distinct_species") and high > species:
+    for where, rules in _rule_sets(data):
+        if rules["distinct_species"] and rules["mode"] == "junior":
+            raise FieldError(f"{where}.distinct_species", "the junior variant deals no cards")
+        if rules["distinct_species"] and high > species:
             raise FieldError(
-                f"variants.{vid}.distinct_species",
-                f"{high} players but only {species} species to deal",
+                f"{where}.distinct_species", f"{high} players but only {species} species to deal"
             )
+
+
+def _rule_sets(data: Data) -> list[tuple[str, Data]]:
+    """The rules of the base game and of every variant (merged), each with its path."""
+    found = [("rules", data["rules"])]
+    for variant in data.get("variants") or {}:
+        found.append((f"variants.{variant}.rules", with_variant(data, variant)["rules"]))
+    return found
 
 
 def check(data: dict[str, Any], root: Path) -> None:

@@ -11,7 +11,8 @@ from ..arche_noah import SIZE, component
 
 TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "Table_None")
 SYMBOLS = ("sun", "water")
-VARIANT_ID = r"[a-z0-9]+(-[a-z0-9]+)*"
+#: The rules a game is played by (``rules.mode``): rules_ref's and the Lua's ``variant`` input.
+MODES = ("standard", "junior")
 COST_COLORS = ("background", "frame", "ink", "header", "forbidden")
 
 HEX = ListOf(Int(0, 99), 2, 2)
@@ -96,6 +97,7 @@ RULES = Map(
         "min_start_hexes": Int(1, 999),
         "stair_hexes": Map({"min": Int(1, 99), "max": Int(1, 99)}),
         "distinct_species": Bool(),
+        "mode": OneOf(MODES),
         "junior": Map(
             {
                 "dice": _dice(numbers_only=False),
@@ -107,24 +109,6 @@ RULES = Map(
         ),
     }
 )
-
-VARIANT = Map(
-    {"name": Str(), "description": Str(), "junior": Bool(), "distinct_species": Bool()},
-    frozenset({"description", "junior", "distinct_species"}),
-)
-
-
-def _variants(value: Any, path: str) -> None:
-    """``variants``: a mapping of variant id -> {name, description, junior, distinct_species}."""
-    _mapping(Str(pattern=VARIANT_ID, hint="a lower-case variant id"), VARIANT, "variants").check(
-        value, path
-    )
-    for vid, spec in value.items():
-        if spec.get("junior") and spec.get("distinct_species"):
-            raise FieldError(
-                f"{path}.{vid}.distinct_species", "the junior variant deals no cards"
-            )
-
 
 def _die_style(value: Any, path: str) -> None:
     from ...render import render_die_face
@@ -155,7 +139,6 @@ SEAT = Map(
 )
 
 FIELDS = {
-    "variants": Custom(_variants),
     "rules": RULES,
     "animals": ListOf(Map({"name": Str(), "color": Color(), "art": Str()}), 1, 20),
     "map": Map(
@@ -197,4 +180,4 @@ FIELDS = {
         }
     ),
 }
-OPTIONAL: frozenset[str] = frozenset({"variants"})
+OPTIONAL: frozenset[str] = frozenset()

@@ -35,10 +35,11 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     """The whole Ark & Noah build: art, the save, its scripts, thumbnail and preview."""
     from ...save import dumps
 
-    data = definition.data
+    data = definition.data  # the variant's overlay merged in
     config = rules_config(data, options.variant)
     art = Art(definition, images)
-    boards = board_art(data, config, images)
+    # The action board is printed on both sides (standard and family) whatever is built.
+    boards = board_art(definition.base_data, config, images)
     tiles = tile_list(data)
     tile_images = art.tile_images(tiles)
     save, script, ui, positions = _save(definition, config, art, boards, tiles, tile_images)

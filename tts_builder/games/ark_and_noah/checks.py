@@ -7,7 +7,7 @@ from typing import Any
 
 from ...errors import FieldError
 from ...save.tables import HAND_PLACEMENTS
-from .schema import RULES
+from ...variants import with_variant
 
 
 def _covers(entries: list[dict], path: str, low: int, high: int) -> None:
@@ -96,8 +96,6 @@ def _check_rules(rules: dict[str, Any], path: str, data: dict[str, Any]) -> None
 
 def check(data: dict[str, Any], root: Path) -> None:
     """Cross-field checks: player-count coverage, ids, supplies, variants, art, seats."""
-    from rules_ref.ark_and_noah import make_config
-
     high = data["players"]["max"]
     if len(data["colors"]) < high:
         raise FieldError("colors", f"expected at least {high} colours, got {len(data['colors'])}")
@@ -108,15 +106,9 @@ def check(data: dict[str, Any], root: Path) -> None:
         if names.index(name) != index:
             raise FieldError(f"species[{index}].name", f"species {name!r} listed twice")
     _check_rules(data["rules"], "rules", data)
-    for variant, spec in data.get("variants", {}).items():
-        try:
-            merged = make_config(data, variant)
-        except (KeyError, ValueError, TypeError) as err:
-            raise FieldError(f"variants.{variant}.rules", f"cannot merge: {err}") from None
-        rules = {k: merged[k] for k in data["rules"]}
-        RULES.check(rules, f"variants.{variant}.rules")
+    for variant in data.get("variants", {}):  # the overlaid rules fit RULES (definition.py)
+        rules = with_variant(data, variant)["rules"]
         _check_rules(rules, f"variants.{variant}.rules", data)
-        del spec
     art = data["art"]
     for index, s in enumerate(data["species"]):
         for shown in {s["name"], s.get("female_name", s["name"])}:

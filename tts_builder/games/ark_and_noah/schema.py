@@ -118,19 +118,6 @@ RULES = Map(
 )
 
 
-def _mapping_of(value_spec: Any, key_hint: str = "a lower-case id") -> Custom:
-    """A mapping whose keys are lower-case ids and whose values all fit ``value_spec``."""
-
-    def check_mapping(value: Any, path: str) -> None:
-        if not isinstance(value, dict) or not value:
-            raise FieldError(path, f"expected a mapping of {key_hint} to entries")
-        for key, item in value.items():
-            Str(pattern=ID, hint=key_hint).check(key, f"{path}.{key}")
-            value_spec.check(item, f"{path}.{key}")
-
-    return Custom(check_mapping)
-
-
 def _any_mapping(value: Any, path: str) -> None:
     if not isinstance(value, dict):
         raise FieldError(path, f"expected a mapping, got {type(value).__name__}")
@@ -153,11 +140,6 @@ FIELDS = {
         ),
         2,
         60,
-    ),
-    # variants carry data here: id -> {name, description, rules (merged over `rules`)}
-    "variants": _mapping_of(
-        Map({"name": Str(), "description": Str(), "rules": Custom(_any_mapping)}),
-        "a lower-case variant id",
     ),
     "art": Custom(_any_mapping),
     "tile_colors": Map({"male": Color(), "female": Color(), "paired": Color()}),
@@ -217,4 +199,4 @@ FIELDS = {
         }
     ),
 }
-OPTIONAL: frozenset[str] = frozenset({"variants"})
+OPTIONAL: frozenset[str] = frozenset()
