@@ -21,9 +21,6 @@ from .bundled import FONTS_DIR, package_folder
 from .definition import load_definition
 from .errors import BuildError, FieldError
 from .games import game
-from .lua.bundle import is_bundle, module_line_map
-from .lua.lint import lint
-from .lua.scripts import module_templates
 from .plugin import DEFAULT_OUT, BuildOptions, Data, GameBuild, output_folder
 from .save.checker import Finding, check_geometry, check_save
 from .save.geometry_checks import image_size_from_files
@@ -146,6 +143,10 @@ def scripts_of(save: Data) -> dict[str, str]:
 
 def lint_build(build: GameBuild) -> None:
     """Fail the build on any MoonSharp-compatibility hit, naming the template module and line."""
+    from .lua.bundle import is_bundle, module_line_map
+    from .lua.lint import lint
+    from .lua.scripts import module_templates
+
     templates = module_templates(build.engine)
     names_by_text: dict[str, str] = {}  # each distinct script once, named by where it ships
     for save_name, save in [("save", build.save), *build.saves().items()]:

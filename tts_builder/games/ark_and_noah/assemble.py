@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules_ref.ark_and_noah import for_players, hull_edges, pitch_fields
+
 from ... import geometry as geo
+from ...lua.scripts import global_script, global_ui
 from ...plugin import GameBuild
-from ...save import GuidAllocator
+from ...save import GuidAllocator, dumps, new_save
 from ...save import objects as obj
 from .animals import animal_side, place_animals
 from .art import Art, board_art, preview, thumbnail
@@ -33,8 +36,6 @@ from .tiles import tile_list
 
 def assemble(definition: Any, images: Any, options: Any) -> Any:
     """The whole Ark & Noah build: art, the save, its scripts, thumbnail and preview."""
-    from ...save import dumps
-
     data = definition.data  # the variant's overlay merged in
     config = rules_config(data, options.variant)
     art = Art(definition, images)
@@ -72,10 +73,7 @@ def seats_of(data: dict[str, Any]) -> list[dict[str, Any]]:
 def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections: dict[str, str]):
     """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
     goes (the others leave the table) and the snap points."""
-    from rules_ref.ark_and_noah import _grid  # the rules' own hull and pitch neighbours
-
     plan = ark_plan(data, config, n)
-    grid = _grid(plan.rows, plan.cols)
     keys = section_keys(plan.layout)
     placed = []
     for key, (_kind, b) in zip(keys, plan.sections, strict=True):
@@ -94,8 +92,8 @@ def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections:
         "edges": plan.edges,
         "pitch": plan.pitch,
         "squares": plan.squares,
-        "hull": sorted(grid.hull, key=grid.index.__getitem__),
-        "pitch_near": {p: [a, b] for p, a, b in grid.points},
+        "hull": hull_edges(plan.rows, plan.cols),  # the rules' own hull, canonical order
+        "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
         "snaps": snap_points(plan, action_spaces(data, config), family),
@@ -124,11 +122,6 @@ def _save(
 ) -> tuple[dict[str, Any], str, str, list[Any]]:
     """The save (laid out for the most players), its Global script and UI, and the positions
     its script uses on that layout."""
-    from rules_ref.ark_and_noah import for_players
-
-    from ...lua.scripts import global_script, global_ui
-    from ...save import new_save
-
     data = definition.data
     table = data["table"]
     low, high = data["players"]["min"], data["players"]["max"]
