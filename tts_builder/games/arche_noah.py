@@ -12,41 +12,27 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FieldError
-from ..plugin import Game, GameBuild
-from ..save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
-from ..schema import Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
-from .shared_checks import check_art_files, check_seats
+from ..gamekit.checks import check_art_files, check_seats, player_count_rows, unique_names
+from ..gamekit.output import build_files, game_save
+from ..gamekit.specs import PLAYER_COUNTS, TABLES, component
+from ..gamekit.table import hand_zone
+from ..gamekit.table import xyz as _xyz
+from ..geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y
+from ..json_types import Data
+from ..lua.scripts import global_script, global_ui
+from ..plugin import BuildOptions, Game, GameBuild, GameDefinition, Images
+from ..save import GuidAllocator
+from ..save import objects as obj
+from ..save.tables import SEAT_COLORS
+from ..schema import Color, Int, ListOf, Map, Num, OneOf, Point, Str
 
 GAME_ID = "arche-noah"
 
-#: Tables a definition may name (custom-image tables would also need a TableURL).
-TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "Table_None")
 CARD_Y = 1.0
 CHIP_Y = 1.2
 CHIP_THICKNESS = 0.2  # a seat's chips stand in a tower, one chip thickness apart
 BAG_Y = 1.6
 
-
-SIZE = ListOf(Int(16, 4096), 2, 2)
-_ANY_ELEMENT = Custom(lambda value, path: None)  # elements are checked by validate_layout
-
-
-def component(*sides: str, optional: frozenset[str] = frozenset()) -> Custom:
-    """A component: a pixel size and one layout per side, checked against that size."""
-    shape = Map({"size": SIZE, **{side: ListOf(_ANY_ELEMENT, 1) for side in sides}}, optional)
-
-    def check_component(value: Any, path: str) -> None:
-        from ..render import validate_layout
-
-        shape.check(value, path)
-        for side in sides:
-            if side in value:
-                validate_layout(value[side], f"{path}.{side}", tuple(value["size"]))
-
-    return Custom(check_component)
-
-
-PLAYER_COUNTS = ListOf(Int(1, 10), 1)
 
 FIELDS = {
     "rules": Map(
@@ -104,34 +90,17 @@ FIELDS = {
 OPTIONAL: frozenset[str] = frozenset()
 
 
-def _by_player_count(entries: list[dict], path: str, low: int, high: int) -> dict[int, int]:
-    """Map each player count to the index of the one entry that covers it."""
-    seen: dict[int, int] = {}
-    for index, entry in enumerate(entries):
-        for j, count in enumerate(entry["players"]):
-            if count in seen:
-                raise FieldError(f"{path}[{index}].players[{j}]", f"{count} players listed twice")
-            seen[count] = index
-    for count in range(low, high + 1):
-        if count not in seen:
-            raise FieldError(path, f"no entry for {count} players")
-    return seen
-
-
-def check(data: dict[str, Any], root: Path) -> None:
+def check(data: Data, root: Path) -> None:
     """Cross-field checks: coverage of player counts, supplies, uniqueness, art files."""
     rules = data["rules"]
     low, high = data["players"]["min"], data["players"]["max"]
     animals = data["animals"]
-    chips = _by_player_count(rules["chips"], "rules.chips", low, high)
-    removed = _by_player_count(rules["animals_removed"], "rules.animals_removed", low, high)
+    chips = player_count_rows(rules["chips"], "rules.chips", low, high)
+    removed = player_count_rows(rules["animals_removed"], "rules.animals_removed", low, high)
     values = rules["card_values"]
     if len(set(values)) != len(values):
         raise FieldError("rules.card_values", "values must be distinct")
-    names = [animal["name"] for animal in animals]
-    for index, name in enumerate(names):
-        if names.index(name) != index:
-            raise FieldError(f"animals[{index}].name", f"animal {name!r} listed twice")
+    unique_names([a["name"] for a in animals], "animals[{}].name", "animal {!r} listed twice")
     for players in range(low, high + 1):
         entry = rules["animals_removed"][removed[players]]
         in_play = (len(animals) - entry["count"]) * len(values)
@@ -152,26 +121,22 @@ def check(data: dict[str, Any], root: Path) -> None:
     check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(animals)))
 
 
-def rules_config(data: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
+def rules_config(data: Data, variant: str | None = None) -> Data:
     """The rule numbers shared by rules_ref and the Lua: ``rules`` plus the animal names."""
     return {**data["rules"], "animals": [animal["name"] for animal in data["animals"]]}
 
 
-def card_fields(animal: dict[str, Any], value: int) -> dict[str, Any]:
+def card_fields(animal: Data, value: int) -> Data:
     """The fields a card layout may use."""
     return {"name": animal["name"], "value": value, "color": animal["color"], "art": animal["art"]}
 
 
-def card_notes(animal: dict[str, Any], value: int) -> str:
+def card_notes(animal: Data, value: int) -> str:
     """The GM notes a card carries: what the script reads to know the card."""
     return json.dumps({"animal": animal["name"], "value": value}, ensure_ascii=False)
 
 
 # --- the table ------------------------------------------------------------------------------
-
-
-def _xyz(point: list[float], y: float) -> list[float]:
-    return [float(point[0]), y, float(point[1])]
 
 
 def _art_loader(root: Path) -> Any:
@@ -210,12 +175,9 @@ def _art_digests(definition: Any) -> dict[str, str]:
     return {a["art"]: file_digest(definition.root / a["art"]) for a in definition.data["animals"]}
 
 
-def assemble(definition: Any, images: Any, options: Any) -> Any:
+def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
     """The whole Arche Noah build: art, Global script and UI, save, thumbnail, preview."""
-    from ..lua.scripts import global_script, global_ui
     from ..render import compose_sheet, plan_sheets, render_preview, render_thumbnail
-    from ..save import GuidAllocator, dumps, new_save
-    from ..save import objects as obj
 
     data = definition.data
     game_id = definition.id
@@ -293,7 +255,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         transform=obj.transform(_xyz(table["set_aside"], CARD_Y), (0, 180, 0)),
     )
 
-    objects: list[dict[str, Any]] = [deck, start_card]
+    objects: list[Data] = [deck, start_card]
     bags: dict[str, str] = {}
     for offset, colour in enumerate(("purple", "green")):
         comp = components[f"{colour}_chip"]
@@ -328,7 +290,6 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         objects.append(bag)
 
     seats = []
-    hand_transforms = _table_hands(table["type"])
     for index, seat in enumerate(table["seats"]):
         zone_guid = guids.guid(f"collection:{seat['color']}")
         objects.append(
@@ -341,11 +302,9 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
                 tags=["AnimalCard", "Collection"],
             )
         )
-        hand = hand_transforms.get(seat["color"])
+        hand = hand_zone(guids, table["type"], seat["color"])
         if hand is not None:
-            objects.append(
-                obj.hand_trigger(guids.guid(f"hand:{seat['color']}"), seat["color"], hand)
-            )
+            objects.append(hand)
         seats.append(
             {
                 "index": index,
@@ -384,24 +343,12 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
 
-    save = new_save(
-        save_name=data["name"],
-        game_mode=data["name"],
-        objects=objects,
-        lua_script=script,
-        xml_ui=ui,
-        tags=data.get("tags", []),
-        player_counts=[data["players"]["min"], data["players"]["max"]],
-        playing_time=data.get("playing_time"),
-        complexity=data.get("complexity", ""),
-        table=table["type"],
-        sky=table["sky"],
-        note=data["description"],
+    save = game_save(
+        data, name=data["name"], objects=objects, script=script, ui=ui, note=data["description"]
     )
 
     thumb_sources = [0, len(cards) // 2, len(cards) - 1]
     thumb_key = {"thumb": [face_specs[i] for i in thumb_sources], "title": data["name"]}
-    files: dict[str, bytes] = {}
     images.png(
         "thumbnail",
         thumb_key,
@@ -436,22 +383,16 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             columns=10,
         ),
     )
-    # The thumbnail sits beside the save, named like it (TTS's TS_Save_N.json + .png).
-    files[f"{game_id}.png"] = images.files.pop("images/thumbnail.png")
-    files["preview.png"] = images.files.pop("images/preview.png")
-    files[f"{game_id}.json"] = dumps(save)
-    files["scripts/Global.lua"] = script.encode("utf-8")
-    files["scripts/Global.xml"] = ui.encode("utf-8")
+    thumbnail, preview = (images.files.pop(f"images/{n}.png") for n in ("thumbnail", "preview"))
+    files = build_files(game_id, save, thumbnail, preview, script, ui)
     build = GameBuild(game_id, definition, save, script, ui, files)
     build.positions = script_positions(ctx)
     return build
 
 
-def script_positions(ctx: dict[str, Any]) -> list[Any]:
+def script_positions(ctx: Data) -> list[ScriptPosition]:
     """The table positions the script is given (its ``POS`` and ``SEATS``), with the footprint
     of what it puts there: portrait cards in the piles, the offer and the collections."""
-    from ..geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y
-
     pos = ctx["positions"]
     found = [
         ScriptPosition("draw pile", tuple(pos["draw_pile"]), size=PORTRAIT_CARD, rot_y=180.0,
@@ -469,15 +410,6 @@ def script_positions(ctx: dict[str, Any]) -> list[Any]:
                                     size=PORTRAIT_CARD, rot_y=turn, kind="card"))  # fmt: skip
         found.append(ScriptPosition(f"{seat['color']} chips", tuple(seat["chips"]), kind="chips"))
     return found
-
-
-def _table_hands(table_type: str) -> dict[str, dict[str, float]]:
-    """The default hand-zone transforms of ``table_type`` by seat colour (FORMAT §5.2)."""
-    from ..save import objects as obj
-    from ..save import tables
-
-    placements = tables.HAND_PLACEMENTS.get(table_type, {})
-    return {colour: obj.transform(*placement) for colour, placement in placements.items()}
 
 
 GAME = Game(

@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import FieldError
+from ...gamekit.checks import check_art_files, check_seats, unique_names
 from ...json_types import Data
 from ...variants import with_variant
-from ..shared_checks import check_art_files, check_seats
 from .config import terrains
 from .table import geometry, piece_count
 
@@ -115,9 +115,7 @@ def _check_species(data: dict[str, Any]) -> None:
     """Distinct animal names, a full cost row for each, fliers that are animals."""
     rules = data["rules"]
     names = [a["name"] for a in data["animals"]]
-    for i, name in enumerate(names):
-        if names.index(name) != i:
-            raise FieldError(f"animals[{i}].name", f"animal {name!r} listed twice")
+    unique_names(names, "animals[{}].name", "animal {!r} listed twice")
     known = terrains(data)
     for name in names:
         if name not in rules["costs"]:

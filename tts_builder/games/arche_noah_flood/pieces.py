@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...gamekit.table import hand_zones
 from .art import animal_fields, board_spec
 from .scene import Scene
-from .table import seat_hand, xyz
+from .table import xyz
 
 BAG_Y = 1.6
 PIECE_SCALE = 0.55
@@ -124,12 +125,6 @@ def add_ark_zone(scene: Scene, pos: dict[str, Any]) -> dict[str, Any]:
 
 def add_hand_zones(scene: Scene) -> None:
     """Hand zones (the dealt card is secret) for the seats of tables that place them."""
-    from ...save import objects as obj
-
-    for seat in scene.data["table"]["seats"]:
-        hand = seat_hand(scene.data, seat["color"])
-        if hand is not None:
-            scene.add(
-                obj.hand_trigger(scene.guids.guid(f"hand:{seat['color']}"), seat["color"],
-                                 obj.transform(*hand))
-            )
+    table = scene.data["table"]
+    colours = [seat["color"] for seat in table["seats"]]
+    scene.objects.extend(hand_zones(scene.guids, table["type"], colours))

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import FieldError
-from ...save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
+from ...gamekit.specs import SIZE, TABLES, component, mapping_of
+from ...save.tables import SEAT_COLORS
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
-from ..arche_noah import SIZE, component
 
-TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "Table_None")
 SYMBOLS = ("sun", "water")
 #: The rules a game is played by (``rules.mode``): rules_ref's and the Lua's ``variant`` input.
 MODES = ("standard", "junior")
@@ -22,19 +21,6 @@ EDGE = ListOf(HEX, 2, 2)
 def _is_int(value: Any) -> bool:
     """An int that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _mapping(key: Any, value: Any, what: str) -> Custom:
-    """A mapping whose keys fit ``key`` (a Spec) and whose values fit ``value``."""
-
-    def check(data: Any, path: str) -> None:
-        if not isinstance(data, dict) or not data:
-            raise FieldError(path, f"expected a non-empty mapping of {what}, got {data!r}")
-        for k, v in data.items():
-            key.check(k, f"{path}.{k}")
-            value.check(v, f"{path}.{k}")
-
-    return Custom(check)
 
 
 def _cost(allow_zero: bool, extra: tuple[str, ...] = ()) -> Custom:
@@ -85,7 +71,7 @@ def _costs(value: Any, path: str) -> None:
 
 RULES = Map(
     {
-        "terrain": _mapping(Str(pattern=r"[A-Z]", hint="one capital letter"), Str(), "letters"),
+        "terrain": mapping_of(Str(pattern=r"[A-Z]", hint="one capital letter"), Str(), "letters"),
         "costs": Custom(_costs),
         "ford_cost": Int(0, 99),
         "flies_over_animals": ListOf(Str()),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...gamekit.table import hand_placement, xyz
+from ...gamekit.table import rounded as _round
 from ...geometry import TABLE_TOP_Y
-from ...save.tables import HAND_PLACEMENTS
 
 CARD_Y = 1.0
 BOARD_THICKNESS = 0.2
@@ -36,20 +37,6 @@ def piece_count(data: dict[str, Any]) -> int:
     return data["rules"]["pieces_per_species"] * len(data["animals"])
 
 
-def xyz(point: Any, y: float) -> list[float]:
-    """A table point [x, z] lifted to height ``y``."""
-    return [float(point[0]), y, float(point[1])]
-
-
-def _round(values: Any) -> Any:
-    """Floats rounded to 4 places (table positions handed to the script)."""
-    if isinstance(values, float):
-        return round(values, 4)
-    if isinstance(values, list | tuple):
-        return [_round(v) for v in values]
-    return values
-
-
 def table_positions(data: dict[str, Any]) -> dict[str, Any]:
     """Every table position the script needs, from the board geometry (pure)."""
     from ...render.hexmap import ark_slots, ark_zone, hex_name, hex_table, marker_table
@@ -77,17 +64,11 @@ def table_positions(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def seat_hand(data: dict[str, Any], color: str) -> Any:
-    """The table's default hand placement for a seat colour (Table_RPG, Table_Custom); None
-    where the defaults are unknown (then the geometry check reports the missing seat)."""
-    return HAND_PLACEMENTS.get(data["table"]["type"], {}).get(color)
-
-
 def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The seats as the script sees them: colour, facing, reveal spot and hand position."""
     seats = []
     for slot, seat in enumerate(data["table"]["seats"], start=1):
-        hand = seat_hand(data, seat["color"])
+        hand = hand_placement(data["table"]["type"], seat["color"])
         seats.append(
             {
                 "slot": slot,

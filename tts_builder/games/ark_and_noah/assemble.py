@@ -8,9 +8,10 @@ from typing import Any
 from rules_ref.ark_and_noah import for_players, hull_edges, pitch_fields
 
 from ... import geometry as geo
+from ...gamekit.output import build_files, game_save
 from ...lua.scripts import global_script, global_ui
-from ...plugin import GameBuild
-from ...save import GuidAllocator, dumps, new_save
+from ...plugin import BuildOptions, GameBuild, GameDefinition, Images
+from ...save import GuidAllocator
 from ...save import objects as obj
 from .animals import animal_side, place_animals
 from .art import Art, board_art, preview, thumbnail
@@ -34,7 +35,7 @@ from .table import (
 from .tiles import tile_list
 
 
-def assemble(definition: Any, images: Any, options: Any) -> Any:
+def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
     """The whole Ark & Noah build: art, the save, its scripts, thumbnail and preview."""
     data = definition.data  # the variant's overlay merged in
     config = rules_config(data, options.variant)
@@ -44,13 +45,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     tiles = tile_list(data)
     tile_images = art.tile_images(tiles)
     save, script, ui, positions = _save(definition, config, art, boards, tiles, tile_images)
-    files = {
-        f"{definition.id}.json": dumps(save),
-        f"{definition.id}.png": thumbnail(art, tiles, data["name"], images),
-        "preview.png": preview(art, tiles, images),
-        "scripts/Global.lua": script.encode("utf-8"),
-        "scripts/Global.xml": ui.encode("utf-8"),
-    }
+    thumb = thumbnail(art, tiles, data["name"], images)
+    files = build_files(definition.id, save, thumb, preview(art, tiles, images), script, ui)
     build = GameBuild(definition.id, definition, save, script, ui, files)
     build.positions = positions
     return build
@@ -172,18 +168,13 @@ def _save(
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
     family = config["turn_mode"] != "worker"
-    save = new_save(
-        save_name=f"{data['name']}{' (family)' if family else ''}",
+    save = game_save(
+        data,
+        name=f"{data['name']}{' (family)' if family else ''}",
         game_mode=data["name"],
         objects=hands + on_boards.objects + animals.objects + pieces.objects,
-        lua_script=script,
-        xml_ui=ui,
-        tags=data.get("tags", []),
-        player_counts=(low, high),
-        playing_time=data.get("playing_time"),
-        complexity=data.get("complexity", ""),
-        table=table["type"],
-        sky=table["sky"],
+        script=script,
+        ui=ui,
         note=data["description"],
         snap_points=save_snaps,
     )

@@ -6,20 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import FieldError
+from ...gamekit.checks import player_count_rows, unique_names
 from ...save.tables import HAND_PLACEMENTS
 from ...variants import with_variant
-
-
-def _covers(entries: list[dict], path: str, low: int, high: int) -> None:
-    seen: set[int] = set()
-    for index, entry in enumerate(entries):
-        for j, count in enumerate(entry["players"]):
-            if count in seen:
-                raise FieldError(f"{path}[{index}].players[{j}]", f"{count} players listed twice")
-            seen.add(count)
-    for count in range(low, high + 1):
-        if count not in seen:
-            raise FieldError(path, f"no entry for {count} players")
 
 
 def _check_rules(rules: dict[str, Any], path: str, data: dict[str, Any]) -> None:
@@ -38,7 +27,7 @@ def _check_rules(rules: dict[str, Any], path: str, data: dict[str, Any]) -> None
             if key == "ark.sections"
             else (rules[sub]["draws"] if key == "taming.draws" else rules[sub])
         )
-        _covers(entries, f"{path}.{key}", low, high)
+        player_count_rows(entries, f"{path}.{key}", low, high)
     ids = [a["id"] for a in rules["actions"]]
     for index, action in enumerate(rules["actions"]):
         where = f"{path}.actions[{index}]"
@@ -102,9 +91,7 @@ def check(data: dict[str, Any], root: Path) -> None:
     if len(data["characters"]) < high:
         raise FieldError("characters", f"expected at least {high} characters")
     names = [s["name"] for s in data["species"]]
-    for index, name in enumerate(names):
-        if names.index(name) != index:
-            raise FieldError(f"species[{index}].name", f"species {name!r} listed twice")
+    unique_names(names, "species[{}].name", "species {!r} listed twice")
     _check_rules(data["rules"], "rules", data)
     for variant in data.get("variants", {}):  # the overlaid rules fit RULES (definition.py)
         rules = with_variant(data, variant)["rules"]

@@ -5,33 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import FieldError
-from ...save.tables import SEAT_COLORS, TABLE_NAMES
+from ...gamekit.specs import TABLES, component
+from ...gamekit.specs import by_player_count as _by_count
+from ...save.tables import SEAT_COLORS
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 
 ID = r"[a-z0-9]+(-[a-z0-9_]+)*"
-SIZE = ListOf(Int(16, 4096), 2, 2)
-PLAYERS = ListOf(Int(1, 10), 1)
-_ANY = Custom(lambda value, path: None)  # elements are checked by validate_layout
 _SECTION_KINDS = ("bow", "middle", "stern")
 _PIECES = ("food", "pitch", "divider", "worker", "score", "bonus", "round")
-
-
-def component(*sides: str) -> Custom:
-    """A component: a pixel size and one layout per side, checked against that size."""
-    shape = Map({"size": SIZE, **{side: ListOf(_ANY, 1) for side in sides}})
-
-    def check_component(value: Any, path: str) -> None:
-        from ...render import validate_layout
-
-        shape.check(value, path)
-        for side in sides:
-            validate_layout(value[side], f"{path}.{side}", tuple(value["size"]))
-
-    return Custom(check_component)
-
-
-def _by_count(item: dict[str, Any]) -> ListOf:
-    return ListOf(Map({"players": PLAYERS, **item}), 1)
 
 
 ACTION = Map(
@@ -172,13 +153,7 @@ FIELDS = {
     ),
     "table": Map(
         {
-            "type": OneOf(
-                tuple(
-                    t
-                    for t in TABLE_NAMES
-                    if t not in ("Table_None", "Table_Custom", "Table_Custom_Square")
-                )
-            ),
+            "type": OneOf(TABLES),
             "sky": Str(),
             "square": Num(),
             "ark": Point(2),
