@@ -27,6 +27,7 @@ from ..save.tables import SEAT_COLORS
 from ..schema import Color, Int, ListOf, Map, Num, OneOf, Point, Str
 
 GAME_ID = "arche-noah"
+STRATEGIES = "tts_builder.strategies.arche_noah"  # its rule functions' input generators
 
 CARD_Y = 1.0
 CHIP_Y = 1.2
@@ -412,12 +413,5 @@ def script_positions(ctx: Data) -> list[ScriptPosition]:
     return found
 
 
-GAME = Game(
-    GAME_ID,
-    FIELDS,
-    OPTIONAL,
-    check,
-    rules_config,
-    assemble,
-    strategies="tts_builder.strategies.arche_noah",
-)
+#: The game as the registry (``tts_builder.games``) lists it.
+GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, strategies=STRATEGIES)

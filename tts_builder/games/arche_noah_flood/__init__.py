@@ -30,15 +30,9 @@ from .schema import FIELDS, OPTIONAL
 from .table import geometry, table_positions
 
 GAME_ID = "arche-noah-flood"
-GAME = Game(
-    GAME_ID,
-    FIELDS,
-    OPTIONAL,
-    check,
-    rules_config,
-    assemble,
-    strategies="tts_builder.strategies.arche_noah_flood",
-)
+STRATEGIES = "tts_builder.strategies.arche_noah_flood"  # its rule functions' input generators
+#: The game as the registry (``tts_builder.games``) lists it.
+GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, strategies=STRATEGIES)
 
 __all__ = [
     "FIELDS",

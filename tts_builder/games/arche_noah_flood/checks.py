@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rules_ref.arche_noah_flood import config_from_definition, neighbours, validate_map
+
 from ...errors import FieldError
 from ...gamekit.checks import check_art_files, check_seats, unique_names
 from ...json_types import Data
+from ...render.hexmap import board_style
 from ...variants import with_variant
 from .config import terrains
 from .table import geometry, piece_count
@@ -42,8 +45,6 @@ def _check_terrain(data: dict[str, Any]) -> tuple[int, int]:
 
 def _check_edges(data: dict[str, Any], key: str, rows: int, cols: int) -> set[frozenset]:
     """``map.rivers`` or ``map.fords``: edges between neighbouring hexes on the map."""
-    from rules_ref.arche_noah_flood import neighbours
-
     edges: set[frozenset] = set()
     for i, (a, b) in enumerate(data["map"][key]):
         label = f"{key[:-1]} edge {_fmt(a)}-{_fmt(b)}"
@@ -90,8 +91,6 @@ def _check_starts(data: dict[str, Any], rows: int, cols: int) -> None:
 
 def _check_map(data: dict[str, Any]) -> None:
     """The map's own rules (issue 3 part 1), each error at the field naming the hex/animal."""
-    from rules_ref.arche_noah_flood import config_from_definition, validate_map
-
     rows, cols = _check_terrain(data)
     rivers = _check_edges(data, "rivers", rows, cols)
     _check_edges(data, "fords", rows, cols)
@@ -140,8 +139,6 @@ def _check_species(data: dict[str, Any]) -> None:
 
 def _check_board(data: dict[str, Any]) -> None:
     """The board style, the map, and a board picture TTS can load."""
-    from ...render.hexmap import board_style
-
     board_style(data["components"]["board"]["style"], terrains(data), "components.board.style")
     _check_map(data)
     size = geometry(data).image_size

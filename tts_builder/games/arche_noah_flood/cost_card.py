@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...render.hexmap import board_style
 from .config import terrains
 
 
@@ -29,8 +30,6 @@ def _footer(rules: dict[str, Any]) -> list[str]:
 
 def cost_card_layout(data: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The movement-cost card as a layout and its fields, drawn from ``rules.costs``."""
-    from ...render.hexmap import board_style
-
     rules = data["rules"]
     spec = data["components"]["cost_card"]
     colors = spec["colors"]

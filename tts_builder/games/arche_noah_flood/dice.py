@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...render import render_die_texture
+from ...save import objects as obj
+from ...save.objects import D6_ROTATIONS
 from .scene import Scene
 
 DIE_Y = 1.6
@@ -16,8 +19,6 @@ def die_labels(faces: list[Any]) -> list[str]:
 
 def die_rotation_values(faces: list[Any]) -> list[tuple[str, tuple[float, float, float]]]:
     """(label, rotation) per face: face k+1 of the d6 template carries ``faces[k]``."""
-    from ...save.objects import D6_ROTATIONS
-
     return [(label, rot) for label, (_n, rot) in zip(die_labels(faces), D6_ROTATIONS, strict=True)]
 
 
@@ -30,16 +31,12 @@ def _die(data: dict[str, Any], symbols: bool) -> tuple[str, dict[str, Any], dict
 
 def die_texture(data: dict[str, Any], symbols: bool) -> Any:
     """The texture of the symbol (junior) or number dice."""
-    from ...render import render_die_texture
-
     kind, spec, style = _die(data, symbols)
     return render_die_texture(die_labels(spec["faces"]), style, f"components.{kind}")
 
 
 def add_dice(scene: Scene, symbols: bool, offset: int = 0) -> list[str]:
     """Put the symbol (junior) or number dice on the table, in a row; their GUIDs."""
-    from ...save import objects as obj
-
     data = scene.data
     kind, spec, style = _die(data, symbols)
     url = scene.images.png(

@@ -6,6 +6,9 @@ import json
 from typing import Any
 
 from ...gamekit.table import hand_zones
+from ...geometry import reader_rot_y, tile_transform_for
+from ...render.hexmap import flood_tile_scale, hex_table, render_flood_tile
+from ...save import objects as obj
 from .art import animal_fields, board_spec
 from .scene import Scene
 from .table import xyz
@@ -17,17 +20,12 @@ MARKER_SCALE = 0.45
 
 def _face_up(at: Any, scale: float) -> dict[str, Any]:
     """A transform for a token turned to face the table's south side, scaled flat."""
-    from ...save import objects as obj
-
     return obj.transform(at, (0, 180, 0), (scale, 1.0, scale))
 
 
 def add_board(scene: Scene, geo: Any) -> dict[str, Any]:
     """The locked board tile on the table top, centred and sized from the board geometry,
     upright for the White side (rotY 180 = White's hand rotY 0 + 180)."""
-    from ...geometry import reader_rot_y, tile_transform_for
-    from ...save import objects as obj
-
     data = scene.data
     url = scene.images.png("board", board_spec(data), scene.art.board)
     at = tile_transform_for(
@@ -43,9 +41,6 @@ def add_board(scene: Scene, geo: Any) -> dict[str, Any]:
 
 def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
     """The pieces of every species, on the first start hexes until Setup places them."""
-    from ...render.hexmap import hex_table
-    from ...save import objects as obj
-
     data = scene.data
     per = data["rules"]["pieces_per_species"]
     starts = data["map"]["starts"]
@@ -76,9 +71,6 @@ def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
 
 def add_flood(scene: Scene, geo: Any, pos: dict[str, Any]) -> tuple[dict, dict]:
     """The flood marker on the track's first mark, and the bag of flood tiles; both."""
-    from ...render.hexmap import flood_tile_scale, render_flood_tile
-    from ...save import objects as obj
-
     components = scene.data["components"]
     marker_url = scene.images.png(
         "flood-marker", {"layout": components["flood_marker"]},
@@ -112,8 +104,6 @@ def add_flood(scene: Scene, geo: Any, pos: dict[str, Any]) -> tuple[dict, dict]:
 
 def add_ark_zone(scene: Scene, pos: dict[str, Any]) -> dict[str, Any]:
     """The scripting zone over the Ark."""
-    from ...save import objects as obj
-
     zx, zy, zz, zw, zh, zd = pos["ark_zone"]
     return scene.add(
         obj.scripting_trigger(

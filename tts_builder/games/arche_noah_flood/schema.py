@@ -6,6 +6,7 @@ from typing import Any
 
 from ...errors import FieldError
 from ...gamekit.specs import SIZE, TABLES, component, mapping_of
+from ...render import render_die_face
 from ...save.tables import SEAT_COLORS
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 
@@ -97,8 +98,6 @@ RULES = Map(
 )
 
 def _die_style(value: Any, path: str) -> None:
-    from ...render import render_die_face
-
     render_die_face("0", value, path)  # raises FieldError at path.<key> for a bad style
 
 

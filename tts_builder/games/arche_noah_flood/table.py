@@ -6,7 +6,18 @@ from typing import Any
 
 from ...gamekit.table import hand_placement, xyz
 from ...gamekit.table import rounded as _round
-from ...geometry import TABLE_TOP_Y
+from ...geometry import PORTRAIT_CARD, TABLE_TOP_Y, ScriptPosition
+from ...render.hexmap import (
+    BoardGeometry,
+    ark_box,
+    ark_slots,
+    ark_zone,
+    hex_name,
+    hex_table,
+    hex_units,
+    marker_table,
+    marker_units,
+)
 
 CARD_Y = 1.0
 BOARD_THICKNESS = 0.2
@@ -16,8 +27,6 @@ TILE_LIFT = 0.06
 
 def geometry(data: dict[str, Any]) -> Any:
     """The board geometry of a definition (hex -> pixel -> table position)."""
-    from ...render.hexmap import BoardGeometry
-
     terrain = data["map"]["terrain"]
     board = data["table"]["board"]
     return BoardGeometry(
@@ -39,8 +48,6 @@ def piece_count(data: dict[str, Any]) -> int:
 
 def table_positions(data: dict[str, Any]) -> dict[str, Any]:
     """Every table position the script needs, from the board geometry (pure)."""
-    from ...render.hexmap import ark_slots, ark_zone, hex_name, hex_table, marker_table
-
     geo = geometry(data)
     rows, cols = geo.rows, geo.cols
     top = geo.top_y
@@ -85,9 +92,6 @@ def script_positions(data: dict[str, Any], board_guid: str) -> list[Any]:
     """Where the script puts things, and on the board the printed cell each position means:
     hex centres (pieces, flood tiles, snap points), flood-track marks, Ark berths; and the
     deck, set-aside and reveal spots beside the board."""
-    from ...geometry import PORTRAIT_CARD, ScriptPosition
-    from ...render.hexmap import ark_box, hex_name, hex_units, marker_units
-
     geo = geometry(data)
     pos = table_positions(data)
     side = geo.side

@@ -24,16 +24,9 @@ from .table import AREA_SLOTS, area_slot, seat_point, table_points
 from .tiles import tile_fields, tile_list
 
 GAME_ID = "ark-and-noah"
-GAME = Game(
-    GAME_ID,
-    FIELDS,
-    OPTIONAL,
-    check,
-    rules_config,
-    assemble,
-    positions_on,
-    strategies="tts_builder.strategies.ark_and_noah",
-)
+STRATEGIES = "tts_builder.strategies.ark_and_noah"  # its rule functions' input generators
+#: The game as the registry (``tts_builder.games``) lists it.
+GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on, STRATEGIES)
 
 __all__ = [
     "AREA_SLOTS",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rules_ref.ark_and_noah import for_players
+
 from ...errors import FieldError
 from ...gamekit.checks import player_count_rows, unique_names
 from ...save.tables import HAND_PLACEMENTS
@@ -13,8 +15,6 @@ from ...variants import with_variant
 
 def _check_rules(rules: dict[str, Any], path: str, data: dict[str, Any]) -> None:
     """The rule numbers' cross-checks (also run on every variant's merged rules)."""
-    from rules_ref.ark_and_noah import for_players
-
     low, high = data["players"]["min"], data["players"]["max"]
     for key, sub in (
         ("workers", "workers"),

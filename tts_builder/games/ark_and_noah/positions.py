@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from ... import geometry as geo
-from .table import BOARD_TOP, ArkPlan, Board, action_board, round_track, score_track
+from ...render import ark
+from .table import BOARD_TOP, ArkPlan, Board, action_board, ark_plan, round_track, score_track
 
 
 def _on(label: str, xz: list[float], board: Board, guid: str, px: Any, half: Any, kind: str):
@@ -30,8 +31,6 @@ def ark_positions(
 ) -> list[geo.ScriptPosition]:
     """The Ark's squares, edges and pitch fields of ``plan``, each on the section under it
     (``section_guids`` in the plan's order)."""
-    from ...render import ark
-
     g = ark.ArkGeometry(plan.rows, plan.cols, **data["boards"]["ark"])
     points = ark.ark_points(g)
     offsets = ark.section_offsets(plan.layout, g, plan.cols // len(plan.layout))
@@ -74,8 +73,6 @@ def board_positions(
 ) -> list[geo.ScriptPosition]:
     """The action spaces and bonus rings (standard game), and the tracks' cells (``guids``: the
     boards' GUIDs by ``action-board``, ``score-track``, ``round-track``)."""
-    from ...render import ark
-
     found = []
     b = action_board(data)
     worker = config["turn_mode"] == "worker"
@@ -122,8 +119,6 @@ def positions_on(
     """The script's positions on a table laid out for ``n`` players (a save as Setup leaves
     it, or the build's own for the most players): each Ark spot on the section object lying at
     its place, the boards' spots on the boards of ``save``."""
-    from .table import ark_plan
-
     plan = ark_plan(data, config, n)
     objects = [o for o in save.get("ObjectStates") or [] if isinstance(o, dict)]
     sections = []

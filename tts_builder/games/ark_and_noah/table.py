@@ -13,7 +13,10 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
+from rules_ref.ark_and_noah import for_players
+
 from ... import geometry as geo
+from ...render import ark
 from ...save.tables import HAND_PLACEMENTS
 
 #: Thickness of every board tile; pieces on a board lie on its top.
@@ -175,9 +178,6 @@ class ArkPlan(NamedTuple):
 
 def ark_plan(data: dict[str, Any], config: dict[str, Any], n: int) -> ArkPlan:
     """Where the Ark's sections and spots lie for ``n`` players."""
-    from rules_ref.ark_and_noah import for_players
-
-    from ...render import ark
 
     table = data["table"]
     section = config["ark"]["section"]
@@ -204,8 +204,6 @@ def ark_plan(data: dict[str, Any], config: dict[str, Any], n: int) -> ArkPlan:
 
 
 def action_board(data: dict[str, Any]) -> Board:
-    from ...render import ark
-
     table = data["table"]
     return board(
         table["action_board"], ark.BOARD_SIZE, table["action_board_width"], shared_rot_y(data)
@@ -214,8 +212,6 @@ def action_board(data: dict[str, Any]) -> Board:
 
 def action_spaces(data: dict[str, Any], config: dict[str, Any]) -> list[dict[str, Any]]:
     """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
-    from ...render import ark
-
     b = action_board(data)
     return [
         {
@@ -230,8 +226,6 @@ def action_spaces(data: dict[str, Any], config: dict[str, Any]) -> list[dict[str
 
 
 def score_track(data: dict[str, Any]) -> Board:
-    from ...render import ark
-
     table = data["table"]
     return board(
         table["score_track"], ark.score_track_size(), table["score_track_width"], shared_rot_y(data)
@@ -239,8 +233,6 @@ def score_track(data: dict[str, Any]) -> Board:
 
 
 def round_track(data: dict[str, Any], config: dict[str, Any]) -> Board:
-    from ...render import ark
-
     table = data["table"]
     size = ark.round_track_size(config["end"]["min_rounds"])
     width = size[0] * float(table["round_track_cell"]) / ark.ROUND_CELL
@@ -249,16 +241,12 @@ def round_track(data: dict[str, Any], config: dict[str, Any]) -> Board:
 
 def score_cells(data: dict[str, Any]) -> list[list[float]]:
     """Table [x, z] of the scoring track's cells 0..99."""
-    from ...render import ark
-
     b = score_track(data)
     return [b.at(ark.score_cell_px(v)) for v in range(ark.SCORE_CELLS)]
 
 
 def round_cells(data: dict[str, Any], config: dict[str, Any]) -> list[list[float]]:
     """Table [x, z] of the round track's cells (start, 1..min_rounds)."""
-    from ...render import ark
-
     b = round_track(data, config)
     return [b.at(ark.round_cell_px(k)) for k in range(config["end"]["min_rounds"] + 1)]
 
