@@ -131,7 +131,8 @@ def test_registered_games_keep_the_contract() -> None:
     for registered in REGISTERED:
         assert isinstance(registered, Game)
         assert set(registered.optional) <= set(registered.fields)
-        assert registered.strategies and importlib.util.find_spec(registered.strategies)
+        if registered.strategies:  # a game without rule functions of its own has none
+            assert importlib.util.find_spec(registered.strategies), registered.id
 
 
 def test_game_code_does_not_import_the_pipeline() -> None:

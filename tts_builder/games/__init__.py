@@ -1,9 +1,10 @@
 """The registry of games: engine id -> its :class:`~tts_builder.plugin.Game`.
 
-Registering a game is one line: its module defines ``GAME = Game(...)`` (the contract, see
-:mod:`tts_builder.plugin`) and :data:`REGISTERED` lists it here. Nothing is discovered by file
-name; ``tests/test_plugin_contract.py`` fails when a module defines a ``Game`` that is not
-registered, or a bundled definition names an engine that is not.
+To add a game (in this package or any other): its module defines ``GAME = Game(...)`` (the
+contract, :mod:`tts_builder.plugin`), and one entry ``<module>.GAME`` in :data:`REGISTERED`
+below registers it (plus the import of its module). Nothing is discovered by file name;
+``tests/test_plugin_contract.py`` fails when a module defines a ``Game`` that is not
+registered, or a bundled definition or ``lua_templates/`` folder names an engine that is not.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from rules_ref.arche_noah_flood import config_from_definition, neighbours, validate_map
 
@@ -18,11 +18,11 @@ from .table import geometry, piece_count
 MAX_BOARD_PX = 4096
 
 
-def _fmt(h: Any) -> str:
+def _fmt(h: Sequence[int]) -> str:
     return f"({h[0]}, {h[1]})"
 
 
-def _check_terrain(data: dict[str, Any]) -> tuple[int, int]:
+def _check_terrain(data: Data) -> tuple[int, int]:
     """Ragged rows and unknown letters, each named by its hex; (rows, cols)."""
     terrain = data["map"]["terrain"]
     letters = data["rules"]["terrain"]
@@ -43,7 +43,7 @@ def _check_terrain(data: dict[str, Any]) -> tuple[int, int]:
     return len(terrain), cols
 
 
-def _check_edges(data: dict[str, Any], key: str, rows: int, cols: int) -> set[frozenset]:
+def _check_edges(data: Data, key: str, rows: int, cols: int) -> set[frozenset]:
     """``map.rivers`` or ``map.fords``: edges between neighbouring hexes on the map."""
     edges: set[frozenset] = set()
     for i, (a, b) in enumerate(data["map"][key]):
@@ -56,7 +56,7 @@ def _check_edges(data: dict[str, Any], key: str, rows: int, cols: int) -> set[fr
     return edges
 
 
-def _check_stairs(data: dict[str, Any], rows: int, cols: int) -> None:
+def _check_stairs(data: Data, rows: int, cols: int) -> None:
     """As many stair hexes as the rules allow, all on the last row."""
     stairs = data["map"]["stairs"]
     low, high = data["rules"]["stair_hexes"]["min"], data["rules"]["stair_hexes"]["max"]
@@ -70,7 +70,7 @@ def _check_stairs(data: dict[str, Any], rows: int, cols: int) -> None:
             )
 
 
-def _check_starts(data: dict[str, Any], rows: int, cols: int) -> None:
+def _check_starts(data: Data, rows: int, cols: int) -> None:
     """Enough distinct start hexes, all on the map's upper half."""
     starts = data["map"]["starts"]
     need = max(data["rules"]["min_start_hexes"], piece_count(data))
@@ -89,7 +89,7 @@ def _check_starts(data: dict[str, Any], rows: int, cols: int) -> None:
         seen.append(s)
 
 
-def _check_map(data: dict[str, Any]) -> None:
+def _check_map(data: Data) -> None:
     """The map's own rules (issue 3 part 1), each error at the field naming the hex/animal."""
     rows, cols = _check_terrain(data)
     rivers = _check_edges(data, "rivers", rows, cols)
@@ -110,7 +110,7 @@ def _check_map(data: dict[str, Any]) -> None:
         raise FieldError(where, problem)
 
 
-def _check_species(data: dict[str, Any]) -> None:
+def _check_species(data: Data) -> None:
     """Distinct animal names, a full cost row for each, fliers that are animals."""
     rules = data["rules"]
     names = [a["name"] for a in data["animals"]]
@@ -137,7 +137,7 @@ def _check_species(data: dict[str, Any]) -> None:
             )
 
 
-def _check_board(data: dict[str, Any]) -> None:
+def _check_board(data: Data) -> None:
     """The board style, the map, and a board picture TTS can load."""
     board_style(data["components"]["board"]["style"], terrains(data), "components.board.style")
     _check_map(data)
@@ -149,7 +149,7 @@ def _check_board(data: dict[str, Any]) -> None:
         )
 
 
-def _check_players(data: dict[str, Any]) -> None:
+def _check_players(data: Data) -> None:
     """A seat of its own colour per player, and a card per player in every variant."""
     high = data["players"]["max"]
     check_seats(data["table"]["seats"], high)
@@ -174,7 +174,7 @@ def _rule_sets(data: Data) -> list[tuple[str, Data]]:
     return found
 
 
-def check(data: dict[str, Any], root: Path) -> None:
+def check(data: Data, root: Path) -> None:
     """Cross-field checks: species, costs, dice, map (hex and animal named), seats, art."""
     _check_species(data)
     if data["rules"]["stair_hexes"]["min"] > data["rules"]["stair_hexes"]["max"]:

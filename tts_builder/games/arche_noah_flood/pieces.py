@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
 
 from ...gamekit.table import hand_zones
 from ...geometry import reader_rot_y, tile_transform_for
-from ...render.hexmap import flood_tile_scale, hex_table, render_flood_tile
+from ...json_types import Data
+from ...render.hexmap import BoardGeometry, flood_tile_scale, hex_table, render_flood_tile
 from ...save import objects as obj
 from .art import animal_fields, board_spec
 from .scene import Scene
@@ -18,12 +19,12 @@ PIECE_SCALE = 0.55
 MARKER_SCALE = 0.45
 
 
-def _face_up(at: Any, scale: float) -> dict[str, Any]:
+def _face_up(at: Sequence[float], scale: float) -> Data:
     """A transform for a token turned to face the table's south side, scaled flat."""
     return obj.transform(at, (0, 180, 0), (scale, 1.0, scale))
 
 
-def add_board(scene: Scene, geo: Any) -> dict[str, Any]:
+def add_board(scene: Scene, geo: BoardGeometry) -> Data:
     """The locked board tile on the table top, centred and sized from the board geometry,
     upright for the White side (rotY 180 = White's hand rotY 0 + 180)."""
     data = scene.data
@@ -39,7 +40,7 @@ def add_board(scene: Scene, geo: Any) -> dict[str, Any]:
     )
 
 
-def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
+def add_pieces(scene: Scene, geo: BoardGeometry, pos: Data) -> list[str]:
     """The pieces of every species, on the first start hexes until Setup places them."""
     data = scene.data
     per = data["rules"]["pieces_per_species"]
@@ -69,7 +70,7 @@ def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
     return found
 
 
-def add_flood(scene: Scene, geo: Any, pos: dict[str, Any]) -> tuple[dict, dict]:
+def add_flood(scene: Scene, geo: BoardGeometry, pos: Data) -> tuple[Data, Data]:
     """The flood marker on the track's first mark, and the bag of flood tiles; both."""
     components = scene.data["components"]
     marker_url = scene.images.png(
@@ -102,7 +103,7 @@ def add_flood(scene: Scene, geo: Any, pos: dict[str, Any]) -> tuple[dict, dict]:
     return marker, bag
 
 
-def add_ark_zone(scene: Scene, pos: dict[str, Any]) -> dict[str, Any]:
+def add_ark_zone(scene: Scene, pos: Data) -> Data:
     """The scripting zone over the Ark."""
     zx, zy, zz, zw, zh, zd = pos["ark_zone"]
     return scene.add(

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import FieldError
 from ...gamekit.specs import SIZE, TABLES, component, mapping_of
+from ...json_types import Json
 from ...render import render_die_face
 from ...save.tables import SEAT_COLORS
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
@@ -19,7 +18,7 @@ HEX = ListOf(Int(0, 99), 2, 2)
 EDGE = ListOf(HEX, 2, 2)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Json) -> bool:
     """An int that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -27,7 +26,7 @@ def _is_int(value: Any) -> bool:
 def _cost(allow_zero: bool, extra: tuple[str, ...] = ()) -> Custom:
     """A step cost: a positive integer (or >= 0), null (may not), or one of ``extra``."""
 
-    def check(value: Any, path: str) -> None:
+    def check(value: Json, path: str) -> None:
         if value is None or value in extra:
             return
         least = 0 if allow_zero else 1
@@ -41,7 +40,7 @@ def _cost(allow_zero: bool, extra: tuple[str, ...] = ()) -> Custom:
 def _die_face(numbers_only: bool) -> Custom:
     """A die face: an integer 0..99, or (symbol dice) sun or water."""
 
-    def check(value: Any, path: str) -> None:
+    def check(value: Json, path: str) -> None:
         if _is_int(value) and 0 <= value <= 99:
             return
         if not numbers_only and value in SYMBOLS:
@@ -56,7 +55,7 @@ def _dice(numbers_only: bool) -> Map:
     return Map({"count": Int(1, 4), "faces": ListOf(_die_face(numbers_only), 6, 6)})
 
 
-def _costs(value: Any, path: str) -> None:
+def _costs(value: Json, path: str) -> None:
     """``rules.costs``: animal -> {terrain name: cost, river: cost}; terrains checked later."""
     if not isinstance(value, dict) or not value:
         raise FieldError(path, f"expected a mapping of animal -> costs, got {value!r}")
@@ -97,11 +96,11 @@ RULES = Map(
     }
 )
 
-def _die_style(value: Any, path: str) -> None:
+def _die_style(value: Json, path: str) -> None:
     render_die_face("0", value, path)  # raises FieldError at path.<key> for a bad style
 
 
-def _board_style(value: Any, path: str) -> None:
+def _board_style(value: Json, path: str) -> None:
     if not isinstance(value, dict):
         raise FieldError(path, f"expected a mapping, got {value!r}")
     for key, color in value.items():
@@ -111,7 +110,7 @@ def _board_style(value: Any, path: str) -> None:
 def _number_in(low: float, high: float) -> Custom:
     """A number (int or float, not bool) from ``low`` to ``high``."""
 
-    def check(value: Any, path: str) -> None:
+    def check(value: Json, path: str) -> None:
         ok = isinstance(value, int | float) and not isinstance(value, bool)
         if not ok or not low <= value <= high:
             raise FieldError(path, f"expected a number from {low:g} to {high:g}, got {value!r}")

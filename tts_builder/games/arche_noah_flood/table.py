@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...gamekit.table import hand_placement, xyz
 from ...gamekit.table import rounded as _round
 from ...geometry import PORTRAIT_CARD, TABLE_TOP_Y, ScriptPosition
+from ...json_types import Data
 from ...render.hexmap import (
     BoardGeometry,
     ark_box,
@@ -25,7 +24,7 @@ PIECE_LIFT = 0.5  # pieces and the marker stand this far above the board's top f
 TILE_LIFT = 0.06
 
 
-def geometry(data: dict[str, Any]) -> Any:
+def geometry(data: Data) -> BoardGeometry:
     """The board geometry of a definition (hex -> pixel -> table position)."""
     terrain = data["map"]["terrain"]
     board = data["table"]["board"]
@@ -41,12 +40,12 @@ def geometry(data: dict[str, Any]) -> Any:
     )
 
 
-def piece_count(data: dict[str, Any]) -> int:
+def piece_count(data: Data) -> int:
     """How many animal pieces (and animal cards) the game has."""
     return data["rules"]["pieces_per_species"] * len(data["animals"])
 
 
-def table_positions(data: dict[str, Any]) -> dict[str, Any]:
+def table_positions(data: Data) -> Data:
     """Every table position the script needs, from the board geometry (pure)."""
     geo = geometry(data)
     rows, cols = geo.rows, geo.cols
@@ -71,7 +70,7 @@ def table_positions(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
+def seat_context(data: Data) -> list[Data]:
     """The seats as the script sees them: colour, facing, reveal spot and hand position."""
     seats = []
     for slot, seat in enumerate(data["table"]["seats"], start=1):
@@ -88,7 +87,7 @@ def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
     return seats
 
 
-def script_positions(data: dict[str, Any], board_guid: str) -> list[Any]:
+def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
     """Where the script puts things, and on the board the printed cell each position means:
     hex centres (pieces, flood tiles, snap points), flood-track marks, Ark berths; and the
     deck, set-aside and reveal spots beside the board."""

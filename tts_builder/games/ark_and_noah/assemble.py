@@ -3,12 +3,11 @@ builds the Ark for the seated players), its Global script and UI."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules_ref.ark_and_noah import for_players, hull_edges, pitch_fields
 
 from ... import geometry as geo
 from ...gamekit.output import build_files, game_save
+from ...json_types import Data
 from ...lua.scripts import global_script, global_ui
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images
 from ...save import GuidAllocator
@@ -52,7 +51,7 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     return build
 
 
-def seats_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+def seats_of(data: Data) -> list[Data]:
     """Every seat of the table, each with its character and colour hex (seat order)."""
     hexes = {c["name"]: c["hex"] for c in data["colors"]}
     high = data["players"]["max"]
@@ -66,7 +65,7 @@ def seats_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections: dict[str, str]):
+def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]):
     """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
     goes (the others leave the table) and the snap points."""
     plan = ark_plan(data, config, n)
@@ -96,12 +95,12 @@ def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections:
     }
 
 
-def lua_snap_points(snaps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def lua_snap_points(snaps: list[Data]) -> list[Data]:
     """Save-form snap points ({Position, Rotation, Tags}) in the form ``setSnapPoints`` takes
     ({position, rotation, rotation_snap, tags}: the Lua API's keys are lower case)."""
     out = []
     for point in snaps:
-        entry: dict[str, Any] = {"position": point["Position"], "tags": point.get("Tags", [])}
+        entry: Data = {"position": point["Position"], "tags": point.get("Tags", [])}
         if "Rotation" in point:
             entry |= {"rotation": point["Rotation"], "rotation_snap": True}
         out.append(entry)
@@ -109,13 +108,13 @@ def lua_snap_points(snaps: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _save(
-    definition: Any,
-    config: dict[str, Any],
+    definition: GameDefinition,
+    config: Data,
     art: Art,
-    boards: dict[str, Any],
-    tiles: list[dict[str, Any]],
+    boards: Data,
+    tiles: list[Data],
     tile_images: dict[int, tuple[str, str]],
-) -> tuple[dict[str, Any], str, str, list[Any]]:
+) -> tuple[Data, str, str, list[geo.ScriptPosition]]:
     """The save (laid out for the most players), its Global script and UI, and the positions
     its script uses on that layout."""
     data = definition.data

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from rules_ref.ark_and_noah import for_players
 
 from ...errors import FieldError
 from ...gamekit.checks import player_count_rows, unique_names
+from ...json_types import Data
 from ...save.tables import HAND_PLACEMENTS
 from ...variants import with_variant
 
 
-def _check_rules(rules: dict[str, Any], path: str, data: dict[str, Any]) -> None:
+def _check_rules(rules: Data, path: str, data: Data) -> None:
     """The rule numbers' cross-checks (also run on every variant's merged rules)."""
     low, high = data["players"]["min"], data["players"]["max"]
     for key, sub in (
@@ -83,7 +83,7 @@ def _check_rules(rules: dict[str, Any], path: str, data: dict[str, Any]) -> None
                 raise FieldError(f"{path}.setup.{sex}", f"more draws than tiles for {n} players")
 
 
-def check(data: dict[str, Any], root: Path) -> None:
+def check(data: Data, root: Path) -> None:
     """Cross-field checks: player-count coverage, ids, supplies, variants, art, seats."""
     high = data["players"]["max"]
     if len(data["colors"]) < high:
@@ -111,7 +111,7 @@ def check(data: dict[str, Any], root: Path) -> None:
     _check_facing(data["table"]["type"], seats[:high])
 
 
-def _check_facing(table: str, seats: list[dict[str, Any]]) -> None:
+def _check_facing(table: str, seats: list[Data]) -> None:
     """A seat's pieces read upright for it only if its ``facing`` is its hand zone's rotY."""
     hands = HAND_PLACEMENTS.get(table, {})
     for index, seat in enumerate(seats):

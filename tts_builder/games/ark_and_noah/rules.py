@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules_ref.ark_and_noah import make_config
 
 from ...json_types import Data
@@ -18,7 +16,7 @@ def rules_config(data: Data, variant: str | None = None) -> Data:
     return config
 
 
-def action_texts(config: dict[str, Any]) -> dict[str, str]:
+def action_texts(config: Data) -> dict[str, str]:
     """What each action does, in a few words for its board column (from the rule numbers)."""
     resources = {"pitch": "pitch cubes", "food": "food", "dividers": "dividers"}
     out = {}

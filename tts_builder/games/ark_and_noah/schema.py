@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import FieldError
 from ...gamekit.specs import TABLES, component
 from ...gamekit.specs import by_player_count as _by_count
+from ...json_types import Json
 from ...save.tables import SEAT_COLORS
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 
@@ -99,7 +98,7 @@ RULES = Map(
 )
 
 
-def _any_mapping(value: Any, path: str) -> None:
+def _any_mapping(value: Json, path: str) -> None:
     if not isinstance(value, dict):
         raise FieldError(path, f"expected a mapping, got {type(value).__name__}")
 
