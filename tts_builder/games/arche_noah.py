@@ -25,6 +25,7 @@ from ..save import GuidAllocator
 from ..save import objects as obj
 from ..save.tables import SEAT_COLORS
 from ..schema import Color, Int, ListOf, Map, Num, OneOf, Point, Str
+from ..variants import with_variant
 
 GAME_ID = "arche-noah"
 STRATEGIES = "tts_builder.strategies.arche_noah"  # its rule functions' input generators
@@ -123,7 +124,9 @@ def check(data: Data, root: Path) -> None:
 
 
 def rules_config(data: Data, variant: str | None = None) -> Data:
-    """The rule numbers shared by rules_ref and the Lua: ``rules`` plus the animal names."""
+    """The rule numbers shared by rules_ref and the Lua: ``rules`` (a variant's merged in) plus
+    the animal names."""
+    data = with_variant(data, variant)
     return {**data["rules"], "animals": [animal["name"] for animal in data["animals"]]}
 
 
