@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...gamekit.table import hand_placement, xyz
 from ...gamekit.table import rounded as _round
 from ...geometry import PORTRAIT_CARD, TABLE_TOP_Y, ScriptPosition
@@ -17,6 +19,7 @@ from ...render.hexmap import (
     marker_table,
     marker_units,
 )
+from ...save.tables import HandPlacement
 
 CARD_Y = 1.0
 BOARD_THICKNESS = 0.2
@@ -70,11 +73,17 @@ def table_positions(data: Data) -> Data:
     }
 
 
-def seat_context(data: Data) -> list[Data]:
+def seat_hand(data: Data, color: str) -> HandPlacement | None:
+    """The table's default hand placement for a seat colour (Table_RPG, Table_Custom); None
+    where the defaults are unknown (then the geometry check reports the missing seat)."""
+    return hand_placement(data["table"]["type"], color)
+
+
+def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The seats as the script sees them: colour, facing, reveal spot and hand position."""
     seats = []
     for slot, seat in enumerate(data["table"]["seats"], start=1):
-        hand = hand_placement(data["table"]["type"], seat["color"])
+        hand = seat_hand(data, seat["color"])
         seats.append(
             {
                 "slot": slot,

@@ -3,6 +3,8 @@ builds the Ark for the seated players), its Global script and UI."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules_ref.ark_and_noah import for_players, hull_edges, pitch_fields
 
 from ... import geometry as geo
@@ -65,7 +67,7 @@ def seats_of(data: Data) -> list[Data]:
     ]
 
 
-def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]):
+def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections: dict[str, str]):
     """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
     goes (the others leave the table) and the snap points."""
     plan = ark_plan(data, config, n)
