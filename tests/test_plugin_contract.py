@@ -148,3 +148,23 @@ def test_game_code_does_not_import_the_pipeline() -> None:
                 if names != {"file_digest"}:
                     found.append((module, sorted(names)))
     assert found == []
+
+
+def test_the_pipelines_signatures_name_no_any() -> None:
+    """The contract, the registry, the variants and the pipeline's functions are typed (the
+    image cache's spec, art code, stays as the art module has it)."""
+    files = ["plugin.py", "variants.py", "json_types.py", "definition.py", "build.py"]
+    found = []
+    for name in [*files, "games/__init__.py"]:
+        tree = ast.parse((PACKAGE / name).read_text(encoding="utf-8"))
+        skip = {
+            id(f) for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and c.name == "ImageSet"
+            for f in ast.walk(c)
+        }  # fmt: skip
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and id(node) not in skip:
+                annotations = [a.annotation for a in (*node.args.args, *node.args.kwonlyargs)]
+                for annotation in [*annotations, node.returns]:
+                    if annotation is not None and "Any" in ast.unparse(annotation):
+                        found.append(f"{name}:{node.lineno} {node.name}")
+    assert found == []
