@@ -17,6 +17,7 @@ from ..errors import FieldError
 from ..plugin import Game, GameBuild
 from ..schema import Custom, ListOf
 from ..table import COMPONENT, MANIFEST, check_manifest, hand_capacity, seat_frames, step_count
+from ..variants import with_variant
 
 GAME_ID = "prototype"
 
@@ -75,6 +76,7 @@ def rules_config(data: dict[str, Any], variant: str | None = None) -> dict[str, 
     counts and target, and the score bounds."""
     from ..table import target_of
 
+    data = with_variant(data, variant)
     steps = []
     for step in data["table"].get("setup", []):
         entry = {"count": step["count"], "target": target_of(step)}
