@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .common import chooser_start, colours, entry_for, field, seat_players
 from .errors import RuleError
 
 CHANCE = -1
@@ -31,37 +32,6 @@ PHASES = ("remove", "deal", "offer", "bid", "pick", "end")
 
 # --------------------------------------------------------------------------------------------
 # Pure rule functions: fn(config, inp) -> dict
-
-
-def _field(inp: Any, name: str, kind: str, ints: bool = False) -> Any:
-    """``inp[name]``, refused when missing or not of ``kind``: "int" (an integral number) or
-    "list" (of integers when ``ints``), as Lua sees JSON (``{}`` is an empty list)."""
-    value = inp.get(name)
-    if value is None:
-        raise RuleError("missing_input", f"missing input {name!r}")
-    if kind == "list":
-        if isinstance(value, dict) and not value:
-            return []
-        if not isinstance(value, list | tuple) or (value and value[0] is None):
-            raise RuleError("not_a_list", f"input {name!r} must be a list")
-        for i, item in enumerate(value):
-            if ints and not _is_int(item):
-                raise RuleError("not_an_integer", f"{name}[{i + 1}] must be an integer")
-    elif not _is_int(value):
-        raise RuleError("not_an_integer", f"input {name!r} must be an integer")
-    return value
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == int(value)
-
-
-def _entry_for(entries: list[dict], players: int, what: str) -> dict:
-    """The first entry of a by-player-count table that lists ``players``."""
-    for entry in entries:
-        if players in entry["players"]:
-            return entry
-    raise RuleError("no_entry", f"no {what} entry covers {players} players")
 
 
 def _animal_points(values: list[int]) -> int:
@@ -84,14 +54,14 @@ def _green_points_per_chip(points: list[int], playthrough: int) -> int:
 def score_collection(config: dict, inp: dict) -> dict:
     """Score one collection plus chips left: total = cards + bonus + purple + green."""
     scoring = config["scoring"]
-    cards_in = _field(inp, "cards", "list")
-    chips, green_chips = _field(inp, "purple", "int"), _field(inp, "green", "int")
-    playthrough = int(_field(inp, "playthrough", "int"))
+    cards_in = field(inp, "cards", "list")
+    chips, green_chips = field(inp, "purple", "int"), field(inp, "green", "int")
+    playthrough = int(field(inp, "playthrough", "int"))
     groups: dict[str, list[int]] = {}
     for card in cards_in:
         if not isinstance(card, dict) or card.get("animal") is None:
             raise RuleError("bad_card", "a card is {animal, value}")
-        groups.setdefault(card["animal"], []).append(_field(card, "value", "int"))
+        groups.setdefault(card["animal"], []).append(field(card, "value", "int"))
     cards = sum(_animal_points(values) for values in groups.values())
     fours = sum(1 for values in groups.values() if len(values) >= 4)
     bonus = fours * scoring["set_of_four_bonus"]
@@ -108,9 +78,9 @@ def score_collection(config: dict, inp: dict) -> dict:
 
 def pick_order(config: dict, inp: dict) -> dict:
     """Pick order (bid descending, ties clockwise from the start seat) and chips paid per seat."""
-    bids = list(_field(inp, "bids", "list", True))
+    bids = list(field(inp, "bids", "list", True))
     players = len(bids)
-    start = _field(inp, "start", "int")
+    start = field(inp, "start", "int")
     if not 0 <= start < players:
         raise RuleError("bad_start_seat", f"start seat {start} outside 0..{players - 1}")
     order = sorted(range(players), key=lambda seat: (-bids[seat], (seat - start) % players))
@@ -123,9 +93,9 @@ def pick_order(config: dict, inp: dict) -> dict:
 
 def setup(config: dict, inp: dict) -> dict:
     """Chips per player, animals removed and cards in play for a player count."""
-    players = _field(inp, "players", "int")
-    chips = _entry_for(config["chips"], players, "chips")
-    removed = _entry_for(config["animals_removed"], players, "animals_removed")["count"]
+    players = field(inp, "players", "int")
+    chips = entry_for(config["chips"], players, "chips")
+    removed = entry_for(config["animals_removed"], players, "animals_removed")["count"]
     animals = len(config["animals"])
     if not 0 <= removed <= animals:
         raise RuleError("too_many_removed", f"cannot remove {removed} of {animals} animals")
@@ -139,13 +109,13 @@ def setup(config: dict, inp: dict) -> dict:
 
 def offer_size(config: dict, inp: dict) -> dict:
     """Cards laid out face up this round: one batch per player, fewer when the pile runs low."""
-    players, pile = _field(inp, "players", "int"), _field(inp, "pile", "int")
+    players, pile = field(inp, "players", "int"), field(inp, "pile", "int")
     return {"count": min(players * config["cards_per_player_in_offer"], pile)}
 
 
 def winners(config: dict, inp: dict) -> dict:
     """Seats sharing the highest total, ascending (empty for no seats)."""
-    totals = _field(inp, "totals", "list", True)
+    totals = field(inp, "totals", "list", True)
     if not totals:
         return {"winners": []}
     best = max(totals)
@@ -154,22 +124,13 @@ def winners(config: dict, inp: dict) -> dict:
 
 def pick_options(config: dict, inp: dict) -> dict:
     """Numbers of cards a picker may take from ``offer`` face-up cards holding ``green`` chips."""
-    offer, green = _field(inp, "offer", "int"), _field(inp, "green", "int")
+    offer, green = field(inp, "offer", "int"), field(inp, "green", "int")
     if offer == 0:
         return {"take": [0]}
     take = {1}
     if green >= 1:
         take.update(count for count in config["green_chip_takes"] if count <= offer)
     return {"take": sorted(take)}
-
-
-def _colours(inp: dict, name: str) -> list[str]:
-    """A list input of colour names; anything else is refused."""
-    value = _field(inp, name, "list")
-    for i, item in enumerate(value):
-        if not isinstance(item, str):
-            raise RuleError("not_a_colour", f"{name}[{i + 1}] must be a colour name")
-    return list(value)
 
 
 def seating(config: dict, inp: dict) -> dict:
@@ -182,18 +143,10 @@ def seating(config: dict, inp: dict) -> dict:
     this game (in ``seated`` order), told they are not playing; ``enough`` whether the count
     fits the range; ``start`` the chooser's player index, else 0.
     """
-    seats, seated = _colours(inp, "seats"), _colours(inp, "seated")
-    low, high = _field(inp, "min", "int"), _field(inp, "max", "int")
-    slots = [slot for slot, color in enumerate(seats) if color in seated]
-    players = [seats[slot] for slot in slots]
-    unlisted = []
-    for color in seated:
-        if color not in seats and color not in unlisted:
-            unlisted.append(color)
-    chooser = inp.get("chooser")
-    if chooser is not None and not isinstance(chooser, str):
-        raise RuleError("not_a_colour", "input 'chooser' must be a colour name")
-    start = players.index(chooser) if chooser in players else 0
+    seats, seated = colours(inp, "seats"), colours(inp, "seated")
+    low, high = field(inp, "min", "int"), field(inp, "max", "int")
+    players, slots, unlisted = seat_players(seats, seated)
+    start = chooser_start(inp.get("chooser"), players)
     return {
         "players": players,
         "slots": slots,
@@ -209,17 +162,17 @@ def turn(config: dict, inp: dict) -> dict:
     ``{"phase": "bid" or "pick", "players": n, "start": seat, "turn": 0-based, "order": [..]}``
     -> ``{"seat": seat}``; ``turn`` counts the bids or picks made so far this round.
     """
-    players, step = _field(inp, "players", "int"), _field(inp, "turn", "int")
+    players, step = field(inp, "players", "int"), field(inp, "turn", "int")
     if not 0 <= step < players:
         raise RuleError("bad_turn", f"turn {step} outside 0..{players - 1}")
     phase = inp.get("phase")
     if phase == "bid":
-        start = _field(inp, "start", "int")
+        start = field(inp, "start", "int")
         if not 0 <= start < players:
             raise RuleError("bad_start_seat", f"start seat {start} outside 0..{players - 1}")
         return {"seat": (start + step) % players}
     if phase == "pick":
-        order = _field(inp, "order", "list", ints=True)
+        order = field(inp, "order", "list", ints=True)
         if step >= len(order):
             raise RuleError("no_pick_order", f"no pick order entry for turn {step}")
         return {"seat": order[step]}
@@ -229,7 +182,7 @@ def turn(config: dict, inp: dict) -> dict:
 def pass_start(config: dict, inp: dict) -> dict:
     """The start-player card passes one seat clockwise: ``{"players": n, "start": seat}`` ->
     ``{"start": next seat}``."""
-    players, start = _field(inp, "players", "int"), _field(inp, "start", "int")
+    players, start = field(inp, "players", "int"), field(inp, "start", "int")
     if not 0 <= start < players:
         raise RuleError("bad_start_seat", f"start seat {start} outside 0..{players - 1}")
     return {"start": (start + 1) % players}
@@ -237,7 +190,7 @@ def pass_start(config: dict, inp: dict) -> dict:
 
 def bid_range(config: dict, inp: dict) -> dict:
     """Bids a player holding ``purple`` chips may make: ``{"low": 0, "high": purple}``."""
-    purple = _field(inp, "purple", "int")
+    purple = field(inp, "purple", "int")
     if purple < 0:
         raise RuleError("negative_chips", "purple chips cannot be negative")
     return {"low": 0, "high": purple}
@@ -418,7 +371,7 @@ class ArcheNoahState:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able snapshot of the whole position (fresh lists)."""
-        data: dict[str, Any] = {field: list(getattr(self, "_" + field)) for field in _LIST_FIELDS}
+        data: dict[str, Any] = {name: list(getattr(self, "_" + name)) for name in _LIST_FIELDS}
         data.update(
             players=self._game.num_players,
             phase=self._phase,
@@ -438,8 +391,8 @@ class ArcheNoahState:
             raise ValueError("snapshot does not fit this game")
         state = cls.__new__(cls)
         state._game = game
-        for field in _LIST_FIELDS:
-            setattr(state, "_" + field, list(data[field]))
+        for name in _LIST_FIELDS:
+            setattr(state, "_" + name, list(data[name]))
         state._phase = data["phase"]
         state._playthrough = data["playthrough"]
         state._start = data["start"]

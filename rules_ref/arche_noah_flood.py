@@ -77,6 +77,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from .common import as_list, colours, seat_players
 from .errors import RuleError
 
 Hex = tuple[int, int]
@@ -119,15 +120,6 @@ def _hex(value: Sequence[int]) -> Hex:
 
 def _edge(a: Sequence[int], b: Sequence[int]) -> frozenset[Hex]:
     return frozenset((_hex(a), _hex(b)))
-
-
-def _list(value: Any, name: str) -> Any:
-    """A list input as Lua sees JSON (null and ``{}``: empty); anything else is refused."""
-    if value is None or (isinstance(value, dict) and not value):
-        return []
-    if not isinstance(value, list | tuple) or (value and value[0] is None):
-        raise RuleError("not_a_list", f"{name!r} must be a list")
-    return value
 
 
 def _edges(items: Iterable[Any]) -> frozenset[frozenset[Hex]]:
@@ -208,9 +200,9 @@ def _board(game_map: Mapping[str, Any]) -> _Board:
     ):
         raise RuleError("bad_map", "map terrain must be a non-empty list of non-empty strings")
     for key in ("rivers", "fords"):  # refused in the Lua twin's order, before the cache key
-        _edges(_list(game_map.get(key), "edges"))
+        _edges(as_list(game_map.get(key), "edges"))
     for key in ("stairs", "starts"):
-        for h in _list(game_map.get(key), key):
+        for h in as_list(game_map.get(key), key):
             _hex(h)
     return _board_from_key(_map_key(game_map))
 
@@ -456,7 +448,7 @@ def _inputs(config: Mapping[str, Any], inp: Mapping[str, Any]) -> tuple[_Rules, 
 
 
 def _hexes(items: Iterable[Sequence[int]] | None) -> frozenset[Hex]:
-    return frozenset(_hex(h) for h in _list(items, "hexes"))
+    return frozenset(_hex(h) for h in as_list(items, "hexes"))
 
 
 def _dice_spec(config: Mapping[str, Any], variant: str) -> Mapping[str, Any]:
@@ -467,7 +459,7 @@ def dice_effect(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"values": ["3", "0"]}`` (rotation values) -> ``{"points": 3, "sun": 0, "water": 0}``."""
     faces = {str(f) for f in _dice_spec(config, _opt(inp, "variant", "standard"))["faces"]}
     out = {"points": 0, "sun": 0, "water": 0}
-    for value in _list(_need(inp, "values"), "values"):
+    for value in as_list(_need(inp, "values"), "values"):
         text = str(value)
         if text not in faces:
             raise RuleError("not_a_face", f"{text!r} is not a face of these dice")
@@ -483,7 +475,7 @@ def flood_advance(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     board = _board(_opt(inp, "map", config["map"]))
     row, col = _int(_need(inp, "row")), _int(_need(inp, "col"))
     new: list[Hex] = []
-    for roll in _list(_need(inp, "rolls"), "rolls"):
+    for roll in as_list(_need(inp, "rolls"), "rolls"):
         row, col, more = _flood_advance(row, col, _int(roll), board.rows, board.cols)
         new += more
     return {"row": row, "col": col, "newly_flooded": [list(h) for h in new]}
@@ -541,18 +533,9 @@ def arrival(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """
     junior = _opt(inp, "variant", "standard") == "junior"
     cards = inp.get("cards")
-    cards = [None] * _int(_need(inp, "players")) if cards is None else _list(cards, "cards")
-    out, winners = _arrival(config, _list(_need(inp, "arrived"), "arrived"), cards, junior)
+    cards = [None] * _int(_need(inp, "players")) if cards is None else as_list(cards, "cards")
+    out, winners = _arrival(config, as_list(_need(inp, "arrived"), "arrived"), cards, junior)
     return {"out": out, "winners": winners}
-
-
-def _colours(inp: Mapping[str, Any], name: str) -> list[str]:
-    """A list input of colour names; anything else is refused."""
-    value = _list(_need(inp, name), name)
-    for i, item in enumerate(value):
-        if not isinstance(item, str):
-            raise RuleError("not_a_colour", f"{name}[{i + 1}] must be a colour name")
-    return list(value)
 
 
 def _flag(value: Any, name: str) -> bool:
@@ -572,15 +555,11 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     ``unlisted``: seated colours that are no seat of this game (told they are not playing);
     ``enough``: the count fits the range; ``start``: seat 0 starts every round.
     """
-    seats, seated = _colours(inp, "seats"), _colours(inp, "seated")
+    seats, seated = colours(inp, "seats"), colours(inp, "seated")
     low, high = _int(_need(inp, "min")), _int(_need(inp, "max"))
-    slots = [slot for slot, color in enumerate(seats) if color in seated]
-    unlisted: list[str] = []
-    for color in seated:
-        if color not in seats and color not in unlisted:
-            unlisted.append(color)
+    players, slots, unlisted = seat_players(seats, seated)
     return {
-        "players": [seats[slot] for slot in slots],
+        "players": players,
         "slots": slots,
         "unlisted": unlisted,
         "enough": low <= len(slots) <= high,
@@ -591,7 +570,7 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
 def next_player(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     """``{"out": [bool by seat], "after": seat or -1}`` -> ``{"seat": the first seat after
     ``after`` still in, or -1 when the round is over}`` (seats move in seat order)."""
-    out = list(_list(_need(inp, "out"), "out"))
+    out = list(as_list(_need(inp, "out"), "out"))
     while out and out[-1] is None:  # a trailing null is no entry in Lua
         out.pop()
     if None in out:
@@ -668,7 +647,7 @@ def check_flood(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict:
     "cut off", "piece": index, "animal", "at", "message": "drowned: Camel at (3, 4)"}``."""
     rules, board = _inputs(config, inp)
     flooded = _hexes(inp.get("flooded"))
-    for i, piece in enumerate(_list(_need(inp, "pieces"), "pieces")):
+    for i, piece in enumerate(as_list(_need(inp, "pieces"), "pieces")):
         if not isinstance(piece, dict):
             raise RuleError("bad_piece", "a piece is {animal, at}")
         at = _hex(_need(piece, "at"))

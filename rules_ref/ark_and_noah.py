@@ -58,6 +58,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from .common import as_list, entry_for
 from .errors import RuleError
 
 CHANCE = -1
@@ -98,16 +99,13 @@ def make_config(definition: Mapping[str, Any], variant: str | None = None) -> di
 
 def for_players(rows: Iterable[Mapping[str, Any]], n: int) -> Mapping[str, Any]:
     """The row of a ``players: [..]`` table that applies to ``n`` players."""
-    for row in rows:
-        if n in row["players"]:
-            return row
-    raise RuleError("no_entry", f"no entry for {n} players")
+    return entry_for(rows, n, "players")
 
 
 def ark_shape(config: Mapping[str, Any], n: int) -> tuple[int, int]:
     """(rows, cols) of the Ark for ``n`` players: one section per player."""
     section = config["ark"]["section"]
-    layout = for_players(config["ark"]["sections"], n)["layout"]
+    layout = entry_for(config["ark"]["sections"], n, "ark.sections")["layout"]
     return section["rows"], section["cols"] * len(layout)
 
 
@@ -245,7 +243,7 @@ def _analyse(
 def _dividers(grid: _Grid, items: Iterable[Mapping[str, str]]) -> dict[str, str]:
     """``[{"edge", "color"}]`` as {edge: colour}, checked."""
     out: dict[str, str] = {}
-    for item in _list(_present(items, "dividers"), "dividers"):
+    for item in as_list(_present(items, "dividers"), "dividers"):
         edge = _table(item, "a divider", "bad_divider").get("edge")
         if not isinstance(edge, str) or edge not in grid.index:
             raise RuleError("unknown_edge", f"no edge {edge} on a {grid.rows}x{grid.cols} Ark")
@@ -262,15 +260,6 @@ def _square(grid: _Grid, rc: Any) -> int:
     if not (0 <= r < grid.rows and 0 <= c < grid.cols):
         raise RuleError("off_the_ark", f"no square [{r}, {c}] on a {grid.rows}x{grid.cols} Ark")
     return r * grid.cols + c
-
-
-def _list(value: Any, what: str) -> Any:
-    """A list input as Lua sees JSON (null and ``{}``: empty); anything else is refused."""
-    if value is None or (isinstance(value, dict) and not value):
-        return []
-    if not isinstance(value, list | tuple) or (value and value[0] is None):
-        raise RuleError("not_a_list", f"{what} must be a list")
-    return value
 
 
 def _table(value: Any, what: str, code: str) -> Any:
@@ -447,7 +436,7 @@ def load_pair(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, An
     target = _square(grid, inp.get("square"))
     enclosure = next((e for e in found if target in e.squares), None)
     fields = {p for p, _, _ in grid.points}
-    pitch_in = _list(inp.get("pitch"), "pitch")
+    pitch_in = as_list(inp.get("pitch"), "pitch")
     for field in pitch_in:
         if not isinstance(field, str) or field not in fields:
             raise RuleError("unknown_pitch_field", f"no pitch field {field}")
@@ -457,10 +446,10 @@ def load_pair(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, An
         enclosure,
         divided,
         pitch,
-        {_square(grid, rc) for rc in _list(inp.get("food"), "food")},
+        {_square(grid, rc) for rc in as_list(inp.get("food"), "food")},
         [
             (_square(grid, p.get("square")), _need(p, "size"))
-            for p in (_table(a, "a loaded pair", "bad_pair") for a in _list(inp.get("loaded"),
+            for p in (_table(a, "a loaded pair", "bad_pair") for a in as_list(inp.get("loaded"),
                                                                           "loaded"))
         ],
         _need(inp, "loader"),
@@ -482,7 +471,7 @@ def final_scoring(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
     ``final.animal_penalty_per_size`` x size per animal in hand.
     """
     rules = config["final"]
-    players = _list(_need(inp, "players"), "players")
+    players = as_list(_need(inp, "players"), "players")
     most = max(
         (
             _need_int(_need(_table(p, "a player", "bad_player"), "hull_dividers"), "hull_dividers")
@@ -498,7 +487,7 @@ def final_scoring(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
         penalties[colour] = sum(
             rules["leftover_penalty"][k] * hand.get(k, 0) for k in ("dividers", "food", "pitch")
         ) + rules["animal_penalty_per_size"] * sum(
-            _need_int(size, "an animal's size") for size in _list(hand.get("animals"), "animals")
+            _need_int(size, "an animal's size") for size in as_list(hand.get("animals"), "animals")
         )
         scores[colour] = _need_int(_need(p, "vp"), "vp") + bonus[colour] - penalties[colour]
     best = max(scores.values(), default=0)
@@ -528,7 +517,7 @@ def bonus_update(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str,
     given = _table(_need(inp, "bonuses"), "bonuses", "not_a_table")
     bonuses = [given.get(i) or 0 for i in ids]
     taken, collected = [], []
-    for placement in _list(_need(inp, "placements"), "placements"):
+    for placement in as_list(_need(inp, "placements"), "placements"):
         space = _need(_table(placement, "a placement", "bad_placement"), "space")
         if space not in ids:
             raise RuleError("unknown_space", f"no action space {space}")
@@ -566,7 +555,7 @@ def phase_two_order(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[s
     """
     ids = [a["id"] for a in config["actions"]]
     current: list[tuple[int, Any]] = []
-    for placement in _list(_need(inp, "placements"), "placements"):
+    for placement in as_list(_need(inp, "placements"), "placements"):
         space = _need(_table(placement, "a placement", "bad_placement"), "space")
         if space not in ids:
             raise RuleError("unknown_space", f"no action space {space}")
@@ -597,7 +586,7 @@ def players_entry(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
     if not (isinstance(rows, list) and rows and isinstance(rows[0], Mapping)
             and rows[0].get("players") is not None):
         raise RuleError("unknown_table", f"no players table {path}")
-    return dict(for_players(rows, _need_int(_need(inp, "players"), "players")))
+    return dict(entry_for(rows, _need_int(_need(inp, "players"), "players"), path))
 
 
 def ark_shape_rule(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]:
@@ -628,7 +617,7 @@ def build_spots(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, 
     divided = _dividers(grid, inp.get("dividers"))
     _, inside = _analyse(grid, divided, config["ark"]["enclosure_max"])
     closed = set(inside)
-    cubes = {f for f in _list(inp.get("pitch"), "pitch") if isinstance(f, str)}
+    cubes = {f for f in as_list(inp.get("pitch"), "pitch") if isinstance(f, str)}
     return {
         "edges": [e for e in grid.edges if e not in divided and e not in closed],
         "pitch_fields": [
@@ -658,7 +647,7 @@ def deluge_order(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str,
     """``{"vp": {colour: n}, "turn_order": [colours]}`` -> ``{"order": [colours]}``: the Deluge
     order, fewest VP first, ties in turn order."""
     vp = _table(_need(inp, "vp"), "vp", "not_a_table")
-    turn = _list(_need(inp, "turn_order"), "turn_order")
+    turn = as_list(_need(inp, "turn_order"), "turn_order")
     place = {colour: i for i, colour in enumerate(turn)}
     return {"order": sorted(turn, key=lambda c: (vp.get(c) or 0, place[c]))}
 
@@ -683,7 +672,7 @@ def seating(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, Any]
     ``ok`` is false (with a reason) unless players.min..players.max of them are seated. A colour
     seated twice, or one that is not a string, is malformed.
     """
-    seated = list(_list(_need(inp, "seated"), "seated"))
+    seated = list(as_list(_need(inp, "seated"), "seated"))
     if any(not isinstance(c, str) for c in seated) or len(set(seated)) != len(seated):
         raise RuleError("bad_seating", "seated colours must be distinct names")
     colours = list(config["colors"][: config["players"]["max"]])
@@ -725,7 +714,7 @@ def starting_deal(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
     if not low <= n <= high:
         raise RuleError("bad_player_count", f"players must be {low}..{high}")
     setup = config["setup"]
-    rolls = list(_list(_need(inp, "rolls"), "rolls"))
+    rolls = list(as_list(_need(inp, "rolls"), "rolls"))
     if len(rolls) != n * (setup["males"] + setup["females"]):
         raise RuleError("wrong_roll_count", "one roll per draw")
     for r in rolls:
@@ -764,7 +753,7 @@ def _need_str(value: Any, what: str) -> str:
 
 def _str_list(value: Any, what: str) -> list[str]:
     """A list of strings (null or ``{}``: empty)."""
-    out = list(_list(_present(value, what), what))
+    out = list(as_list(_present(value, what), what))
     for item in out:
         _need_str(item, f"an entry of {what}")
     return out
@@ -772,7 +761,7 @@ def _str_list(value: Any, what: str) -> list[str]:
 
 def _int_list(value: Any, what: str) -> list[int]:
     """A list of integers (null or ``{}``: empty)."""
-    return [_need_int(v, f"an entry of {what}") for v in _list(_present(value, what), what)]
+    return [_need_int(v, f"an entry of {what}") for v in as_list(_present(value, what), what)]
 
 
 #: The acts a player may try, and the phases (and step kinds) in which each one is made.
@@ -961,7 +950,7 @@ def pair_squares(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str,
     whether the two tiles of a pair lie in one completed enclosure (both squares in it)."""
     grid = _grid_of(inp)
     divided = _dividers(grid, inp.get("dividers"))
-    squares = _list(_need(inp, "squares"), "squares")
+    squares = as_list(_need(inp, "squares"), "squares")
     if len(squares) != 2:
         raise RuleError("bad_square", "a pair lies on two squares")
     a, b = (_square(grid, rc) for rc in squares)

@@ -9,40 +9,11 @@ player range, the manifest's setup steps (``count`` as written, ``players`` if g
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from .errors import RuleError
+from .common import chooser_start, colours, field, is_int, seat_players
 
 #: Score bounds when the game sets none.
 SCORE_BOUNDS = {"min": -999, "max": 999}
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == int(value)
-
-
-def _field(inp: Any, name: str, kind: str) -> Any:
-    """``inp[name]``, refused when missing or not of ``kind`` ("int" or "list"), as Lua sees
-    JSON (``{}`` is an empty list)."""
-    value = inp.get(name)
-    if value is None:
-        raise RuleError("missing_input", f"missing input {name!r}")
-    if kind == "list":
-        if isinstance(value, dict) and not value:
-            return []
-        if not isinstance(value, list | tuple) or (value and value[0] is None):
-            raise RuleError("not_a_list", f"input {name!r} must be a list")
-    elif not _is_int(value):
-        raise RuleError("not_an_integer", f"input {name!r} must be an integer")
-    return value
-
-
-def _colours(inp: dict, name: str) -> list[str]:
-    value = _field(inp, name, "list")
-    for i, item in enumerate(value):
-        if not isinstance(item, str):
-            raise RuleError("not_a_colour", f"{name}[{i + 1}] must be a colour name")
-    return list(value)
 
 
 def step_count(step: dict, players: int) -> int:
@@ -50,7 +21,7 @@ def step_count(step: dict, players: int) -> int:
     if "players" in step and players not in step["players"]:
         return 0
     count = step["count"]
-    if _is_int(count):
+    if is_int(count):
         return int(count)
     for entry in count:
         if players in entry["players"]:
@@ -70,17 +41,9 @@ def setup(config: dict, inp: dict) -> dict:
     piece's 1-based spot: in the player's hand (counting across hand steps), at the player's own
     seat spot (per step), or at a shared spot (per step, counting every player's pieces).
     """
-    seats, seated = _colours(inp, "seats"), _colours(inp, "seated")
-    slots = [slot for slot, colour in enumerate(seats) if colour in seated]
-    players = [seats[slot] for slot in slots]
-    unlisted: list[str] = []
-    for colour in seated:
-        if colour not in seats and colour not in unlisted:
-            unlisted.append(colour)
-    chooser = inp.get("chooser")
-    if chooser is not None and not isinstance(chooser, str):
-        raise RuleError("not_a_colour", "input 'chooser' must be a colour name")
-    start = players.index(chooser) if chooser in players else 0
+    seats, seated = colours(inp, "seats"), colours(inp, "seated")
+    players, slots, unlisted = seat_players(seats, seated)
+    start = chooser_start(inp.get("chooser"), players)
     low, high = config["players"]["min"], config["players"]["max"]
     enough = low <= len(players) <= high
     deals = []
@@ -109,7 +72,7 @@ def setup(config: dict, inp: dict) -> dict:
 
 def adjust_score(config: dict, inp: dict) -> dict:
     """A score counter after a press: ``score + delta``, kept within the game's bounds."""
-    score, delta = _field(inp, "score", "int"), _field(inp, "delta", "int")
+    score, delta = field(inp, "score", "int"), field(inp, "delta", "int")
     bounds = config.get("score") or SCORE_BOUNDS
     return {"score": int(min(bounds["max"], max(bounds["min"], score + delta)))}
 
