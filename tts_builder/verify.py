@@ -104,13 +104,15 @@ class Engines:
     """The two implementations of a game's rule functions, callable by name."""
 
     def __init__(self, game_id: str, config: dict[str, Any], global_script: str) -> None:
-        from .emulator import LuaSandbox
+        from .emulator import LuaSandbox, LuaScriptError
 
+        self._lua_error = LuaScriptError
         self.game_id = game_id
         self.config = config
         self.python_functions: dict[str, Callable[..., Json]] = rules_module(game_id).FUNCTIONS
         self.sandbox = LuaSandbox()
         self.env = self.sandbox.load_script(global_script, "Global")
+        self._lua_functions: dict[str, Any] = {}
 
     def lua_names(self) -> list[str]:
         """Every function in the shipped ``Rules`` table, sorted."""
@@ -160,14 +162,24 @@ class Engines:
         self.check_name(name)
         return python_outcome(self.python_functions[name], self.config, inp, detail)
 
+    def lua_function(self, name: str) -> Any:
+        """The shipped ``Rules.<name>`` (looked up once); a LuaScriptError if it is none."""
+        fn = self._lua_functions.get(name)
+        if fn is None:
+            from lupa import lua52
+
+            fn = self.sandbox.lookup(self.env, f"Rules.{name}")
+            if lua52.lua_type(fn) != "function":
+                raise self._lua_error(f"Rules.{name} is not a function in this script")
+            self._lua_functions[name] = fn
+        return fn
+
     def lua(self, name: str, inp: Json, detail: bool = False) -> Json:
         """The shipped Lua's outcome (a refusal's message too when ``detail``)."""
-        from .emulator import LuaScriptError
-
         self.check_name(name)
         try:
-            return normalize(self.sandbox.call(self.env, f"Rules.{name}", inp))
-        except LuaScriptError as err:
+            return normalize(self.sandbox.call_function(self.lua_function(name), inp))
+        except self._lua_error as err:
             return lua_error_outcome(err.message, detail)
         except Exception as err:  # noqa: BLE001 - e.g. a result JSON cannot hold
             return crashed(f"{type(err).__name__}: {err}")
