@@ -91,6 +91,13 @@ def test_json_values_round_trip_alike(value: Any) -> None:
     assert fast == slow
 
 
+def test_a_list_shared_by_two_keys_arrives_twice() -> None:
+    shared = [0, 0]
+    slow, fast = both("same", {"from": shared, "to": shared, "gap": [None, 1]})
+    assert fast == slow
+    assert fast[1][1][0][1] == fast[1][1][2][1] == [repr(0), repr(0)]
+
+
 def test_errors_carry_the_same_message() -> None:
     env = SANDBOX.load_script("function Boom(x) error('rule_error:bad: ' .. x.why) end", "B")
     with pytest.raises(LuaScriptError) as slow:

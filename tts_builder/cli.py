@@ -253,12 +253,21 @@ def verify(
     game that parts from rules_ref (its shortest failing action sequence printed)."""
     from .play import has_driver, play_table
     from .strategies import strategies_for
-    from .verify import check_function
+    from .verify import check_functions
 
     failed = False
     for game in _games(games, report.assets):
-        for variant in [None, *_variants(game, report.assets)]:
-            result, engines = _engines(game, report.assets, variant)
+        variants = [None, *_variants(game, report.assets)]
+        built = {variant: _engines(game, report.assets, variant) for variant in variants}
+        # Variants with the same rule config draw the same inputs: generate them once for all.
+        groups: dict[str, list[Any]] = {}
+        for variant, (result, engines) in built.items():
+            key = json.dumps([engines.config, result.definition.players], sort_keys=True,
+                             default=str)  # fmt: skip
+            groups.setdefault(key, []).append(variant)
+        checks: dict[tuple[Any, str], tuple[Any, float]] = {}
+        for variant in variants:
+            result, engines = built[variant]
             generators = strategies_for(
                 result.engine, engines.config, result.definition.players, malformed=True
             )
@@ -269,9 +278,16 @@ def verify(
             for name in engines.names():
                 if name not in generators:
                     continue
-                started = time.perf_counter()
-                outcome = check_function(engines, name, generators[name], examples, seed)
-                took = time.perf_counter() - started
+                if (variant, name) not in checks:
+                    group = [v for v in next(g for g in groups.values() if variant in g)
+                             if (v, name) not in checks and name in built[v][1].names()]
+                    started = time.perf_counter()
+                    outcomes = check_functions([built[v][1] for v in group], name,
+                                               generators[name], examples, seed)  # fmt: skip
+                    took = time.perf_counter() - started
+                    for v, outcome in zip(group, outcomes, strict=True):
+                        checks[(v, name)] = (outcome, took)
+                outcome, took = checks[(variant, name)]
                 label = f"{result.folder} {name}"
                 if outcome.mismatch is None:
                     checked += 1

@@ -177,6 +177,7 @@ class LuaSandbox:
         self.lib = self.load_module("sandbox.lua", services)
         self._run = self.lib["run"]
         self._call_json = self.load_module("convert.lua")["call"]
+        self._table_from = self.runtime.table_from
 
     def load_module(self, filename: str, *args: Any) -> Any:
         """Run a Lua file shipped with this package, unsandboxed, with ``args``; return its
@@ -264,10 +265,16 @@ class LuaSandbox:
         return value
 
     def json_to_lua(self, value: Any) -> Any:
-        """:func:`to_lua` for JSON-shaped data (dicts, lists, tuples, scalars; no Lua objects
-        or functions inside), converted in one call into lupa rather than one per entry."""
-        if isinstance(value, dict | list | tuple):
-            return self.runtime.table_from(value, recursive=True)
+        """:func:`to_lua` for JSON-shaped data (dicts, lists, tuples, scalars), one call into
+        lupa per table rather than one per entry. (Not ``table_from(..., recursive=True)``:
+        lupa 2.8 turns a list that appears twice in the value into an empty table the second
+        time.)"""
+        if isinstance(value, dict):
+            return self._table_from(
+                {k: self.json_to_lua(v) for k, v in value.items() if v is not None}
+            )
+        if isinstance(value, list | tuple):
+            return self._table_from([self.json_to_lua(v) for v in value])
         return value
 
     def call_function(self, fn: Any, *json_args: Any) -> Any:
