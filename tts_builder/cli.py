@@ -78,18 +78,31 @@ def build(
     every bundled game)."""
     from .build import DEFAULT_OUT, BuildOptions, describe_outputs
     from .definition import shown_path
+    from .fingerprint import MANIFEST_PREFIX, build_fingerprint, manifest, up_to_date
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or DEFAULT_OUT).resolve()
     cache = DirCache(out / ".cache")
     builds = []
+    fingerprints: dict[str, list[Any]] = {}  # fingerprint -> the builds it stands for
+    request = {"out": str(out), "base_url": base_url, "variant": variant}
     for game in _games(games, report.assets):
+        # Nothing this game's build reads changed, and its folders are as built: skip it.
+        fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
+        current = up_to_date(out, cache.get(fingerprint))
+        if current is not None:
+            for folder, count in current.items():
+                report(f"built {folder}: {count} files, 0 images rendered (inputs unchanged: "
+                       "nothing rebuilt)")
+                report(f"{shown_path(out / folder)}/: up to date")
+            continue
         variants = [variant] if variant else [None, *_variants(game, report.assets)]
         for chosen in variants:
             started = time.perf_counter()
             options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
             result = build_checked(game, options, cache, report.assets)
             builds.append(result)
+            fingerprints.setdefault(fingerprint, []).append(result)
             report(
                 f"built {result.folder} from {shown_path(result.definition.root)}: "
                 f"{len(result.files)} files, {result.rendered} images "
@@ -103,6 +116,8 @@ def build(
         else:
             write_tree(dest, result.files)
             report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
+    for fingerprint, made in fingerprints.items():  # what the next no-op build may skip
+        cache[fingerprint] = manifest({result.folder: result.files for result in made})
 
 
 def build_checked(game: str, options: Any, cache: Any, assets: Path | None = None) -> Any:
