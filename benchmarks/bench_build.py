@@ -1,6 +1,6 @@
 """Paired build benchmarks, every figure a ratio to a clean build in the same run.
 
-    python benchmarks/bench_build.py [GAME] [--repeat N] [--sizes 1,2,4,6] [--no-sizes]
+    python benchmarks/bench_build.py [GAME|all] [--repeat N] [--sizes 1,2,4,6] [--no-sizes]
 
 Each step is the real CLI (``python -m tts_builder -q build ...``) in a child process; its CPU
 seconds (user + system) and peak memory (ru_maxrss) come from ``os.wait4`` of that child, so a
@@ -14,6 +14,8 @@ busy machine disturbs the figures less than wall-clock time would. One round run
   into the same folder with ``--assets``;
 - encode floor: encoding every PNG of the build once (``render.encode_png``), nothing else;
 - interpreter floor: ``python -c "import tts_builder.cli"``.
+
+``all`` builds every bundled game and variant (``build`` without a game; no one-animal step).
 
 Then the deck-size series builds copies of Arche Noah whose roster is repeated 1x/2x/4x/6x
 (40 to 240 cards), clean, with CPU and peak memory each. Min and median over ``--repeat``.
@@ -141,16 +143,18 @@ def main() -> None:
         work = Path(tempfile.mkdtemp(prefix="bench-build-"))
         try:
             out = work / "dist"
-            build = [*CLI, "build", opts.game, "--out", str(out)]
+            games = [] if opts.game == "all" else [opts.game]
+            build = [*CLI, "build", *games, "--out", str(out)]
             record("clean", *measure(build)[:2])
             record("no-op", *measure(build)[:2])
             warm = measure([sys.executable, "-c", WARM, *build[3:]])
             record("no-op in a warm process", float(warm[2].split()[-1]))
-            assets = work / "assets"
-            change_one_animal(copy_game(opts.game, assets))
-            changed = [*CLI, "--assets", str(assets), "build", opts.game, "--out", str(out)]
-            record("one-animal change", *measure(changed)[:2])
-            floor = measure([sys.executable, "-c", ENCODE, str(out / opts.game)])
+            if games:
+                assets = work / "assets"
+                change_one_animal(copy_game(opts.game, assets))
+                changed = [*CLI, "--assets", str(assets), "build", opts.game, "--out", str(out)]
+                record("one-animal change", *measure(changed)[:2])
+            floor = measure([sys.executable, "-c", ENCODE, str(out / opts.game if games else out)])
             record("encode floor (PNGs once)", float(floor[2].split()[-1]))
             record("interpreter + imports", *measure([sys.executable, "-c",
                                                       "import tts_builder.cli"])[:2])  # fmt: skip
