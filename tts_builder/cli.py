@@ -78,18 +78,31 @@ def build(
     every bundled game)."""
     from .build import DEFAULT_OUT, BuildOptions, describe_outputs
     from .definition import shown_path
+    from .fingerprint import MANIFEST_PREFIX, build_fingerprint, manifest, up_to_date
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or DEFAULT_OUT).resolve()
     cache = DirCache(out / ".cache")
     builds = []
+    fingerprints: dict[str, list[Any]] = {}  # fingerprint -> the builds it stands for
+    request = {"out": str(out), "base_url": base_url, "variant": variant}
     for game in _games(games, report.assets):
+        # Nothing this game's build reads changed, and its folders are as built: skip it.
+        fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
+        current = up_to_date(out, cache.get(fingerprint))
+        if current is not None:
+            for folder, count in current.items():
+                report(f"built {folder}: {count} files, 0 images rendered (inputs unchanged: "
+                       "nothing rebuilt)")
+                report(f"{shown_path(out / folder)}/: up to date")
+            continue
         variants = [variant] if variant else [None, *_variants(game, report.assets)]
         for chosen in variants:
             started = time.perf_counter()
             options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
             result = build_checked(game, options, cache, report.assets)
             builds.append(result)
+            fingerprints.setdefault(fingerprint, []).append(result)
             report(
                 f"built {result.folder} from {shown_path(result.definition.root)}: "
                 f"{len(result.files)} files, {result.rendered} images "
@@ -103,6 +116,8 @@ def build(
         else:
             write_tree(dest, result.files)
             report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
+    for fingerprint, made in fingerprints.items():  # what the next no-op build may skip
+        cache[fingerprint] = manifest({result.folder: result.files for result in made})
 
 
 def build_checked(game: str, options: Any, cache: Any, assets: Path | None = None) -> Any:
@@ -253,12 +268,21 @@ def verify(
     game that parts from rules_ref (its shortest failing action sequence printed)."""
     from .play import has_driver, play_table
     from .strategies import strategies_for
-    from .verify import check_function
+    from .verify import check_functions
 
     failed = False
     for game in _games(games, report.assets):
-        for variant in [None, *_variants(game, report.assets)]:
-            result, engines = _engines(game, report.assets, variant)
+        variants = [None, *_variants(game, report.assets)]
+        built = {variant: _engines(game, report.assets, variant) for variant in variants}
+        # Variants with the same rule config draw the same inputs: generate them once for all.
+        groups: dict[str, list[Any]] = {}
+        for variant, (result, engines) in built.items():
+            key = json.dumps([engines.config, result.definition.players], sort_keys=True,
+                             default=str)  # fmt: skip
+            groups.setdefault(key, []).append(variant)
+        checks: dict[tuple[Any, str], tuple[Any, float]] = {}
+        for variant in variants:
+            result, engines = built[variant]
             generators = strategies_for(
                 result.engine, engines.config, result.definition.players, malformed=True
             )
@@ -269,9 +293,16 @@ def verify(
             for name in engines.names():
                 if name not in generators:
                     continue
-                started = time.perf_counter()
-                outcome = check_function(engines, name, generators[name], examples, seed)
-                took = time.perf_counter() - started
+                if (variant, name) not in checks:
+                    group = [v for v in next(g for g in groups.values() if variant in g)
+                             if (v, name) not in checks and name in built[v][1].names()]
+                    started = time.perf_counter()
+                    outcomes = check_functions([built[v][1] for v in group], name,
+                                               generators[name], examples, seed)  # fmt: skip
+                    took = time.perf_counter() - started
+                    for v, outcome in zip(group, outcomes, strict=True):
+                        checks[(v, name)] = (outcome, took)
+                outcome, took = checks[(variant, name)]
                 label = f"{result.folder} {name}"
                 if outcome.mismatch is None:
                     checked += 1
