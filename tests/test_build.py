@@ -6,7 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import build
+import pytest
+from conftest import SESSION_CACHE, build
 
 from rules_ref import arche_noah as ref
 from tts_builder.build import BuildOptions, build_game
@@ -32,7 +33,7 @@ def test_outputs_listed(arche_noah_build) -> None:
 
 def test_save_urls_point_at_built_images(arche_noah_build, tmp_path: Path) -> None:
     out = tmp_path / "dist"
-    result = build_game("arche-noah", BuildOptions(out_dir=out), {})
+    result = build_game("arche-noah", BuildOptions(out_dir=out), SESSION_CACHE)
     text = result.files["arche-noah.json"].decode()
     urls = {u for u in _urls(json.loads(text)) if u}
     assert urls
@@ -48,18 +49,23 @@ def test_base_url_rewrites_every_asset() -> None:
     assert urls and all(u.startswith("https://example.org/mods/arche-noah/images/") for u in urls)
 
 
-def test_two_builds_are_byte_identical() -> None:
-    first = build_game("arche-noah", BuildOptions(), {})
-    second = build_game("arche-noah", BuildOptions(), {})
-    assert first.files == second.files
-
-
-def test_rebuild_with_warm_cache_renders_nothing() -> None:
+@pytest.fixture(scope="module")
+def clean() -> tuple[dict[str, bytes], object]:
+    """A build with a cache of its own, empty at the start: everything drawn afresh."""
     cache: dict[str, bytes] = {}
-    cold = build_game("arche-noah", BuildOptions(), cache)
+    return cache, build_game("arche-noah", BuildOptions(), cache)
+
+
+def test_two_builds_are_byte_identical(clean) -> None:
+    """A clean build and the session's build (drawn apart, in other caches) are the same."""
+    assert clean[1].files == build().files
+
+
+def test_rebuild_with_warm_cache_renders_nothing(clean) -> None:
+    cache, cold = clean
     warm = build_game("arche-noah", BuildOptions(), cache)
-    assert cold.rendered > 0
-    assert warm.rendered == 0
+    assert cold.rendered > 0 and cold.drawn > 0
+    assert warm.rendered == 0 and warm.drawn == 0
     assert warm.files == cold.files
 
 
@@ -80,7 +86,7 @@ def test_one_source_of_truth(tmp_path: Path) -> None:
         "{players: [5], purple: 10, green: 2}", "{players: [5], purple: 9, green: 2}"
     )
     path.write_text(text)
-    changed = build_game("arche-noah", BuildOptions(), {}, assets_root=tmp_path)
+    changed = build_game("arche-noah", BuildOptions(), dict(SESSION_CACHE), assets_root=tmp_path)
     original = build()
 
     config = arche_noah.rules_config(changed.definition.data)

@@ -83,10 +83,9 @@ def build(
         check_build,
         describe_outputs,
         lint_build,
+        table_png,
     )
     from .definition import shown_path
-    from .picture import images_from_files, table_picture
-    from .render import encode_png
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or DEFAULT_OUT).resolve()
@@ -107,9 +106,7 @@ def build(
                     message += f" (and {len(problems) - 1} more findings)"
                 raise RuntimeError(f"{result.folder}/{name}: {message}")
             # The table at load, as TTS lays it out, beside preview.png.
-            picture = table_picture(result.save, images_from_files(result.files),
-                                    result.positions, result.folder)  # fmt: skip
-            result.files["table.png"] = encode_png(picture)
+            result.files["table.png"] = table_png(result, cache)
             builds.append(result)
             report(
                 f"built {result.folder} from {shown_path(result.definition.root)}: "
