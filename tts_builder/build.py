@@ -98,35 +98,6 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def table_png(build: GameBuild, cache: MutableMapping[str, bytes]) -> bytes:
-    """``table.png``, the table at load as TTS lays it out (:func:`tts_builder.picture.
-    table_picture`), through the render cache: drawn again only when the save, the script
-    positions, the images or the drawing code change."""
-    from . import geometry, picture
-    from .render import encode_png
-    from .save import tables
-
-    code = hashlib.sha256()
-    for module in (picture, geometry, tables):
-        code.update(Path(str(module.__file__)).read_bytes())
-    images = {
-        name: hashlib.sha256(data).hexdigest()
-        for name, data in sorted(build.files.items())
-        if name.startswith(f"{IMAGES_DIR}/")
-    }
-    spec = [code_digest(), code.hexdigest(), build.save, build.positions, build.folder, images]
-    key = hashlib.sha256(
-        json.dumps(["table", spec], sort_keys=True, default=repr).encode()
-    ).hexdigest()
-    data = cache.get(key)
-    if data is None:
-        view = picture.images_from_files(build.files)
-        data = encode_png(picture.table_picture(build.save, view, build.positions, build.folder))
-        cache[key] = data
-        build.rendered += 1
-    return data
-
-
 def file_digest(path: Path) -> str:
     """The sha256 of a file's bytes (art enters cache keys by content, not by name)."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
@@ -290,10 +261,11 @@ def scripts_of(save: dict[str, Any]) -> dict[str, str]:
     return {name: text for name, text in found.items() if text}
 
 
-def lint_build(build: GameBuild) -> None:
-    """Fail the build on any MoonSharp-compatibility hit, naming the template module and line."""
+def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None) -> None:
+    """Fail the build on any MoonSharp-compatibility hit, naming the template module and line
+    (``cache``, e.g. the render cache, remembers scripts found clean, by content)."""
     from .lua.bundle import is_bundle, module_line_map
-    from .lua.lint import lint
+    from .lua.lint import lint_cached
     from .lua.scripts import module_templates
 
     templates = module_templates(build.engine)
@@ -302,7 +274,7 @@ def lint_build(build: GameBuild) -> None:
         for name, text in scripts_of(save).items():
             names_by_text.setdefault(text, f"{save_name}: {name}")
     for text, name in names_by_text.items():
-        hits = lint(text, name)
+        hits = lint_cached(text, name, cache)
         if hits:
             hit = hits[0]
             where = f"{name}:{hit.line}"

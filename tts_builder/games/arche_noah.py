@@ -23,6 +23,10 @@ TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "
 CARD_Y = 1.0
 CHIP_Y = 1.2
 CHIP_THICKNESS = 0.2  # a seat's chips stand in a tower, one chip thickness apart
+#: Seat-relative places (right, toward the centre) of the start player card from the seat's
+#: collection and of each chip colour's tower from the seat's chips point.
+START_CARD_FROM_COLLECTION = (2.5, 4.0)
+CHIP_TOWERS = {"purple": (0.0, 0.0), "green": (1.6, 0.0)}
 BAG_Y = 1.6
 
 
@@ -296,6 +300,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             }
         )
 
+    from ..geometry import reader_rot_y, seat_relative
+
     max_offer = data["players"]["max"] * data["rules"]["cards_per_player_in_offer"]
     start, step = table["offer"]["start"], table["offer"]["step"]
     offer = [
@@ -306,7 +312,22 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         "game": {"id": game_id, "name": data["name"]},
         "config": rules_config(data),
         "players": dict(data["players"]),
-        "seats": seats,
+        # Each seat with the rotY its cards read upright at and its seat-relative places turned
+        # here, so the script does no layout arithmetic.
+        "seats": [
+            {
+                **seat,
+                "upright": reader_rot_y(seat["facing"]),
+                "start_card": list(
+                    seat_relative(seat["collection"], seat["facing"], *START_CARD_FROM_COLLECTION)
+                ),
+                "chip_towers": {
+                    colour: list(seat_relative(seat["chips"], seat["facing"], *at))
+                    for colour, at in CHIP_TOWERS.items()
+                },
+            }
+            for seat in seats
+        ],
         "guids": {
             "deck": deck["GUID"],
             "start_player": start_card["GUID"],
@@ -317,6 +338,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             "draw_pile": _xyz(table["draw_pile"], CARD_Y),
             "set_aside": _xyz(table["set_aside"], CARD_Y),
             "offer": offer,
+            "removed": _xyz([table["set_aside"][0] + 6.0, table["set_aside"][1]], CARD_Y),
             "chip_step": CHIP_THICKNESS,
         },
     }

@@ -198,10 +198,26 @@ def check_interpenetration(placed: Sequence[_Placed], out: _Out) -> None:
                 f"(footprints overlap by {depth:.2f})")  # fmt: skip
 
 
+def _hand_zones(save: Mapping[str, Any]) -> list[geo.Transform]:
+    """The readable HandTrigger boxes of a save."""
+    zones = []
+    for obj in _list(save.get("ObjectStates")):
+        if isinstance(obj, dict) and geo.name_of(obj) == "HandTrigger":
+            try:
+                zones.append(geo.Transform.of(obj))
+            except geo.GeometryError:
+                continue  # check_seats reports it
+    return zones
+
+
 def check_on_table(save: Mapping[str, Any], placed: Sequence[_Placed], out: _Out) -> None:
-    """Everything rests on or above the table top, and inside the table's extent (§6)."""
+    """Everything rests on or above the table top, and inside the table's extent (§6); what
+    lies in a hand zone is held in that hand (the zones stand off the table's edge), not on it."""
     extent = geo.table_extent(save)
+    hands = _hand_zones(save)
     for p in placed:
+        if any(geo.zone_contains(hand, p.t.pos) for hand in hands):
+            continue
         if p.bottom < geo.TABLE_TOP_Y - HEIGHT_TOLERANCE:
             out(p.path, f"object {p.who} lies below the table top "
                 f"(bottom {p.bottom:.3f} < {geo.TABLE_TOP_Y})")  # fmt: skip

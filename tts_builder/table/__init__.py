@@ -1,0 +1,31 @@
+"""The table as data: a manifest in ``game.yaml`` turned into save objects, the scripts'
+template context (every position as data), and the positions the geometry checks and the
+table picture use.
+
+- :mod:`.schema`: the manifest's keys (``MANIFEST``) and cross-field checks;
+- :mod:`.layout`: anchors, seat frames, hand slots and setup spots (pure);
+- :mod:`.art`: component specs (``COMPONENT``) and their pictures, each rendered once;
+- :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest.
+"""
+
+from .art import COMPONENT, Art
+from .assemble import Table, lay_table, setup_positions, target_of
+from .layout import SeatFrame, hand_capacity, hand_slots, seat_frames
+from .schema import MANIFEST, check_manifest, pieces_by_id, step_count
+
+__all__ = [
+    "COMPONENT",
+    "MANIFEST",
+    "Art",
+    "SeatFrame",
+    "Table",
+    "check_manifest",
+    "hand_capacity",
+    "hand_slots",
+    "lay_table",
+    "pieces_by_id",
+    "seat_frames",
+    "setup_positions",
+    "step_count",
+    "target_of",
+]

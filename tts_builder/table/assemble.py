@@ -1,0 +1,342 @@
+"""A manifest laid on the table: its save objects, the scripts' data and the checked positions.
+
+:func:`lay_table` is pure apart from rendering through :class:`~.art.Art`: it builds every
+piece with the :mod:`tts_builder.save.objects` builders at the sizes, heights and rotations of
+:mod:`tts_builder.geometry`, one HandTrigger per seat, and hands the scripts every spot Setup
+deals to (``steps``) as data, so no position is computed twice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import geometry as geo
+from ..save import objects as obj
+from .art import Art
+from .layout import (
+    BAG_LIFT,
+    CARD_LIFT,
+    SeatFrame,
+    Spot,
+    hand_slots,
+    row,
+    seat_frames,
+    spot_for_seat,
+    spots,
+)
+from .schema import pieces_by_id, step_count
+
+#: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
+THICKNESS = 0.2
+DEFAULT_TOKEN_SCALE = 0.4
+DIE_STEP = 1.2  # dice of one piece lie in a row, this far apart along x
+
+
+@dataclass
+class Table:
+    """What a manifest puts on the table."""
+
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    #: piece id -> the GUIDs of its objects (one per copy or seat), in table order
+    guids: dict[str, list[str]] = field(default_factory=dict)
+    #: the scripts' view: seats, pieces and every setup step's spots
+    context: dict[str, Any] = field(default_factory=dict)
+    #: where the scripts put things (``geometry.ScriptPosition``), for checks and the picture
+    positions: list[geo.ScriptPosition] = field(default_factory=list)
+    #: (label, component, side, fields) of every distinct face, for previews
+    faces: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
+
+
+def title(piece: dict[str, Any]) -> str:
+    """A piece's nickname: its ``name``, else its id as words (``flower-cards`` -> Flower cards)."""
+    return piece.get("name") or piece["id"].replace("-", " ").capitalize()
+
+
+def card_fields(entry: dict[str, Any]) -> dict[str, Any]:
+    """The {fields} a card face may use: its roster entry's keys."""
+    return dict(entry)
+
+
+class _Layer:
+    """Builds one manifest's objects, allocating GUIDs and deck ids as it goes."""
+
+    def __init__(self, data: dict[str, Any], key: str, art: Art, guids: Any) -> None:
+        self.data = data
+        self.manifest = data[key]
+        self.art = art
+        self.guids = guids
+        self.table = Table()
+        self.next_deck_id = 1
+        self.frames = seat_frames(self.manifest)
+
+    def add(self, piece: dict[str, Any], made: dict[str, Any]) -> None:
+        self.table.objects.append(made)
+        self.table.guids.setdefault(piece["id"], []).append(made["GUID"])
+
+    # --- pieces -----------------------------------------------------------------------------
+
+    def lay(self, piece: dict[str, Any]) -> None:
+        for n, spot in enumerate(spots(piece["at"], self.manifest)):
+            where = f"{piece['id']}:{spot.seat.color}" if spot.seat else piece["id"]
+            name = f"{spot.seat.color} {title(piece)}" if spot.seat else title(piece)
+            getattr(self, f"_{piece['kind']}")(piece, spot, where, name, n)
+
+    def _info(self, piece: dict[str, Any], name: str) -> dict[str, Any]:
+        return {"nickname": name, "tags": list(piece.get("tags", [])),
+                "gm_notes": piece.get("notes", "")}  # fmt: skip
+
+    def _deck(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        """One card per roster entry and copy; each distinct face once on the sheets (copies
+        share their face's CardID, as TTS allows)."""
+        from ..render import compose_sheet, plan_sheets
+
+        component = piece["component"]
+        entries = self.data["rosters"][piece["roster"]]
+        faces: list[dict[str, Any]] = []
+        for entry in entries:
+            if entry not in faces:
+                faces.append(entry)
+        size = self.art.size(component)
+        back_url = self.art.side_url(component, "back")
+        flip = 0.0 if piece.get("face_up") else 180.0
+        at = obj.transform((spot.x, geo.TABLE_TOP_Y, spot.z), (0.0, spot.rot_y, flip))
+        ids: list[tuple[int, dict[str, Any]]] = [(0, {})] * len(faces)  # (CardID, sheet entry)
+        for sheet, plan in enumerate(plan_sheets(len(faces), size), start=1):
+            specs = [self.art.spec(component, "face", card_fields(faces[i])) for i in plan.indexes]
+
+            def make(plan: Any = plan) -> Any:
+                drawn = [self.art.side(component, "face", card_fields(faces[i]))
+                         for i in plan.indexes]  # fmt: skip
+                return compose_sheet(drawn, plan, size)
+
+            url = self.art.png(f"{piece['id']}-{sheet}", {"sheet": specs}, make)
+            entry = obj.custom_deck_entry(url, back_url, plan.num_width, plan.num_height)
+            deck_id = self.next_deck_id
+            self.next_deck_id += 1
+            for slot, index in enumerate(plan.indexes):
+                ids[index] = (obj.card_id(deck_id, slot), entry)
+        made = []
+        cards = [e for e in entries for _ in range(piece.get("copies", 1))]
+        for index, card in enumerate(cards):
+            info = self._info(piece, str(card.get("name", name)))
+            info["gm_notes"] = json.dumps(card, sort_keys=True, ensure_ascii=False)
+            card_id, entry = ids[faces.index(card)]
+            guid = self.guids.guid(f"card:{where}:{index}")
+            made.append(obj.card(guid, card_id, entry, transform=at, **info))
+        self.add(piece, obj.deck(self.guids.guid(f"deck:{where}"), made, transform=at,
+                                 **self._info(piece, name)))  # fmt: skip
+        if n == 0:
+            self.table.faces.append((f"{title(piece)} back", component, "back", {}))
+            for face in faces:
+                label = str(face.get("name", title(piece)))
+                self.table.faces.append((label, component, "face", card_fields(face)))
+
+    def _token_obj(self, piece: dict[str, Any], key: str, name: str, at: Any,
+                   component: str | None = None) -> dict[str, Any]:  # fmt: skip
+        component = component or piece["component"]
+        scale = float(piece.get("scale", DEFAULT_TOKEN_SCALE))
+        return obj.custom_token(
+            self.guids.guid(key), self.art.side_url(component, "face"), thickness=THICKNESS,
+            stackable=False,  # the scripts hand tokens out one by one; a stack would hide them
+            locked=bool(piece.get("locked", False)),
+            transform=obj.transform(at[0], at[1], (scale, 1.0, scale)), **self._info(piece, name),
+        )  # fmt: skip
+
+    def _with_states(self, piece: dict[str, Any], made: dict[str, Any], key: str,
+                     build: Any) -> dict[str, Any]:  # fmt: skip
+        """``made`` with TTS ``States`` "2".. from the piece's ``states`` components."""
+        states = {}
+        for i, component in enumerate(piece.get("states", []), start=2):
+            states[str(i)] = build(f"{key}:state{i}", component)
+        if states:
+            made = obj.ordered({**made, "States": states})
+        return made
+
+    def _token(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        for i in range(piece.get("count", 1)):
+            at = ((spot.x, geo.TABLE_TOP_Y + THICKNESS * i, spot.z), (0.0, spot.rot_y, 0.0))
+            key = f"token:{where}:{i}"
+
+            def build(k: str, component: str | None = None, at: Any = at) -> dict[str, Any]:
+                return self._token_obj(piece, k, name, at, component)
+
+            self.add(piece, self._with_states(piece, build(key), key, build))
+        self._face_once(piece, n)
+
+    def _face_once(self, piece: dict[str, Any], n: int) -> None:
+        if n == 0:
+            for component in [piece["component"], *piece.get("states", [])]:
+                label = title(piece) if component == piece["component"] else component
+                face = (label, component, "face", {})
+                if face not in self.table.faces:
+                    self.table.faces.append(face)
+
+    def _bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        inside = [self._token_obj(piece, f"token:{where}:{i}", title(piece),
+                                  ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)))
+                  for i in range(piece.get("count", 1))]  # fmt: skip
+        at = obj.transform((spot.x, geo.TABLE_TOP_Y + BAG_LIFT, spot.z), (0.0, spot.rot_y, 0.0))
+        info = self._info(piece, name)
+        self.add(piece, obj.bag(self.guids.guid(f"bag:{where}"), inside, transform=at,
+                                locked=bool(piece.get("locked", False)), **info))  # fmt: skip
+        self._face_once(piece, n)
+
+    def _infinite_bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str,
+                      n: int) -> None:  # fmt: skip
+        template = self._token_obj(piece, f"token:{where}:template", title(piece),
+                                   ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)))  # fmt: skip
+        at = obj.transform((spot.x, geo.TABLE_TOP_Y + BAG_LIFT, spot.z), (0.0, spot.rot_y, 0.0))
+        self.add(piece, obj.infinite_bag(self.guids.guid(f"bag:{where}"), template, transform=at,
+                                         locked=bool(piece.get("locked", False)),
+                                         **self._info(piece, name)))  # fmt: skip
+        self._face_once(piece, n)
+
+    def _tile_obj(self, piece: dict[str, Any], key: str, name: str, spot: Spot, y: float,
+                  component: str, locked: bool) -> dict[str, Any]:  # fmt: skip
+        width_px, height_px = self.art.size(component)
+        width = float(piece["width"])
+        at = obj.laid_transform((spot.x, spot.z), (width, width * height_px / width_px),
+                                (width_px, height_px), geo.reader_rot_y(spot.rot_y), y)  # fmt: skip
+        return obj.custom_tile(self.guids.guid(key), self.art.side_url(component, "face"),
+                               thickness=THICKNESS, locked=locked, transform=at,
+                               **self._info(piece, name))  # fmt: skip
+
+    def _tile(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int,
+              locked: bool = False) -> None:  # fmt: skip
+        for i in range(piece.get("count", 1)):
+            key = f"tile:{where}:{i}"
+            y = geo.TABLE_TOP_Y + THICKNESS * i
+
+            def build(k: str, component: str | None = None, y: float = y) -> dict[str, Any]:
+                return self._tile_obj(piece, k, name, spot, y, component or piece["component"],
+                                      bool(piece.get("locked", locked)))  # fmt: skip
+
+            self.add(piece, self._with_states(piece, build(key), key, build))
+        self._face_once(piece, n)
+
+    def _board(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        self._tile(piece, spot, where, name, n, locked=True)
+
+    def _die(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        url = self.art.die_url(piece["component"])
+        faces = self.data["components"][piece["component"]]["faces"]
+        rotations = [(label, rot) for label, (_n, rot) in zip(faces, obj.D6_ROTATIONS,
+                                                               strict=True)]  # fmt: skip
+        scale = float(piece.get("scale", 1.0))
+        for i in range(piece.get("count", 1)):
+            at = obj.transform((spot.x + DIE_STEP * i, geo.TABLE_TOP_Y + geo.D6_SIDE * scale / 2,
+                                spot.z), (0.0, 0.0, 0.0), (scale, scale, scale))  # fmt: skip
+            self.add(piece, obj.custom_dice(self.guids.guid(f"die:{where}:{i}"), url, rotations,
+                                            transform=at, **self._info(piece, name)))  # fmt: skip
+        if n == 0:
+            for i, label in enumerate(faces):
+                face = (f"{title(piece)}: {label}", piece["component"], "die", {"face": i})
+                self.table.faces.append(face)
+
+    def _zone(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        sx, sz = piece["size"]
+        turn = spot.seat.hand_rot_y if spot.seat else 0.0
+        at = obj.transform((spot.x, geo.TABLE_TOP_Y + 1.0, spot.z), (0.0, turn, 0.0),
+                           (float(sx), 2.0, float(sz)))  # fmt: skip
+        self.add(piece, obj.scripting_trigger(self.guids.guid(f"zone:{where}"), at,
+                                              **self._info(piece, name)))  # fmt: skip
+
+    # --- seats and setup --------------------------------------------------------------------
+
+    def hands(self) -> None:
+        for frame in self.frames:
+            hand = obj.transform(frame.hand_pos, (0.0, frame.hand_rot_y, 0.0), frame.hand_scale)
+            self.table.objects.append(
+                obj.hand_trigger(self.guids.guid(f"hand:{frame.color}"), frame.color, hand)
+            )
+
+    def steps(self) -> list[dict[str, Any]]:
+        """Every setup step as the scripts see it: what it deals, and per seat colour the
+        spots its pieces go to (in the order the rule numbers them) and their rotation."""
+        low, high = self.data["players"]["min"], self.data["players"]["max"]
+        pieces = pieces_by_id(self.manifest)
+        all_steps = self.manifest.get("setup", [])
+        hand_total = max((sum(step_count(s, n) for s in all_steps if s["to"] == "hand")
+                          for n in range(low, high + 1)), default=0)  # fmt: skip
+        out = []
+        for index, step in enumerate(all_steps, start=1):
+            source = pieces[step["deal"]]
+            is_card = source["kind"] == "deck"
+            target = target_of(step)
+            most = max(step_count(step, n) * (n if target == "shared" else 1)
+                       for n in range(low, high + 1))  # fmt: skip
+            face_up = bool(step.get("face_up", step["to"] == "hand" or not is_card))
+            lift = CARD_LIFT if is_card else THICKNESS
+            by_seat: dict[str, list[Any]] = {}
+            turns: dict[str, list[float]] = {}
+            for frame in self.frames:
+                if target == "hand":
+                    at = hand_slots(frame, hand_total)
+                    turn = frame.reader_rot_y
+                else:
+                    start = spot_for_seat(step["to"], self.manifest, frame)
+                    at = row(start, most, step.get("spread"), lift, geo.TABLE_TOP_Y)
+                    turn = start.rot_y
+                    self._record(step, index, frame, at, turn, is_card)
+                by_seat[frame.color] = [list(p) for p in at]
+                turns[frame.color] = [0.0, turn, 0.0 if face_up else 180.0]
+            out.append({"index": index, "deal": step["deal"], "kind": source["kind"],
+                        "target": target, "spots": by_seat, "rotation": turns})  # fmt: skip
+        return out
+
+    def _record(self, step: dict[str, Any], index: int, frame: SeatFrame, at: list[Any],
+                turn: float, is_card: bool) -> None:  # fmt: skip
+        """The step's spots as checked positions: each card of a row, a pile's first spot."""
+        if target_of(step) == "shared" and frame is not self.frames[0]:
+            return  # one shared row, listed once
+        shown = at if step.get("spread") is not None else at[:1]
+        owner = "" if target_of(step) == "shared" else f"{frame.color} "
+        for k, point in enumerate(shown, start=1):
+            label = f"{owner}{step['deal']} (setup {index}, {k})"
+            size = geo.PORTRAIT_CARD if is_card else (0.0, 0.0)
+            self.table.positions.append(
+                geo.ScriptPosition(
+                    label, tuple(point), size=size, rot_y=turn, kind="card" if is_card else "token"
+                )
+            )
+
+
+def target_of(step: dict[str, Any]) -> str:
+    """Where a step's pieces go: ``hand``, a ``seat`` spot (each player's own) or a ``shared``
+    spot (all players' pieces in one row or pile)."""
+    if step["to"] == "hand":
+        return "hand"
+    return "seat" if isinstance(step["to"], dict) and "seat" in step["to"] else "shared"
+
+
+def setup_positions(
+    data: dict[str, Any], colours: list[str] | None = None, key: str = "table"
+) -> list[geo.ScriptPosition]:
+    """The positions Setup deals to (no art needed): every seat's, or only ``colours``' and
+    the shared ones."""
+    layer = _Layer(data, key, None, None)  # type: ignore[arg-type]
+    if colours is not None:
+        layer.frames = [f for f in layer.frames if f.color in colours]
+    layer.steps()
+    return layer.table.positions
+
+
+def lay_table(data: dict[str, Any], art: Art, guids: Any, key: str = "table") -> Table:
+    """Every object of the manifest ``data[key]``, the scripts' data and the positions."""
+    layer = _Layer(data, key, art, guids)
+    for piece in layer.manifest["pieces"]:
+        layer.lay(piece)
+    layer.hands()
+    steps = layer.steps()
+    table = layer.table
+    table.context = {
+        "seats": [{"color": f.color, "slot": f.slot} for f in layer.frames],
+        "pieces": {
+            pid: {"guids": guids_, "kind": pieces_by_id(layer.manifest)[pid]["kind"]}
+            for pid, guids_ in table.guids.items()
+        },  # fmt: skip
+        "steps": steps,
+    }
+    return table

@@ -1,0 +1,125 @@
+"""Where a manifest's pieces lie: anchors, seat frames and the spots Setup deals to (pure).
+
+A seat's frame has its origin at the seat's hand zone (the table's default HandTrigger of
+that colour), x to the seat's right and z towards the table's middle, so ``{seat: [0, 6]}``
+is 6 units in front of every player's hand. Every position is computed here once and handed
+to the scripts as data: the Lua does no layout arithmetic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import geometry as geo
+from ..save.tables import HAND_PLACEMENTS
+
+Vec3 = tuple[float, float, float]
+#: Cards dealt to a hand lie side by side along the hand zone, this far apart (a portrait
+#: card is 2.2 wide): TTS fans hand cards itself, but cards that touched on the way in would
+#: join into a deck first on a strict table [guess; docs/decisions.md].
+HAND_CARD_STEP = geo.PORTRAIT_CARD[0] + 0.05
+#: How high a card lies above the table top when dealt to a spot (it then falls to rest).
+CARD_LIFT = 0.04
+#: Containers (bags) hover a little above the table, as TTS spawns them [guess].
+BAG_LIFT = 0.6
+
+
+@dataclass(frozen=True)
+class SeatFrame:
+    """One seat: its colour, its hand zone's placement, and the rotY its pieces read at."""
+
+    color: str
+    slot: int  # 1-based, in the manifest's seat order
+    hand_pos: Vec3
+    hand_rot_y: float
+    hand_scale: Vec3
+
+    @property
+    def reader_rot_y(self) -> float:
+        return geo.reader_rot_y(self.hand_rot_y)
+
+    def world(self, offset: Any) -> tuple[float, float]:
+        """Table (x, z) of a seat-frame point (dx to the seat's right, dz towards the middle)."""
+        dx, dz = geo.rotate_y(float(offset[0]), float(offset[1]), self.hand_rot_y)
+        return self.hand_pos[0] + dx, self.hand_pos[2] + dz
+
+    def direction(self, step: Any) -> tuple[float, float]:
+        """A seat-frame step as a table (dx, dz)."""
+        return geo.rotate_y(float(step[0]), float(step[1]), self.hand_rot_y)
+
+
+def seat_frames(manifest: dict[str, Any]) -> list[SeatFrame]:
+    """The manifest's seats in order, each at the table's default hand zone of its colour."""
+    placements = HAND_PLACEMENTS[manifest["type"]]
+    frames = []
+    for slot, colour in enumerate(manifest["seats"], start=1):
+        pos, rot, scale = placements[colour]
+        frames.append(SeatFrame(colour, slot, tuple(map(float, pos)), float(rot[1]),
+                                tuple(map(float, scale))))  # fmt: skip
+    return frames
+
+
+def hand_capacity(frame: SeatFrame) -> int:
+    """How many cards lie side by side inside the seat's hand zone."""
+    room = frame.hand_scale[0] - geo.PORTRAIT_CARD[0]
+    return int(room // HAND_CARD_STEP) + 1
+
+
+def hand_slots(frame: SeatFrame, count: int) -> list[Vec3]:
+    """``count`` card positions along the seat's hand zone, centred, at the zone's height."""
+    slots = []
+    for i in range(count):
+        x, z = frame.world(((i - (count - 1) / 2) * HAND_CARD_STEP, 0.0))
+        slots.append(_rounded((x, frame.hand_pos[1], z)))
+    return slots
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where one piece lies: table (x, z), the rotY it reads at, and whose seat it is at."""
+
+    x: float
+    z: float
+    rot_y: float
+    seat: SeatFrame | None = None
+
+
+def spots(at: Any, manifest: dict[str, Any]) -> list[Spot]:
+    """The table spots of a position: one for ``[x, z]`` and ``{anchor}`` (read by the first
+    seat), one per seat for ``{seat: [dx, dz]}`` (read by that seat)."""
+    frames = seat_frames(manifest)
+    shared = frames[0].reader_rot_y
+    if isinstance(at, list):
+        return [Spot(float(at[0]), float(at[1]), shared)]
+    if "seat" in at:
+        return [Spot(*f.world(at["seat"]), f.reader_rot_y, f) for f in frames]
+    ax, az = manifest["anchors"][at["anchor"]]
+    dx, dz = at.get("offset", (0.0, 0.0))
+    return [Spot(float(ax) + float(dx), float(az) + float(dz), shared)]
+
+
+def spot_for_seat(at: Any, manifest: dict[str, Any], frame: SeatFrame) -> Spot:
+    """The spot of a position for one seat: its own spot if the position is per seat."""
+    found = spots(at, manifest)
+    return found[frame.slot - 1] if len(found) > 1 else found[0]
+
+
+def row(start: Spot, count: int, spread: Any | None, lift: float, y: float) -> list[Vec3]:
+    """``count`` positions from ``start``: along ``spread`` (in the seat's frame for a seat
+    spot) when given, else a pile rising ``lift`` per piece."""
+    out = []
+    dx, dz = (0.0, 0.0)
+    if spread is not None:
+        dx, dz = (
+            start.seat.direction(spread) if start.seat else (float(spread[0]), float(spread[1]))
+        )
+    for i in range(count):
+        rise = 0.0 if spread is not None else lift * i
+        out.append(_rounded((start.x + dx * i, y + rise, start.z + dz * i)))
+    return out
+
+
+def _rounded(v: tuple[float, float, float]) -> Vec3:
+    """Positions handed to the scripts, rounded to 4 places (and -0.0 written as 0.0)."""
+    return tuple(round(c, 4) + 0.0 for c in v)  # type: ignore[return-value]
