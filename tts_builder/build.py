@@ -42,11 +42,6 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def file_digest(path: Path) -> str:
-    """The sha256 of a file's bytes (art enters cache keys by content, not by name)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 #: Pictures one build keeps in memory for reuse (bytes of pixels); more are re-read from the cache.
 MEMO_BYTES = 64 * 2**20
 
