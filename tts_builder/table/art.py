@@ -89,9 +89,11 @@ class Art:
         """Add ``images/<name>.png`` to the build; its URL."""
         return self.images.png(name, spec, make)
 
-    def side_url(self, component: str, side: str, fields: dict[str, Any] | None = None) -> str:
-        """The URL of one side (``images/<component>-<side>.png``)."""
-        return self.png(f"{component}-{side}", self.spec(component, side, fields),
+    def side_url(
+        self, component: str, side: str, fields: dict[str, Any] | None = None, suffix: str = ""
+    ) -> str:
+        """The URL of one side (``images/<component>-<side><suffix>.png``)."""
+        return self.png(f"{component}-{side}{suffix}", self.spec(component, side, fields),
                         lambda: self.side(component, side, fields or {}))  # fmt: skip
 
     def die_url(self, component: str) -> str:

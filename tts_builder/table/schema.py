@@ -22,6 +22,7 @@ SKIES = Str()
 #: Piece kinds and the component kind each needs ("" none, "layout" faces, "die").
 KINDS: dict[str, str] = {
     "deck": "layout",
+    "card": "layout",
     "token": "layout",
     "bag": "layout",
     "infinite_bag": "layout",
@@ -70,6 +71,7 @@ PIECE = Map(
         "component": ID,
         "roster": ID,
         "copies": Int(1, 20),
+        "each": Custom(lambda v, p: _each(v, p)),
         "count": Int(1, 200),
         "at": POSITION,
         "width": Num(),
@@ -81,7 +83,7 @@ PIECE = Map(
         "locked": Bool(),
         "face_up": Bool(),
     },
-    frozenset({"name", "component", "roster", "copies", "count", "width", "size", "scale",
+    frozenset({"name", "component", "roster", "copies", "each", "count", "width", "size", "scale",
                "tags", "notes", "states", "locked", "face_up"}),
 )  # fmt: skip
 
@@ -111,6 +113,20 @@ MANIFEST = Map(
 )
 
 
+def _each(value: Any, path: str) -> None:
+    """``{field: [values]}``: a card per roster entry and value, with that field."""
+    if not isinstance(value, dict) or len(value) != 1:
+        raise FieldError(path, "expected one field and its values, e.g. {value: [1, 2, 3, 4]}")
+    for key, values in value.items():
+        Str().check(key, f"{path}.{key}")
+        ListOf(Custom(_scalar), 1, 20).check(values, f"{path}.{key}")
+
+
+def _scalar(value: Any, path: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise FieldError(path, f"expected text or a number, got {type(value).__name__}")
+
+
 def _anchors(value: Any, path: str) -> None:
     if not isinstance(value, dict):
         raise FieldError(path, "expected a mapping of anchor name -> [x, z]")
@@ -122,6 +138,20 @@ def _anchors(value: Any, path: str) -> None:
 def pieces_by_id(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The manifest's pieces by id (checked unique by :func:`check_manifest`)."""
     return {piece["id"]: piece for piece in manifest["pieces"]}
+
+
+def deck_entries(piece: dict[str, Any], rosters: dict[str, Any]) -> list[dict[str, Any]]:
+    """A deck's distinct card faces in order: each roster entry, times each value of ``each``
+    (``{value: [1, 2, 3, 4]}`` makes a card per entry and value, with that field)."""
+    entries = list(rosters[piece["roster"]])
+    for key, values in piece.get("each", {}).items():
+        entries = [{**entry, key: value} for entry in entries for value in values]
+    return entries
+
+
+def deck_size(piece: dict[str, Any], rosters: dict[str, Any]) -> int:
+    """How many cards a deck holds."""
+    return len(deck_entries(piece, rosters)) * piece.get("copies", 1)
 
 
 def step_count(step: dict[str, Any], players: int) -> int:
@@ -215,10 +245,10 @@ def _check_piece(
             known = ", ".join(sorted(rosters)) or "none"
             raise FieldError(f"{path}.roster", f"unknown roster {piece['roster']!r} "
                              f"(rosters: {known})")  # fmt: skip
-        if "back" not in components[piece["component"]]:
-            raise FieldError(f"{path}.component", "a deck's component needs a back layout")
-        if len(rosters[piece["roster"]]) * piece.get("copies", 1) < 2:
+        if deck_size(piece, rosters) < 2:
             raise FieldError(f"{path}.roster", "a deck holds at least 2 cards")
+    if kind in ("deck", "card") and "back" not in components[piece["component"]]:
+        raise FieldError(f"{path}.component", f"a {kind}'s component needs a back layout")
     if kind in ("board", "tile") and "width" not in piece:
         raise FieldError(f"{path}.width", f"missing required key (the {kind}'s width on the "
                          "table, in TTS units)")  # fmt: skip
@@ -232,7 +262,8 @@ def _check_piece(
 
 #: Keys each kind takes beyond id, kind, at, name, tags and notes.
 _KEYS: dict[str, frozenset[str]] = {
-    "deck": frozenset({"component", "roster", "copies", "face_up"}),
+    "deck": frozenset({"component", "roster", "copies", "each", "face_up"}),
+    "card": frozenset({"component", "face_up", "locked"}),
     "token": frozenset({"component", "count", "scale", "states", "locked"}),
     "bag": frozenset({"component", "count", "scale", "locked"}),
     "infinite_bag": frozenset({"component", "scale", "locked"}),
@@ -286,7 +317,7 @@ def _check_supply(
     """Every player count's deals so far fit in the deck or bag (an infinite bag never ends)."""
     if source["kind"] == "infinite_bag":
         return
-    have = (len(rosters[source["roster"]]) * source.get("copies", 1) if source["kind"] == "deck"
+    have = (deck_size(source, rosters) if source["kind"] == "deck"
             else source.get("count", 1))  # fmt: skip
     for n in range(players[0], players[1] + 1):
         need = taken.get((source["id"], n), 0) + step_count(step, n) * n
