@@ -225,10 +225,9 @@ def _check_piece(
     if needs and "component" not in piece:
         raise FieldError(f"{path}.component", f"missing required key (a {kind} is drawn "
                          "from a component)")  # fmt: skip
-    for key in ("component", *(f"states[{i}]" for i in range(len(piece.get("states", []))))):
-        name = piece.get("component") if key == "component" else piece["states"][int(key[7:-1])]
-        if name is None:
-            continue
+    named = [("component", piece["component"])] if "component" in piece else []
+    named += [(f"states[{i}]", state) for i, state in enumerate(piece.get("states", []))]
+    for key, name in named:
         if name not in components:
             known = ", ".join(sorted(components)) or "none"
             raise FieldError(f"{path}.{key}", f"unknown component {name!r} (components: {known})")
@@ -298,6 +297,8 @@ def _check_step(
         raise FieldError(f"{path}.to", "only cards go to a hand; put tokens at a seat spot")
     if step["to"] != "hand":
         _check_at(step["to"], f"{path}.to", anchors)
+    elif "spread" in step:
+        raise FieldError(f"{path}.spread", "a hand lays its cards out itself; spread is for spots")
     if isinstance(step["count"], list):
         seen: dict[int, int] = {}
         for i, entry in enumerate(step["count"]):
