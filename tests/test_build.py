@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from conftest import build
 
 from rules_ref import arche_noah as ref
@@ -48,19 +49,23 @@ def test_base_url_rewrites_every_asset() -> None:
     assert urls and all(u.startswith("https://example.org/mods/arche-noah/images/") for u in urls)
 
 
-def test_two_builds_are_byte_identical() -> None:
-    first = build_game("arche-noah", BuildOptions(), {})
-    second = build_game("arche-noah", BuildOptions(), {})
-    assert first.files == second.files
-
-
-def test_rebuild_with_warm_cache_renders_nothing() -> None:
+@pytest.fixture(scope="module")
+def cold() -> tuple[dict[str, bytes], object]:
+    """A build with a cache of its own, empty before: every image drawn afresh."""
     cache: dict[str, bytes] = {}
-    cold = build_game("arche-noah", BuildOptions(), cache)
+    return cache, build_game("arche-noah", BuildOptions(), cache)
+
+
+def test_two_builds_are_byte_identical(cold, arche_noah_build) -> None:
+    assert cold[1].files == arche_noah_build.files  # the latter drawn apart, session-cached
+
+
+def test_rebuild_with_warm_cache_renders_nothing(cold) -> None:
+    cache, first = cold
     warm = build_game("arche-noah", BuildOptions(), cache)
-    assert cold.rendered > 0
+    assert first.rendered > 0
     assert warm.rendered == 0
-    assert warm.files == cold.files
+    assert warm.files == first.files
 
 
 def test_guids_are_stable_and_unique(arche_noah_build) -> None:

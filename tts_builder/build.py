@@ -46,6 +46,7 @@ class GameBuild:
     global_ui: str
     files: dict[str, bytes] = field(default_factory=dict)
     rendered: int = 0  # images actually rendered (0 on a fully cached rebuild)
+    drawn: int = 0  # parts (card faces...) drawn for them, not found in the cache
     variant: str | None = None
     #: Table positions the scripts use (``geometry.ScriptPosition``), for checks and pictures.
     positions: list[Any] = field(default_factory=list)
@@ -102,8 +103,20 @@ def file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+#: Pictures one build keeps in memory for reuse (bytes of pixels); more are re-read from the cache.
+MEMO_BYTES = 64 * 2**20
+
+
 class ImageSet:
-    """The images of one game build: named PNGs, rendered through a content-keyed cache."""
+    """The images of one game build: named PNGs and the pictures they are made of, through a
+    content-keyed cache.
+
+    An output image (:meth:`png`) and a part (:meth:`picture`, e.g. a card face composed into a
+    sheet, shown in the thumbnail and the preview) are both known by their spec. A part is
+    drawn once: it is kept in memory while it fits :data:`MEMO_BYTES`, and in the cache (packed
+    quickly by :func:`tts_builder.render.png.encode_part`) for later builds, so a changed card
+    redraws that card only.
+    """
 
     def __init__(
         self, game_id: str, options: BuildOptions, cache: MutableMapping[str, bytes]
@@ -113,18 +126,68 @@ class ImageSet:
         self.options = options
         self.cache = cache
         self.files: dict[str, bytes] = {}
-        self.rendered = 0
+        self.rendered = 0  # output images made (not found in the cache)
+        self.drawn = 0  # parts drawn (not found in memory or the cache)
+        self._memo: dict[str, Image.Image] = {}
+        self._memo_bytes = 0
+
+    @staticmethod
+    def _key(spec: Any, part: bool = False) -> str:
+        payload = [code_digest(), "part", spec] if part else [code_digest(), spec]
+        return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+    def _remember(self, key: str, img: Image.Image) -> None:
+        size = img.width * img.height * len(img.getbands())
+        if key in self._memo or size > MEMO_BYTES:
+            return
+        while self._memo and self._memo_bytes + size > MEMO_BYTES:
+            old = self._memo.pop(next(iter(self._memo)))
+            self._memo_bytes -= old.width * old.height * len(old.getbands())
+        self._memo[key] = img
+        self._memo_bytes += size
+
+    def _known(self, spec: Any) -> Image.Image | None:
+        """The picture of ``spec`` if this build holds it or the cache has it (as a part or an
+        output image), else None."""
+        from .render import decode_part, decode_png
+
+        part = self._key(spec, part=True)
+        if part in self._memo:
+            return self._memo[part]
+        for key, decode in ((self._key(spec), decode_png), (part, decode_part)):
+            data = self.cache.get(key)
+            if data is not None:
+                img = decode(data)
+                self._remember(part, img)
+                return img
+        return None
+
+    def picture(self, spec: Any, make: Callable[[], Image.Image]) -> Image.Image:
+        """The picture ``spec`` describes: known (see :meth:`_known`) or made by ``make`` and
+        cached as a part. Callers must not change it."""
+        from .render import encode_part
+
+        img = self._known(spec)
+        if img is None:
+            img = make()
+            self.drawn += 1
+            self.cache[self._key(spec, part=True)] = encode_part(img)
+            self._remember(self._key(spec, part=True), img)
+        return img
 
     def png(self, name: str, spec: Any, make: Callable[[], Image.Image]) -> str:
-        """Add ``images/<name>.png`` made by ``make`` (or taken from the cache); its URL."""
+        """Add ``images/<name>.png``, the picture ``spec`` describes: from the cache, else made
+        from a known part of the same spec or by ``make``; its URL."""
         from .render import encode_png
 
-        key = hashlib.sha256(
-            json.dumps([code_digest(), spec], sort_keys=True, default=str).encode()
-        ).hexdigest()
+        key = self._key(spec)
         data = self.cache.get(key)
         if data is None:
-            data = encode_png(make())
+            img = self._known(spec)
+            if img is None:
+                img = make()
+                self._remember(self._key(spec, part=True), img)
+            data = encode_png(img)
             self.cache[key] = data
             self.rendered += 1
         path = f"{IMAGES_DIR}/{name}.png"
@@ -159,6 +222,7 @@ def build_game(
         raise definition.doc.reraise(err) from None
     build.files.update(images.files)
     build.rendered = images.rendered
+    build.drawn = images.drawn
     build.variant = options.variant
     return build
 
@@ -197,10 +261,11 @@ def scripts_of(save: dict[str, Any]) -> dict[str, str]:
     return {name: text for name, text in found.items() if text}
 
 
-def lint_build(build: GameBuild) -> None:
-    """Fail the build on any MoonSharp-compatibility hit, naming the template module and line."""
+def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None) -> None:
+    """Fail the build on any MoonSharp-compatibility hit, naming the template module and line
+    (``cache``, e.g. the render cache, remembers scripts found clean, by content)."""
     from .lua.bundle import is_bundle, module_line_map
-    from .lua.lint import lint
+    from .lua.lint import lint_cached
     from .lua.scripts import module_templates
 
     templates = module_templates(build.engine)
@@ -209,7 +274,7 @@ def lint_build(build: GameBuild) -> None:
         for name, text in scripts_of(save).items():
             names_by_text.setdefault(text, f"{save_name}: {name}")
     for text, name in names_by_text.items():
-        hits = lint(text, name)
+        hits = lint_cached(text, name, cache)
         if hits:
             hit = hits[0]
             where = f"{name}:{hit.line}"

@@ -76,17 +76,8 @@ def build(
 ) -> None:
     """Build GAMES into dist/<game>/ (default: the games in the current folder, if any, else
     every bundled game)."""
-    from .build import (
-        DEFAULT_OUT,
-        BuildOptions,
-        build_game,
-        check_build,
-        describe_outputs,
-        lint_build,
-    )
+    from .build import DEFAULT_OUT, BuildOptions, describe_outputs
     from .definition import shown_path
-    from .picture import images_from_files, table_picture
-    from .render import encode_png
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or DEFAULT_OUT).resolve()
@@ -97,19 +88,7 @@ def build(
         for chosen in variants:
             started = time.perf_counter()
             options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
-            result = build_game(game, options, cache, report.assets)
-            lint_build(result)
-            problems = check_build(result)
-            if problems:
-                name, first = problems[0]
-                message = f"generated save fails {first.path}: {first.message}"
-                if len(problems) > 1:
-                    message += f" (and {len(problems) - 1} more findings)"
-                raise RuntimeError(f"{result.folder}/{name}: {message}")
-            # The table at load, as TTS lays it out, beside preview.png.
-            picture = table_picture(result.save, images_from_files(result.files),
-                                    result.positions, result.folder)  # fmt: skip
-            result.files["table.png"] = encode_png(picture)
+            result = build_checked(game, options, cache, report.assets)
             builds.append(result)
             report(
                 f"built {result.folder} from {shown_path(result.definition.root)}: "
@@ -124,6 +103,55 @@ def build(
         else:
             write_tree(dest, result.files)
             report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
+
+
+def build_checked(game: str, options: Any, cache: Any, assets: Path | None = None) -> Any:
+    """What ``build`` writes for one game or variant, in memory: the build, linted and checked
+    (``cache`` the render and lint cache), with ``table.png`` added."""
+    from .build import build_game, check_build, lint_build
+
+    result = build_game(game, options, cache, assets)
+    lint_build(result, cache)
+    problems = check_build(result)
+    if problems:
+        name, first = problems[0]
+        message = f"generated save fails {first.path}: {first.message}"
+        if len(problems) > 1:
+            message += f" (and {len(problems) - 1} more findings)"
+        raise RuntimeError(f"{result.folder}/{name}: {message}")
+    # The table at load, as TTS lays it out, beside preview.png.
+    result.files["table.png"] = _table_png(result, cache)
+    return result
+
+
+def _table_png(result: Any, cache: Any) -> bytes:
+    """``table.png`` of a build, through the build cache: keyed by everything the picture is
+    drawn from (the save, the images, the script positions, the title) and by the package's
+    code, so a no-op rebuild draws nothing."""
+    import hashlib
+
+    from .build import code_digest
+    from .bundled import package_folder
+    from .picture import images_from_files, table_picture
+    from .render import encode_png
+
+    root = package_folder("tts_builder")
+    key = hashlib.sha256(code_digest().encode())  # the renderer and the fonts
+    for path in sorted(root.rglob("*.py")):
+        key.update(f"{path.relative_to(root)}\n".encode())
+        key.update(path.read_bytes())
+    key.update(json.dumps(result.save, sort_keys=True).encode())
+    for name, data in sorted(result.files.items()):
+        if name.startswith("images/"):
+            key.update(f"{name}:{hashlib.sha256(data).hexdigest()}".encode())
+    key.update(repr([result.positions, result.folder]).encode())
+    digest = f"table.png:{key.hexdigest()}"
+    data = cache.get(digest)
+    if data is None:
+        picture = table_picture(result.save, images_from_files(result.files), result.positions,
+                                result.folder)  # fmt: skip
+        data = cache[digest] = encode_png(picture)
+    return data
 
 
 @cli.command()

@@ -10,6 +10,7 @@ validation is data-driven (``tts_builder.schema``) plus each game's cross-field 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -144,10 +145,17 @@ def read_definition(game_id: str, assets_root: Path | None = None) -> SourceDoc:
         raise BuildError(f"{shown}: definition file not found") from None
     except (OSError, UnicodeDecodeError) as err:
         raise BuildError(f"{shown}: cannot read the definition: {err}") from None
-    doc = parse_yaml(text, shown)
+    doc = _parsed(text, shown)
     if not isinstance(doc.data, dict):
         raise doc.error("", "expected a mapping of definition keys at the top level")
     return doc
+
+
+@lru_cache(maxsize=8)
+def _parsed(text: str, shown: Path) -> SourceDoc:
+    """:func:`parse_yaml`, once per definition text: a build reads its definition once for the
+    variant list and once per variant (nothing changes a parsed definition's data)."""
+    return parse_yaml(text, shown)
 
 
 def engine_of(doc: SourceDoc, game_id: str) -> str:

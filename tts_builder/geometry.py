@@ -131,6 +131,13 @@ def rotate_y(x: float, z: float, rot_y: float) -> Vec2:
     return x * c + z * s, -x * s + z * c
 
 
+def seat_relative(base: Sequence[float], facing: float, right: float, forward: float) -> Vec3:
+    """The point ``right`` of and ``forward`` (toward the table centre) from ``base`` (x, y, z),
+    for the seat whose HandTrigger has rotY ``facing``: the offset turned as TTS turns objects."""
+    dx, dz = rotate_y(right, forward, facing)
+    return float(base[0]) + dx, float(base[1]), float(base[2]) + dz
+
+
 def world_of_local(t: Transform, local: Sequence[float]) -> Vec3:
     """World point of an object-local point: scaled, then turned, then moved [src: API
     ``positionToWorld`` "takes the Object's scale into account"; inf 20 for snap points]."""

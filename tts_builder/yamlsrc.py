@@ -1,7 +1,9 @@
 """YAML with positions: plain data plus a map from field paths to file locations.
 
 Field paths look like ``rules.chips[0].purple``. Every error about a value can then name the
-file, line and column where that value was written.
+file, line and column where that value was written. The document is composed by libyaml (the C
+loader) when PyYAML has it, else by the pure-Python loader; one loader composes the document and
+constructs its scalars.
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ from typing import Any
 import yaml
 
 from .errors import DefinitionError, FieldError, Location
+
+#: The fastest safe loader PyYAML has here: libyaml's when it is installed.
+LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -61,56 +66,88 @@ def parse_yaml(text: str, path: Path) -> SourceDoc:
     YAML features a game definition has no use for (tags, anchors reused as merge keys).
     """
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as err:
+        loader, node = _compose(LOADER, text, path)
+    except DefinitionError:
+        if LOADER is yaml.SafeLoader:
+            raise
+        # libyaml reports a syntax error where it gave up (often the end of the file); the
+        # pure-Python loader names the place and the token, so it words the error instead.
+        loader, node = _compose(yaml.SafeLoader, text, path)
+    try:
+        locations: dict[str, Location] = {}
+        if node is None:
+            locations[""] = Location(path, 1, 1)
+            return SourceDoc(path, None, locations)
+        data = _Converter(loader, path, locations).convert(node, "")
+        return SourceDoc(path, data, locations)
+    finally:
+        loader.dispose()
+
+
+def _compose(loader_class: type, text: str, path: Path) -> tuple[Any, yaml.Node | None]:
+    """A loader of ``loader_class`` and the document's node tree; syntax errors located."""
+    try:
+        loader = loader_class(text)
+    except yaml.YAMLError as err:  # the pure-Python reader checks the characters up front
+        raise _located(err, path) from None
+    try:
+        return loader, loader.get_single_node()
+    except yaml.YAMLError as err:
+        loader.dispose()
+        raise _located(err, path) from None
+
+
+def _located(err: yaml.YAMLError, path: Path) -> DefinitionError:
+    if isinstance(err, yaml.MarkedYAMLError):
         mark = err.problem_mark or err.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = (err.problem or err.context or "invalid YAML").strip()
-        raise DefinitionError(
-            Location(path, line, col), "", f"YAML syntax error: {problem}"
-        ) from None
-    except yaml.YAMLError as err:  # pragma: no cover - non-marked errors are rare
-        raise DefinitionError(Location(path, 1, 1), "", f"YAML error: {err}") from None
-    locations: dict[str, Location] = {}
-    if node is None:
-        locations[""] = Location(path, 1, 1)
-        return SourceDoc(path, None, locations)
-    data = _convert(node, "", path, locations)
-    return SourceDoc(path, data, locations)
+        return DefinitionError(Location(path, line, col), "", f"YAML syntax error: {problem}")
+    # e.g. a control character in the text
+    return DefinitionError(Location(path, 1, 1), "", f"YAML error: {' '.join(str(err).split())}")
 
 
 def _loc(node: yaml.Node, path: Path) -> Location:
     return Location(path, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-def _convert(node: yaml.Node, field: str, path: Path, locations: dict[str, Location]) -> Any:
-    locations[field] = _loc(node, path)
-    if isinstance(node, yaml.MappingNode):
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise DefinitionError(
-                    _loc(key_node, path), field, "merge keys (<<) are not supported"
-                )
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
-                raise DefinitionError(_loc(key_node, path), field, "keys must be plain strings")
-            key = key_node.value
-            child = join(field, key)
-            if key in result:
-                raise DefinitionError(_loc(key_node, path), child, "duplicate key")
-            result[key] = _convert(value_node, child, path, locations)
-            locations[child] = _loc(value_node, path)
-        return result
-    if isinstance(node, yaml.SequenceNode):
-        return [
-            _convert(item, join(field, index), path, locations)
-            for index, item in enumerate(node.value)
-        ]
-    constructor = yaml.SafeLoader("")
-    try:
-        return constructor.construct_object(node, deep=True)
-    except yaml.YAMLError as err:
-        problem = " ".join(str(getattr(err, "problem", None) or err).split())
-        raise DefinitionError(_loc(node, path), field, f"bad value: {problem}") from None
-    finally:
-        constructor.dispose()
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _Converter:
+    """Nodes to plain data, recording each value's location; scalars built by ``loader``."""
+
+    def __init__(self, loader: Any, path: Path, locations: dict[str, Location]) -> None:
+        self.loader = loader
+        self.path = path
+        self.locations = locations
+
+    def convert(self, node: yaml.Node, field: str) -> Any:
+        path, locations = self.path, self.locations
+        locations[field] = _loc(node, path)
+        if isinstance(node, yaml.MappingNode):
+            result: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == _MERGE_TAG:
+                    raise DefinitionError(
+                        _loc(key_node, path), field, "merge keys (<<) are not supported"
+                    )
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != _STR_TAG:
+                    raise DefinitionError(_loc(key_node, path), field, "keys must be plain strings")
+                key = key_node.value
+                child = join(field, key)
+                if key in result:
+                    raise DefinitionError(_loc(key_node, path), child, "duplicate key")
+                result[key] = self.convert(value_node, child)
+                locations[child] = _loc(value_node, path)
+            return result
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(item, join(field, index)) for index, item in enumerate(node.value)]
+        if node.tag == _STR_TAG:
+            return node.value
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError) as err:  # ValueError: e.g. "!!int x"
+            problem = " ".join(str(getattr(err, "problem", None) or err).split())
+            raise DefinitionError(_loc(node, path), field, f"bad value: {problem}") from None

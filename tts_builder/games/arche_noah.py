@@ -23,6 +23,10 @@ TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "
 CARD_Y = 1.0
 CHIP_Y = 1.2
 CHIP_THICKNESS = 0.2  # a seat's chips stand in a tower, one chip thickness apart
+#: Seat-relative places (right, toward the centre) of the start player card from the seat's
+#: collection and of each chip colour's tower from the seat's chips point.
+START_CARD_FROM_COLLECTION = (2.5, 4.0)
+CHIP_TOWERS = {"purple": (0.0, 0.0), "green": (1.6, 0.0)}
 BAG_Y = 1.6
 
 
@@ -173,94 +177,41 @@ def _xyz(point: list[float], y: float) -> list[float]:
     return [float(point[0]), y, float(point[1])]
 
 
-def _art_loader(root: Path) -> Any:
-    from ..render import load_art
+def _sides(definition: Any, images: Any) -> Any:
+    """The build's component sides (:class:`tts_builder.render.Sides`)."""
+    from ..render import ArtFiles, Sides
 
-    def images(src: str) -> Any:
-        return load_art(root, src, "art")
-
-    return images
-
-
-class _Sides:
-    """Renders component sides from their layouts, each distinct side once per build."""
-
-    def __init__(self, definition: Any) -> None:
-        self.definition = definition
-        self.images = _art_loader(definition.root)
-        self.memo: dict[str, Any] = {}
-
-    def __call__(self, component: str, side: str, fields: dict[str, Any]) -> Any:
-        from ..render import render_layout
-
-        key = json.dumps([component, side, fields], sort_keys=True)
-        if key not in self.memo:
-            spec = self.definition.data["components"][component]
-            self.memo[key] = render_layout(
-                spec[side], tuple(spec["size"]), fields, self.images,
-                where=f"components.{component}.{side}",
-            )
-        return self.memo[key]
-
-
-def _art_digests(definition: Any) -> dict[str, str]:
-    from ..build import file_digest
-
-    return {a["art"]: file_digest(definition.root / a["art"]) for a in definition.data["animals"]}
+    return Sides(definition.data["components"], ArtFiles(definition.root), images)
 
 
 def assemble(definition: Any, images: Any, options: Any) -> Any:
     """The whole Arche Noah build: art, Global script and UI, save, thumbnail, preview."""
     from ..build import GameBuild
     from ..lua.scripts import global_script, global_ui
-    from ..render import compose_sheet, plan_sheets, render_preview, render_thumbnail
+    from ..render import deck_sheets, render_preview, render_thumbnail
     from ..save import GuidAllocator, dumps, new_save
     from ..save import objects as obj
 
     data = definition.data
     game_id = definition.id
-    components = data["components"]
-    card_size = tuple(components["card"]["size"])
-    art = _art_digests(definition)
     guids = GuidAllocator(game_id)
-    render = _Sides(definition)
+    render = _sides(definition, images)
 
     # Card faces, in deck order: animals in roster order, values ascending.
     cards = [(a, v) for a in data["animals"] for v in data["rules"]["card_values"]]
-    face_specs = [
-        {
-            "layout": components["card"]["face"],
-            "size": card_size,
-            "fields": card_fields(a, v),
-            "art": art[a["art"]],
-        }
-        for a, v in cards
-    ]
-    back_spec = {"layout": components["card"]["back"], "size": card_size}
-    back_url = images.png("card-back", back_spec, lambda: render("card", "back", {}))
-    plans = plan_sheets(len(cards), card_size)
+    faces = [card_fields(a, v) for a, v in cards]
+    back_url = render.png("card-back", "card", "back")
+    sheets = deck_sheets(render, "card", faces)
     deck_cards = []
-    for sheet_no, plan in enumerate(plans, start=1):
-        sheet_specs = [face_specs[i] for i in plan.indexes]
-
-        def make_sheet(plan: Any = plan) -> Any:
-            faces = [
-                render("card", "face", card_fields(*cards[i])) for i in plan.indexes
-            ]
-            return compose_sheet(faces, plan, card_size)
-
-        face_url = images.png(
-            f"cards-{sheet_no}",
-            {"sheet": sheet_specs, "grid": [plan.num_width, plan.num_height]},
-            make_sheet,
-        )
-        entry = obj.custom_deck_entry(face_url, back_url, plan.num_width, plan.num_height)
+    for sheet in sheets:
+        plan = sheet.plan
+        entry = obj.custom_deck_entry(sheet.url, back_url, plan.num_width, plan.num_height)
         for slot, index in enumerate(plan.indexes):
             animal, value = cards[index]
             deck_cards.append(
                 obj.card(
                     guids.guid(f"card:{animal['name']}:{value}"),
-                    obj.card_id(sheet_no, slot),
+                    obj.card_id(sheet.number, slot),
                     entry,
                     nickname=f"{animal['name']} {value}",
                     gm_notes=card_notes(animal, value),
@@ -279,11 +230,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         transform=obj.transform(_xyz(table["draw_pile"], CARD_Y), (0, 180, 180)),
     )
 
-    start_spec = {"layout": components["start_player"]["face"], "size": card_size}
-    start_url = images.png(
-        "start-player", start_spec, lambda: render("start_player", "face", {})
-    )
-    start_deck_id = len(plans) + 1
+    start_url = render.png("start-player", "start_player", "face")
+    start_deck_id = len(sheets) + 1
     start_card = obj.card(
         guids.guid("start-player"),
         obj.card_id(start_deck_id, 0),
@@ -296,12 +244,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     objects: list[dict[str, Any]] = [deck, start_card]
     bags: dict[str, str] = {}
     for offset, colour in enumerate(("purple", "green")):
-        comp = components[f"{colour}_chip"]
-        url = images.png(
-            f"{colour}-chip",
-            {"layout": comp["face"], "size": comp["size"]},
-            lambda colour=colour: render(f"{colour}_chip", "face", {}),
-        )
+        url = render.png(f"{colour}-chip", f"{colour}_chip", "face")
         tag = f"{colour.capitalize()}Chip"
         chip = obj.custom_token(
             guids.guid(f"{colour}-chip-template"),
@@ -357,6 +300,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             }
         )
 
+    from ..geometry import reader_rot_y, seat_relative
+
     max_offer = data["players"]["max"] * data["rules"]["cards_per_player_in_offer"]
     start, step = table["offer"]["start"], table["offer"]["step"]
     offer = [
@@ -367,7 +312,22 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         "game": {"id": game_id, "name": data["name"]},
         "config": rules_config(data),
         "players": dict(data["players"]),
-        "seats": seats,
+        # Each seat with the rotY its cards read upright at and its seat-relative places turned
+        # here, so the script does no layout arithmetic.
+        "seats": [
+            {
+                **seat,
+                "upright": reader_rot_y(seat["facing"]),
+                "start_card": list(
+                    seat_relative(seat["collection"], seat["facing"], *START_CARD_FROM_COLLECTION)
+                ),
+                "chip_towers": {
+                    colour: list(seat_relative(seat["chips"], seat["facing"], *at))
+                    for colour, at in CHIP_TOWERS.items()
+                },
+            }
+            for seat in seats
+        ],
         "guids": {
             "deck": deck["GUID"],
             "start_player": start_card["GUID"],
@@ -378,6 +338,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             "draw_pile": _xyz(table["draw_pile"], CARD_Y),
             "set_aside": _xyz(table["set_aside"], CARD_Y),
             "offer": offer,
+            "removed": _xyz([table["set_aside"][0] + 6.0, table["set_aside"][1]], CARD_Y),
             "chip_step": CHIP_THICKNESS,
         },
     }
@@ -400,14 +361,16 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     )
 
     thumb_sources = [0, len(cards) // 2, len(cards) - 1]
-    thumb_key = {"thumb": [face_specs[i] for i in thumb_sources], "title": data["name"]}
+    thumb_spec = {
+        "thumb": [render.spec("card", "face", faces[i]) for i in thumb_sources],
+        "title": data["name"],
+    }
     files: dict[str, bytes] = {}
     images.png(
         "thumbnail",
-        thumb_key,
+        thumb_spec,
         lambda: render_thumbnail(
-            data["name"],
-            [render("card", "face", card_fields(*cards[i])) for i in thumb_sources],
+            data["name"], [render("card", "face", faces[i]) for i in thumb_sources]
         ),
     )
     preview_items = [("card back", "card", "back", {})]
@@ -419,15 +382,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     ]
     images.png(
         "preview",
-        {
-            "preview": [
-                face_specs,
-                back_spec,
-                start_spec,
-                components["purple_chip"],
-                components["green_chip"],
-            ]
-        },
+        {"preview": [[label, render.spec(*item)] for label, *item in preview_items]},
         lambda: render_preview(
             [
                 (label, partial(render, comp, side, fields))  # made one at a time

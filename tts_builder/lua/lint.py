@@ -13,9 +13,12 @@ generic for body (§8.1) and lazy '-' patterns. Finally the source is parsed
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from .bundle import is_bundle, unbundle
 
@@ -729,3 +732,42 @@ def lint(source: str, chunk: str) -> list[LintHit]:
     """All findings for ``source`` (named ``chunk`` in the hits), sorted by line."""
     hits = _Linter(source, chunk).run() + parse_check(source, chunk)
     return sorted(hits, key=lambda h: (h.line, h.rule))
+
+
+#: What a clean script's cache entry holds (only clean results are cached: a script with hits
+#: fails the build, and is linted again, in full, next time).
+CLEAN = b"lint: clean"
+
+
+@cache
+def linter_digest() -> str:
+    """A digest of the linter's own code (this module, the bundle reader it uses) and of the
+    Lua that parse-checks: a cached result dies when either changes."""
+    import lupa
+
+    digest = hashlib.sha256(f"lupa {lupa.__version__} {_lua().lua_implementation}".encode())
+    here = Path(__file__).parent
+    for name in ("lint.py", "bundle.py"):
+        digest.update(name.encode())
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()
+
+
+def lint_key(source: str) -> str:
+    """The cache key of ``source``'s lint result: its text and the linter's code, digested."""
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    return f"lint:{linter_digest()}:{digest}"
+
+
+def lint_cached(source: str, chunk: str, cache: MutableMapping[str, bytes] | None) -> list[LintHit]:
+    """:func:`lint`, skipped for a script this linter found clean before (``cache`` remembers
+    clean scripts by content, e.g. the build cache in ``dist/.cache``)."""
+    if cache is None:
+        return lint(source, chunk)
+    key = lint_key(source)
+    if cache.get(key) == CLEAN:
+        return []
+    hits = lint(source, chunk)
+    if not hits:
+        cache[key] = CLEAN
+    return hits

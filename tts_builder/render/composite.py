@@ -227,8 +227,12 @@ def render_die_texture(
     st = _die_style(style, f"{where}.style")
     c = st["size"] // 3
     texture = Image.new("RGB", (3 * c, 3 * c), str(st["background"]))
+    drawn: dict[str, Image.Image] = {}  # a label on several faces is drawn once
     for face, (col, row, upside_down) in D6_CELLS.items():
-        cell = render_die_face(str(faces[face - 1]), style, f"{where}.style")
+        label = str(faces[face - 1])
+        if label not in drawn:
+            drawn[label] = render_die_face(label, style, f"{where}.style")
+        cell = drawn[label]
         if upside_down:
             cell = cell.transpose(Image.Transpose.ROTATE_180)
         texture.paste(cell, (col * c, row * c))

@@ -215,6 +215,11 @@ def _resolve(element: dict, fields: Mapping[str, object], path: str) -> dict:
     return out
 
 
+def resolve_layout(elements: list[dict], fields: Mapping[str, object], where: str) -> list[dict]:
+    """The (valid) elements with defaults applied and every template filled, in order."""
+    return [_resolve(el, fields, f"{where}[{i}]") for i, el in enumerate(elements)]
+
+
 def _rgba(color: str) -> tuple[int, int, int, int]:
     """'#rrggbb' or '#rrggbbaa' as an RGBA tuple."""
     h = color[1:]
@@ -252,8 +257,32 @@ def _shape_masks(el: dict) -> tuple[Image.Image, Image.Image | None]:
     return fill.reduce(s), (ring.reduce(s) if ring else None)
 
 
+def _is_plain(el: dict) -> bool:
+    """A square-cornered rect: its edges lie on pixel edges, so its coverage is all or nothing
+    and drawing it at 1x gives the very pixels of the supersampled masks."""
+    return el["type"] == "rect" and el["radius"] == 0
+
+
+def _draw_plain_rect(canvas: Image.Image, el: dict) -> None:
+    x0, y0, x1, y1 = el["box"]
+    w, h = x1 - x0, y1 - y0
+    if el["fill"]:
+        r, g, b, a = _rgba(el["fill"])
+        if a == 255:  # an opaque colour over anything is that colour
+            canvas.paste((r, g, b, 255), (x0, y0, x1, y1))
+        else:
+            canvas.alpha_composite(Image.new("RGBA", (w, h), (r, g, b, a)), dest=(x0, y0))
+    if el["outline"]:
+        ring = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(ring).rectangle([(0, 0), (w - 1, h - 1)], outline=255, width=el["width"])
+        _paint(canvas, ring, el["outline"], (x0, y0))
+
+
 def _draw_shape(canvas: Image.Image, el: dict, _images: ImageLoader) -> None:
     if not el["fill"] and not el["outline"]:
+        return
+    if _is_plain(el):
+        _draw_plain_rect(canvas, el)
         return
     fill, ring = _shape_masks(el)
     at = (el["box"][0], el["box"][1])
@@ -397,21 +426,28 @@ def render_layout(
         raise FieldError(where, f"canvas size must be two positive integers, got {_show(size)}")
     size = (size[0], size[1])
     validate_layout(elements, where, size)
-    resolved = [_resolve(el, fields, f"{where}[{i}]") for i, el in enumerate(elements)]
+    resolved = resolve_layout(elements, fields, where)
     canvas = Image.new("RGBA", size, (0, 0, 0, 0))
     for el in resolved:
         _DRAW[el["type"]](canvas, el, images)
     return canvas
 
 
-def load_art(root: Path, rel: str, where: str) -> Image.Image:
-    """The picture at ``root/rel`` as RGBA; BuildError ``"<file>: <where>: ..."`` if it is
-    missing, outside ``root`` or not a readable image."""
+def art_path(root: Path, rel: str, where: str) -> Path:
+    """The art file ``root/rel``; BuildError ``"<file>: <where>: ..."`` if it is missing or
+    outside ``root``."""
     path = root / rel
     if not path.resolve().is_relative_to(root.resolve()):
         raise BuildError(f"{path}: {where}: art file must be inside {root}")
     if not path.is_file():
         raise BuildError(f"{path}: {where}: art file not found")
+    return path
+
+
+def load_art(root: Path, rel: str, where: str) -> Image.Image:
+    """The picture at ``root/rel`` as RGBA; BuildError ``"<file>: <where>: ..."`` if it is
+    missing, outside ``root`` or not a readable image."""
+    path = art_path(root, rel, where)
     try:
         with Image.open(path) as img:
             img.load()

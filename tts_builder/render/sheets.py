@@ -7,6 +7,7 @@ cards. Card slots are numbered row-major from the top left; the card size never 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image
@@ -75,7 +76,7 @@ def plan_sheets(count: int, card_size: tuple[int, int], max_px: int = MAX_PX) ->
 
 
 def compose_sheet(
-    faces: list[Image.Image],
+    faces: Sequence[Image.Image | Callable[[], Image.Image]],
     plan: SheetPlan,
     card_size: tuple[int, int],
     back: Image.Image | None = None,
@@ -84,8 +85,9 @@ def compose_sheet(
 
     ``faces`` holds the faces of this sheet's cards in slot order (one per index of the plan,
     so a deck of many sheets renders one sheet's faces at a time); each must be
-    ``card_size``. Unused slots are neutral grey; the last (hidden) slot of a multi-slot
-    sheet shows ``back`` when one is given.
+    ``card_size``. A face may be a function making it: each is then made and placed in turn,
+    so the sheet's faces never sit in memory together. Unused slots are neutral grey; the
+    last (hidden) slot of a multi-slot sheet shows ``back`` when one is given.
     """
     if len(faces) != len(plan.indexes):
         raise ValueError(f"{len(faces)} faces for a sheet of {len(plan.indexes)} cards")
@@ -94,7 +96,8 @@ def compose_sheet(
     placed = list(enumerate(faces))
     if back is not None and plan.slots > 1:
         placed.append((plan.slots - 1, back))
-    for slot, img in placed:
+    for slot, face in placed:
+        img = face() if callable(face) else face
         if img.size != (w, h):
             raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
         x0, y0, _x1, _y1 = plan.slot_box(slot, card_size)

@@ -146,7 +146,7 @@ class Watcher:
         started = time.perf_counter()
         try:
             build = build_game(self.game_id, self.options, self.cache, self.assets_root)
-            lint_build(build)
+            lint_build(build, self.cache)
             problems = [f for _name, f in check_build(build)]
             if problems:
                 raise BuildError(f"{self.game_id}: the save fails {problems[0].path}: "

@@ -26,7 +26,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     vspec = variant_spec(data, options.variant)
     junior = bool(vspec.get("junior"))
     name = vspec.get("name", data["name"])
-    scene = Scene(data, Art(definition), images, GuidAllocator(game_id))
+    scene = Scene(data, Art(definition, images), images, GuidAllocator(game_id))
     geo = geometry(data)
     pos = table_positions(data)
 

@@ -11,24 +11,14 @@ from .table import CARD_Y, xyz
 
 def _add_deck(scene: Scene, back_url: str) -> str:
     """The face-down deck of animal cards (each species ``pieces_per_species`` times)."""
-    from ...render import compose_sheet, plan_sheets
+    from ...render import deck_sheets
     from ...save import objects as obj
 
-    data, art = scene.data, scene.art
-    card, animals = data["components"]["card"], data["animals"]
-    card_size = tuple(card["size"])
-    plan = plan_sheets(len(animals), card_size)[0]
-    face_specs = [
-        {"layout": card["face"], "fields": animal_fields(a), "art": art.digests[a["art"]]}
-        for a in animals
-    ]
-    faces_url = scene.images.png(
-        "cards-1", {"sheet": face_specs, "grid": [plan.num_width, plan.num_height]},
-        lambda: compose_sheet(
-            [art.layout("card", "face", animal_fields(a)) for a in animals], plan, card_size
-        ),
-    )
-    entry = obj.custom_deck_entry(faces_url, back_url, plan.num_width, plan.num_height)
+    data, animals = scene.data, scene.data["animals"]
+    # At most 20 species (the schema): one sheet.
+    (sheet,) = deck_sheets(scene.art.sides, "card", [animal_fields(a) for a in animals])
+    plan = sheet.plan
+    entry = obj.custom_deck_entry(sheet.url, back_url, plan.num_width, plan.num_height)
     face_down = obj.transform(xyz(data["table"]["deck"], CARD_Y), (0, 180, 180))
     cards = [
         obj.card(
@@ -58,12 +48,7 @@ def _add_cost_cards(scene: Scene) -> list[str]:
 
     data, art = scene.data, scene.art
     components = data["components"]
-    cost_url = scene.images.png(
-        "cost-card",
-        {"cost": [data["rules"], [[a["name"], art.digests[a["art"]]] for a in data["animals"]],
-                  components["cost_card"], components["board"]["style"]]},
-        art.cost_card,
-    )
+    cost_url = scene.images.png("cost-card", art.cost_card_spec(), art.draw_cost_card)
     w, h = components["cost_card"]["size"]
     size = (COST_CARD_WIDTH, COST_CARD_WIDTH * h / w)
     found = []
@@ -84,9 +69,5 @@ def _add_cost_cards(scene: Scene) -> list[str]:
 
 def add_cards(scene: Scene) -> tuple[str, list[str]]:
     """The deck and the cost cards, sharing one card back; (deck GUID, cost card GUIDs)."""
-    card = scene.data["components"]["card"]
-    back_url = scene.images.png(
-        "card-back", {"layout": card["back"], "size": tuple(card["size"])},
-        lambda: scene.art.layout("card", "back", {}),
-    )
+    back_url = scene.art.sides.png("card-back", "card", "back")
     return _add_deck(scene, back_url), _add_cost_cards(scene)

@@ -28,6 +28,12 @@ def _die(data: dict[str, Any], symbols: bool) -> tuple[str, dict[str, Any], dict
     return kind, spec, data["components"][kind]["style"]
 
 
+def die_spec(data: dict[str, Any], symbols: bool) -> dict[str, Any]:
+    """Everything the texture of the symbol (junior) or number dice is drawn from."""
+    _kind, spec, style = _die(data, symbols)
+    return {"die": die_labels(spec["faces"]), "style": style}
+
+
 def die_texture(data: dict[str, Any], symbols: bool) -> Any:
     """The texture of the symbol (junior) or number dice."""
     from ...render import render_die_texture
@@ -43,8 +49,7 @@ def add_dice(scene: Scene, symbols: bool, offset: int = 0) -> list[str]:
     data = scene.data
     kind, spec, style = _die(data, symbols)
     url = scene.images.png(
-        kind.replace("_", "-"), {"die": die_labels(spec["faces"]), "style": style},
-        lambda: die_texture(data, symbols),
+        kind.replace("_", "-"), die_spec(data, symbols), lambda: die_texture(data, symbols)
     )
     x, z = data["table"]["dice"]
     found = []

@@ -28,7 +28,7 @@ def add_board(scene: Scene, geo: Any) -> dict[str, Any]:
     from ...save import objects as obj
 
     data = scene.data
-    url = scene.images.png("board", board_spec(data), scene.art.board)
+    url = scene.images.png("board", board_spec(data), scene.art.draw_board)
     at = tile_transform_for(
         geo.centre, (geo.side, geo.side), 1.0, reader_rot_y(0.0), y=geo.top_y - geo.thickness
     )
@@ -51,12 +51,7 @@ def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
     found = []
     for k, animal in enumerate(data["animals"]):
         fields = animal_fields(animal)
-        url = scene.images.png(
-            f"piece-{k + 1}",
-            {"layout": data["components"]["piece"], "fields": fields,
-             "art": scene.art.digests[animal["art"]]},
-            lambda fields=fields: scene.art.layout("piece", "face", fields),
-        )
+        url = scene.art.sides.png(f"piece-{k + 1}", "piece", "face", fields)
         for j in range(per):
             index = k * per + j
             x, z = hex_table(geo, *starts[index])
@@ -75,14 +70,10 @@ def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
 
 def add_flood(scene: Scene, geo: Any, pos: dict[str, Any]) -> tuple[dict, dict]:
     """The flood marker on the track's first mark, and the bag of flood tiles; both."""
-    from ...render.hexmap import flood_tile_scale, render_flood_tile
+    from ...render.hexmap import flood_tile_scale
     from ...save import objects as obj
 
-    components = scene.data["components"]
-    marker_url = scene.images.png(
-        "flood-marker", {"layout": components["flood_marker"]},
-        lambda: scene.art.layout("flood_marker", "face", {}),
-    )
+    marker_url = scene.art.sides.png("flood-marker", "flood_marker", "face")
     mx, mz = pos["markers"][0]
     marker = scene.add(
         obj.custom_token(
@@ -91,9 +82,8 @@ def add_flood(scene: Scene, geo: Any, pos: dict[str, Any]) -> tuple[dict, dict]:
             transform=_face_up((mx, pos["marker_y"], mz), MARKER_SCALE),
         )
     )
-    style = components["board"]["style"]
     tile_url = scene.images.png(
-        "flood-tile", {"tile": style}, lambda: render_flood_tile(style)
+        "flood-tile", scene.art.flood_tile_spec(), scene.art.draw_flood_tile
     )
     bag_at = xyz(scene.data["table"]["flood_bag"], BAG_Y)
     tile = obj.custom_token(

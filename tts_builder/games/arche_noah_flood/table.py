@@ -84,7 +84,10 @@ def seat_hand(data: dict[str, Any], color: str) -> Any:
 
 
 def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The seats as the script sees them: colour, facing, reveal spot and hand position."""
+    """The seats as the script sees them: colour, facing, the rotY their cards read upright at,
+    reveal spot and hand position."""
+    from ...geometry import reader_rot_y
+
     seats = []
     for slot, seat in enumerate(data["table"]["seats"], start=1):
         hand = seat_hand(data, seat["color"])
@@ -93,6 +96,7 @@ def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
                 "slot": slot,
                 "color": seat["color"],
                 "facing": float(seat["facing"]),
+                "upright": reader_rot_y(seat["facing"]),
                 "reveal": xyz(seat["reveal"], CARD_Y + 0.2),
                 "hand": [float(v) for v in hand[0]] if hand else xyz(seat["reveal"], CARD_Y + 2),
             }

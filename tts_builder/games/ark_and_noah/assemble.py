@@ -22,8 +22,10 @@ from .table import (
     DIVIDER_THICKNESS,
     MARKER_CORNERS,
     action_spaces,
+    area_slot,
     ark_plan,
     line_of,
+    piece_rot_y,
     round_cells,
     score_cells,
 )
@@ -66,6 +68,17 @@ def seats_of(data: dict[str, Any]) -> list[dict[str, Any]]:
         }
         for i in range(high)
     ]
+
+
+def script_seat(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat as the script sees it: beside its fields, ``upright`` (the rotY its pieces read
+    upright at) and ``places`` (each kind's places in its area, one layer, as [x, z]: the
+    table's ``area_slot``, so the script does no seat-relative arithmetic of its own)."""
+    places = {
+        kind: [area_slot(seat, kind, k)[::2] for k in range(s.per_line * s.lines)]
+        for kind, s in AREA_SLOTS.items()
+    }
+    return {**seat, "upright": piece_rot_y(seat), "places": places}
 
 
 def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections: dict[str, str]):
@@ -153,7 +166,7 @@ def _save(
         "players": {"min": low, "max": high},
         "variant": config["variant"] or "",
         "colors": colours,
-        "seats": seats,
+        "seats": [script_seat(seat) for seat in seats],
         "arks": arks,
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
         "spaces": spaces,

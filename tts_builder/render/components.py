@@ -1,0 +1,158 @@
+"""Component art every game shares: art files known by content, component sides drawn from
+their layouts (each distinct side once per build, through the build's picture store) and a
+deck's sheets composed from its faces.
+
+The picture store is the build's :class:`tts_builder.build.ImageSet`: ``picture(spec, make)``
+gives the picture ``spec`` describes (from memory, the render cache, or drawn by ``make``),
+``png(name, spec, make)`` adds an output image. A side's spec is its content (layout, size,
+fields and the digest of every art file it shows), so a cached side is reused exactly when
+it would be drawn the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, Protocol
+
+from PIL import Image
+
+from tts_builder.render.layout import (
+    art_path,
+    load_art,
+    render_layout,
+    resolve_layout,
+    validate_layout,
+)
+from tts_builder.render.sheets import SheetPlan, compose_sheet, plan_sheets
+
+Fields = Mapping[str, Any]
+
+
+class PictureStore(Protocol):
+    """Where pictures come from and output images go (the build's ImageSet)."""
+
+    def picture(self, spec: Any, make: Callable[[], Image.Image]) -> Image.Image:
+        """The picture ``spec`` describes, drawn by ``make`` only if no copy is known."""
+        ...
+
+    def png(self, name: str, spec: Any, make: Callable[[], Image.Image]) -> str:
+        """Add ``images/<name>.png`` (the picture ``spec`` describes); its URL."""
+        ...
+
+
+class ArtFiles:
+    """A definition's art files (under its folder), each read and digested once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._images: dict[str, Image.Image] = {}
+        self._digests: dict[str, str] = {}
+
+    def __call__(self, src: str) -> Image.Image:
+        """The picture ``src`` as RGBA (the layout engine's image loader)."""
+        if src not in self._images:
+            self._images[src] = load_art(self.root, src, "art")
+        return self._images[src]
+
+    def digest(self, src: str) -> str:
+        """The sha256 of the file's bytes: art enters cache keys by content, not by name."""
+        if src not in self._digests:
+            path = art_path(self.root, src, "art")
+            self._digests[src] = hashlib.sha256(path.read_bytes()).hexdigest()
+        return self._digests[src]
+
+
+def layout_spec(
+    layout: list[dict], size: tuple[int, int], fields: Fields, art: ArtFiles, where: str
+) -> dict[str, Any]:
+    """Everything a layout is drawn from (its cache key): the layout, size and fields and the
+    digest of each art file it shows."""
+    validate_layout(layout, where, size)
+    resolved = resolve_layout(layout, fields, where)
+    digests = [art.digest(el["src"]) for el in resolved if el["type"] == "image"]
+    return {"layout": layout, "size": list(size), "fields": dict(fields), "art": digests}
+
+
+class Sides:
+    """Component sides drawn from the definition's layouts (``components.<name>.<side>``),
+    each distinct side once per build: later uses take it from the picture store."""
+
+    def __init__(
+        self, components: Mapping[str, Any], art: ArtFiles, store: PictureStore | None = None
+    ) -> None:
+        self.components = components
+        self.art = art
+        self.store = store
+
+    def size(self, component: str) -> tuple[int, int]:
+        """The pixel size of ``component``'s sides."""
+        w, h = self.components[component]["size"]
+        return w, h
+
+    def spec(self, component: str, side: str, fields: Fields) -> dict[str, Any]:
+        """Everything the side is drawn from: its cache key."""
+        layout = self.components[component][side]
+        return layout_spec(
+            layout, self.size(component), fields, self.art, f"components.{component}.{side}"
+        )
+
+    def draw(self, component: str, side: str, fields: Fields) -> Image.Image:
+        """Draw the side now (RGBA)."""
+        return render_layout(
+            self.components[component][side], self.size(component), fields, self.art,
+            where=f"components.{component}.{side}",
+        )  # fmt: skip
+
+    def __call__(self, component: str, side: str, fields: Fields) -> Image.Image:
+        """The side (RGBA), drawn only if the store has no copy of it."""
+        draw = partial(self.draw, component, side, fields)
+        if self.store is None:
+            return draw()
+        return self.store.picture(self.spec(component, side, fields), draw)
+
+    def png(self, name: str, component: str, side: str, fields: Fields | None = None) -> str:
+        """Add the side as the output image ``images/<name>.png``; its URL."""
+        if self.store is None:
+            raise ValueError("Sides.png needs a picture store")
+        fields = fields or {}
+        return self.store.png(
+            name, self.spec(component, side, fields), partial(self.draw, component, side, fields)
+        )
+
+
+@dataclass(frozen=True)
+class DeckSheet:
+    """One sheet of a deck: its number (1-based, the CustomDeck key), grid and image URL."""
+
+    number: int
+    plan: SheetPlan
+    url: str
+
+
+def deck_sheets(
+    sides: Sides, component: str, faces: list[Fields], name: str = "cards"
+) -> list[DeckSheet]:
+    """The sheets of a deck of ``component`` cards whose faces show ``faces`` (one fields
+    mapping per card, in deck order), added as ``images/<name>-<n>.png``. Each sheet is
+    composed from its faces one at a time, and each face is drawn only if no copy is known."""
+    store = sides.store
+    if store is None:
+        raise ValueError("deck_sheets needs a picture store")
+    size = sides.size(component)
+    found = []
+    for number, plan in enumerate(plan_sheets(len(faces), size), start=1):
+        spec = {
+            "sheet": [sides.spec(component, "face", faces[i]) for i in plan.indexes],
+            "grid": [plan.num_width, plan.num_height],
+        }
+
+        def compose(plan: SheetPlan = plan) -> Image.Image:
+            cards = [partial(sides, component, "face", faces[i]) for i in plan.indexes]
+            return compose_sheet(cards, plan, size)
+
+        found.append(DeckSheet(number, plan, store.png(f"{name}-{number}", spec, compose)))
+    return found
