@@ -102,29 +102,19 @@ class _Layer:
     def _deck(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         """One card per roster entry and copy; each distinct face once on the sheets (copies
         share their face's CardID, as TTS allows)."""
-        from ..render import compose_sheet, plan_sheets
-
         component = piece["component"]
         entries = deck_entries(piece, self.data["rosters"])
         faces: list[dict[str, Any]] = []
         for entry in entries:
             if entry not in faces:
                 faces.append(entry)
-        size = self.art.size(component)
         back_url = self.art.side_url(component, "back")
         flip = 0.0 if piece.get("face_up") else 180.0
         at = obj.transform((spot.x, geo.TABLE_TOP_Y, spot.z), (0.0, spot.rot_y, flip))
         ids: list[tuple[int, dict[str, Any]]] = [(0, {})] * len(faces)  # (CardID, sheet entry)
-        for sheet, plan in enumerate(plan_sheets(len(faces), size), start=1):
-            specs = [self.art.spec(component, "face", card_fields(faces[i])) for i in plan.indexes]
-
-            def make(plan: Any = plan) -> Any:
-                drawn = [self.art.side(component, "face", card_fields(faces[i]))
-                         for i in plan.indexes]  # fmt: skip
-                return compose_sheet(drawn, plan, size)
-
-            url = self.art.png(f"{piece['id']}-{sheet}", {"sheet": specs}, make)
-            entry = obj.custom_deck_entry(url, back_url, plan.num_width, plan.num_height)
+        for sheet in self.art.sheets(component, [card_fields(f) for f in faces], piece["id"]):
+            plan = sheet.plan
+            entry = obj.custom_deck_entry(sheet.url, back_url, plan.num_width, plan.num_height)
             deck_id = self.next_deck_id
             self.next_deck_id += 1
             for slot, index in enumerate(plan.indexes):
