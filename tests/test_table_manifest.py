@@ -260,14 +260,20 @@ def test_dealing_order_starts_with_whoever_pressed_setup(built: GameBuild) -> No
     config = prototype.rules_config(built.definition.data)
     engines = Engines("prototype", config, built.global_script)
     inp = {"seats": ["White", "Red", "Yellow"], "seated": ["Red", "White", "Pink", "Yellow"],
-           "chooser": "Yellow"}  # fmt: skip
-    out = engines.lua("setup", inp)
-    assert out == engines.python("setup", inp)
-    assert out["players"] == ["White", "Red", "Yellow"] and out["unlisted"] == ["Pink"]
+           "chooser": "Yellow", "min": 2, "max": 5}  # fmt: skip
+    seated = engines.lua("seating", inp)
+    assert seated == engines.python("seating", inp)
+    assert seated["players"] == ["White", "Red", "Yellow"] and seated["unlisted"] == ["Pink"]
+    assert seated["start"] == 2
+    plan = {"players": seated["players"], "start": seated["start"]}
+    out = engines.lua("deals", plan)
+    assert out == engines.python("deals", plan)
     first = [(d["color"], d["slot"]) for d in out["deals"] if d["step"] == 1][:4]
     assert first == [("Yellow", 1), ("White", 1), ("Red", 1), ("Yellow", 2)]
     market = [d["slot"] for d in out["deals"] if d["step"] == 2]
     assert market == [1, 2, 3]  # one shared row, numbered across the players
     last_hand = [d for d in out["deals"] if d["step"] == 4]
     assert [d["slot"] for d in last_hand] == [4, 4, 4]  # hand slots continue across steps
+    assert engines.lua("deals", {"players": ["White"], "start": 1}) == {
+        "rule_error": "bad_start"}  # fmt: skip
     assert json.dumps(engines.lua("adjust_score", {"score": 98, "delta": 5})) == '{"score": 99}'
