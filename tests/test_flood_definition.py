@@ -70,7 +70,8 @@ def test_rules_config_is_what_rules_ref_reads() -> None:
     assert config["animals"] == ["Elephant", "Hippo", "Camel", "Giraffe", "Eagle"]
     assert config["map"] == data["map"] and config["distinct_species"] is False
     assert rules_config(data, "distinct-species")["distinct_species"] is True
-    assert rules_config(data, "junior") == config  # junior rules are chosen per call
+    # the junior variant overlays only the mode: the rule functions take it as "variant"
+    assert rules_config(data, "junior") == {**config, "mode": "junior"}
     assert F.validate_map(config) == []
 
 
@@ -149,8 +150,8 @@ def test_ragged_rows(capsys, assets: Path, tmp_path: Path) -> None:
          "rules.junior.dice.faces[5]", "expected an integer from 0 to 99, sun or water"),
         ("    - [9, 10]\n", "    - [8, 10]\n", "map.stairs[3]",
          "stair hex (8, 10) is not a hex of the last row (row 9)"),
-        ("    distinct_species: true\n", "    distinct_species: true\n    junior: true\n",
-         "variants.distinct-species.distinct_species", "the junior variant deals no cards"),
+        ("      distinct_species: true\n", "      distinct_species: true\n      mode: junior\n",
+         "variants.distinct-species.rules.distinct_species", "the junior variant deals no cards"),
         ("      plain: \"#c5dc8e\"", "      meadow: \"#c5dc8e\"",
          "components.board.style.meadow", "unknown board style key"),
         ("hex_width: 1.8, pixels_per_unit: 96}", "hex_width: 2.0, pixels_per_unit: 160}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,72 +18,16 @@ from typing import Any
 from PIL import Image
 
 from .bundled import FONTS_DIR, package_folder
-from .definition import GameDefinition, load_definition
+from .definition import load_definition
 from .errors import BuildError, FieldError
+from .games import game
+from .plugin import DEFAULT_OUT, BuildOptions, Data, GameBuild, output_folder
+from .save.checker import Finding, check_geometry, check_save
+from .save.geometry_checks import image_size_from_files
 
 IMAGES_DIR = "images"
-#: Where builds go unless told otherwise: ``dist/`` in the current folder (cache: ``dist/.cache``).
-DEFAULT_OUT = Path("dist")
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """Where the build will live (for local URLs) and how assets are addressed."""
-
-    out_dir: Path = DEFAULT_OUT
-    base_url: str | None = None
-    variant: str | None = None
-
-
-@dataclass
-class GameBuild:
-    """Everything one game's build produces, as data."""
-
-    game_id: str
-    definition: GameDefinition
-    save: dict[str, Any]
-    global_script: str
-    global_ui: str
-    files: dict[str, bytes] = field(default_factory=dict)
-    rendered: int = 0  # images actually rendered (0 on a fully cached rebuild)
-    drawn: int = 0  # parts (card faces...) drawn for them, not found in the cache
-    variant: str | None = None
-    #: Table positions the scripts use (``geometry.ScriptPosition``), for checks and pictures.
-    positions: list[Any] = field(default_factory=list)
-
-    @property
-    def engine(self) -> str:
-        """The rules engine the game runs on (its templates, strategies and rules_ref)."""
-        return self.definition.rules_engine
-
-    @property
-    def folder(self) -> str:
-        """The build's folder under dist/: ``<game>`` or ``<game>-<variant>``."""
-        return output_folder(self.game_id, self.variant)
-
-    def saves(self) -> dict[str, dict[str, Any]]:
-        """Every save the build writes (a game may write one per player count), by file name.
-
-        Each ``<stem>.json`` has its thumbnail ``<stem>.png`` beside it, as TTS keeps them.
-        """
-        return {
-            name: json.loads(data)
-            for name, data in sorted(self.files.items())
-            if name.endswith(".json") and "/" not in name
-        }
-
-    @property
-    def main_stem(self) -> str:
-        """The file stem of :attr:`save` among the build's files (``<game>`` for most games)."""
-        for name, save in self.saves().items():
-            if save == self.save:
-                return name.removesuffix(".json")
-        return self.game_id
-
-
-def output_folder(game_id: str, variant: str | None) -> str:
-    """``dist/`` sub-folder of a game or one of its variants."""
-    return f"{game_id}-{variant}" if variant else game_id
+#: The contract's build types, importable from here as before.
+__all__ = ["DEFAULT_OUT", "BuildOptions", "GameBuild", "ImageSet", "build_game", "output_folder"]
 
 
 @cache
@@ -208,8 +152,6 @@ def build_game(
     assets_root: Path | None = None,
 ) -> GameBuild:
     """Build one game completely in memory."""
-    from .games import game_module
-
     options = options or BuildOptions()
     definition = load_definition(game_id, assets_root)
     if options.variant and options.variant not in definition.variants:
@@ -217,7 +159,8 @@ def build_game(
         raise BuildError(f"{game_id}: unknown variant {options.variant!r} (variants: {known})")
     images = ImageSet(game_id, options, cache if cache is not None else {})
     try:
-        build = game_module(definition.rules_engine).assemble(definition, images, options)
+        variant = replace(definition, variant=options.variant)  # its data: overlaid
+        build = game(definition.rules_engine).assemble(variant, images, options)
     except FieldError as err:  # e.g. a layout naming an unknown {field}
         raise definition.doc.reraise(err) from None
     build.files.update(images.files)
@@ -249,7 +192,7 @@ def describe_outputs(files: dict[str, bytes]) -> str:
     return ", ".join(shown)
 
 
-def scripts_of(save: dict[str, Any]) -> dict[str, str]:
+def scripts_of(save: Data) -> dict[str, str]:
     """Every non-empty Lua script in a save: ``Global`` and ``<Nickname>.<GUID>``."""
     found = {"Global": save.get("LuaScript", "")}
     stack = list(save.get("ObjectStates", []))
@@ -286,12 +229,9 @@ def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None
             raise BuildError(f"{build.game_id}: {where}: [{hit.rule}] {hit.message}{more}")
 
 
-def check_build(build: GameBuild) -> list[tuple[str, Any]]:
+def check_build(build: GameBuild) -> list[tuple[str, Finding]]:
     """Every failing finding of the build's saves: FORMAT ``[req]`` and geometry ``[geo]``
     (the latter with the build's image sizes and script positions); (save name, finding)."""
-    from .save.checker import check_geometry, check_save
-    from .save.geometry_checks import image_size_from_files
-
     sizes = image_size_from_files(build.files)
     found = []
     for name, save in build.saves().items():

@@ -12,11 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from .bundled import ASSETS_DIR
 from .errors import BuildError, FieldError
+from .games import game, game_ids
+from .plugin import GameDefinition
 from .schema import Int, ListOf, Map, OneOf, Str, validate
+from .variants import VARIANTS, check_overlays
 from .yamlsrc import SourceDoc, parse_yaml
 
 ASSETS_ROOT = ASSETS_DIR  # the bundled games
@@ -36,43 +38,9 @@ HEADER_FIELDS = {
     "playing_time": ListOf(Int(1), 2, 2),
     "complexity": OneOf(COMPLEXITIES),
     "tags": ListOf(Str()),
-    "variants": ListOf(Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case variant id")),
-    # a game whose variants carry data replaces this with a mapping spec of its own
+    "variants": VARIANTS,  # id -> a data overlay (tts_builder.variants), for every game
 }
 OPTIONAL_HEADER = frozenset({"playing_time", "complexity", "tags", "variants"})
-
-
-@dataclass(frozen=True)
-class GameDefinition:
-    """A validated game definition and where each value came from."""
-
-    id: str
-    doc: SourceDoc
-    root: Path
-    engine: str = ""  # the bundled rules engine; "" means the id
-    origin: str = "bundled"
-
-    @property
-    def data(self) -> dict[str, Any]:
-        return self.doc.data
-
-    @property
-    def rules_engine(self) -> str:
-        """The engine id: the game module, ``lua_templates/<engine>/`` and ``rules_ref``."""
-        return self.engine or self.id
-
-    @property
-    def name(self) -> str:
-        return self.data["name"]
-
-    @property
-    def players(self) -> tuple[int, int]:
-        return self.data["players"]["min"], self.data["players"]["max"]
-
-    @property
-    def variants(self) -> list[str]:
-        """Variant ids: the list, or the keys of a mapping of variant id -> variant data."""
-        return list(self.data.get("variants", []))
 
 
 def header_checks(doc: SourceDoc, game_id: str) -> None:
@@ -160,8 +128,6 @@ def _parsed(text: str, shown: Path) -> SourceDoc:
 
 def engine_of(doc: SourceDoc, game_id: str) -> str:
     """The definition's ``engine`` (default: its folder name, for a bundled game's own folder)."""
-    from .games import game_ids
-
     engines = game_ids()
     engine = doc.data.get(ENGINE_FIELD, game_id if game_id in engines else None)
     if engine is None:
@@ -179,16 +145,15 @@ def load_definition(game_id: str, assets_root: Path | None = None) -> GameDefini
 
 def validated_definition(game_id: str, doc: SourceDoc, source: GameSource) -> GameDefinition:
     """Validate and cross-check a parsed definition of ``game_id`` (art under ``source``)."""
-    from .games import game_ids, game_module  # the registry imports game modules lazily
-
     engine = engine_of(doc, game_id)
-    module = game_module(engine)
-    fields = {**HEADER_FIELDS, ENGINE_FIELD: OneOf(tuple(game_ids())), **module.FIELDS}
-    spec = Map(fields, OPTIONAL_HEADER | {ENGINE_FIELD} | module.OPTIONAL)
+    rules = game(engine)
+    fields = {**HEADER_FIELDS, ENGINE_FIELD: OneOf(tuple(game_ids())), **rules.fields}
+    spec = Map(fields, OPTIONAL_HEADER | {ENGINE_FIELD} | rules.optional)
     try:
         validate(spec, doc.data)
+        check_overlays(doc.data, fields)
         header_checks(doc, game_id)
-        module.check(doc.data, source.folder)
+        rules.check(doc.data, source.folder)
     except FieldError as err:
         raise doc.reraise(err) from None
     return GameDefinition(game_id, doc, source.folder, engine, source.origin)

@@ -32,8 +32,8 @@ class Flood(BalanceGame):
     }
 
     def make_game(self) -> Any:
-        variant = "junior" if self.variant == "junior" else "standard"
-        return rules.FloodGame(self.config, self.players, variant)
+        # the rules mode of the (variant's) config: the rules' own "variant" argument
+        return rules.FloodGame(self.config, self.players, self.config["mode"])
 
     def winners(self, state: State) -> list[int]:
         return [seat for seat, value in enumerate(state.returns()) if value > 0]

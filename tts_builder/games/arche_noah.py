@@ -12,14 +12,24 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FieldError
-from ..save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
-from ..schema import Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
-from .shared_checks import check_art_files, check_seats
+from ..gamekit.checks import check_art_files, check_seats, player_count_rows, unique_names
+from ..gamekit.output import build_files, game_save
+from ..gamekit.specs import PLAYER_COUNTS, TABLES, component
+from ..gamekit.table import hand_zone
+from ..gamekit.table import xyz as _xyz
+from ..geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y
+from ..json_types import Data
+from ..lua.scripts import global_script, global_ui
+from ..plugin import BuildOptions, Game, GameBuild, GameDefinition, Images
+from ..save import GuidAllocator
+from ..save import objects as obj
+from ..save.tables import SEAT_COLORS
+from ..schema import Color, Int, ListOf, Map, Num, OneOf, Point, Str
+from ..variants import with_variant
 
 GAME_ID = "arche-noah"
+STRATEGIES = "tts_builder.strategies.arche_noah"  # its rule functions' input generators
 
-#: Tables a definition may name (custom-image tables would also need a TableURL).
-TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "Table_None")
 CARD_Y = 1.0
 CHIP_Y = 1.2
 CHIP_THICKNESS = 0.2  # a seat's chips stand in a tower, one chip thickness apart
@@ -29,27 +39,6 @@ START_CARD_FROM_COLLECTION = (2.5, 4.0)
 CHIP_TOWERS = {"purple": (0.0, 0.0), "green": (1.6, 0.0)}
 BAG_Y = 1.6
 
-
-SIZE = ListOf(Int(16, 4096), 2, 2)
-_ANY_ELEMENT = Custom(lambda value, path: None)  # elements are checked by validate_layout
-
-
-def component(*sides: str, optional: frozenset[str] = frozenset()) -> Custom:
-    """A component: a pixel size and one layout per side, checked against that size."""
-    shape = Map({"size": SIZE, **{side: ListOf(_ANY_ELEMENT, 1) for side in sides}}, optional)
-
-    def check_component(value: Any, path: str) -> None:
-        from ..render import validate_layout
-
-        shape.check(value, path)
-        for side in sides:
-            if side in value:
-                validate_layout(value[side], f"{path}.{side}", tuple(value["size"]))
-
-    return Custom(check_component)
-
-
-PLAYER_COUNTS = ListOf(Int(1, 10), 1)
 
 FIELDS = {
     "rules": Map(
@@ -107,34 +96,17 @@ FIELDS = {
 OPTIONAL: frozenset[str] = frozenset()
 
 
-def _by_player_count(entries: list[dict], path: str, low: int, high: int) -> dict[int, int]:
-    """Map each player count to the index of the one entry that covers it."""
-    seen: dict[int, int] = {}
-    for index, entry in enumerate(entries):
-        for j, count in enumerate(entry["players"]):
-            if count in seen:
-                raise FieldError(f"{path}[{index}].players[{j}]", f"{count} players listed twice")
-            seen[count] = index
-    for count in range(low, high + 1):
-        if count not in seen:
-            raise FieldError(path, f"no entry for {count} players")
-    return seen
-
-
-def check(data: dict[str, Any], root: Path) -> None:
+def check(data: Data, root: Path) -> None:
     """Cross-field checks: coverage of player counts, supplies, uniqueness, art files."""
     rules = data["rules"]
     low, high = data["players"]["min"], data["players"]["max"]
     animals = data["animals"]
-    chips = _by_player_count(rules["chips"], "rules.chips", low, high)
-    removed = _by_player_count(rules["animals_removed"], "rules.animals_removed", low, high)
+    chips = player_count_rows(rules["chips"], "rules.chips", low, high)
+    removed = player_count_rows(rules["animals_removed"], "rules.animals_removed", low, high)
     values = rules["card_values"]
     if len(set(values)) != len(values):
         raise FieldError("rules.card_values", "values must be distinct")
-    names = [animal["name"] for animal in animals]
-    for index, name in enumerate(names):
-        if names.index(name) != index:
-            raise FieldError(f"animals[{index}].name", f"animal {name!r} listed twice")
+    unique_names([a["name"] for a in animals], "animals[{}].name", "animal {!r} listed twice")
     for players in range(low, high + 1):
         entry = rules["animals_removed"][removed[players]]
         in_play = (len(animals) - entry["count"]) * len(values)
@@ -155,17 +127,19 @@ def check(data: dict[str, Any], root: Path) -> None:
     check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(animals)))
 
 
-def rules_config(data: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
-    """The rule numbers shared by rules_ref and the Lua: ``rules`` plus the animal names."""
+def rules_config(data: Data, variant: str | None = None) -> Data:
+    """The rule numbers shared by rules_ref and the Lua: ``rules`` (a variant's merged in) plus
+    the animal names."""
+    data = with_variant(data, variant)
     return {**data["rules"], "animals": [animal["name"] for animal in data["animals"]]}
 
 
-def card_fields(animal: dict[str, Any], value: int) -> dict[str, Any]:
+def card_fields(animal: Data, value: int) -> Data:
     """The fields a card layout may use."""
     return {"name": animal["name"], "value": value, "color": animal["color"], "art": animal["art"]}
 
 
-def card_notes(animal: dict[str, Any], value: int) -> str:
+def card_notes(animal: Data, value: int) -> str:
     """The GM notes a card carries: what the script reads to know the card."""
     return json.dumps({"animal": animal["name"], "value": value}, ensure_ascii=False)
 
@@ -173,24 +147,16 @@ def card_notes(animal: dict[str, Any], value: int) -> str:
 # --- the table ------------------------------------------------------------------------------
 
 
-def _xyz(point: list[float], y: float) -> list[float]:
-    return [float(point[0]), y, float(point[1])]
-
-
-def _sides(definition: Any, images: Any) -> Any:
+def _sides(definition: GameDefinition, images: Images) -> Any:
     """The build's component sides (:class:`tts_builder.render.Sides`)."""
     from ..render import ArtFiles, Sides
 
     return Sides(definition.data["components"], ArtFiles(definition.root), images)
 
 
-def assemble(definition: Any, images: Any, options: Any) -> Any:
+def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
     """The whole Arche Noah build: art, Global script and UI, save, thumbnail, preview."""
-    from ..build import GameBuild
-    from ..lua.scripts import global_script, global_ui
     from ..render import deck_sheets, render_preview, render_thumbnail
-    from ..save import GuidAllocator, dumps, new_save
-    from ..save import objects as obj
 
     data = definition.data
     game_id = definition.id
@@ -241,7 +207,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         transform=obj.transform(_xyz(table["set_aside"], CARD_Y), (0, 180, 0)),
     )
 
-    objects: list[dict[str, Any]] = [deck, start_card]
+    objects: list[Data] = [deck, start_card]
     bags: dict[str, str] = {}
     for offset, colour in enumerate(("purple", "green")):
         url = render.png(f"{colour}-chip", f"{colour}_chip", "face")
@@ -271,7 +237,6 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         objects.append(bag)
 
     seats = []
-    hand_transforms = _table_hands(table["type"])
     for index, seat in enumerate(table["seats"]):
         zone_guid = guids.guid(f"collection:{seat['color']}")
         objects.append(
@@ -284,11 +249,9 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
                 tags=["AnimalCard", "Collection"],
             )
         )
-        hand = hand_transforms.get(seat["color"])
+        hand = hand_zone(guids, table["type"], seat["color"])
         if hand is not None:
-            objects.append(
-                obj.hand_trigger(guids.guid(f"hand:{seat['color']}"), seat["color"], hand)
-            )
+            objects.append(hand)
         seats.append(
             {
                 "index": index,
@@ -345,19 +308,8 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
 
-    save = new_save(
-        save_name=data["name"],
-        game_mode=data["name"],
-        objects=objects,
-        lua_script=script,
-        xml_ui=ui,
-        tags=data.get("tags", []),
-        player_counts=[data["players"]["min"], data["players"]["max"]],
-        playing_time=data.get("playing_time"),
-        complexity=data.get("complexity", ""),
-        table=table["type"],
-        sky=table["sky"],
-        note=data["description"],
+    save = game_save(
+        data, name=data["name"], objects=objects, script=script, ui=ui, note=data["description"]
     )
 
     thumb_sources = [0, len(cards) // 2, len(cards) - 1]
@@ -365,7 +317,6 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
         "thumb": [render.spec("card", "face", faces[i]) for i in thumb_sources],
         "title": data["name"],
     }
-    files: dict[str, bytes] = {}
     images.png(
         "thumbnail",
         thumb_spec,
@@ -391,22 +342,16 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
             columns=10,
         ),
     )
-    # The thumbnail sits beside the save, named like it (TTS's TS_Save_N.json + .png).
-    files[f"{game_id}.png"] = images.files.pop("images/thumbnail.png")
-    files["preview.png"] = images.files.pop("images/preview.png")
-    files[f"{game_id}.json"] = dumps(save)
-    files["scripts/Global.lua"] = script.encode("utf-8")
-    files["scripts/Global.xml"] = ui.encode("utf-8")
+    thumbnail, preview = (images.files.pop(f"images/{n}.png") for n in ("thumbnail", "preview"))
+    files = build_files(game_id, save, thumbnail, preview, script, ui)
     build = GameBuild(game_id, definition, save, script, ui, files)
     build.positions = script_positions(ctx)
     return build
 
 
-def script_positions(ctx: dict[str, Any]) -> list[Any]:
+def script_positions(ctx: Data) -> list[ScriptPosition]:
     """The table positions the script is given (its ``POS`` and ``SEATS``), with the footprint
     of what it puts there: portrait cards in the piles, the offer and the collections."""
-    from ..geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y
-
     pos = ctx["positions"]
     found = [
         ScriptPosition("draw pile", tuple(pos["draw_pile"]), size=PORTRAIT_CARD, rot_y=180.0,
@@ -426,10 +371,5 @@ def script_positions(ctx: dict[str, Any]) -> list[Any]:
     return found
 
 
-def _table_hands(table_type: str) -> dict[str, dict[str, float]]:
-    """The default hand-zone transforms of ``table_type`` by seat colour (FORMAT §5.2)."""
-    from ..save import objects as obj
-    from ..save import tables
-
-    placements = tables.HAND_PLACEMENTS.get(table_type, {})
-    return {colour: obj.transform(*placement) for colour, placement in placements.items()}
+#: The game as the registry (``tts_builder.games``) lists it.
+GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, strategies=STRATEGIES)

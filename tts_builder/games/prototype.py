@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FieldError
+from ..plugin import Game, GameBuild
 from ..schema import Custom, ListOf
 from ..table import COMPONENT, MANIFEST, check_manifest, hand_capacity, seat_frames, step_count
 
@@ -96,7 +97,6 @@ def positions_on(save: Any, data: dict[str, Any], config: Any, players: int) -> 
 
 def assemble(definition: Any, images: Any, options: Any) -> Any:
     """The whole build: art, table objects, Global script and UI, save, thumbnail, preview."""
-    from ..build import GameBuild
     from ..lua.scripts import global_script, global_ui
     from ..render import render_preview, render_thumbnail
     from ..save import GuidAllocator, dumps, new_save
@@ -159,3 +159,10 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     build = GameBuild(game_id, definition, save, script, ui, files)
     build.positions = table.positions
     return build
+
+
+#: The game as the registry (``tts_builder.games``) lists it.
+GAME = Game(
+    GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on,
+    strategies="tts_builder.strategies.prototype",
+)  # fmt: skip

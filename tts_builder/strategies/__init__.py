@@ -10,6 +10,7 @@ changes what is generated.
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Any
 
 from hypothesis import strategies as st
@@ -59,5 +60,8 @@ def variant_input(game_id: str, data: dict[str, Any], variant: str | None) -> di
     return {} if choose is None else choose(data, variant)
 
 
-def _module(game_id: str) -> Any:
-    return importlib.import_module(f"{__name__}.{game_id.replace('-', '_')}")
+def _module(game_id: str) -> ModuleType:
+    """The game's strategies module, as its registration names it."""
+    from ..games import game  # the registry imports every game's build code
+
+    return importlib.import_module(game(game_id).strategies)

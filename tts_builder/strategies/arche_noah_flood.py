@@ -16,6 +16,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from ..variants import with_variant
 from .arche_noah import seating_inputs
 
 Strategies = dict[str, st.SearchStrategy[Any]]
@@ -324,7 +325,7 @@ def payments(config: dict[str, Any]) -> st.SearchStrategy[Any]:
 
 
 def variant_input(data: dict[str, Any], variant: str | None) -> dict[str, Any]:
-    """Input keys the glue of a build passes to every rule function: the junior variant's
-    rules are chosen by ``"variant": "junior"`` (its config is the base game's)."""
-    spec = (data.get("variants") or {}).get(variant) or {} if variant else {}
-    return {"variant": "junior"} if spec.get("junior") else {}
+    """Input keys the glue of a build passes to every rule function: the rules ``mode`` other
+    than standard (junior) is chosen by ``"variant": <mode>``."""
+    mode = with_variant(data, variant)["rules"]["mode"]
+    return {} if mode == "standard" else {"variant": mode}

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from ...gamekit.output import build_files, game_save
+from ...lua.scripts import global_script, global_ui
+from ...plugin import BuildOptions, GameBuild, GameDefinition, Images
+from ...save import GuidAllocator
+from ...save import objects as obj
+from ...variants import variant_title
 from .art import Art
 from .cards import add_cards
-from .config import rules_config, variant_spec
+from .config import is_junior, rules_config
 from .dice import add_game_dice
 from .pieces import add_ark_zone, add_board, add_flood, add_hand_zones, add_pieces
 from .preview import add_previews
@@ -14,18 +18,13 @@ from .scene import Scene
 from .table import CARD_Y, geometry, script_positions, seat_context, table_positions, xyz
 
 
-def assemble(definition: Any, images: Any, options: Any) -> Any:
+def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
     """The whole flood-race build (or one variant's): art, Global script and UI, save, previews."""
-    from ...build import GameBuild
-    from ...lua.scripts import global_script, global_ui
-    from ...save import GuidAllocator, dumps, new_save
-    from ...save import objects as obj
-
-    data = definition.data
+    data = definition.data  # the variant's overlay merged in
     game_id = definition.id
-    vspec = variant_spec(data, options.variant)
-    junior = bool(vspec.get("junior"))
-    name = vspec.get("name", data["name"])
+    config = rules_config(data, options.variant)
+    junior = is_junior(config)
+    name, description = variant_title(data, options.variant)
     scene = Scene(data, Art(definition, images), images, GuidAllocator(game_id))
     geo = geometry(data)
     pos = table_positions(data)
@@ -42,7 +41,7 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
 
     ctx = {
         "game": {"id": game_id, "name": name, "junior": junior},
-        "config": rules_config(data, options.variant),
+        "config": config,
         "players": dict(data["players"]),
         "seats": seat_context(data),
         "guids": {
@@ -64,29 +63,18 @@ def assemble(definition: Any, images: Any, options: Any) -> Any:
     }
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
-    save = new_save(
-        save_name=name,
-        game_mode=name,
+    save = game_save(
+        data,
+        name=name,
         objects=scene.objects,
-        lua_script=script,
-        xml_ui=ui,
-        tags=data.get("tags", []),
-        player_counts=(data["players"]["min"], data["players"]["max"]),
-        playing_time=data.get("playing_time"),
-        complexity=data.get("complexity", ""),
-        table=data["table"]["type"],
-        sky=data["table"]["sky"],
-        note=vspec.get("description", data["description"]),
+        script=script,
+        ui=ui,
+        note=description,
         snap_points=snap_points,
     )
     add_previews(scene.art, images, name)
-    files: dict[str, bytes] = {
-        f"{game_id}.png": images.files.pop("images/thumbnail.png"),
-        "preview.png": images.files.pop("images/preview.png"),
-        f"{game_id}.json": dumps(save),
-        "scripts/Global.lua": script.encode("utf-8"),
-        "scripts/Global.xml": ui.encode("utf-8"),
-    }
+    thumbnail, preview = (images.files.pop(f"images/{n}.png") for n in ("thumbnail", "preview"))
+    files = build_files(game_id, save, thumbnail, preview, script, ui)
     build = GameBuild(game_id, definition, save, script, ui, files)
     build.positions = script_positions(data, board["GUID"])
     return build

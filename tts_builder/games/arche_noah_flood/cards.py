@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+from ...geometry import TABLE_TOP_Y, reader_rot_y, tile_transform_for
+from ...render import deck_sheets
+from ...save import objects as obj
 from .art import animal_fields
 from .scene import Scene
 from .table import CARD_Y, xyz
@@ -11,9 +14,6 @@ from .table import CARD_Y, xyz
 
 def _add_deck(scene: Scene, back_url: str) -> str:
     """The face-down deck of animal cards (each species ``pieces_per_species`` times)."""
-    from ...render import deck_sheets
-    from ...save import objects as obj
-
     data, animals = scene.data, scene.data["animals"]
     # At most 20 species (the schema): one sheet.
     (sheet,) = deck_sheets(scene.art.sides, "card", [animal_fields(a) for a in animals])
@@ -43,9 +43,6 @@ COST_CARD_WIDTH = 4.5
 def _add_cost_cards(scene: Scene) -> list[str]:
     """A movement-cost card in front of every seat, turned to read upright for it: a Stretch
     Custom_Tile, since landscape card sizes are not established (geometry.card_size)."""
-    from ...geometry import TABLE_TOP_Y, reader_rot_y, tile_transform_for
-    from ...save import objects as obj
-
     data, art = scene.data, scene.art
     components = data["components"]
     cost_url = scene.images.png("cost-card", art.cost_card_spec(), art.draw_cost_card)

@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+
+from rules_ref.arche_noah_flood import config_from_definition, neighbours, validate_map
 
 from ...errors import FieldError
-from ..shared_checks import check_art_files, check_seats
+from ...gamekit.checks import check_art_files, check_seats, unique_names
+from ...json_types import Data
+from ...render.hexmap import board_style
+from ...variants import with_variant
 from .config import terrains
 from .table import geometry, piece_count
 
 MAX_BOARD_PX = 4096
 
 
-def _fmt(h: Any) -> str:
+def _fmt(h: Sequence[int]) -> str:
     return f"({h[0]}, {h[1]})"
 
 
-def _check_terrain(data: dict[str, Any]) -> tuple[int, int]:
+def _check_terrain(data: Data) -> tuple[int, int]:
     """Ragged rows and unknown letters, each named by its hex; (rows, cols)."""
     terrain = data["map"]["terrain"]
     letters = data["rules"]["terrain"]
@@ -38,10 +43,8 @@ def _check_terrain(data: dict[str, Any]) -> tuple[int, int]:
     return len(terrain), cols
 
 
-def _check_edges(data: dict[str, Any], key: str, rows: int, cols: int) -> set[frozenset]:
+def _check_edges(data: Data, key: str, rows: int, cols: int) -> set[frozenset]:
     """``map.rivers`` or ``map.fords``: edges between neighbouring hexes on the map."""
-    from rules_ref.arche_noah_flood import neighbours
-
     edges: set[frozenset] = set()
     for i, (a, b) in enumerate(data["map"][key]):
         label = f"{key[:-1]} edge {_fmt(a)}-{_fmt(b)}"
@@ -53,7 +56,7 @@ def _check_edges(data: dict[str, Any], key: str, rows: int, cols: int) -> set[fr
     return edges
 
 
-def _check_stairs(data: dict[str, Any], rows: int, cols: int) -> None:
+def _check_stairs(data: Data, rows: int, cols: int) -> None:
     """As many stair hexes as the rules allow, all on the last row."""
     stairs = data["map"]["stairs"]
     low, high = data["rules"]["stair_hexes"]["min"], data["rules"]["stair_hexes"]["max"]
@@ -67,7 +70,7 @@ def _check_stairs(data: dict[str, Any], rows: int, cols: int) -> None:
             )
 
 
-def _check_starts(data: dict[str, Any], rows: int, cols: int) -> None:
+def _check_starts(data: Data, rows: int, cols: int) -> None:
     """Enough distinct start hexes, all on the map's upper half."""
     starts = data["map"]["starts"]
     need = max(data["rules"]["min_start_hexes"], piece_count(data))
@@ -86,10 +89,8 @@ def _check_starts(data: dict[str, Any], rows: int, cols: int) -> None:
         seen.append(s)
 
 
-def _check_map(data: dict[str, Any]) -> None:
+def _check_map(data: Data) -> None:
     """The map's own rules (issue 3 part 1), each error at the field naming the hex/animal."""
-    from rules_ref.arche_noah_flood import config_from_definition, validate_map
-
     rows, cols = _check_terrain(data)
     rivers = _check_edges(data, "rivers", rows, cols)
     _check_edges(data, "fords", rows, cols)
@@ -109,13 +110,11 @@ def _check_map(data: dict[str, Any]) -> None:
         raise FieldError(where, problem)
 
 
-def _check_species(data: dict[str, Any]) -> None:
+def _check_species(data: Data) -> None:
     """Distinct animal names, a full cost row for each, fliers that are animals."""
     rules = data["rules"]
     names = [a["name"] for a in data["animals"]]
-    for i, name in enumerate(names):
-        if names.index(name) != i:
-            raise FieldError(f"animals[{i}].name", f"animal {name!r} listed twice")
+    unique_names(names, "animals[{}].name", "animal {!r} listed twice")
     known = terrains(data)
     for name in names:
         if name not in rules["costs"]:
@@ -138,10 +137,8 @@ def _check_species(data: dict[str, Any]) -> None:
             )
 
 
-def _check_board(data: dict[str, Any]) -> None:
+def _check_board(data: Data) -> None:
     """The board style, the map, and a board picture TTS can load."""
-    from ...render.hexmap import board_style
-
     board_style(data["components"]["board"]["style"], terrains(data), "components.board.style")
     _check_map(data)
     size = geometry(data).image_size
@@ -152,7 +149,7 @@ def _check_board(data: dict[str, Any]) -> None:
         )
 
 
-def _check_players(data: dict[str, Any]) -> None:
+def _check_players(data: Data) -> None:
     """A seat of its own colour per player, and a card per player in every variant."""
     high = data["players"]["max"]
     check_seats(data["table"]["seats"], high)
@@ -160,15 +157,24 @@ def _check_players(data: dict[str, Any]) -> None:
     if high > cards:
         raise FieldError("players.max", f"{high} players but only {cards} animal cards")
     species = len(data["animals"])
-    for vid, spec in (data.get("variants") or {}).items():
-        if spec.get("distinct_species") and high > species:
+    for where, rules in _rule_sets(data):
+        if rules["distinct_species"] and rules["mode"] == "junior":
+            raise FieldError(f"{where}.distinct_species", "the junior variant deals no cards")
+        if rules["distinct_species"] and high > species:
             raise FieldError(
-                f"variants.{vid}.distinct_species",
-                f"{high} players but only {species} species to deal",
+                f"{where}.distinct_species", f"{high} players but only {species} species to deal"
             )
 
 
-def check(data: dict[str, Any], root: Path) -> None:
+def _rule_sets(data: Data) -> list[tuple[str, Data]]:
+    """The rules of the base game and of every variant (merged), each with its path."""
+    found = [("rules", data["rules"])]
+    for variant in data.get("variants") or {}:
+        found.append((f"variants.{variant}.rules", with_variant(data, variant)["rules"]))
+    return found
+
+
+def check(data: Data, root: Path) -> None:
     """Cross-field checks: species, costs, dice, map (hex and animal named), seats, art."""
     _check_species(data)
     if data["rules"]["stair_hexes"]["min"] > data["rules"]["stair_hexes"]["max"]:

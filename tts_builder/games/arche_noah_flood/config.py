@@ -1,31 +1,25 @@
-"""Reading the definition: the variant's data, the terrain names, the shared rule config."""
+"""Reading the definition: the terrain names and the rule config shared with rules_ref."""
 
 from __future__ import annotations
 
-from typing import Any
+from rules_ref.arche_noah_flood import config_from_definition
+
+from ...json_types import Data
+from ...variants import with_variant
 
 
-def variant_spec(data: dict[str, Any], variant: str | None) -> dict[str, Any]:
-    """The variant's data ({} for the base game)."""
-    if variant is None:
-        return {}
-    return dict((data.get("variants") or {})[variant])
-
-
-def terrains(data: dict[str, Any]) -> list[str]:
+def terrains(data: Data) -> list[str]:
     """The terrain names of ``rules.terrain``, each once, in letter order of first use."""
     return list(dict.fromkeys(data["rules"]["terrain"].values()))
 
 
-def rules_config(data: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
-    """The config shared by rules_ref and the Lua: ``rules`` plus ``map`` and the species names.
+def rules_config(data: Data, variant: str | None = None) -> Data:
+    """The config shared by rules_ref and the Lua: ``rules`` (the variant's merged in) plus
+    ``map`` and the species names. ``mode`` says which rules apply (the rule functions take
+    it as their ``"variant"`` input)."""
+    return config_from_definition(with_variant(data, variant))
 
-    The distinct-species variant sets ``distinct_species``; the junior variant keeps the
-    config (its rule functions take ``"variant": "junior"``).
-    """
-    from rules_ref.arche_noah_flood import config_from_definition
 
-    config = config_from_definition(data)
-    if variant_spec(data, variant).get("distinct_species"):
-        config["distinct_species"] = True
-    return config
+def is_junior(config: Data) -> bool:
+    """Whether the junior rules apply (symbol dice, no cards, everybody wins together)."""
+    return config["mode"] == "junior"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from ...json_types import Data, Json
+from ...render.hexmap import board_style
 from .config import terrains
 
 
-def _cost_text(key: str, cost: Any) -> str:
+def _cost_text(key: str, cost: Json) -> str:
     """A cost as printed: — for may not, ford or +n for the river, else the number."""
     if cost is None:
         return "—"
@@ -16,7 +16,7 @@ def _cost_text(key: str, cost: Any) -> str:
     return str(cost)
 
 
-def _footer(rules: dict[str, Any]) -> list[str]:
+def _footer(rules: Data) -> list[str]:
     """The two lines of notes under the table."""
     fliers = ", ".join(rules["flies_over_animals"])
     return [
@@ -27,10 +27,8 @@ def _footer(rules: dict[str, Any]) -> list[str]:
     ]
 
 
-def cost_card_layout(data: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+def cost_card_layout(data: Data) -> tuple[list[Data], dict[str, str]]:
     """The movement-cost card as a layout and its fields, drawn from ``rules.costs``."""
-    from ...render.hexmap import board_style
-
     rules = data["rules"]
     spec = data["components"]["cost_card"]
     colors = spec["colors"]
@@ -45,7 +43,7 @@ def cost_card_layout(data: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[s
     row_h = (h - 2 * pad - title_h - header_h - footer_h) // len(animals)
     cell_w = (w - 2 * pad - name_w) // len(columns)
     fields: dict[str, str] = {}
-    layout: list[dict[str, Any]] = [
+    layout: list[Data] = [
         {"type": "rect", "box": [0, 0, w, h], "fill": colors["background"], "radius": pad},
         {"type": "rect", "box": [pad // 2, pad // 2, w - pad // 2, h - pad // 2],
          "outline": colors["frame"], "width": max(2, pad // 4), "radius": pad},

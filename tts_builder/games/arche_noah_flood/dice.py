@@ -2,50 +2,48 @@
 
 from __future__ import annotations
 
-from typing import Any
+from PIL import Image
 
+from ...json_types import Data
+from ...render import render_die_texture
+from ...save import objects as obj
+from ...save.objects import D6_ROTATIONS
 from .scene import Scene
 
 DIE_Y = 1.6
 
 
-def die_labels(faces: list[Any]) -> list[str]:
+def die_labels(faces: list[int | str]) -> list[str]:
     """The RotationValue labels of a die: its faces as text, in face order 1..6."""
     return [str(f) for f in faces]
 
 
-def die_rotation_values(faces: list[Any]) -> list[tuple[str, tuple[float, float, float]]]:
+def die_rotation_values(faces: list[int | str]) -> list[tuple[str, tuple[float, float, float]]]:
     """(label, rotation) per face: face k+1 of the d6 template carries ``faces[k]``."""
-    from ...save.objects import D6_ROTATIONS
-
     return [(label, rot) for label, (_n, rot) in zip(die_labels(faces), D6_ROTATIONS, strict=True)]
 
 
-def _die(data: dict[str, Any], symbols: bool) -> tuple[str, dict[str, Any], dict[str, Any]]:
+def _die(data: Data, symbols: bool) -> tuple[str, Data, Data]:
     """(component name, rules spec, style) of the symbol (junior) or number dice."""
     kind = "symbol_die" if symbols else "number_die"
     spec = data["rules"]["junior"]["dice"] if symbols else data["rules"]["dice"]
     return kind, spec, data["components"][kind]["style"]
 
 
-def die_spec(data: dict[str, Any], symbols: bool) -> dict[str, Any]:
+def die_spec(data: Data, symbols: bool) -> Data:
     """Everything the texture of the symbol (junior) or number dice is drawn from."""
     _kind, spec, style = _die(data, symbols)
     return {"die": die_labels(spec["faces"]), "style": style}
 
 
-def die_texture(data: dict[str, Any], symbols: bool) -> Any:
+def die_texture(data: Data, symbols: bool) -> Image.Image:
     """The texture of the symbol (junior) or number dice."""
-    from ...render import render_die_texture
-
     kind, spec, style = _die(data, symbols)
     return render_die_texture(die_labels(spec["faces"]), style, f"components.{kind}")
 
 
 def add_dice(scene: Scene, symbols: bool, offset: int = 0) -> list[str]:
     """Put the symbol (junior) or number dice on the table, in a row; their GUIDs."""
-    from ...save import objects as obj
-
     data = scene.data
     kind, spec, style = _die(data, symbols)
     url = scene.images.png(

@@ -3,30 +3,30 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
 
+from ...gamekit.table import hand_zones
+from ...geometry import reader_rot_y, tile_transform_for
+from ...json_types import Data
+from ...render.hexmap import BoardGeometry, flood_tile_scale, hex_table
+from ...save import objects as obj
 from .art import animal_fields, board_spec
 from .scene import Scene
-from .table import seat_hand, xyz
+from .table import xyz
 
 BAG_Y = 1.6
 PIECE_SCALE = 0.55
 MARKER_SCALE = 0.45
 
 
-def _face_up(at: Any, scale: float) -> dict[str, Any]:
+def _face_up(at: Sequence[float], scale: float) -> Data:
     """A transform for a token turned to face the table's south side, scaled flat."""
-    from ...save import objects as obj
-
     return obj.transform(at, (0, 180, 0), (scale, 1.0, scale))
 
 
-def add_board(scene: Scene, geo: Any) -> dict[str, Any]:
+def add_board(scene: Scene, geo: BoardGeometry) -> Data:
     """The locked board tile on the table top, centred and sized from the board geometry,
     upright for the White side (rotY 180 = White's hand rotY 0 + 180)."""
-    from ...geometry import reader_rot_y, tile_transform_for
-    from ...save import objects as obj
-
     data = scene.data
     url = scene.images.png("board", board_spec(data), scene.art.draw_board)
     at = tile_transform_for(
@@ -40,11 +40,8 @@ def add_board(scene: Scene, geo: Any) -> dict[str, Any]:
     )
 
 
-def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
+def add_pieces(scene: Scene, geo: BoardGeometry, pos: Data) -> list[str]:
     """The pieces of every species, on the first start hexes until Setup places them."""
-    from ...render.hexmap import hex_table
-    from ...save import objects as obj
-
     data = scene.data
     per = data["rules"]["pieces_per_species"]
     starts = data["map"]["starts"]
@@ -68,11 +65,8 @@ def add_pieces(scene: Scene, geo: Any, pos: dict[str, Any]) -> list[str]:
     return found
 
 
-def add_flood(scene: Scene, geo: Any, pos: dict[str, Any]) -> tuple[dict, dict]:
+def add_flood(scene: Scene, geo: BoardGeometry, pos: Data) -> tuple[Data, Data]:
     """The flood marker on the track's first mark, and the bag of flood tiles; both."""
-    from ...render.hexmap import flood_tile_scale
-    from ...save import objects as obj
-
     marker_url = scene.art.sides.png("flood-marker", "flood_marker", "face")
     mx, mz = pos["markers"][0]
     marker = scene.add(
@@ -99,10 +93,8 @@ def add_flood(scene: Scene, geo: Any, pos: dict[str, Any]) -> tuple[dict, dict]:
     return marker, bag
 
 
-def add_ark_zone(scene: Scene, pos: dict[str, Any]) -> dict[str, Any]:
+def add_ark_zone(scene: Scene, pos: Data) -> Data:
     """The scripting zone over the Ark."""
-    from ...save import objects as obj
-
     zx, zy, zz, zw, zh, zd = pos["ark_zone"]
     return scene.add(
         obj.scripting_trigger(
@@ -114,12 +106,6 @@ def add_ark_zone(scene: Scene, pos: dict[str, Any]) -> dict[str, Any]:
 
 def add_hand_zones(scene: Scene) -> None:
     """Hand zones (the dealt card is secret) for the seats of tables that place them."""
-    from ...save import objects as obj
-
-    for seat in scene.data["table"]["seats"]:
-        hand = seat_hand(scene.data, seat["color"])
-        if hand is not None:
-            scene.add(
-                obj.hand_trigger(scene.guids.guid(f"hand:{seat['color']}"), seat["color"],
-                                 obj.transform(*hand))
-            )
+    table = scene.data["table"]
+    colours = [seat["color"] for seat in table["seats"]]
+    scene.objects.extend(hand_zones(scene.guids, table["type"], colours))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from ...json_types import Data
+from ...plugin import Images
+from ...save import GuidAllocator
 from .art import Art
 
 
@@ -12,13 +14,13 @@ from .art import Art
 class Scene:
     """The definition's data, its art, the build's images and GUIDs, and the objects so far."""
 
-    data: dict[str, Any]
+    data: Data
     art: Art
-    images: Any
-    guids: Any
-    objects: list[dict[str, Any]] = field(default_factory=list)
+    images: Images
+    guids: GuidAllocator
+    objects: list[Data] = field(default_factory=list)
 
-    def add(self, thing: dict[str, Any]) -> dict[str, Any]:
+    def add(self, thing: Data) -> Data:
         """Put ``thing`` on the table; ``thing``."""
         self.objects.append(thing)
         return thing

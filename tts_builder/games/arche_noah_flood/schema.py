@@ -2,44 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import FieldError
-from ...save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
+from ...gamekit.specs import SIZE, TABLES, component, mapping_of
+from ...json_types import Json
+from ...render import render_die_face
+from ...save.tables import SEAT_COLORS
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
-from ..arche_noah import SIZE, component
 
-TABLES = tuple(t for t in TABLE_NAMES if t not in CUSTOM_IMAGE_TABLES and t != "Table_None")
 SYMBOLS = ("sun", "water")
-VARIANT_ID = r"[a-z0-9]+(-[a-z0-9]+)*"
+#: The rules a game is played by (``rules.mode``): rules_ref's and the Lua's ``variant`` input.
+MODES = ("standard", "junior")
 COST_COLORS = ("background", "frame", "ink", "header", "forbidden")
 
 HEX = ListOf(Int(0, 99), 2, 2)
 EDGE = ListOf(HEX, 2, 2)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Json) -> bool:
     """An int that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _mapping(key: Any, value: Any, what: str) -> Custom:
-    """A mapping whose keys fit ``key`` (a Spec) and whose values fit ``value``."""
-
-    def check(data: Any, path: str) -> None:
-        if not isinstance(data, dict) or not data:
-            raise FieldError(path, f"expected a non-empty mapping of {what}, got {data!r}")
-        for k, v in data.items():
-            key.check(k, f"{path}.{k}")
-            value.check(v, f"{path}.{k}")
-
-    return Custom(check)
 
 
 def _cost(allow_zero: bool, extra: tuple[str, ...] = ()) -> Custom:
     """A step cost: a positive integer (or >= 0), null (may not), or one of ``extra``."""
 
-    def check(value: Any, path: str) -> None:
+    def check(value: Json, path: str) -> None:
         if value is None or value in extra:
             return
         least = 0 if allow_zero else 1
@@ -53,7 +40,7 @@ def _cost(allow_zero: bool, extra: tuple[str, ...] = ()) -> Custom:
 def _die_face(numbers_only: bool) -> Custom:
     """A die face: an integer 0..99, or (symbol dice) sun or water."""
 
-    def check(value: Any, path: str) -> None:
+    def check(value: Json, path: str) -> None:
         if _is_int(value) and 0 <= value <= 99:
             return
         if not numbers_only and value in SYMBOLS:
@@ -68,7 +55,7 @@ def _dice(numbers_only: bool) -> Map:
     return Map({"count": Int(1, 4), "faces": ListOf(_die_face(numbers_only), 6, 6)})
 
 
-def _costs(value: Any, path: str) -> None:
+def _costs(value: Json, path: str) -> None:
     """``rules.costs``: animal -> {terrain name: cost, river: cost}; terrains checked later."""
     if not isinstance(value, dict) or not value:
         raise FieldError(path, f"expected a mapping of animal -> costs, got {value!r}")
@@ -84,7 +71,7 @@ def _costs(value: Any, path: str) -> None:
 
 RULES = Map(
     {
-        "terrain": _mapping(Str(pattern=r"[A-Z]", hint="one capital letter"), Str(), "letters"),
+        "terrain": mapping_of(Str(pattern=r"[A-Z]", hint="one capital letter"), Str(), "letters"),
         "costs": Custom(_costs),
         "ford_cost": Int(0, 99),
         "flies_over_animals": ListOf(Str()),
@@ -96,6 +83,7 @@ RULES = Map(
         "min_start_hexes": Int(1, 999),
         "stair_hexes": Map({"min": Int(1, 99), "max": Int(1, 99)}),
         "distinct_species": Bool(),
+        "mode": OneOf(MODES),
         "junior": Map(
             {
                 "dice": _dice(numbers_only=False),
@@ -108,31 +96,11 @@ RULES = Map(
     }
 )
 
-VARIANT = Map(
-    {"name": Str(), "description": Str(), "junior": Bool(), "distinct_species": Bool()},
-    frozenset({"description", "junior", "distinct_species"}),
-)
-
-
-def _variants(value: Any, path: str) -> None:
-    """``variants``: a mapping of variant id -> {name, description, junior, distinct_species}."""
-    _mapping(Str(pattern=VARIANT_ID, hint="a lower-case variant id"), VARIANT, "variants").check(
-        value, path
-    )
-    for vid, spec in value.items():
-        if spec.get("junior") and spec.get("distinct_species"):
-            raise FieldError(
-                f"{path}.{vid}.distinct_species", "the junior variant deals no cards"
-            )
-
-
-def _die_style(value: Any, path: str) -> None:
-    from ...render import render_die_face
-
+def _die_style(value: Json, path: str) -> None:
     render_die_face("0", value, path)  # raises FieldError at path.<key> for a bad style
 
 
-def _board_style(value: Any, path: str) -> None:
+def _board_style(value: Json, path: str) -> None:
     if not isinstance(value, dict):
         raise FieldError(path, f"expected a mapping, got {value!r}")
     for key, color in value.items():
@@ -142,7 +110,7 @@ def _board_style(value: Any, path: str) -> None:
 def _number_in(low: float, high: float) -> Custom:
     """A number (int or float, not bool) from ``low`` to ``high``."""
 
-    def check(value: Any, path: str) -> None:
+    def check(value: Json, path: str) -> None:
         ok = isinstance(value, int | float) and not isinstance(value, bool)
         if not ok or not low <= value <= high:
             raise FieldError(path, f"expected a number from {low:g} to {high:g}, got {value!r}")
@@ -155,7 +123,6 @@ SEAT = Map(
 )
 
 FIELDS = {
-    "variants": Custom(_variants),
     "rules": RULES,
     "animals": ListOf(Map({"name": Str(), "color": Color(), "art": Str()}), 1, 20),
     "map": Map(
@@ -197,4 +164,4 @@ FIELDS = {
         }
     ),
 }
-OPTIONAL: frozenset[str] = frozenset({"variants"})
+OPTIONAL: frozenset[str] = frozenset()

@@ -4,8 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...geometry import TABLE_TOP_Y
-from ...save.tables import HAND_PLACEMENTS
+from ...gamekit.table import hand_placement, xyz
+from ...gamekit.table import rounded as _round
+from ...geometry import PORTRAIT_CARD, TABLE_TOP_Y, ScriptPosition
+from ...json_types import Data
+from ...render.hexmap import (
+    BoardGeometry,
+    ark_box,
+    ark_slots,
+    ark_zone,
+    hex_name,
+    hex_table,
+    hex_units,
+    marker_table,
+    marker_units,
+)
+from ...save.tables import HandPlacement
 
 CARD_Y = 1.0
 BOARD_THICKNESS = 0.2
@@ -13,10 +27,8 @@ PIECE_LIFT = 0.5  # pieces and the marker stand this far above the board's top f
 TILE_LIFT = 0.06
 
 
-def geometry(data: dict[str, Any]) -> Any:
+def geometry(data: Data) -> BoardGeometry:
     """The board geometry of a definition (hex -> pixel -> table position)."""
-    from ...render.hexmap import BoardGeometry
-
     terrain = data["map"]["terrain"]
     board = data["table"]["board"]
     return BoardGeometry(
@@ -31,29 +43,13 @@ def geometry(data: dict[str, Any]) -> Any:
     )
 
 
-def piece_count(data: dict[str, Any]) -> int:
+def piece_count(data: Data) -> int:
     """How many animal pieces (and animal cards) the game has."""
     return data["rules"]["pieces_per_species"] * len(data["animals"])
 
 
-def xyz(point: Any, y: float) -> list[float]:
-    """A table point [x, z] lifted to height ``y``."""
-    return [float(point[0]), y, float(point[1])]
-
-
-def _round(values: Any) -> Any:
-    """Floats rounded to 4 places (table positions handed to the script)."""
-    if isinstance(values, float):
-        return round(values, 4)
-    if isinstance(values, list | tuple):
-        return [_round(v) for v in values]
-    return values
-
-
-def table_positions(data: dict[str, Any]) -> dict[str, Any]:
+def table_positions(data: Data) -> Data:
     """Every table position the script needs, from the board geometry (pure)."""
-    from ...render.hexmap import ark_slots, ark_zone, hex_name, hex_table, marker_table
-
     geo = geometry(data)
     rows, cols = geo.rows, geo.cols
     top = geo.top_y
@@ -77,10 +73,10 @@ def table_positions(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def seat_hand(data: dict[str, Any], color: str) -> Any:
+def seat_hand(data: Data, color: str) -> HandPlacement | None:
     """The table's default hand placement for a seat colour (Table_RPG, Table_Custom); None
     where the defaults are unknown (then the geometry check reports the missing seat)."""
-    return HAND_PLACEMENTS.get(data["table"]["type"], {}).get(color)
+    return hand_placement(data["table"]["type"], color)
 
 
 def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -104,13 +100,10 @@ def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
     return seats
 
 
-def script_positions(data: dict[str, Any], board_guid: str) -> list[Any]:
+def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
     """Where the script puts things, and on the board the printed cell each position means:
     hex centres (pieces, flood tiles, snap points), flood-track marks, Ark berths; and the
     deck, set-aside and reveal spots beside the board."""
-    from ...geometry import PORTRAIT_CARD, ScriptPosition
-    from ...render.hexmap import ark_box, hex_name, hex_units, marker_units
-
     geo = geometry(data)
     pos = table_positions(data)
     side = geo.side

@@ -14,6 +14,7 @@ build).
 
 from __future__ import annotations
 
+from ...plugin import Game
 from .assemble import assemble
 from .checks import check
 from .positions import positions_on
@@ -23,10 +24,14 @@ from .table import AREA_SLOTS, area_slot, seat_point, table_points
 from .tiles import tile_fields, tile_list
 
 GAME_ID = "ark-and-noah"
+STRATEGIES = "tts_builder.strategies.ark_and_noah"  # its rule functions' input generators
+#: The game as the registry (``tts_builder.games``) lists it.
+GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on, STRATEGIES)
 
 __all__ = [
     "AREA_SLOTS",
     "FIELDS",
+    "GAME",
     "GAME_ID",
     "OPTIONAL",
     "positions_on",

@@ -5,9 +5,10 @@ the species a smaller player count leaves out."""
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ... import geometry as geo
+from ...json_types import Data
 from ...save import GuidAllocator
 from ...save import objects as obj
 from .table import ANIMAL_FILL, ANIMAL_THICKNESS, BAG_Y
@@ -18,8 +19,8 @@ _BAG_TINTS = {"male": (0.12, 0.12, 0.12), "female": (0.95, 0.95, 0.95)}
 class AnimalsOnTable(NamedTuple):
     """The two bags, each tile's fields by GUID, the bags' GUIDs by sex, tile id -> GUID."""
 
-    objects: list[dict[str, Any]]
-    tiles: dict[str, dict[str, Any]]
+    objects: list[Data]
+    tiles: dict[str, Data]
     bags: dict[str, str]
     by_tile: dict[int, str]
 
@@ -29,9 +30,7 @@ def animal_side(square: float) -> float:
     return round(float(square) * ANIMAL_FILL, 4)
 
 
-def animal_tile(
-    guid: str, t: dict[str, Any], urls: tuple[str, str], side: float, aspect: float
-) -> dict[str, Any]:
+def animal_tile(guid: str, t: Data, urls: tuple[str, str], side: float, aspect: float) -> Data:
     """One double-sided animal tile (unpaired side up), ``side`` units wide."""
     info = {k: t[k] for k in ("species", "sex", "name", "size", "vp", "tile")}
     scale = geo.tile_transform_for((0.0, 0.0), (side, side), aspect, 0.0).scale
@@ -49,7 +48,7 @@ def animal_tile(
 
 def place_animals(
     guids: GuidAllocator,
-    tiles: list[dict[str, Any]],
+    tiles: list[Data],
     images: dict[int, tuple[str, str]],
     bags_at: dict[str, list[float]],
     square: float,
@@ -57,9 +56,9 @@ def place_animals(
 ) -> AnimalsOnTable:
     """Every tile of the game in its sex's bag (``images``: tile id -> (face, back) URLs)."""
     side = animal_side(square)
-    tile_info: dict[str, dict[str, Any]] = {}
+    tile_info: dict[str, Data] = {}
     by_tile: dict[int, str] = {}
-    bagged: dict[str, list[dict[str, Any]]] = {"male": [], "female": []}
+    bagged: dict[str, list[Data]] = {"male": [], "female": []}
     for t in tiles:
         guid = guids.guid(f"tile:{t['tile']}")
         tile_info[guid] = {k: t[k] for k in ("species", "sex", "name", "size", "vp", "tile")}

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules_ref.ark_and_noah import for_players, hull_edges, pitch_fields
+
 from ... import geometry as geo
+from ...gamekit.output import build_files, game_save
+from ...json_types import Data
+from ...lua.scripts import global_script, global_ui
+from ...plugin import BuildOptions, GameBuild, GameDefinition, Images
 from ...save import GuidAllocator
 from ...save import objects as obj
 from .animals import animal_side, place_animals
@@ -32,31 +38,24 @@ from .table import (
 from .tiles import tile_list
 
 
-def assemble(definition: Any, images: Any, options: Any) -> Any:
+def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
     """The whole Ark & Noah build: art, the save, its scripts, thumbnail and preview."""
-    from ...build import GameBuild
-    from ...save import dumps
-
-    data = definition.data
+    data = definition.data  # the variant's overlay merged in
     config = rules_config(data, options.variant)
     art = Art(definition, images)
-    boards = board_art(data, config, images)
+    # The action board is printed on both sides (standard and family) whatever is built.
+    boards = board_art(definition.base_data, config, images)
     tiles = tile_list(data)
     tile_images = art.tile_images(tiles)
     save, script, ui, positions = _save(definition, config, art, boards, tiles, tile_images)
-    files = {
-        f"{definition.id}.json": dumps(save),
-        f"{definition.id}.png": thumbnail(art, tiles, data["name"], images),
-        "preview.png": preview(art, tiles, images),
-        "scripts/Global.lua": script.encode("utf-8"),
-        "scripts/Global.xml": ui.encode("utf-8"),
-    }
+    thumb = thumbnail(art, tiles, data["name"], images)
+    files = build_files(definition.id, save, thumb, preview(art, tiles, images), script, ui)
     build = GameBuild(definition.id, definition, save, script, ui, files)
     build.positions = positions
     return build
 
 
-def seats_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+def seats_of(data: Data) -> list[Data]:
     """Every seat of the table, each with its character and colour hex (seat order)."""
     hexes = {c["name"]: c["hex"] for c in data["colors"]}
     high = data["players"]["max"]
@@ -84,10 +83,7 @@ def script_seat(seat: dict[str, Any]) -> dict[str, Any]:
 def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections: dict[str, str]):
     """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
     goes (the others leave the table) and the snap points."""
-    from rules_ref.ark_and_noah import _grid  # the rules' own hull and pitch neighbours
-
     plan = ark_plan(data, config, n)
-    grid = _grid(plan.rows, plan.cols)
     keys = section_keys(plan.layout)
     placed = []
     for key, (_kind, b) in zip(keys, plan.sections, strict=True):
@@ -106,20 +102,20 @@ def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections:
         "edges": plan.edges,
         "pitch": plan.pitch,
         "squares": plan.squares,
-        "hull": sorted(grid.hull, key=grid.index.__getitem__),
-        "pitch_near": {p: [a, b] for p, a, b in grid.points},
+        "hull": hull_edges(plan.rows, plan.cols),  # the rules' own hull, canonical order
+        "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
         "snaps": snap_points(plan, action_spaces(data, config), family),
     }
 
 
-def lua_snap_points(snaps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def lua_snap_points(snaps: list[Data]) -> list[Data]:
     """Save-form snap points ({Position, Rotation, Tags}) in the form ``setSnapPoints`` takes
     ({position, rotation, rotation_snap, tags}: the Lua API's keys are lower case)."""
     out = []
     for point in snaps:
-        entry: dict[str, Any] = {"position": point["Position"], "tags": point.get("Tags", [])}
+        entry: Data = {"position": point["Position"], "tags": point.get("Tags", [])}
         if "Rotation" in point:
             entry |= {"rotation": point["Rotation"], "rotation_snap": True}
         out.append(entry)
@@ -127,20 +123,15 @@ def lua_snap_points(snaps: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _save(
-    definition: Any,
-    config: dict[str, Any],
+    definition: GameDefinition,
+    config: Data,
     art: Art,
-    boards: dict[str, Any],
-    tiles: list[dict[str, Any]],
+    boards: Data,
+    tiles: list[Data],
     tile_images: dict[int, tuple[str, str]],
-) -> tuple[dict[str, Any], str, str, list[Any]]:
+) -> tuple[Data, str, str, list[geo.ScriptPosition]]:
     """The save (laid out for the most players), its Global script and UI, and the positions
     its script uses on that layout."""
-    from rules_ref.ark_and_noah import for_players
-
-    from ...lua.scripts import global_script, global_ui
-    from ...save import new_save
-
     data = definition.data
     table = data["table"]
     low, high = data["players"]["min"], data["players"]["max"]
@@ -191,18 +182,13 @@ def _save(
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
     family = config["turn_mode"] != "worker"
-    save = new_save(
-        save_name=f"{data['name']}{' (family)' if family else ''}",
+    save = game_save(
+        data,
+        name=f"{data['name']}{' (family)' if family else ''}",
         game_mode=data["name"],
         objects=hands + on_boards.objects + animals.objects + pieces.objects,
-        lua_script=script,
-        xml_ui=ui,
-        tags=data.get("tags", []),
-        player_counts=(low, high),
-        playing_time=data.get("playing_time"),
-        complexity=data.get("complexity", ""),
-        table=table["type"],
-        sky=table["sky"],
+        script=script,
+        ui=ui,
         note=data["description"],
         snap_points=save_snaps,
     )

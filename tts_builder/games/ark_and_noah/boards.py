@@ -4,8 +4,9 @@ first seat; and the snap points the pieces drop onto, per player count."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from ...json_types import Data
 from ...save import GuidAllocator
 from ...save import objects as obj
 from .table import (
@@ -23,7 +24,7 @@ class BoardsOnTable(NamedTuple):
     """The board objects, and the GUID of each Ark section by its key (``bow``, ``middle:1``,
     ..., ``stern``)."""
 
-    objects: list[dict[str, Any]]
+    objects: list[Data]
     sections: dict[str, str]
 
 
@@ -40,14 +41,14 @@ def section_keys(layout: list[str]) -> list[str]:
 
 
 def place_boards(
-    data: dict[str, Any],
-    config: dict[str, Any],
+    data: Data,
+    config: Data,
     biggest: ArkPlan,
-    boards: dict[str, Any],
+    boards: Data,
     guids: GuidAllocator,
 ) -> BoardsOnTable:
     """Every board, the Ark laid out for the largest player count (Setup moves it)."""
-    objects: list[dict[str, Any]] = []
+    objects: list[Data] = []
     sections: dict[str, str] = {}
     for key, (kind, b) in zip(section_keys(biggest.layout), biggest.sections, strict=True):
         url, _size = boards["sections"][kind]
@@ -85,7 +86,7 @@ def place_boards(
     return BoardsOnTable(objects, sections)
 
 
-def snap_points(plan: ArkPlan, spaces: list[dict[str, Any]], family: bool) -> list[dict[str, Any]]:
+def snap_points(plan: ArkPlan, spaces: list[Data], family: bool) -> list[Data]:
     """The global snap points of a player count's table, on the boards' tops: dividers on the
     Ark's edges (along them), pitch on its pitch fields, animals and food on its squares,
     workers on the action spaces."""
@@ -113,7 +114,7 @@ def _board_tile(
     nickname: str,
     tag: str,
     b: Board,
-) -> dict[str, Any]:
+) -> Data:
     """A locked board tile lying on the table (``urls``: face, then any back)."""
     return obj.custom_tile(
         guids.guid(key),

@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+
+from rules_ref.ark_and_noah import for_players
 
 from ...errors import FieldError
+from ...gamekit.checks import player_count_rows, unique_names
+from ...json_types import Data
 from ...save.tables import HAND_PLACEMENTS
-from .schema import RULES
+from ...variants import with_variant
 
 
-def _covers(entries: list[dict], path: str, low: int, high: int) -> None:
-    seen: set[int] = set()
-    for index, entry in enumerate(entries):
-        for j, count in enumerate(entry["players"]):
-            if count in seen:
-                raise FieldError(f"{path}[{index}].players[{j}]", f"{count} players listed twice")
-            seen.add(count)
-    for count in range(low, high + 1):
-        if count not in seen:
-            raise FieldError(path, f"no entry for {count} players")
-
-
-def _check_rules(rules: dict[str, Any], path: str, data: dict[str, Any]) -> None:
+def _check_rules(rules: Data, path: str, data: Data) -> None:
     """The rule numbers' cross-checks (also run on every variant's merged rules)."""
-    from rules_ref.ark_and_noah import for_players
-
     low, high = data["players"]["min"], data["players"]["max"]
     for key, sub in (
         ("workers", "workers"),
@@ -38,7 +27,7 @@ def _check_rules(rules: dict[str, Any], path: str, data: dict[str, Any]) -> None
             if key == "ark.sections"
             else (rules[sub]["draws"] if key == "taming.draws" else rules[sub])
         )
-        _covers(entries, f"{path}.{key}", low, high)
+        player_count_rows(entries, f"{path}.{key}", low, high)
     ids = [a["id"] for a in rules["actions"]]
     for index, action in enumerate(rules["actions"]):
         where = f"{path}.actions[{index}]"
@@ -94,29 +83,19 @@ def _check_rules(rules: dict[str, Any], path: str, data: dict[str, Any]) -> None
                 raise FieldError(f"{path}.setup.{sex}", f"more draws than tiles for {n} players")
 
 
-def check(data: dict[str, Any], root: Path) -> None:
+def check(data: Data, root: Path) -> None:
     """Cross-field checks: player-count coverage, ids, supplies, variants, art, seats."""
-    from rules_ref.ark_and_noah import make_config
-
     high = data["players"]["max"]
     if len(data["colors"]) < high:
         raise FieldError("colors", f"expected at least {high} colours, got {len(data['colors'])}")
     if len(data["characters"]) < high:
         raise FieldError("characters", f"expected at least {high} characters")
     names = [s["name"] for s in data["species"]]
-    for index, name in enumerate(names):
-        if names.index(name) != index:
-            raise FieldError(f"species[{index}].name", f"species {name!r} listed twice")
+    unique_names(names, "species[{}].name", "species {!r} listed twice")
     _check_rules(data["rules"], "rules", data)
-    for variant, spec in data.get("variants", {}).items():
-        try:
-            merged = make_config(data, variant)
-        except (KeyError, ValueError, TypeError) as err:
-            raise FieldError(f"variants.{variant}.rules", f"cannot merge: {err}") from None
-        rules = {k: merged[k] for k in data["rules"]}
-        RULES.check(rules, f"variants.{variant}.rules")
+    for variant in data.get("variants", {}):  # the overlaid rules fit RULES (definition.py)
+        rules = with_variant(data, variant)["rules"]
         _check_rules(rules, f"variants.{variant}.rules", data)
-        del spec
     art = data["art"]
     for index, s in enumerate(data["species"]):
         for shown in {s["name"], s.get("female_name", s["name"])}:
@@ -132,7 +111,7 @@ def check(data: dict[str, Any], root: Path) -> None:
     _check_facing(data["table"]["type"], seats[:high])
 
 
-def _check_facing(table: str, seats: list[dict[str, Any]]) -> None:
+def _check_facing(table: str, seats: list[Data]) -> None:
     """A seat's pieces read upright for it only if its ``facing`` is its hand zone's rotY."""
     hands = HAND_PLACEMENTS.get(table, {})
     for index, seat in enumerate(seats):

@@ -5,11 +5,13 @@ colours' and deals their starting pieces out of the supply bags."""
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ... import geometry as geo
+from ...json_types import Data
 from ...save import GuidAllocator
 from ...save import objects as obj
+from .art import Art
 from .table import (
     BAG_Y,
     BOARD_TOP,
@@ -29,8 +31,8 @@ DIVIDER_FILL = 0.85
 class PiecesOnTable(NamedTuple):
     """The piece objects of a table and the GUIDs the script finds them by."""
 
-    objects: list[dict[str, Any]]
-    guids: dict[str, Any]
+    objects: list[Data]
+    guids: Data
 
 
 class Maker:
@@ -51,16 +53,14 @@ class Maker:
         at: list[float],
         rot_y: float = 0.0,
         extra: dict | None = None,
-    ) -> dict[str, Any]:
+    ) -> Data:
         """One piece of ``kind`` (see ``PIECES``) lying at ``at`` ([x, y, z]); its GM notes
         carry ``kind`` and ``extra`` for the script."""
         tile_type, side, thickness = PIECES[kind]
         t = geo.tile_transform_for((at[0], at[2]), (side, side), 1.0, rot_y, at[1])
         return self._tile(key, url, kind, nickname, tile_type, thickness, t, extra)
 
-    def divider(
-        self, colour: str, k: int, url: str, at: list[float], rot_y: float = 0.0
-    ) -> dict[str, Any]:
+    def divider(self, colour: str, k: int, url: str, at: list[float], rot_y: float = 0.0) -> Data:
         """The ``k``-th divider of ``colour``: a strip one square long, along its rotY."""
         width = self.divider_length / DIVIDER_ASPECT
         t = geo.tile_transform_for(
@@ -81,7 +81,7 @@ class Maker:
         thickness: float,
         t: geo.Transform,
         extra: dict | None,
-    ) -> dict[str, Any]:
+    ) -> Data:
         return obj.custom_tile(
             self.guids.guid(key),
             url,
@@ -96,10 +96,10 @@ class Maker:
 
 def place_pieces(
     guids: GuidAllocator,
-    art: Any,
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    table: dict[str, Any],
+    art: Art,
+    config: Data,
+    seats: list[Data],
+    table: Data,
     cells: tuple[list[list[float]], list[list[float]]],
     workers: int,
 ) -> PiecesOnTable:
@@ -109,7 +109,7 @@ def place_pieces(
     make = Maker(guids, float(table["square"]))
     urls = {kind: art.piece(kind, kind, {}) for kind in ("food", "pitch")}
     objects, supply_guids = _supplies(make, art, config, seats, table, urls)
-    found: dict[str, Any] = {"workers": {}, "score": {}, "characters": {}}
+    found: Data = {"workers": {}, "score": {}, "characters": {}}
     score_cells, round_cells = cells
     for seat_no, seat in enumerate(seats):
         c = seat["color"]
@@ -170,17 +170,17 @@ def place_pieces(
 
 def _supplies(
     make: Maker,
-    art: Any,
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    table: dict[str, Any],
+    art: Art,
+    config: Data,
+    seats: list[Data],
+    table: Data,
     urls: dict[str, str],
-) -> tuple[list[dict[str, Any]], dict[str, str]]:
+) -> tuple[list[Data], dict[str, str]]:
     """The supply bags in a row (each colour's dividers, then food and pitch, if the game has
     them) and their GUIDs by colour or kind. Setup deals the starting pieces from them."""
     supply = config["supply"]
     spots = iter(line_of(table["supply"], len(seats) + 2))
-    bags: list[dict[str, Any]] = []
+    bags: list[Data] = []
     found: dict[str, str] = {}
     for seat in seats:
         c = seat["color"]
@@ -209,11 +209,11 @@ def _supplies(
 def _supply_bag(
     guids: GuidAllocator,
     name: str,
-    contained: list[dict[str, Any]],
+    contained: list[Data],
     nickname: str,
     xz: list[float],
     colour: tuple[float, float, float] | None = None,
-) -> dict[str, Any]:
+) -> Data:
     """A supply bag of ``contained`` (LIFO), tinted ``colour`` if given."""
     tint = {} if colour is None else {"color": colour}
     return obj.bag(

@@ -5,13 +5,16 @@ maps each through the geometry model onto the board's picture (``geometry.Script
 
 from __future__ import annotations
 
-from typing import Any
-
 from ... import geometry as geo
-from .table import BOARD_TOP, ArkPlan, Board, action_board, round_track, score_track
+from ...json_types import Data
+from ...render import ark
+from ...render.ark import Point
+from .table import BOARD_TOP, ArkPlan, Board, action_board, ark_plan, round_track, score_track
 
 
-def _on(label: str, xz: list[float], board: Board, guid: str, px: Any, half: Any, kind: str):
+def _on(
+    label: str, xz: list[float], board: Board, guid: str, px: Point, half: Point, kind: str
+) -> geo.ScriptPosition:
     """A position ``xz`` on ``board`` meaning the cell printed at pixel ``px`` (half-size
     ``half`` px)."""
     w, h = board.size
@@ -25,13 +28,9 @@ def _on(label: str, xz: list[float], board: Board, guid: str, px: Any, half: Any
     )
 
 
-def ark_positions(
-    data: dict[str, Any], plan: ArkPlan, section_guids: list[str]
-) -> list[geo.ScriptPosition]:
+def ark_positions(data: Data, plan: ArkPlan, section_guids: list[str]) -> list[geo.ScriptPosition]:
     """The Ark's squares, edges and pitch fields of ``plan``, each on the section under it
     (``section_guids`` in the plan's order)."""
-    from ...render import ark
-
     g = ark.ArkGeometry(plan.rows, plan.cols, **data["boards"]["ark"])
     points = ark.ark_points(g)
     offsets = ark.section_offsets(plan.layout, g, plan.cols // len(plan.layout))
@@ -69,13 +68,9 @@ def ark_positions(
     return found
 
 
-def board_positions(
-    data: dict[str, Any], config: dict[str, Any], guids: dict[str, str]
-) -> list[geo.ScriptPosition]:
+def board_positions(data: Data, config: Data, guids: dict[str, str]) -> list[geo.ScriptPosition]:
     """The action spaces and bonus rings (standard game), and the tracks' cells (``guids``: the
     boards' GUIDs by ``action-board``, ``score-track``, ``round-track``)."""
-    from ...render import ark
-
     found = []
     b = action_board(data)
     worker = config["turn_mode"] == "worker"
@@ -116,14 +111,10 @@ def drawn_positions(drawn: list[list[float]], side: float) -> list[geo.ScriptPos
     ]
 
 
-def positions_on(
-    save: dict[str, Any], data: dict[str, Any], config: dict[str, Any], n: int
-) -> list[geo.ScriptPosition]:
+def positions_on(save: Data, data: Data, config: Data, n: int) -> list[geo.ScriptPosition]:
     """The script's positions on a table laid out for ``n`` players (a save as Setup leaves
     it, or the build's own for the most players): each Ark spot on the section object lying at
     its place, the boards' spots on the boards of ``save``."""
-    from .table import ark_plan
-
     plan = ark_plan(data, config, n)
     objects = [o for o in save.get("ObjectStates") or [] if isinstance(o, dict)]
     sections = []

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from rules_ref.ark_and_noah import make_config
+
+from ...json_types import Data
+from ...variants import with_variant
 
 
-def rules_config(data: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
-    """The rule numbers shared by rules_ref and the Lua (rules_ref's ``make_config``)."""
-    from rules_ref.ark_and_noah import make_config
+def rules_config(data: Data, variant: str | None = None) -> Data:
+    """The rule numbers shared by rules_ref and the Lua (rules_ref's ``make_config`` of the
+    definition with the variant's overlay merged in), naming the variant as ``variant``."""
+    config = make_config(with_variant(data, variant))
+    config["variant"] = variant
+    return config
 
-    return make_config(data, variant)
 
-
-def action_texts(config: dict[str, Any]) -> dict[str, str]:
+def action_texts(config: Data) -> dict[str, str]:
     """What each action does, in a few words for its board column (from the rule numbers)."""
     resources = {"pitch": "pitch cubes", "food": "food", "dividers": "dividers"}
     out = {}

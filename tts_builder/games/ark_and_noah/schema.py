@@ -2,36 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...errors import FieldError
-from ...save.tables import SEAT_COLORS, TABLE_NAMES
+from ...gamekit.specs import TABLES, component
+from ...gamekit.specs import by_player_count as _by_count
+from ...json_types import Json
+from ...save.tables import SEAT_COLORS
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 
 ID = r"[a-z0-9]+(-[a-z0-9_]+)*"
-SIZE = ListOf(Int(16, 4096), 2, 2)
-PLAYERS = ListOf(Int(1, 10), 1)
-_ANY = Custom(lambda value, path: None)  # elements are checked by validate_layout
 _SECTION_KINDS = ("bow", "middle", "stern")
 _PIECES = ("food", "pitch", "divider", "worker", "score", "bonus", "round")
-
-
-def component(*sides: str) -> Custom:
-    """A component: a pixel size and one layout per side, checked against that size."""
-    shape = Map({"size": SIZE, **{side: ListOf(_ANY, 1) for side in sides}})
-
-    def check_component(value: Any, path: str) -> None:
-        from ...render import validate_layout
-
-        shape.check(value, path)
-        for side in sides:
-            validate_layout(value[side], f"{path}.{side}", tuple(value["size"]))
-
-    return Custom(check_component)
-
-
-def _by_count(item: dict[str, Any]) -> ListOf:
-    return ListOf(Map({"players": PLAYERS, **item}), 1)
 
 
 ACTION = Map(
@@ -118,20 +98,7 @@ RULES = Map(
 )
 
 
-def _mapping_of(value_spec: Any, key_hint: str = "a lower-case id") -> Custom:
-    """A mapping whose keys are lower-case ids and whose values all fit ``value_spec``."""
-
-    def check_mapping(value: Any, path: str) -> None:
-        if not isinstance(value, dict) or not value:
-            raise FieldError(path, f"expected a mapping of {key_hint} to entries")
-        for key, item in value.items():
-            Str(pattern=ID, hint=key_hint).check(key, f"{path}.{key}")
-            value_spec.check(item, f"{path}.{key}")
-
-    return Custom(check_mapping)
-
-
-def _any_mapping(value: Any, path: str) -> None:
+def _any_mapping(value: Json, path: str) -> None:
     if not isinstance(value, dict):
         raise FieldError(path, f"expected a mapping, got {type(value).__name__}")
 
@@ -153,11 +120,6 @@ FIELDS = {
         ),
         2,
         60,
-    ),
-    # variants carry data here: id -> {name, description, rules (merged over `rules`)}
-    "variants": _mapping_of(
-        Map({"name": Str(), "description": Str(), "rules": Custom(_any_mapping)}),
-        "a lower-case variant id",
     ),
     "art": Custom(_any_mapping),
     "tile_colors": Map({"male": Color(), "female": Color(), "paired": Color()}),
@@ -190,13 +152,7 @@ FIELDS = {
     ),
     "table": Map(
         {
-            "type": OneOf(
-                tuple(
-                    t
-                    for t in TABLE_NAMES
-                    if t not in ("Table_None", "Table_Custom", "Table_Custom_Square")
-                )
-            ),
+            "type": OneOf(TABLES),
             "sky": Str(),
             "square": Num(),
             "ark": Point(2),
@@ -217,4 +173,4 @@ FIELDS = {
         }
     ),
 }
-OPTIONAL: frozenset[str] = frozenset({"variants"})
+OPTIONAL: frozenset[str] = frozenset()

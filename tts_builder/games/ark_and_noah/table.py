@@ -11,9 +11,13 @@ that seat's HandTrigger rotY + 180 (GEOMETRY §1).
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from rules_ref.ark_and_noah import for_players
 
 from ... import geometry as geo
+from ...json_types import Data
+from ...render import ark
 from ...save.tables import HAND_PLACEMENTS
 
 #: Thickness of every board tile; pieces on a board lie on its top.
@@ -72,7 +76,7 @@ def hand_rot_y(table_type: str, colour: str) -> float:
     return HAND_PLACEMENTS[table_type][colour][1][1]
 
 
-def seat_point(seat: dict[str, Any], right: float, forward: float) -> list[float]:
+def seat_point(seat: Data, right: float, forward: float) -> list[float]:
     """A table [x, z] ``right`` of and ``forward`` from a seat's area centre (toward the Ark)."""
     a = math.radians(seat["facing"])
     x = seat["area"][0] + right * math.cos(a) + forward * math.sin(a)
@@ -80,7 +84,7 @@ def seat_point(seat: dict[str, Any], right: float, forward: float) -> list[float
     return [round(x, 4), round(z, 4)]
 
 
-def area_slot(seat: dict[str, Any], what: str, k: int) -> list[float]:
+def area_slot(seat: Data, what: str, k: int) -> list[float]:
     """The k-th (0-based) place of a kind of piece in a seat's area: [x, y, z] on the table."""
     s = AREA_SLOTS[what]
     per_layer = s.per_line * s.lines
@@ -92,7 +96,7 @@ def area_slot(seat: dict[str, Any], what: str, k: int) -> list[float]:
     return [x, round(geo.TABLE_TOP_Y + layer * s.lift, 4), z]
 
 
-def piece_rot_y(seat: dict[str, Any]) -> float:
+def piece_rot_y(seat: Data) -> float:
     """The rotY of a seat's own printed pieces: upright for that seat (hand rotY + 180)."""
     return geo.reader_rot_y(seat["facing"])
 
@@ -107,7 +111,7 @@ def marker_spot(cell: list[float], seat_no: int) -> list[float]:
     return [round(cell[0] + dx, 4), round(cell[1] + dz, 4)]
 
 
-def line_of(spec: dict[str, Any], count: int) -> list[list[float]]:
+def line_of(spec: Data, count: int) -> list[list[float]]:
     """``count`` points from ``spec["start"]`` by ``spec["step"]`` (a row of bags or tiles)."""
     return [
         [spec["start"][0] + k * spec["step"][0], spec["start"][1] + k * spec["step"][1]]
@@ -152,7 +156,7 @@ def board(centre: list[float], size: tuple[int, int], width: float, rot_y: float
     return Board(transform, size)
 
 
-def shared_rot_y(data: dict[str, Any]) -> float:
+def shared_rot_y(data: Data) -> float:
     """The rotY of the shared boards: upright for the first seat."""
     first = data["table"]["seats"][0]["color"]
     return geo.reader_rot_y(hand_rot_y(data["table"]["type"], first))
@@ -173,11 +177,8 @@ class ArkPlan(NamedTuple):
     whole: Board
 
 
-def ark_plan(data: dict[str, Any], config: dict[str, Any], n: int) -> ArkPlan:
+def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
     """Where the Ark's sections and spots lie for ``n`` players."""
-    from rules_ref.ark_and_noah import for_players
-
-    from ...render import ark
 
     table = data["table"]
     section = config["ark"]["section"]
@@ -203,19 +204,15 @@ def ark_plan(data: dict[str, Any], config: dict[str, Any], n: int) -> ArkPlan:
     return ArkPlan(layout, sections, whole_geo.rows, whole_geo.cols, edges, pitch, squares, whole)
 
 
-def action_board(data: dict[str, Any]) -> Board:
-    from ...render import ark
-
+def action_board(data: Data) -> Board:
     table = data["table"]
     return board(
         table["action_board"], ark.BOARD_SIZE, table["action_board_width"], shared_rot_y(data)
     )
 
 
-def action_spaces(data: dict[str, Any], config: dict[str, Any]) -> list[dict[str, Any]]:
+def action_spaces(data: Data, config: Data) -> list[Data]:
     """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
-    from ...render import ark
-
     b = action_board(data)
     return [
         {
@@ -229,41 +226,33 @@ def action_spaces(data: dict[str, Any], config: dict[str, Any]) -> list[dict[str
     ]
 
 
-def score_track(data: dict[str, Any]) -> Board:
-    from ...render import ark
-
+def score_track(data: Data) -> Board:
     table = data["table"]
     return board(
         table["score_track"], ark.score_track_size(), table["score_track_width"], shared_rot_y(data)
     )
 
 
-def round_track(data: dict[str, Any], config: dict[str, Any]) -> Board:
-    from ...render import ark
-
+def round_track(data: Data, config: Data) -> Board:
     table = data["table"]
     size = ark.round_track_size(config["end"]["min_rounds"])
     width = size[0] * float(table["round_track_cell"]) / ark.ROUND_CELL
     return board(table["round_track"], size, width, shared_rot_y(data))
 
 
-def score_cells(data: dict[str, Any]) -> list[list[float]]:
+def score_cells(data: Data) -> list[list[float]]:
     """Table [x, z] of the scoring track's cells 0..99."""
-    from ...render import ark
-
     b = score_track(data)
     return [b.at(ark.score_cell_px(v)) for v in range(ark.SCORE_CELLS)]
 
 
-def round_cells(data: dict[str, Any], config: dict[str, Any]) -> list[list[float]]:
+def round_cells(data: Data, config: Data) -> list[list[float]]:
     """Table [x, z] of the round track's cells (start, 1..min_rounds)."""
-    from ...render import ark
-
     b = round_track(data, config)
     return [b.at(ark.round_cell_px(k)) for k in range(config["end"]["min_rounds"] + 1)]
 
 
-def table_points(data: dict[str, Any], config: dict[str, Any], n: int) -> dict[str, Any]:
+def table_points(data: Data, config: Data, n: int) -> Data:
     """The scripted spots of an ``n``-player table: the Ark's ``edges`` (name -> [x, z, rotY]),
     ``pitch`` and ``squares`` (name -> [x, z]), its ``rows`` and ``cols``, and the action
     ``spaces`` ([{id, name, completed, current, bonus}] in board order)."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from ...json_types import Data
 
 
-def tile_list(data: dict[str, Any]) -> list[dict[str, Any]]:
+def tile_list(data: Data) -> list[Data]:
     """Every animal tile (male then female of each species, roster order) with its fields."""
     out = []
     for index, s in enumerate(data["species"]):
@@ -29,7 +29,7 @@ def tile_list(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def tile_fields(tile: dict[str, Any], side: str, colors: dict[str, str]) -> dict[str, Any]:
+def tile_fields(tile: Data, side: str, colors: dict[str, str]) -> Data:
     """The fields an animal-tile layout may use on ``side`` (unpaired or paired)."""
     bg = colors["paired"] if side == "paired" else colors[tile["sex"]]
     return {k: tile[k] for k in ("name", "symbol", "size", "vp", "art", "mark")} | {"bg": bg}

@@ -1,0 +1,182 @@
+"""The plug-in contract: what a game gives the pipeline and what the pipeline gives it back.
+
+A game (its rules engine) is one :class:`Game` value: the definition keys it adds to the common
+header, its cross-field checks, its rule config, and ``assemble``, which turns a validated
+:class:`GameDefinition` (already overlaid with the chosen variant's data, see
+:mod:`tts_builder.variants`) into a :class:`GameBuild`. Games are registered explicitly in
+``tts_builder.games`` (one line each). This module imports nothing from the pipeline
+(``build``, ``definition``) or from any game, so games import it at the top and no import cycle
+exists between the pipeline and the games.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TypeAlias
+
+from .json_types import Data, Json
+from .schema import Spec
+from .variants import with_variant
+from .yamlsrc import SourceDoc
+
+if TYPE_CHECKING:  # types only: geometry imports nothing of the pipeline either
+    from PIL import Image
+
+    from .geometry import ScriptPosition
+
+@dataclass(frozen=True)
+class GameDefinition:
+    """A validated game definition, where each value came from, and the variant built.
+
+    ``data`` is the definition as the build sees it: with ``variant`` set, that variant's
+    overlay merged in (:mod:`tts_builder.variants`); ``base_data`` is the file as written.
+    """
+
+    id: str
+    doc: SourceDoc
+    root: Path
+    engine: str = ""  # the bundled rules engine; "" means the id
+    origin: str = "bundled"
+    variant: str | None = None
+
+    @cached_property
+    def data(self) -> Data:
+        return with_variant(self.doc.data, self.variant)
+
+    @property
+    def base_data(self) -> Data:
+        """The definition without any variant's overlay."""
+        return self.doc.data
+
+    @property
+    def rules_engine(self) -> str:
+        """The engine id: the game module, ``lua_templates/<engine>/`` and ``rules_ref``."""
+        return self.engine or self.id
+
+    @property
+    def name(self) -> str:
+        return self.data["name"]
+
+    @property
+    def players(self) -> tuple[int, int]:
+        return self.data["players"]["min"], self.data["players"]["max"]
+
+    @property
+    def variants(self) -> list[str]:
+        """Variant ids: the keys of the mapping of variant id -> variant data."""
+        return list(self.data.get("variants", []))
+
+
+#: Where builds go unless told otherwise: ``dist/`` in the current folder (cache: ``dist/.cache``).
+DEFAULT_OUT = Path("dist")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Where the build will live (for local URLs) and how assets are addressed."""
+
+    out_dir: Path = DEFAULT_OUT
+    base_url: str | None = None
+    variant: str | None = None
+
+
+def output_folder(game_id: str, variant: str | None) -> str:
+    """``dist/`` sub-folder of a game or one of its variants."""
+    return f"{game_id}-{variant}" if variant else game_id
+
+
+class Images(Protocol):
+    """The images of one build (``build.ImageSet``): named PNGs through a content-keyed cache."""
+
+    files: dict[str, bytes]
+
+    def png(self, name: str, spec: Json, make: Callable[[], Image.Image]) -> str:
+        """Add ``images/<name>.png`` made by ``make`` (or taken from the cache); its URL."""
+        ...
+
+    def url(self, rel_path: str) -> str:
+        """The URL TTS loads ``rel_path`` of the build folder from."""
+        ...
+
+
+@dataclass
+class GameBuild:
+    """Everything one game's build produces, as data."""
+
+    game_id: str
+    definition: GameDefinition
+    save: Data
+    global_script: str
+    global_ui: str
+    files: dict[str, bytes] = field(default_factory=dict)
+    rendered: int = 0  # images actually rendered (0 on a fully cached rebuild)
+    drawn: int = 0  # parts (card faces...) drawn for them, not found in the cache
+    variant: str | None = None
+    #: Table positions the scripts use, for checks and pictures.
+    positions: list[ScriptPosition] = field(default_factory=list)
+
+    @property
+    def engine(self) -> str:
+        """The rules engine the game runs on (its templates, strategies and rules_ref)."""
+        return self.definition.rules_engine
+
+    @property
+    def folder(self) -> str:
+        """The build's folder under dist/: ``<game>`` or ``<game>-<variant>``."""
+        return output_folder(self.game_id, self.variant)
+
+    def saves(self) -> dict[str, Data]:
+        """Every save the build writes (a game may write one per player count), by file name.
+
+        Each ``<stem>.json`` has its thumbnail ``<stem>.png`` beside it, as TTS keeps them.
+        """
+        return {
+            name: json.loads(data)
+            for name, data in sorted(self.files.items())
+            if name.endswith(".json") and "/" not in name
+        }
+
+    @property
+    def main_stem(self) -> str:
+        """The file stem of :attr:`save` among the build's files (``<game>`` for most games)."""
+        for name, save in self.saves().items():
+            if save == self.save:
+                return name.removesuffix(".json")
+        return self.game_id
+
+
+#: ``check(data, game folder)``: cross-field checks raising FieldError.
+Check: TypeAlias = Callable[[Data, Path], None]
+#: ``rules_config(data, variant)``: the JSON-shaped rule numbers shared by rules_ref and the Lua.
+RulesConfig: TypeAlias = Callable[[Data, "str | None"], Data]
+#: ``assemble(definition, images, options)``: the whole build of one game (or variant).
+Assemble: TypeAlias = Callable[[GameDefinition, Images, BuildOptions], GameBuild]
+#: ``positions_on(save after Setup, data, config, players)``: the script's positions then.
+PositionsOn: TypeAlias = Callable[[Data, Data, Data, int], "list[ScriptPosition]"]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One rules engine, as the pipeline sees it.
+
+    ``fields`` and ``optional`` are the definition keys beyond the common header (a key in both
+    replaces the header's spec); ``check`` runs after the schema; ``rules_config`` gives the
+    rule numbers for the base game or a variant; ``assemble`` builds. Optional:
+    ``positions_on``, the script's positions once Setup has laid the table out for ``n``
+    players (when they differ from the build's ``positions``), and ``strategies``, the module
+    with the Hypothesis generators of its rule functions (verification code, never imported by
+    a build).
+    """
+
+    id: str
+    fields: Mapping[str, Spec]
+    optional: frozenset[str]
+    check: Check
+    rules_config: RulesConfig
+    assemble: Assemble
+    positions_on: PositionsOn | None = None
+    strategies: str = ""

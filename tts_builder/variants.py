@@ -1,0 +1,85 @@
+"""Variants, one mechanism for every game: a variant is a data overlay on the definition.
+
+``variants: {<id>: {name, description, rules, components, table}}``: ``name`` and
+``description`` say what the variant is; each of :data:`OVERLAID` present is deep-merged over
+the definition's section of that name (mappings merge key by key, anything else is replaced).
+The pipeline hands a game's ``assemble`` the overlaid definition
+(``GameDefinition.variant`` set, its ``data`` merged), so code reads the merged rule numbers
+and flags and never tests a variant's id. Merging is idempotent: overlaying data that is
+already overlaid changes nothing (``rules_config(definition.data, variant)`` is safe).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+
+from .errors import FieldError
+from .json_types import Data, Json
+from .schema import Custom, Map, Spec, Str
+
+#: The definition sections a variant may overlay.
+OVERLAID = ("rules", "components", "table")
+VARIANT_ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case variant id")
+
+
+def _a_mapping(value: Json, path: str) -> None:
+    if not isinstance(value, dict):
+        raise FieldError(path, f"expected a mapping, got {type(value).__name__}")
+
+
+VARIANT = Map(
+    {"name": Str(), "description": Str(), **{key: Custom(_a_mapping) for key in OVERLAID}},
+    frozenset({"description", *OVERLAID}),
+)
+
+
+def _check_variants(value: Json, path: str) -> None:
+    """``variants``: a non-empty mapping of variant id -> :data:`VARIANT`."""
+    if not isinstance(value, dict) or not value:
+        raise FieldError(path, "expected a mapping of a lower-case variant id to entries")
+    for key, entry in value.items():
+        VARIANT_ID.check(key, f"{path}.{key}")
+        VARIANT.check(entry, f"{path}.{key}")
+
+
+#: The header's spec of ``variants``.
+VARIANTS = Custom(_check_variants)
+
+
+def merge(base: Json, over: Json) -> Json:
+    """Deep-merge ``over`` into ``base``: mappings merge, everything else is replaced."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = {key: copy.deepcopy(value) for key, value in base.items()}
+        for key, value in over.items():
+            out[key] = merge(base[key], value) if key in base else copy.deepcopy(value)
+        return out
+    return copy.deepcopy(over)
+
+
+def variant_entry(data: Data, variant: str | None) -> Data:
+    """The variant's own entry (``{}`` for the base game)."""
+    return {} if variant is None else dict(data["variants"][variant])
+
+
+def with_variant(data: Data, variant: str | None) -> Data:
+    """The definition's data with the variant's sections merged over it (``data`` for None)."""
+    entry = variant_entry(data, variant)
+    overlays = {key: merge(data[key], entry[key]) for key in OVERLAID if key in entry}
+    return {**data, **overlays} if overlays else data
+
+
+def variant_title(data: Data, variant: str | None) -> tuple[str, str]:
+    """(name, description) of the base game or of the variant (its own, where it has them)."""
+    entry = variant_entry(data, variant)
+    return entry.get("name", data["name"]), entry.get("description", data["description"])
+
+
+def check_overlays(data: Data, fields: Mapping[str, Spec]) -> None:
+    """Check every variant's overlaid sections against the game's specs, errors located in
+    the variant (``variants.<id>.rules...``)."""
+    for variant, entry in (data.get("variants") or {}).items():
+        merged = with_variant(data, variant)
+        for key in OVERLAID:
+            if key in entry and key in fields:
+                fields[key].check(merged[key], f"variants.{variant}.{key}")
