@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import geometry as geo
+from ..gamekit.table import hand_zones
 from ..save import objects as obj
 from ..save.tables import PLAYER_COLORS
 from .art import Art
@@ -271,11 +272,9 @@ class _Layer:
     # --- seats and setup --------------------------------------------------------------------
 
     def hands(self) -> None:
-        for frame in self.frames:
-            hand = obj.transform(frame.hand_pos, (0.0, frame.hand_rot_y, 0.0), frame.hand_scale)
-            self.table.objects.append(
-                obj.hand_trigger(self.guids.guid(f"hand:{frame.color}"), frame.color, hand)
-            )
+        """A hand zone per seat, at the table's default place (every seat has one: checked)."""
+        colours = [frame.color for frame in self.frames]
+        self.table.objects += hand_zones(self.guids, self.manifest["type"], colours)
 
     def steps(self) -> list[dict[str, Any]]:
         """Every setup step as the scripts see it: what it deals, and per seat colour the

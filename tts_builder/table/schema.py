@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import FieldError
+from ..gamekit.checks import unique_names
+from ..gamekit.specs import by_player_count
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 
@@ -56,7 +58,7 @@ POSITION = Custom(_position)
 def _count(value: Any, path: str) -> None:
     """A count, or a list of ``{players: [n...], count: k}`` (one entry per player count)."""
     if isinstance(value, list):
-        ListOf(Map({"players": ListOf(PLAYER_COUNT, 1), "count": Int(0, 99)}), 1).check(value, path)
+        by_player_count({"count": Int(0, 99)}).check(value, path)
     else:
         Int(0, 99).check(value, path)
 
@@ -177,14 +179,15 @@ def check_manifest(data: dict[str, Any], path: str = "table") -> None:
     rosters = data.get("rosters", {})
     anchors = manifest.get("anchors", {})
     seats = manifest["seats"]
-    _unique(seats, f"{path}.seats", "seat colour")
+    unique_names(seats, f"{path}.seats[{{}}]", "seat colour {!r} listed twice")
     if len(seats) < high:
         raise FieldError(f"{path}.seats", f"expected at least {high} seats, got {len(seats)}")
     known = HAND_PLACEMENTS[manifest["type"]]
     for i, colour in enumerate(seats):
         if colour not in known:
             raise FieldError(f"{path}.seats[{i}]", f"{manifest['type']} has no seat {colour}")
-    _unique([p["id"] for p in manifest["pieces"]], f"{path}.pieces", "piece id", "id")
+    ids = [piece["id"] for piece in manifest["pieces"]]
+    unique_names(ids, f"{path}.pieces[{{}}].id", "piece id {!r} listed twice")
     for i, piece in enumerate(manifest["pieces"]):
         _check_piece(piece, f"{path}.pieces[{i}]", components, rosters, anchors)
     pieces = pieces_by_id(manifest)
@@ -197,13 +200,6 @@ def check_manifest(data: dict[str, Any], path: str = "table") -> None:
     if score and not score["min"] <= score["start"] <= score["max"]:
         raise FieldError(f"{path}.score.start", f"expected within min..max "
                          f"({score['min']}..{score['max']}), got {score['start']}")  # fmt: skip
-
-
-def _unique(values: list[Any], path: str, what: str, key: str | None = None) -> None:
-    for i, value in enumerate(values):
-        if values.index(value) != i:
-            where = f"{path}[{i}].{key}" if key else f"{path}[{i}]"
-            raise FieldError(where, f"{what} {value!r} listed twice")
 
 
 def _check_at(at: Any, path: str, anchors: dict[str, Any]) -> None:
