@@ -277,3 +277,38 @@ def test_dealing_order_starts_with_whoever_pressed_setup(built: GameBuild) -> No
     assert engines.lua("deals", {"players": ["White"], "start": 1}) == {
         "rule_error": "bad_start"}  # fmt: skip
     assert json.dumps(engines.lua("adjust_score", {"score": 98, "delta": 5})) == '{"score": 99}'
+
+
+QUICK = {"name": "Meadow (quick)", "description": "Three cards each, a head start of 5.",
+         "table": {"setup": [{"deal": "flowers", "count": 3, "to": "hand"}],
+                   "score": {"start": 5, "min": 0, "max": 99}}}  # fmt: skip
+
+
+def test_a_variant_overlays_the_manifest(tmp_path: Path) -> None:
+    data = copy.deepcopy(BASE)
+    data["id"] = "quick"
+    data["variants"] = {"quick": QUICK}
+    root = write(tmp_path, data, "quick")
+    build = build_game("quick", BuildOptions(variant="quick"), SESSION_CACHE, root)
+    assert build.save["SaveName"] == "Meadow (quick)" and check_build(build) == []
+    table = EmulatedTable(build.save, images=build.files)
+    table.seat(["White", "Red"])
+    table.load()
+    table.click_ui("White", "setup")
+    assert len([o for o in table.objects() if o["type"] == "Card"]) == 6
+    assert not [o for o in table.objects() if o["type"] == "Token"]  # no seeds in this variant
+    assert table.ui_value("score_value_1") == "5"
+
+
+def test_a_variant_that_overfills_a_hand_is_located_in_the_variant(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = copy.deepcopy(BASE)
+    data["id"] = "quick"
+    data["variants"] = {"quick": copy.deepcopy(QUICK)}
+    data["variants"]["quick"]["table"]["setup"][0]["count"] = 6
+    write(tmp_path, data, "quick")
+    assert run(["--assets", str(tmp_path), "build", "quick", "--out", str(tmp_path / "d")]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"quick/game\.yaml:\d+:\d+: variants\.quick\.table\.setup\[0\]\.count: "
+                     r"2 players get 6 cards in hand", err), err  # fmt: skip

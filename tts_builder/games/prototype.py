@@ -36,6 +36,7 @@ from ..table import (
     step_count,
     target_of,
 )
+from ..variants import variant_title, with_variant
 
 GAME_ID = "prototype"
 PREVIEW_COLUMNS, PREVIEW_CELL = 8, 240  # the preview sheet: small cells keep the build fast
@@ -59,7 +60,17 @@ OPTIONAL: frozenset[str] = frozenset({"rosters"})
 
 
 def check(data: Data, root: Path) -> None:
-    """The manifest's cross-field checks, and room in every hand for what Setup deals."""
+    """The manifest's cross-field checks, and room in every hand for what Setup deals: of the
+    game and of each variant's table (an error there is located in the variant)."""
+    _check_table(data)
+    for variant in data.get("variants") or {}:
+        try:
+            _check_table(with_variant(data, variant))
+        except FieldError as err:
+            raise FieldError(f"variants.{variant}.{err.field}", err.detail) from None
+
+
+def _check_table(data: Data) -> None:
     check_manifest(data)
     manifest = data["table"]
     low, high = data["players"]["min"], data["players"]["max"]
@@ -104,7 +115,7 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     art = Art(definition.root, data["components"], images)
     table = lay_table(data, art, GuidAllocator(game_id))
     ctx = {
-        "game": {"id": game_id, "name": data["name"]},
+        "game": {"id": game_id, "name": variant_title(definition.base_data, options.variant)[0]},
         "config": rules_config(data),
         "players": dict(data["players"]),
         "score": data["table"].get("score"),
@@ -112,8 +123,9 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     }
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
-    save = game_save(data, name=data["name"], objects=table.objects, script=script, ui=ui,
-                     note=data["description"])  # fmt: skip
+    name, description = variant_title(definition.base_data, options.variant)
+    save = game_save(data, name=name, objects=table.objects, script=script, ui=ui,
+                     note=description)  # fmt: skip
 
     def picture(component: str, side: str, fields: Data) -> Image.Image:
         if side == "die":
@@ -128,8 +140,8 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     shown = [f for f in table.faces if f[2] != "back"][:5] or table.faces[:1]
     images.png(
         "thumbnail",
-        {"thumb": [spec(*face[1:]) for face in shown], "title": data["name"]},
-        lambda: render_thumbnail(data["name"], [picture(*face[1:]) for face in shown]),
+        {"thumb": [spec(*face[1:]) for face in shown], "title": name},
+        lambda: render_thumbnail(name, [picture(*face[1:]) for face in shown]),
     )
     images.png(
         "preview",
