@@ -5,6 +5,7 @@ the emulated table)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +180,18 @@ def test_at_setup_with_too_few_seated(tmp_path: Path) -> None:
     _, m, said = _lua(tmp_path, ["Blue"])
     assert m.seats.at_setup("Blue", None)[0] is None
     assert said == [("all", "Test game needs 2-3 players seated at Red, Blue, Green; 1 seated.")]
+
+
+GLUE_TEMPLATES = sorted(
+    str(p.relative_to(TEMPLATES_DIR))
+    for p in TEMPLATES_DIR.glob("*/*.lua.j2")
+    if p.name != "rules.lua.j2"
+)
+
+
+@pytest.mark.parametrize("template", GLUE_TEMPLATES)
+def test_the_glue_turns_no_seat_relative_offsets(template: str) -> None:
+    """Seat-relative places are turned once, by the build (geometry.rotate_y), and handed to
+    the glue as data: no glue module does that trigonometry again."""
+    text = (TEMPLATES_DIR / template).read_text(encoding="utf-8")
+    assert not re.search(r"\bmath\.(rad|cos|sin)\b", text)

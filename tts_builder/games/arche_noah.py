@@ -368,6 +368,15 @@ def script_positions(ctx: Data) -> list[ScriptPosition]:
         found.append(ScriptPosition(f"{seat['color']} collection", tuple(seat["collection"]),
                                     size=PORTRAIT_CARD, rot_y=turn, kind="card"))  # fmt: skip
         found.append(ScriptPosition(f"{seat['color']} chips", tuple(seat["chips"]), kind="chips"))
+        found.append(ScriptPosition(f"{seat['color']} start card", tuple(seat["start_card"]),
+                                    size=PORTRAIT_CARD, rot_y=turn, kind="card"))  # fmt: skip
+        found += [
+            ScriptPosition(f"{seat['color']} {colour} chips", tuple(at), kind="chips")
+            for colour, at in seat["chip_towers"].items()
+            if at != seat["chips"]
+        ]
+    found.append(ScriptPosition("removed", tuple(pos["removed"]), size=PORTRAIT_CARD,
+                                rot_y=180.0, kind="card"))  # fmt: skip
     return found
 
 

@@ -89,7 +89,8 @@ def _check_table(data: Data) -> None:
 
 def rules_config(data: Data, variant: str | None = None) -> Data:
     """The rule numbers shared by rules_ref and the Lua: the player range, each setup step's
-    counts and target, and the score bounds."""
+    counts and target, and the score bounds (of the variant's table, if one is named)."""
+    data = with_variant(data, variant)
     steps: list[Json] = []
     for step in data["table"].get("setup", []):
         entry: Data = {"count": step["count"], "target": target_of(step)}

@@ -40,7 +40,7 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     add_hand_zones(scene)
 
     ctx = {
-        "game": {"id": game_id, "name": name, "junior": junior},
+        "game": {"id": game_id, "name": name},
         "config": config,
         "players": dict(data["players"]),
         "seats": seat_context(data),

@@ -80,11 +80,10 @@ def seat_hand(data: Data, color: str) -> HandPlacement | None:
 
 
 def seat_context(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The seats as the script sees them: colour, facing, the rotY their cards read upright at,
-    reveal spot and hand position."""
-    from ...geometry import reader_rot_y
-
+    """The seats as the script sees them: colour, facing, reveal spot and hand position."""
     seats = []
+    from ...geometry import reader_rot_y  # "upright": the rotY a seat's cards read upright at
+
     for slot, seat in enumerate(data["table"]["seats"], start=1):
         hand = seat_hand(data, seat["color"])
         seats.append(

@@ -69,17 +69,6 @@ def seats_of(data: Data) -> list[Data]:
     ]
 
 
-def script_seat(seat: dict[str, Any]) -> dict[str, Any]:
-    """A seat as the script sees it: beside its fields, ``upright`` (the rotY its pieces read
-    upright at) and ``places`` (each kind's places in its area, one layer, as [x, z]: the
-    table's ``area_slot``, so the script does no seat-relative arithmetic of its own)."""
-    places = {
-        kind: [area_slot(seat, kind, k)[::2] for k in range(s.per_line * s.lines)]
-        for kind, s in AREA_SLOTS.items()
-    }
-    return {**seat, "upright": piece_rot_y(seat), "places": places}
-
-
 def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections: dict[str, str]):
     """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
     goes (the others leave the table) and the snap points."""
@@ -199,3 +188,19 @@ def _save(
     positions += board_positions(data, config, boards_by)
     positions += drawn_positions(drawn, animal_side(table["square"]))
     return save, script, ui, positions
+
+
+def script_seat(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat as the script sees it: beside its fields, ``upright`` (the rotY its pieces read
+    upright at), ``axes`` (the table directions [x, z] of its right and forward) and
+    ``places`` (each kind's places in its area, one layer, as [x, z]: the table's
+    ``area_slot``), so the script does no seat-relative arithmetic of its own."""
+    places = {
+        kind: [area_slot(seat, kind, k)[::2] for k in range(s.per_line * s.lines)]
+        for kind, s in AREA_SLOTS.items()
+    }
+    axes = {
+        name: list(geo.rotate_y(*unit, seat["facing"]))
+        for name, unit in (("right", (1.0, 0.0)), ("forward", (0.0, 1.0)))
+    }
+    return {**seat, "upright": piece_rot_y(seat), "axes": axes, "places": places}
