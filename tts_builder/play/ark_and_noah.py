@@ -13,15 +13,17 @@ random games close the hull and end.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from rules_ref import ark_and_noah as R
 
 from ..emulator import EmulatedTable
-from ..games.ark_and_noah import area_slot, rules_config, table_points
+from ..games.ark_and_noah import AREA_SLOTS, area_slot, rules_config, table_points
+from ..games.ark_and_noah.animals import animal_side
 from ..games.ark_and_noah.table import BOARD_TOP
 from .driver import Attempt, Choices, Move
-from .seated import SeatedTable
+from .seated import ReadCachedTable, SeatedTable
 
 TASK_KINDS = {"build": "build", "load": "load", "deluge_food": "deluge_food",
               "deluge_pairs": "deluge_pairs", "keep": "tame"}  # fmt: skip
@@ -50,6 +52,7 @@ class ArkAdapter(SeatedTable):
                 if notes.get("kind") == "animal":
                     self.tile_guid[notes["tile"]] = item["GUID"]
         self.colors: list[str] = []
+        self._notes: dict[str, dict[str, Any]] = {}  # GM notes text -> parsed
         self.table: EmulatedTable
         self.state: R.State
         self.points: dict[str, Any] = {}
@@ -62,7 +65,7 @@ class ArkAdapter(SeatedTable):
         n = self.low + choices.pick(self.high - self.low + 1)
         self.colors = [c for c in self.config["colors"][:n]]
         self.points = table_points(self.data, self.config, n)
-        self.table = EmulatedTable(self.save, seed=self.seed, images=self.images)
+        self.table = ReadCachedTable(self.save, seed=self.seed, images=self.images)
         self.table.seat(self.colors)
         self.table.load()
         presser = self.colors[choices.pick(n)]
@@ -178,10 +181,10 @@ class ArkAdapter(SeatedTable):
 
     def table_view(self) -> dict[str, Any]:
         s = self._script()
-        objects = self.table.objects()
+        objects = self._objects()
         dividers, pitch, food = {}, [], []
         for o in objects:
-            notes = json.loads(o["gm_notes"] or "{}")
+            notes = o["notes"]
             x, z = o["position"][0], o["position"][2]
             if notes.get("kind") == "divider" and (e := self._near(self.points["edges"], x, z)):
                 dividers[e] = notes["color"]
@@ -236,6 +239,19 @@ class ArkAdapter(SeatedTable):
     def _script(self) -> dict[str, Any]:
         return json.loads(self.table.call_global("onSave"))
 
+    def _objects(self) -> list[dict[str, Any]]:
+        """The table's loose objects, each with its GM notes parsed (``notes``) and the seat
+        whose area it lies in (``owner``, or None)."""
+        objects = self.table.objects(contents=False)
+        for o in objects:
+            text = o["gm_notes"] or "{}"
+            notes = self._notes.get(text)
+            if notes is None:
+                notes = self._notes[text] = json.loads(text)
+            o["notes"] = notes
+            o["owner"] = self._owner(o)
+        return objects
+
     def _color(self, seat: int) -> str:
         return self.colors[seat] if 0 <= seat < len(self.colors) else "?"
 
@@ -257,16 +273,14 @@ class ArkAdapter(SeatedTable):
         return next(t for t, g in self.tile_guid.items() if g == guid)
 
     def _owner(self, o: dict[str, Any]) -> str | None:
-        import math
-
+        """The seated colour in whose area ``o`` lies (as the glue's ``board.owner_of``)."""
         w, d = self.data["table"]["area_size"]
         for color in self.colors:
             seat = self._seat(color)
             a = math.radians(seat["facing"])
+            cos, sin = math.cos(a), math.sin(a)
             dx, dz = o["position"][0] - seat["area"][0], o["position"][2] - seat["area"][1]
-            right = dx * math.cos(a) - dz * math.sin(a)
-            forward = dx * math.sin(a) + dz * math.cos(a)
-            if abs(right) <= w / 2 and abs(forward) <= d / 2:
+            if abs(dx * cos - dz * sin) <= w / 2 and abs(dx * sin + dz * cos) <= d / 2:
                 return color
         return None
 
@@ -275,16 +289,12 @@ class ArkAdapter(SeatedTable):
     ) -> list[dict[str, Any]]:
         return [
             o
-            for o in (self.table.objects() if objects is None else objects)
-            if json.loads(o["gm_notes"] or "{}").get("kind") == kind
-            and not o["locked"]
-            and self._owner(o) == color
+            for o in (self._objects() if objects is None else objects)
+            if o["notes"].get("kind") == kind and not o["locked"] and o["owner"] == color
         ]
 
     def _hand(self, color: str, objects: list[dict[str, Any]] | None = None) -> list[int]:
-        return sorted(
-            json.loads(o["gm_notes"])["tile"] for o in self._in_area(color, "animal", objects)
-        )
+        return sorted(o["notes"]["tile"] for o in self._in_area(color, "animal", objects))
 
     def _pieces(self, color: str, objects: list[dict[str, Any]]) -> list[int]:
         return [len(self._in_area(color, k, objects)) for k in ("divider", "food", "pitch")]
@@ -295,8 +305,8 @@ class ArkAdapter(SeatedTable):
 
     def _free_worker(self, color: str) -> str | None:
         placed = self._script().get("worker_space") or {}
-        for o in self.table.objects():
-            notes = json.loads(o["gm_notes"] or "{}")
+        for o in self._objects():
+            notes = o["notes"]
             if (
                 notes.get("kind") == "worker"
                 and notes.get("color") == color
@@ -425,18 +435,19 @@ class ArkAdapter(SeatedTable):
 
     def _align(self, task: list[Any] | None) -> None:
         """Press Done until the table is at the step of ``task``."""
+        s = self._script()
         for _ in range(60):
-            s = self._script()
             if self._matches(task, s):
                 return
             if s["phase"] not in ("resolve", "deluge"):
                 raise AssertionError(f"the table is in {s['phase']}, rules_ref at {task}")
             who = self._turn(s)
-            step = s["step"]
             self.table.click_ui(who, self._done_id())
-            if self._script()["step"] == step and self._script()["phase"] == s["phase"]:
+            after = self._script()
+            if after["step"] == s["step"] and after["phase"] == s["phase"]:
                 told = [m for to, m in self.told(len(self.table.broadcasts) - 1) if to == who]
                 raise AssertionError(f"{who}'s Done was refused: {told}")
+            s = after
         raise AssertionError(f"the table never reached {task}")
 
     def _perform(self, task: list[Any], action: int) -> None:
@@ -506,8 +517,8 @@ class ArkAdapter(SeatedTable):
         x, z, _ = self.points["edges"][edge]
         return next(
             o["guid"]
-            for o in self.table.objects()
-            if json.loads(o["gm_notes"] or "{}").get("kind") == "divider"
+            for o in self._objects()
+            if o["notes"].get("kind") == "divider"
             and (o["position"][0] - x) ** 2 + (o["position"][2] - z) ** 2 < 0.04
         )
 
@@ -517,15 +528,30 @@ class ArkAdapter(SeatedTable):
         self.table.drop(color, guid, [xz[0], BOARD_TOP + 0.5, xz[1]])
 
     def _into_area(self, color: str, guid: str) -> None:
-        """Drag a tile into a free place of ``color``'s area."""
+        """Drag a tile into ``color``'s area as a player does: onto an empty place of the area's
+        animal places if there is one, else on top of the lowest pile of tiles there; it comes
+        to rest on the table or on that pile's top (the emulated table has no gravity, so the
+        drop is made at that height)."""
         seat = self._seat(color)
-        taken = [o["position"] for o in self.table.objects()]
-        for k in range(60):
+        slots = AREA_SLOTS["animals"]
+        reach = animal_side(self.data["table"]["square"]) - 0.05  # footprints overlap
+        others = [o for o in self._objects() if o["guid"] != guid]
+        best: tuple[float, float, float] | None = None
+        for k in range(slots.per_line * slots.lines):
             x, y, z = area_slot(seat, "animals", k)
-            if all((p[0] - x) ** 2 + (p[2] - z) ** 2 > 0.5 for p in taken):
-                self.table.drop(color, guid, [x, y + 0.5, z])
-                return
-        raise AssertionError(f"no free place in {color}'s area")
+            under = [
+                o
+                for o in others
+                if max(abs(o["position"][0] - x), abs(o["position"][2] - z)) < reach
+            ]
+            if any(o["notes"].get("kind") != "animal" for o in under):
+                continue  # something else lies there: not a place for a tile
+            top = max([y, *(o["position"][1] + slots.lift for o in under)])
+            if best is None or top < best[1] - 1e-6:
+                best = (x, top, z)
+        if best is None:
+            raise AssertionError(f"no place for a tile in {color}'s area")
+        self.table.drop(color, guid, list(best))
 
     def _call(self, color: str, handler: str, element: str | None = None) -> None:
         """A press of a button the panel hides now (a stale panel, or a quick double click)."""
