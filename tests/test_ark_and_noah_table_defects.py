@@ -344,3 +344,41 @@ def test_an_animal_whose_partner_was_just_drawn_may_be_given_for_it(standard: An
     assert game.script()["drawn"] == [chosen["female"]]
     assert game.area_of(game.table.object(chosen["male"])) == trader
     assert not game.table.errors
+
+
+def test_3_players_taming_either_draw_with_empty_bags_does_not_block_the_picks(
+    standard: Any,
+) -> None:
+    """Three players: the occupant draws a male, a female and one of either sex. When the bags
+    are empty after the first two, there is no third draw (rules_ref skips it): the picks start
+    at once and the step can end. Before, the occupant was told to draw, the draw was refused
+    (the bags are empty) and nobody could pick or press Done."""
+
+    def edit(game: Game) -> None:
+        for nickname in ("Male animals", "Female animals"):  # one tile left in each bag
+            bag = game._bag(nickname)
+            bag["ContainedObjects"] = bag["ContainedObjects"][:1]
+
+    game = Game(standard, 3, edit)
+    occupant = game.status().split()[2]
+    others = [c for c in game.colours if c != occupant]
+    wishes = {c: ["pitch", "food", "forest"] for c in others}
+    since = len(game.table.broadcasts)
+    game.place_workers({**wishes, occupant: ["taming"]})
+    game.until(occupant, "Taming")
+    s = game.script()
+    assert len(s["drawn"]) == 2 and s["draws_left"] == 1
+    assert f"{occupant}: take one of the drawn animals (drag it into your area)." in (
+        game.messages(since)
+    )
+    order = [occupant, *[c for c in s["turn_order"] if c != occupant]]
+    for colour in order[:2]:
+        game.take_drawn(colour)
+    assert game.script()["drawn"] == []
+    game.done(occupant)
+    assert game.step() != (occupant, "Taming")
+    assert not game.table.errors
+    inp = {"space": "taming", "occupant": "Red", "turn_order": ["Red", "Yellow", "Green"],
+           "draws_left": 1, "taken": 0, "left": 2}  # fmt: skip
+    assert ref.taming_picks(game.config, inp)["picker"] == ""  # bags not known: still draws
+    assert ref.taming_picks(game.config, {**inp, "bags": 0})["picker"] == "Red"
