@@ -460,6 +460,14 @@ def table(
     _games((game,), report.assets)
     if out_file is not None and after_setup and players is None:
         raise BuildError("--out names one file: give --players too")
+    if players is not None:
+        if not after_setup:
+            raise BuildError("--players: seats players for --after-setup only; add --after-setup")
+        from .definition import load_definition
+
+        low, high = load_definition(game, report.assets).players
+        if not low <= players <= high:
+            raise BuildError(f"--players {players}: {game} takes {low}-{high} players")
     out = DEFAULT_OUT.resolve()
     result = build_game(game, BuildOptions(out_dir=out, variant=variant), DirCache(out / ".cache"),
                         report.assets)  # fmt: skip
@@ -474,7 +482,7 @@ def table(
         config = module.rules_config(result.definition.data, variant)
         low, high = result.definition.players
         pictures = {}
-        for count in [players] if players else range(low, high + 1):
+        for count in [players] if players is not None else range(low, high + 1):
             state = run_setup(result.save, count, images=result.files)
             # A game whose Setup lays the table out per player count says where its script's
             # positions are then; otherwise they are the build's.

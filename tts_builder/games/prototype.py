@@ -28,6 +28,7 @@ from ..table import (
     COMPONENT,
     MANIFEST,
     Art,
+    check_art,
     check_manifest,
     hand_capacity,
     lay_table,
@@ -62,16 +63,17 @@ OPTIONAL: frozenset[str] = frozenset({"rosters"})
 def check(data: Data, root: Path) -> None:
     """The manifest's cross-field checks, and room in every hand for what Setup deals: of the
     game and of each variant's table (an error there is located in the variant)."""
-    _check_table(data)
+    _check_table(data, root)
     for variant in data.get("variants") or {}:
         try:
-            _check_table(with_variant(data, variant))
+            _check_table(with_variant(data, variant), root)
         except FieldError as err:
             raise FieldError(f"variants.{variant}.{err.field}", err.detail) from None
 
 
-def _check_table(data: Data) -> None:
+def _check_table(data: Data, root: Path) -> None:
     check_manifest(data)
+    check_art(data, root)
     manifest = data["table"]
     low, high = data["players"]["min"], data["players"]["max"]
     steps = manifest.get("setup", [])
