@@ -206,3 +206,37 @@ def test_a_control_character_is_located_by_line(
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "\x00" in row)
     err = one_line_error(capsys, root, build_args(root))
     assert re.match(rf"error: .*qa-game/game\.yaml:{line}:\d+: ", err), err
+
+
+def test_a_zone_of_no_size_is_located_not_an_internal_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Was ``internal error: ValueError: scale components must be nonzero`` (exit 3).
+    data = meadow()
+    data["table"]["pieces"].append({"id": "bed", "kind": "zone", "size": [0, 2], "at": [3, 3]})
+    err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
+    assert "table.pieces[4].size[0]: expected 0.1 to 100 units, got 0" in err, err
+
+
+def test_a_piece_laid_off_the_table_is_reported_at_its_position(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # An impossible map was ``internal error: RuntimeError: ... generated save fails`` (exit 3).
+    data = meadow()
+    data["table"]["pieces"][0]["at"] = [100, 0]
+    err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
+    assert re.match(
+        r"error: .*qa-game/game\.yaml:\d+:\d+: table\.pieces\[0\]\.at: object \w{6} \(Garden\) "
+        r"reaches off the table",
+        err,
+    ), err
+
+
+def test_a_variant_that_moves_a_piece_off_the_table_is_located_in_the_variant(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pieces = copy.deepcopy(BASE["table"]["pieces"])
+    pieces[0]["at"] = [0, 40]
+    data = meadow(wide={"name": "Wide", "table": {"pieces": pieces}})
+    err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
+    assert "variants.wide.table.pieces[0].at: object" in err and "off the table" in err, err

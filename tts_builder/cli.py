@@ -130,13 +130,27 @@ def build_checked(game: str, options: Any, cache: Any, assets: Path | None = Non
     problems = check_build(result)
     if problems:
         name, first = problems[0]
-        message = f"generated save fails {first.path}: {first.message}"
-        if len(problems) > 1:
-            message += f" (and {len(problems) - 1} more findings)"
+        more = f" (and {len(problems) - 1} more findings)" if len(problems) > 1 else ""
+        field = _origin(result, name, first.path)
+        if field is not None:  # an object the definition laid: the designer's to move
+            raise result.definition.doc.error(field, f"{first.message}{more}")
+        message = f"generated save fails {first.path}: {first.message}{more}"
         raise RuntimeError(f"{result.folder}/{name}: {message}")
     # The table at load, as TTS lays it out, beside preview.png.
     result.files["table.png"] = _table_png(result, cache)
     return result
+
+
+def _origin(result: Any, save_name: str, path: str) -> str | None:
+    """The definition field that laid the object at ``path`` (``ObjectStates[3]...``) of the
+    save ``save_name``, if the game says (``GameBuild.origins``)."""
+    import re
+
+    found = re.match(r"ObjectStates\[(\d+)\]", path)
+    objects = result.saves().get(save_name, {}).get("ObjectStates", [])
+    if found is None or int(found.group(1)) >= len(objects):
+        return None
+    return result.origins.get(objects[int(found.group(1))].get("GUID"))
 
 
 def _table_png(result: Any, cache: Any) -> bytes:
