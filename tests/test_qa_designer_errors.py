@@ -240,3 +240,53 @@ def test_a_variant_that_moves_a_piece_off_the_table_is_located_in_the_variant(
     data = meadow(wide={"name": "Wide", "table": {"pieces": pieces}})
     err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
     assert "variants.wide.table.pieces[0].at: object" in err and "off the table" in err, err
+
+
+ARCHE_NOAH = PROJECT / "assets" / "arche-noah"
+SEATS_TWICE = """
+variants:
+  pair:
+    name: Pair
+    table:
+      seats:
+        - {color: White, collection: [12.0, -12.0], chips: [17.0, -12.0], facing: 0}
+        - {color: White, collection: [-12.0, -12.0], chips: [-7.0, -12.0], facing: 0}
+"""
+CHIPS_FOR_SOME = """
+variants:
+  rich:
+    name: Rich
+    rules:
+      chips:
+        - {players: [2, 3], purple: 12, green: 3}
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="definition.validated_definition runs the game's cross-field check "
+    "(Game.check) on the base data only: a variant's merged data is never cross-checked "
+    "(the prototype engine loops over its variants itself). Fix: run rules.check on "
+    "with_variant(data, v) for each variant there, prefixing err.field with variants.<v>.",
+)
+@pytest.mark.parametrize(
+    ("overlay", "field"),
+    [
+        (SEATS_TWICE, "variants.pair.table.seats"),  # was exit 3 at build
+        (CHIPS_FOR_SOME, "variants.rich.rules.chips"),  # built; 4 players had no chips
+    ],
+)
+def test_a_variant_is_cross_checked_like_the_game(tmp_path: Path, overlay: str, field: str) -> None:
+    from tts_builder.definition import load_definition
+    from tts_builder.errors import BuildError
+
+    folder = tmp_path / "arche-noah"
+    folder.mkdir()
+    for path in ARCHE_NOAH.rglob("*"):
+        if path.is_file():
+            (folder / path.relative_to(ARCHE_NOAH)).parent.mkdir(parents=True, exist_ok=True)
+            (folder / path.relative_to(ARCHE_NOAH)).write_bytes(path.read_bytes())
+    definition = folder / "game.yaml"
+    definition.write_text(definition.read_text("utf-8") + overlay, "utf-8")
+    with pytest.raises(BuildError, match=rf"game\.yaml:\d+:\d+: {re.escape(field)}: "):
+        load_definition("arche-noah", tmp_path)
