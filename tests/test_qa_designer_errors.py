@@ -290,3 +290,23 @@ def test_a_variant_is_cross_checked_like_the_game(tmp_path: Path, overlay: str, 
     definition.write_text(definition.read_text("utf-8") + overlay, "utf-8")
     with pytest.raises(BuildError, match=rf"game\.yaml:\d+:\d+: {re.escape(field)}: "):
         load_definition("arche-noah", tmp_path)
+
+
+def test_a_variant_and_a_game_building_into_one_folder_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # ``qa-game`` variant ``quick`` and the game ``qa-game-quick`` both built into
+    # dist/qa-game-quick/, the second silently replacing the first.
+    quick = {"name": "Quick", "table": {"setup": [{"deal": "flowers", "count": 3, "to": "hand"}]}}
+    root = write(tmp_path, meadow(quick=quick))
+    other = copy.deepcopy(BASE)
+    other["id"] = f"{GAME}-quick"
+    (root / other["id"]).mkdir()
+    (root / other["id"] / "game.yaml").write_text(yaml.safe_dump(other), "utf-8")
+    err = one_line_error(capsys, root, build_args(root))
+    assert re.match(
+        r"error: .*qa-game/game\.yaml:\d+:\d+: variants\.quick: builds into qa-game-quick/, "
+        r"as the game 'qa-game-quick' does",
+        err,
+    ), err
+    assert not (root / "dist").exists()

@@ -86,7 +86,9 @@ def build(
     builds = []
     fingerprints: dict[str, list[Any]] = {}  # fingerprint -> the builds it stands for
     request = {"out": str(out), "base_url": base_url, "variant": variant}
-    for game in _games(games, report.assets):
+    chosen_games = _games(games, report.assets)
+    _check_folders(chosen_games, variant, report.assets)
+    for game in chosen_games:
         # Nothing this game's build reads changed, and its folders are as built: skip it.
         fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
         current = up_to_date(out, cache.get(fingerprint))
@@ -118,6 +120,27 @@ def build(
             report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
     for fingerprint, made in fingerprints.items():  # what the next no-op build may skip
         cache[fingerprint] = manifest({result.folder: result.files for result in made})
+
+
+def _check_folders(games: list[str], variant: str | None, assets: Path | None) -> None:
+    """No two builds share a ``dist/`` folder (game ``a-b`` and game ``a``'s variant ``b``
+    would replace each other): a one-line error at the variant. Every game found counts, not
+    only those built now."""
+    from .definition import available_games, load_definition
+    from .plugin import output_folder
+
+    owners = {output_folder(source.id, None): source.id for source in available_games(assets)}
+    owners.update({output_folder(game, None): game for game in games})
+    variants = {game: [variant] if variant else _variants(game, assets) for game in games}
+    for game in games:
+        for name in variants[game]:
+            folder = output_folder(game, name)
+            if folder in owners:
+                raise load_definition(game, assets).doc.error(
+                    f"variants.{name}", f"builds into {folder}/, as the game {owners[folder]!r} "
+                    "does; rename the variant or that game",
+                )  # fmt: skip
+            owners[folder] = f"{game} variant {name}"
 
 
 def build_checked(game: str, options: Any, cache: Any, assets: Path | None = None) -> Any:
