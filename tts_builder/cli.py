@@ -86,7 +86,9 @@ def build(
     builds = []
     fingerprints: dict[str, list[Any]] = {}  # fingerprint -> the builds it stands for
     request = {"out": str(out), "base_url": base_url, "variant": variant}
-    for game in _games(games, report.assets):
+    chosen_games = _games(games, report.assets)
+    _check_folders(chosen_games, variant, report.assets)
+    for game in chosen_games:
         # Nothing this game's build reads changed, and its folders are as built: skip it.
         fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
         current = up_to_date(out, cache.get(fingerprint))
@@ -120,6 +122,27 @@ def build(
         cache[fingerprint] = manifest({result.folder: result.files for result in made})
 
 
+def _check_folders(games: list[str], variant: str | None, assets: Path | None) -> None:
+    """No two builds share a ``dist/`` folder (game ``a-b`` and game ``a``'s variant ``b``
+    would replace each other): a one-line error at the variant. Every game found counts, not
+    only those built now."""
+    from .definition import available_games, load_definition
+    from .plugin import output_folder
+
+    owners = {output_folder(source.id, None): source.id for source in available_games(assets)}
+    owners.update({output_folder(game, None): game for game in games})
+    variants = {game: [variant] if variant else _variants(game, assets) for game in games}
+    for game in games:
+        for name in variants[game]:
+            folder = output_folder(game, name)
+            if folder in owners:
+                raise load_definition(game, assets).doc.error(
+                    f"variants.{name}", f"builds into {folder}/, as the game {owners[folder]!r} "
+                    "does; rename the variant or that game",
+                )  # fmt: skip
+            owners[folder] = f"{game} variant {name}"
+
+
 def build_checked(game: str, options: Any, cache: Any, assets: Path | None = None) -> Any:
     """What ``build`` writes for one game or variant, in memory: the build, linted and checked
     (``cache`` the render and lint cache), with ``table.png`` added."""
@@ -130,13 +153,27 @@ def build_checked(game: str, options: Any, cache: Any, assets: Path | None = Non
     problems = check_build(result)
     if problems:
         name, first = problems[0]
-        message = f"generated save fails {first.path}: {first.message}"
-        if len(problems) > 1:
-            message += f" (and {len(problems) - 1} more findings)"
+        more = f" (and {len(problems) - 1} more findings)" if len(problems) > 1 else ""
+        field = _origin(result, name, first.path)
+        if field is not None:  # an object the definition laid: the designer's to move
+            raise result.definition.doc.error(field, f"{first.message}{more}")
+        message = f"generated save fails {first.path}: {first.message}{more}"
         raise RuntimeError(f"{result.folder}/{name}: {message}")
     # The table at load, as TTS lays it out, beside preview.png.
     result.files["table.png"] = _table_png(result, cache)
     return result
+
+
+def _origin(result: Any, save_name: str, path: str) -> str | None:
+    """The definition field that laid the object at ``path`` (``ObjectStates[3]...``) of the
+    save ``save_name``, if the game says (``GameBuild.origins``)."""
+    import re
+
+    found = re.match(r"ObjectStates\[(\d+)\]", path)
+    objects = result.saves().get(save_name, {}).get("ObjectStates", [])
+    if found is None or int(found.group(1)) >= len(objects):
+        return None
+    return result.origins.get(objects[int(found.group(1))].get("GUID"))
 
 
 def _table_png(result: Any, cache: Any) -> bytes:
@@ -460,6 +497,14 @@ def table(
     _games((game,), report.assets)
     if out_file is not None and after_setup and players is None:
         raise BuildError("--out names one file: give --players too")
+    if players is not None:
+        if not after_setup:
+            raise BuildError("--players: seats players for --after-setup only; add --after-setup")
+        from .definition import load_definition
+
+        low, high = load_definition(game, report.assets).players
+        if not low <= players <= high:
+            raise BuildError(f"--players {players}: {game} takes {low}-{high} players")
     out = DEFAULT_OUT.resolve()
     result = build_game(game, BuildOptions(out_dir=out, variant=variant), DirCache(out / ".cache"),
                         report.assets)  # fmt: skip
@@ -474,7 +519,7 @@ def table(
         config = module.rules_config(result.definition.data, variant)
         low, high = result.definition.players
         pictures = {}
-        for count in [players] if players else range(low, high + 1):
+        for count in [players] if players is not None else range(low, high + 1):
             state = run_setup(result.save, count, images=result.files)
             # A game whose Setup lays the table out per player count says where its script's
             # positions are then; otherwise they are the build's.

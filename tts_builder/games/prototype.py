@@ -28,6 +28,7 @@ from ..table import (
     COMPONENT,
     MANIFEST,
     Art,
+    check_art,
     check_manifest,
     hand_capacity,
     lay_table,
@@ -36,7 +37,7 @@ from ..table import (
     step_count,
     target_of,
 )
-from ..variants import variant_title, with_variant
+from ..variants import variant_entry, variant_title, with_variant
 
 GAME_ID = "prototype"
 PREVIEW_COLUMNS, PREVIEW_CELL = 8, 240  # the preview sheet: small cells keep the build fast
@@ -62,16 +63,17 @@ OPTIONAL: frozenset[str] = frozenset({"rosters"})
 def check(data: Data, root: Path) -> None:
     """The manifest's cross-field checks, and room in every hand for what Setup deals: of the
     game and of each variant's table (an error there is located in the variant)."""
-    _check_table(data)
+    _check_table(data, root)
     for variant in data.get("variants") or {}:
         try:
-            _check_table(with_variant(data, variant))
+            _check_table(with_variant(data, variant), root)
         except FieldError as err:
             raise FieldError(f"variants.{variant}.{err.field}", err.detail) from None
 
 
-def _check_table(data: Data) -> None:
+def _check_table(data: Data, root: Path) -> None:
     check_manifest(data)
+    check_art(data, root)
     manifest = data["table"]
     low, high = data["players"]["min"], data["players"]["max"]
     steps = manifest.get("setup", [])
@@ -158,7 +160,21 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     files = build_files(game_id, save, thumbnail, preview, script, ui)
     build = GameBuild(game_id, definition, save, script, ui, files)
     build.positions = table.positions
+    build.origins = piece_origins(definition, table.guids)
     return build
+
+
+def piece_origins(definition: GameDefinition, guids: dict[str, list[str]]) -> dict[str, str]:
+    """GUID -> ``table.pieces[i].at`` of the piece that laid it (in the variant, when the
+    variant's table lists the pieces)."""
+    entry = variant_entry(definition.base_data, definition.variant)
+    prefix = f"variants.{definition.variant}." if "pieces" in entry.get("table", {}) else ""
+    pieces = definition.data["table"]["pieces"]
+    return {
+        guid: f"{prefix}table.pieces[{index}].at"
+        for index, piece in enumerate(pieces)
+        for guid in guids.get(piece["id"], [])
+    }
 
 
 #: The game as the registry (``tts_builder.games``) lists it.

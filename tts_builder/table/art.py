@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image
 
+from ..errors import FieldError
 from ..schema import Custom, Int, ListOf, Map, Str
 
 SIZE = ListOf(Int(16, 4096), 2, 2)
@@ -99,3 +100,38 @@ class Art:
         """A layout component's pixel size (width, height)."""
         width, height = self.sides.size(component)
         return int(width), int(height)
+
+
+def check_art(data: dict[str, Any], root: Path) -> None:
+    """Every image element of a layout component names an art file inside the game folder,
+    for each of the fields it is drawn with (the roster entries of the decks showing it, the
+    seat colours): FieldError at ``components.<id>.<side>[i].src``. Checked at load, so a
+    missing file is located in the definition (and in the variant that names it)."""
+    from .assemble import card_fields, seat_fields
+    from .schema import deck_entries
+
+    table = data.get("table", {})
+    seats = [seat_fields(color) for color in table.get("seats", [])]
+    for name, component in data["components"].items():
+        fields = [{}, *seats]
+        for piece in table.get("pieces", []):
+            if piece.get("component") == name and "roster" in piece:
+                fields += [card_fields(e) for e in deck_entries(piece, data.get("rosters", {}))]
+        for side in ("face", "back"):
+            for index, element in enumerate(component.get(side, [])):
+                if element.get("type") == "image":
+                    _check_src(root, str(element["src"]), fields, f"components.{name}.{side}"
+                               f"[{index}].src")  # fmt: skip
+
+
+def _check_src(root: Path, src: str, fields: list[dict[str, Any]], field: str) -> None:
+    for values in fields:
+        try:
+            rel = src.format_map(values)
+        except (KeyError, IndexError, ValueError, AttributeError):
+            continue  # not drawn with these fields (validate_layout names unknown fields)
+        path = root / rel
+        if not path.resolve().is_relative_to(root.resolve()):
+            raise FieldError(field, f"art file must be inside the game folder: {rel}")
+        if not path.is_file():
+            raise FieldError(field, f"art file not found: {path}")

@@ -251,6 +251,9 @@ def _check_piece(
         raise FieldError(f"{path}.width", f"expected 0.5 to 60 units, got {piece['width']}")
     if kind == "zone" and "size" not in piece:
         raise FieldError(f"{path}.size", "missing required key (the zone's [x, z] size)")
+    for axis, extent in enumerate(piece.get("size", [])):
+        if not 0.1 <= extent <= 100:
+            raise FieldError(f"{path}.size[{axis}]", f"expected 0.1 to 100 units, got {extent}")
     if "scale" in piece and not 0.05 <= piece["scale"] <= 10:
         raise FieldError(f"{path}.scale", f"expected 0.05 to 10, got {piece['scale']}")
 
