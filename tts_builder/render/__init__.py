@@ -14,6 +14,7 @@ from tts_builder.render.components import (
 )
 from tts_builder.render.composite import (
     D6_CELLS,
+    check_die_style,
     render_die_face,
     render_die_texture,
     render_preview,
@@ -40,6 +41,7 @@ __all__ = [
     "PictureStore",
     "SheetPlan",
     "Sides",
+    "check_die_style",
     "compose_sheet",
     "deck_sheets",
     "decode_part",
