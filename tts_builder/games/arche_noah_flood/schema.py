@@ -96,6 +96,7 @@ RULES = Map(
     }
 )
 
+
 def _die_style(value: Json, path: str) -> None:
     check_die_style(value, path)  # FieldError at path.<key> for a bad style; nothing drawn
 
