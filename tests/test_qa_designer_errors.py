@@ -262,13 +262,6 @@ variants:
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="definition.validated_definition runs the game's cross-field check "
-    "(Game.check) on the base data only: a variant's merged data is never cross-checked "
-    "(the prototype engine loops over its variants itself). Fix: run rules.check on "
-    "with_variant(data, v) for each variant there, prefixing err.field with variants.<v>.",
-)
 @pytest.mark.parametrize(
     ("overlay", "field"),
     [

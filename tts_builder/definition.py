@@ -16,9 +16,10 @@ from pathlib import Path
 from .bundled import ASSETS_DIR
 from .errors import BuildError, FieldError
 from .games import game, game_ids
-from .plugin import GameDefinition
+from .json_types import Data
+from .plugin import Game, GameDefinition
 from .schema import Int, ListOf, Map, OneOf, Str, validate
-from .variants import VARIANTS, check_overlays
+from .variants import VARIANTS, check_overlays, with_variant
 from .yamlsrc import SourceDoc, parse_yaml
 
 ASSETS_ROOT = ASSETS_DIR  # the bundled games
@@ -154,9 +155,22 @@ def validated_definition(game_id: str, doc: SourceDoc, source: GameSource) -> Ga
         check_overlays(doc.data, fields)
         header_checks(doc, game_id)
         rules.check(doc.data, source.folder)
+        for variant in doc.data.get("variants") or {}:
+            _check_variant(rules, doc.data, variant, source.folder)
     except FieldError as err:
         raise doc.reraise(err) from None
     return GameDefinition(game_id, doc, source.folder, engine, source.origin)
+
+
+def _check_variant(rules: Game, data: Data, variant: str, folder: Path) -> None:
+    """The game's cross-field checks on a variant's merged data, located in the variant: an
+    overlay can break what the base game satisfies (a seat twice, chips for too few counts)."""
+    try:
+        merged = dict(with_variant(data, variant))  # a copy: with_variant may return data
+        merged.pop("variants", None)  # the variant alone: the others are checked on their own
+        rules.check(merged, folder)
+    except FieldError as err:
+        raise FieldError(f"variants.{variant}.{err.field}", err.detail) from None
 
 
 def shown_path(path: Path) -> Path:
