@@ -178,11 +178,6 @@ def test_a_truncated_render_cache_entry_is_redrawn_not_shipped(tmp_path: Path) -
             if p.is_file()} == built  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="definition.read_definition reports a non-UTF-8 byte as 'position N' of the file "
-    "(UnicodeDecodeError.start), not file:line:column",
-)
 def test_a_non_utf8_byte_is_located_by_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -193,11 +188,6 @@ def test_a_non_utf8_byte_is_located_by_line(
     assert re.match(rf"error: .*qa-game/game\.yaml:{line}:\d+: ", err), err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="yamlsrc._located: PyYAML's ReaderError (a control character) has no mark, so it is "
-    "reported at 1:1 with a character 'position'; its .position gives the line",
-)
 def test_a_control_character_is_located_by_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
