@@ -1,49 +1,193 @@
-"""Time a clean build, a no-op rebuild and a verify run of a game.
+"""Paired build benchmarks, every figure a ratio to a clean build in the same run.
 
-    python benchmarks/bench_build.py [GAME] [--examples N]
+    python benchmarks/bench_build.py [GAME|all] [--repeat N] [--sizes 1,2,4,6] [--no-sizes]
 
-Each step runs the real CLI in a subprocess against a fresh output folder; the figures are
-wall-clock seconds on this machine, best of ``--repeat`` runs.
+Each step is the real CLI (``python -m tts_builder -q build ...``) in a child process; its CPU
+seconds (user + system) and peak memory (ru_maxrss) come from ``os.wait4`` of that child, so a
+busy machine disturbs the figures less than wall-clock time would. One round runs, in order:
+
+- clean: a fresh ``--out`` folder (no render or lint cache);
+- no-op: the same command again (everything cached, nothing written);
+- no-op in a warm process: the build command run twice in one child through ``tts_builder.cli.run``,
+  the second timed (what ``watch`` pays per rebuild: no interpreter start, no imports);
+- one-animal change: the game copied, one animal's colour edited (its cards change), rebuilt
+  into the same folder with ``--assets``;
+- encode floor: encoding every PNG of the build once (``render.encode_png``), nothing else;
+- interpreter floor: ``python -c "import tts_builder.cli"``.
+
+``all`` builds every bundled game and variant (``build`` without a game; no one-animal step).
+
+Then the deck-size series builds copies of Arche Noah whose roster is repeated 1x/2x/4x/6x
+(40 to 240 cards), clean, with CPU and peak memory each. Min and median over ``--repeat``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+ASSETS = ROOT / "assets"
+CLI = [sys.executable, "-m", "tts_builder", "-q"]
 
-def timed(args: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "tts_builder", "-q", *args], check=True)
-    return time.perf_counter() - started
+
+def child_env() -> dict[str, str]:
+    """The environment of every child: bytecode caching on, as for a user."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def measure(args: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
+    """Run ``args``; (CPU seconds, peak memory in MB, stdout) of that child."""
+    proc = subprocess.Popen(args, cwd=cwd, env=child_env(), stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"failed ({proc.returncode}): {shlex.join(args)}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out
+
+
+WARM = """
+import sys, time
+from tts_builder.cli import run
+args = sys.argv[1:]
+assert run(args) == 0
+started = time.process_time()
+assert run(args) == 0
+print(time.process_time() - started)
+"""
+
+ENCODE = """
+import sys, time
+from io import BytesIO
+from pathlib import Path
+from PIL import Image
+from tts_builder.render import encode_png
+images = []
+for path in sorted(Path(sys.argv[1]).rglob("*.png")):
+    if ".cache" not in path.parts:
+        with Image.open(path) as im:
+            im.load()
+            images.append(im.copy())
+started = time.process_time()
+for im in images:
+    encode_png(im)
+print(time.process_time() - started)
+"""
+
+
+def copy_game(game: str, into: Path) -> Path:
+    """A copy of a bundled game under ``into`` (an --assets folder); its game.yaml."""
+    shutil.copytree(ASSETS / game, into / game)
+    return into / game / "game.yaml"
+
+
+def change_one_animal(definition: Path) -> None:
+    """Edit the colour of the first animal that has one (its cards' faces change)."""
+    text = definition.read_text(encoding="utf-8")
+    changed, count = re.subn(r'(color: )"#[0-9a-fA-F]{6}"', r'\1"#123456"', text, count=1)
+    assert count == 1, "no animal colour to change"
+    definition.write_text(changed, encoding="utf-8")
+
+
+def scale_roster(definition: Path, factor: int) -> None:
+    """Repeat Arche Noah's animal roster ``factor`` times (copies renamed 'Name 2', ...)."""
+    lines = definition.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = lines.index("animals:\n") + 1
+    end = start
+    while end < len(lines) and lines[end].startswith("  - {name: "):
+        end += 1
+    roster = lines[start:end]
+    extra = [
+        line.replace("{name: ", "{name: ", 1).replace(", color", f" {copy}, color", 1)
+        for copy in range(2, factor + 1)
+        for line in roster
+    ]
+    definition.write_text("".join(lines[:end] + extra + lines[end:]), encoding="utf-8")
+
+
+def ratio_line(label: str, values: list[float], base: float, unit: str = "s") -> str:
+    low, mid = min(values), statistics.median(values)
+    return (f"  {label:34s} min {low:7.3f} {unit}  median {mid:7.3f} {unit}  "
+            f"= {low / base:6.3f} x clean")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", nargs="?", default="arche-noah")
-    parser.add_argument("--examples", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--sizes", default="1,2,4,6", help="deck-size factors (Arche Noah)")
+    parser.add_argument("--no-sizes", action="store_true", help="skip the deck-size series")
     opts = parser.parse_args()
+    print("command:", shlex.join([Path(sys.executable).name, *sys.argv]))
+    measure([sys.executable, "-c", "import tts_builder.cli"])  # bytecode written once
+    steps: dict[str, list[float]] = {}
+    memory: dict[str, list[float]] = {}
 
-    clean, noop = [], []
+    def record(step: str, seconds: float, mb: float = 0.0) -> None:
+        steps.setdefault(step, []).append(seconds)
+        memory.setdefault(step, []).append(mb)
+
     for _ in range(opts.repeat):
-        out = Path(tempfile.mkdtemp(prefix="bench-dist-"))
+        work = Path(tempfile.mkdtemp(prefix="bench-build-"))
         try:
-            clean.append(timed(["build", opts.game, "--out", str(out)]))
-            noop.append(timed(["build", opts.game, "--out", str(out)]))
+            out = work / "dist"
+            games = [] if opts.game == "all" else [opts.game]
+            build = [*CLI, "build", *games, "--out", str(out)]
+            record("clean", *measure(build)[:2])
+            record("no-op", *measure(build)[:2])
+            warm = measure([sys.executable, "-c", WARM, *build[3:]])
+            record("no-op in a warm process", float(warm[2].split()[-1]))
+            if games:
+                assets = work / "assets"
+                change_one_animal(copy_game(opts.game, assets))
+                changed = [*CLI, "--assets", str(assets), "build", opts.game, "--out", str(out)]
+                record("one-animal change", *measure(changed)[:2])
+            floor = measure([sys.executable, "-c", ENCODE, str(out / opts.game if games else out)])
+            record("encode floor (PNGs once)", float(floor[2].split()[-1]))
+            record("interpreter + imports", *measure([sys.executable, "-c",
+                                                      "import tts_builder.cli"])[:2])  # fmt: skip
         finally:
-            shutil.rmtree(out, ignore_errors=True)
-    verify = min(
-        timed(["verify", opts.game, "--examples", str(opts.examples)]) for _ in range(opts.repeat)
-    )
-    print(f"clean build   {min(clean):7.2f} s")
-    print(f"no-op build   {min(noop):7.2f} s   ({min(clean) / min(noop):.1f}x faster than clean)")
-    print(f"verify ({opts.examples} examples per function) {verify:7.2f} s")
+            shutil.rmtree(work, ignore_errors=True)
+    clean = min(steps["clean"])
+    print(f"{opts.game}, {opts.repeat} paired rounds (CPU seconds of each child):")
+    for step, values in steps.items():
+        print(ratio_line(step, values, clean))
+    print(f"  clean / encode floor: {clean / min(steps['encode floor (PNGs once)']):.2f}")
+    print(f"  peak memory: clean {max(memory['clean']):.0f} MB, "
+          f"no-op {max(memory['no-op']):.0f} MB")
+    if opts.no_sizes:
+        return
+    factors = [int(f) for f in opts.sizes.split(",")]
+    print("deck-size series (Arche Noah, clean builds):")
+    first = None
+    for factor in factors:
+        cpu, mb = [], []
+        for _ in range(opts.repeat):
+            work = Path(tempfile.mkdtemp(prefix="bench-deck-"))
+            try:
+                scale_roster(copy_game("arche-noah", work / "assets"), factor)
+                seconds, peak, _ = measure([*CLI, "--assets", str(work / "assets"), "build",
+                                            "arche-noah", "--out", str(work / "dist")])  # fmt: skip
+                cpu.append(seconds)
+                mb.append(peak)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+        first = first or (min(cpu), max(mb))
+        print(f"  {factor}x ({40 * factor:3d} cards): CPU min {min(cpu):6.2f} s "
+              f"({min(cpu) / first[0]:5.2f} x 1x), peak {max(mb):6.0f} MB "
+              f"({max(mb) / first[1]:5.2f} x 1x)")
 
 
 if __name__ == "__main__":

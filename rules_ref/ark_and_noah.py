@@ -922,11 +922,13 @@ def taming_picks(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str,
     """Taming's picks: who takes a drawn animal now.
 
     ``{"space": action id, "occupant": colour, "turn_order": [colours], "draws_left": n,
-    "taken": picks made, "left": drawn tiles still on the display}`` -> ``{"order": [colours],
-    "picker": colour or "", "done": bool}``. The occupant picks first, then (a shared action
-    only) every other player once in turn order; nobody picks while the occupant still has
-    draws to make; ``done`` once everybody in the order has picked or no drawn tile is left
-    (the rest go back to the bags).
+    "taken": picks made, "left": drawn tiles still on the display, "bags": tiles in both bags
+    (optional: not known)}`` -> ``{"order": [colours], "picker": colour or "", "done": bool}``.
+    The occupant picks first, then (a shared action only) every other player once in turn
+    order; nobody picks while the occupant still has draws to make, unless both bags are empty
+    (a draw from no tile is no draw: 3 players' "either" draw after the bags ran out); ``done``
+    once everybody in the order has picked or no drawn tile is left (the rest go back to the
+    bags).
     """
     space = _need_str(inp.get("space"), "space")
     occupant = _need_str(inp.get("occupant"), "occupant")
@@ -934,11 +936,12 @@ def taming_picks(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str,
     draws = _need_int(_need(inp, "draws_left"), "draws_left")
     taken = _need_int(_need(inp, "taken"), "taken")
     left = _need_int(_need(inp, "left"), "left")
+    drawable = inp.get("bags") is None or _need_int(inp["bags"], "bags") > 0
     action = next((a for a in config["actions"] if a["id"] == space), None)
     if action is None:
         raise RuleError("unknown_space", f"no action space {space}")
     pickers = [occupant, *_others(action, order, occupant)]
-    if draws > 0:
+    if draws > 0 and drawable:
         return {"order": pickers, "picker": "", "done": False}
     if 0 <= taken < len(pickers) and left > 0:
         return {"order": pickers, "picker": pickers[taken], "done": False}

@@ -297,3 +297,88 @@ def test_9_a_double_click_on_done_finishes_one_step(standard: Any) -> None:
     assert told(game, second, since) == ["That step is already finished."]
     assert game.table.ui_active("done") != game.table.ui_active("done_b")
     assert not game.table.ui_active(shown)
+
+
+def test_an_animal_whose_partner_was_just_drawn_may_be_given_for_it(standard: Any) -> None:
+    """Found by the model-based driver (seed 103): the trader's only animal that may be given
+    is the partner of a drawn one. Dropped onto the display it has left the trader's area, and
+    the glue counted it out of their hand ("You have no animal to give for a drawn one")."""
+    chosen: dict[str, str] = {}
+
+    def edit(game: Game) -> None:
+        trader = game.status().split()[2]
+        other = next(c for c in game.colours if c != trader)
+        loose = {o["GUID"]: o for o in game.save["ObjectStates"]}
+
+        def owner(item: dict[str, Any]) -> str | None:
+            t = item["Transform"]
+            return game.area_of({"position": [t["posX"], t["posY"], t["posZ"]]})
+
+        out = [json.loads(o["GMNotes"] or "{}") for o in loose.values() if owner(o)]
+        in_play = {n["tile"] for n in out if n.get("kind") == "animal"}
+        hand = [json.loads(o["GMNotes"]) for o in loose.values() if owner(o) == trader
+                and json.loads(o["GMNotes"] or "{}").get("kind") == "animal"]  # fmt: skip
+        slot = 7
+        for notes in hand:  # every animal the trader holds has its partner in play
+            if notes["tile"] ^ 1 not in in_play:
+                sex = "female" if notes["sex"] == "male" else "male"
+                game.give_tile(notes["species"], sex, other, slot)
+                slot += 1
+        species = next(s["name"] for k, s in enumerate(game.config["species"])
+                       if {2 * k, 2 * k + 1}.isdisjoint(in_play))  # fmt: skip
+        chosen["female"] = game.give_tile(species, "female", trader, 5)
+        male = game.tile(species, "male")
+        for nickname in ("Male animals", "Female animals"):  # only that male is left to draw
+            game._bag(nickname)["ContainedObjects"] = [male] if nickname == "Male animals" else []
+        chosen["male"] = male["GUID"]
+
+    game = Game(standard, 2, edit)
+    trader = to_trading(game)
+    game.table.click_ui(trader, "trade_vp")
+    game.table.click_ui(trader, "draw_male")
+    assert game.script()["drawn"] == [chosen["male"]]
+    since = len(game.table.broadcasts)
+    target = game.table.object(chosen["male"])
+    game.table.drop(trader, chosen["female"], list(target["position"]))
+    assert told(game, trader, since) == []
+    assert game.script()["drawn"] == [chosen["female"]]
+    assert game.area_of(game.table.object(chosen["male"])) == trader
+    assert not game.table.errors
+
+
+def test_3_players_taming_either_draw_with_empty_bags_does_not_block_the_picks(
+    standard: Any,
+) -> None:
+    """Three players: the occupant draws a male, a female and one of either sex. When the bags
+    are empty after the first two, there is no third draw (rules_ref skips it): the picks start
+    at once and the step can end. Before, the occupant was told to draw, the draw was refused
+    (the bags are empty) and nobody could pick or press Done."""
+
+    def edit(game: Game) -> None:
+        for nickname in ("Male animals", "Female animals"):  # one tile left in each bag
+            bag = game._bag(nickname)
+            bag["ContainedObjects"] = bag["ContainedObjects"][:1]
+
+    game = Game(standard, 3, edit)
+    occupant = game.status().split()[2]
+    others = [c for c in game.colours if c != occupant]
+    wishes = {c: ["pitch", "food", "forest"] for c in others}
+    since = len(game.table.broadcasts)
+    game.place_workers({**wishes, occupant: ["taming"]})
+    game.until(occupant, "Taming")
+    s = game.script()
+    assert len(s["drawn"]) == 2 and s["draws_left"] == 1
+    assert f"{occupant}: take one of the drawn animals (drag it into your area)." in (
+        game.messages(since)
+    )
+    order = [occupant, *[c for c in s["turn_order"] if c != occupant]]
+    for colour in order[:2]:
+        game.take_drawn(colour)
+    assert game.script()["drawn"] == []
+    game.done(occupant)
+    assert game.step() != (occupant, "Taming")
+    assert not game.table.errors
+    inp = {"space": "taming", "occupant": "Red", "turn_order": ["Red", "Yellow", "Green"],
+           "draws_left": 1, "taken": 0, "left": 2}  # fmt: skip
+    assert ref.taming_picks(game.config, inp)["picker"] == ""  # bags not known: still draws
+    assert ref.taming_picks(game.config, {**inp, "bags": 0})["picker"] == "Red"

@@ -69,6 +69,40 @@ def test_a_clean_build_is_byte_identical_to_one_in_memory(capsys, tmp_path: Path
     assert "arche-noah/arche-noah.json" in written
 
 
+def test_a_no_op_build_builds_nothing_until_an_input_or_output_changes(
+    capsys, assets: Path, tmp_path: Path, monkeypatch
+) -> None:
+    from conftest import SESSION_CACHE
+
+    import tts_builder.cli as cli_module
+    from tts_builder.writer import DirCache
+
+    out = tmp_path / "dist"
+    DirCache(out / ".cache").update(SESSION_CACHE)  # renders drawn by other tests
+    args = ["--assets", str(assets), "build", "arche-noah", "--out", str(out)]
+    assert cli(capsys, *args)[0] == EXIT_OK
+    built = {p: p.read_bytes() for p in sorted((out / "arche-noah").rglob("*")) if p.is_file()}
+    real_build = cli_module.build_checked
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("built although nothing changed")
+
+    monkeypatch.setattr(cli_module, "build_checked", no_build)
+    code, _, err = cli(capsys, *args)
+    assert code == EXIT_OK, err
+    assert "inputs unchanged: nothing rebuilt" in err and "up to date" in err
+    monkeypatch.setattr(cli_module, "build_checked", real_build)
+    (out / "arche-noah" / "preview.png").write_bytes(b"edited")  # an output changed
+    code, _, err = cli(capsys, *args)
+    assert code == EXIT_OK and "inputs unchanged" not in err
+    assert {p: p.read_bytes() for p in built} == built
+    path = assets / "arche-noah" / "game.yaml"  # an input changed
+    path.write_text(path.read_text().replace("name: Arche Noah", "name: Arche Noah II"))
+    code, _, err = cli(capsys, *args)
+    assert code == EXIT_OK and "inputs unchanged" not in err
+    assert b"Arche Noah II" in (out / "arche-noah" / "arche-noah.json").read_bytes()
+
+
 def test_bad_yaml_exits_2_with_one_line_and_writes_nothing(capsys, assets: Path, tmp_path) -> None:
     path = assets / "arche-noah" / "game.yaml"
     path.write_text(path.read_text().replace("purple: 10,", "purple: twelve,"))

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import SESSION_CACHE
 from PIL import Image
 
 from tts_builder.build import build_game, lint_build
@@ -88,7 +89,7 @@ def _arche_noah_with(tmp_path: Path, animals: int) -> Path:
 def big_deck(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
     """(animals, the build of arche-noah with that many animals)."""
     root = _arche_noah_with(tmp_path_factory.mktemp("big-deck"), request.param)
-    return request.param, build_game("arche-noah", assets_root=root)
+    return request.param, build_game("arche-noah", cache=SESSION_CACHE, assets_root=root)
 
 
 def test_arche_noah_with_a_deck_of_many_sheets_builds(big_deck: Any) -> None:

@@ -15,7 +15,7 @@ from conftest import SESSION_CACHE
 from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.play import adapter_factory, has_driver
-from tts_builder.play.driver import play_many
+from tts_builder.play.driver import Choices, _try_illegal, play_many
 
 RESET = 'S.trade = {bonus = false, choice = "", exchanged = false}'
 
@@ -68,3 +68,41 @@ def test_a_planted_trading_reset_bug_is_caught_with_a_short_sequence(
     # setup, two rounds' placements and the steps up to the second Trading bonus
     assert len(failure.actions) <= 24, failure.describe()
     assert "'trade_" in failure.problem, failure.describe()  # the bonus is hidden: "taken"
+
+
+#: The glue's check that a drawn animal goes into the picker's own area (planted bug: none).
+OWN_AREA = "if ok and board.owner_of(obj) ~= color then"
+
+
+def until_task(adapter: Any, choices: Choices, name: str, steps: int = 400) -> None:
+    """Play legal moves (each the first one offered) until the reference waits on ``name``."""
+    for _ in range(steps):
+        if adapter.state.queue[0][0] == name:
+            return
+        adapter.moves(choices)[0].perform()
+    raise AssertionError(f"no {name} task within {steps} steps")
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_wrong_drop_is_refused_explained_and_a_planted_gap_caught(
+    short: dict[str | None, Any], planted: bool
+) -> None:
+    """The picker drags a drawn animal into another player's area: the table refuses it and
+    tells the picker; with the glue's own-area check removed the driver reports it."""
+    built = short[None]
+    save = copy.deepcopy(built.save)
+    if planted:
+        assert save["LuaScript"].count(OWN_AREA) == 1
+        save["LuaScript"] = save["LuaScript"].replace(OWN_AREA, "if false then")
+    adapter = maker(built, save)(3)
+    choices = Choices(3, [0])  # two players
+    adapter.start(choices)
+    until_task(adapter, choices, "keep")
+    attempt = next(a for a in adapter.attempts(choices) if "drags a drawn animal into" in a.text)
+    problem = _try_illegal(adapter, attempt, adapter.table_view())
+    if planted:
+        assert problem is not None and "changed the table" in problem, problem
+    else:
+        assert problem is None
+        told = adapter.told(0)[-1]
+        assert told == (attempt.color, "Drag the drawn animal into your own area to take it.")

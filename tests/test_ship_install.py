@@ -250,7 +250,7 @@ def test_ark_and_noah_installs_one_save_for_every_player_count(tmp_path: Path) -
     saves = tmp_path / "Saves"
     saves.mkdir()
     options = BuildOptions(out_dir=tmp_path / "dist")
-    ark = build_game("ark-and-noah", options, {})
+    ark = build_game("ark-and-noah", options, SESSION_CACHE)
     plans = install_build(ark, options, saves, "ark-and-noah")
     assert len(plans) == len(ark.saves()) == 1
     (plan,) = plans

@@ -9,7 +9,9 @@ from __future__ import annotations
 import functools
 import http.client
 import json
+import re
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -24,9 +26,11 @@ from tts_builder.errors import BuildError
 from tts_builder.ship.publish import (
     FolderUploader,
     PublishPlan,
+    asset_files,
     check_base_url,
     content_name,
     plan_publish,
+    png_optimizer,
     publish,
     rewrite_strings,
     upload_all,
@@ -404,7 +408,11 @@ def test_s3_without_such_a_bucket_is_not_retried(built, options, s3, s3_server: 
 # --- the command ------------------------------------------------------------------------------
 
 
-def test_publish_command(capsys, cli_out: Path, site, tmp_path: Path) -> None:
+def test_publish_command(capsys, cli_out: Path, site, tmp_path: Path, monkeypatch) -> None:
+    from tts_builder.ship import publish as pub
+
+    monkeypatch.setitem(pub.OXIPNG_OPTIONS, "level", 0)  # the quickest lossless pass
+    monkeypatch.setattr(pub, "OXIPNG_DEFLATE_LEVEL", 1)
     folder, base = site
     saves = tmp_path / "TTS" / "Saves"
     saves.mkdir(parents=True)
@@ -420,6 +428,73 @@ def test_publish_command(capsys, cli_out: Path, site, tmp_path: Path) -> None:
     assert "warning: --base-url http://127.0.0.1:" in err and "(loopback)" in err
     installed = (saves / "TS_Save_1.json").read_bytes()
     assert installed == (package / "arche-noah.json").read_bytes()
+    assert re.search(r"assets: \d+ bytes, [01]\.\d{3} of the \d+ built", err)
+    for path in (folder / GAME / "images").iterdir():  # named by the bytes uploaded
+        assert path.name == Path(content_name(path.name.rsplit("-", 1)[0] + ".png",
+                                              path.read_bytes())).name  # fmt: skip
+
+
+def test_publish_without_pyoxipng_uploads_the_built_bytes(capsys, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "oxipng", None)  # as if it were not installed
+    assert png_optimizer() is None
+
+
+# --- lossless recompression -------------------------------------------------------------------
+
+SMALL = 100_000  # bytes: the tests recompress the small images (a card sheet takes seconds)
+
+
+def _small_pngs(build: GameBuild) -> dict[str, bytes]:
+    return {rel: data for rel, data in build.files.items()
+            if rel.endswith(".png") and len(data) < SMALL}  # fmt: skip
+
+
+def test_optimised_pngs_have_the_same_pixels_fewer_bytes_and_are_deterministic(built) -> None:
+    from io import BytesIO
+
+    from PIL import Image
+
+    originals = _small_pngs(built)
+    assert len(originals) >= 5
+    first = {rel: png_optimizer()(data) for rel, data in originals.items()}
+    second = {rel: png_optimizer()(data) for rel, data in originals.items()}
+    assert first == second  # the same bytes twice
+    for rel, data in originals.items():
+        with Image.open(BytesIO(data)) as before, Image.open(BytesIO(first[rel])) as after:
+            assert (after.mode, after.size) == (before.mode, before.size), rel
+            assert after.tobytes() == before.tobytes(), rel
+        assert len(first[rel]) <= len(data)
+    assert sum(map(len, first.values())) <= 0.88 * sum(map(len, originals.values()))
+
+
+def test_optimised_results_are_cached_by_content(built) -> None:
+    cache: dict[str, bytes] = {}
+    data = next(iter(_small_pngs(built).values()))
+    smaller = png_optimizer(cache)(data)
+    assert list(cache.values()) == [smaller]
+    key = next(iter(cache))
+    cache[key] = b"cached"
+    assert png_optimizer(cache)(data) == b"cached"  # read back, not recompressed
+
+
+def test_plan_names_and_hosts_the_optimised_bytes(built, options) -> None:
+    optimize = png_optimizer()
+    assert optimize is not None
+
+    def small_only(data: bytes) -> bytes:
+        return optimize(data) if len(data) < SMALL else data
+
+    plain = plan_publish(built, options, "https://ada.github.io/mods/")
+    plan = plan_publish(built, options, "https://ada.github.io/mods/", optimize=small_only)
+    assert len(plan.assets) == len(asset_files(built.files))
+    assert sum(map(len, plan.assets.values())) < sum(map(len, plain.assets.values()))
+    for key, data in plan.assets.items():
+        rel = key.split("/", 1)[1]
+        stem = rel.rsplit("-", 1)[0] + ".png"
+        assert rel == content_name(stem, data)
+        assert data == small_only(built.files[stem])
+        assert plan.urls[key].encode() in plan.save_bytes
+    assert plan.thumbnail == small_only(built.files["arche-noah.png"]) != plain.thumbnail
 
 
 def test_publish_command_fails_on_one_line(capsys, cli_out: Path, tmp_path: Path) -> None:

@@ -40,6 +40,15 @@ def sampler() -> dict[str, Any]:
         {"type": "ellipse", "box": [0, 0, 160, 160], "fill": "#264653"}]}  # fmt: skip
     data["components"]["plot"] = {"size": [300, 200], "face": [
         {"type": "rect", "box": [0, 0, 300, 200], "fill": "#bc6c25"}]}  # fmt: skip
+    data["components"]["pawn"] = {"size": [160, 160], "face": [
+        {"type": "ellipse", "box": [0, 0, 160, 160], "fill": "{seat_color}"},
+        {"type": "text", "text": "{seat}", "box": [10, 50, 150, 110], "size": 30}]}  # fmt: skip
+    data["components"]["start"] = {"size": [400, 560], "face": [
+        {"type": "rect", "box": [0, 0, 400, 560], "fill": "#f1d18a"}], "back": [
+        {"type": "rect", "box": [0, 0, 400, 560], "fill": "#2b4162"}]}  # fmt: skip
+    data["components"]["number"] = {"size": [400, 560], "face": [
+        {"type": "text", "text": "{name} {value}", "box": [0, 0, 400, 560], "size": 40}],
+        "back": [{"type": "rect", "box": [0, 0, 400, 560], "fill": "#2b4162"}]}  # fmt: skip
     table = data["table"]
     table["seats"] = ["White", "Red", "Yellow", "Green", "Blue"]
     table["anchors"]["market"] = [0, 7]
@@ -51,6 +60,10 @@ def sampler() -> dict[str, Any]:
         {"id": "plot", "kind": "tile", "component": "plot", "width": 3, "states": ["coin-back"],
          "at": {"seat": [5, 5]}},
         {"id": "bed", "kind": "zone", "size": [6, 3], "tags": ["Bed"], "at": {"seat": [0, 9]}},
+        {"id": "pawn", "kind": "token", "component": "pawn", "at": {"seat": [1, 5]}},
+        {"id": "first", "kind": "card", "component": "start", "face_up": True, "at": [20, -8]},
+        {"id": "numbers", "kind": "deck", "component": "number", "roster": "flowers",
+         "each": {"value": [1, 2]}, "at": [20, 0]},
     ]  # fmt: skip
     table["setup"] = [
         {"deal": "flowers", "count": 3, "to": "hand"},
@@ -97,6 +110,23 @@ def test_every_kind_becomes_its_tts_object_and_the_build_checks_clean(built: Gam
     zones = objects_named(built, "ScriptingTrigger")
     assert len(zones) == 5 and all(z["Tags"] == ["Bed"] for z in zones)
     assert len(objects_named(built, "HandTrigger")) == 5
+
+
+def test_a_card_a_deck_of_entries_times_values_and_pieces_printing_their_seat(
+    built: GameBuild,
+) -> None:
+    (first,) = [o for o in objects_named(built, "Card") if o["Nickname"] == "First"]
+    assert first["Transform"]["rotZ"] == 0.0 and len(first["CustomDeck"]) == 1
+    (numbers,) = [o for o in objects_named(built, "DeckCustom") if o["Nickname"] == "Numbers"]
+    notes = [json.loads(c["GMNotes"]) for c in numbers["ContainedObjects"]]
+    assert [(n["name"], n["value"]) for n in notes[:4]] == [
+        ("Rose", 1), ("Rose", 2), ("Tulip", 1), ("Tulip", 2)]  # fmt: skip
+    assert len(notes) == 12
+    pawns = [o for o in objects_named(built, "Custom_Token") if o["Nickname"].endswith("Pawn")]
+    urls = {o["Nickname"]: o["CustomImage"]["ImageURL"] for o in pawns}
+    assert urls["White Pawn"].endswith("images/pawn-face-white.png")
+    pictures = {built.files[f"images/pawn-face-{c}.png"] for c in ("white", "red", "blue")}
+    assert len(pictures) == 3  # each seat's pawn in its own colour
 
 
 def test_scripts_get_positions_as_data_and_the_checks_get_them_too(built: GameBuild) -> None:
@@ -154,7 +184,7 @@ def test_the_deck_runs_down_to_its_last_card(tmp_path: Path) -> None:
 
 ERRORS = [
     (lambda d: d["table"]["pieces"][1].update(kind="dek"), "table.pieces[1].kind",
-     "expected one of deck, token"),
+     "expected one of deck, card, token"),
     (lambda d: d["table"]["pieces"][2]["at"].update(anchor="suply"),
      "table.pieces[2].at.anchor", "unknown anchor 'suply' (anchors: middle, supply)"),
     (lambda d: d["table"]["setup"][0].update(deal="flower"), "table.setup[0].deal",
@@ -208,7 +238,7 @@ def test_hand_capacity_follows_the_table() -> None:
 def test_cards_held_in_a_hand_are_not_off_the_table(built: GameBuild) -> None:
     save = copy.deepcopy(built.save)
     hand = objects_named(built, "HandTrigger")[0]
-    (deck,) = [o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"]
+    (deck,) = [o for o in save["ObjectStates"] if o["Nickname"] == "Flowers"]
     deck["Transform"]["posX"], deck["Transform"]["posZ"] = (hand["Transform"]["posX"],
                                                             hand["Transform"]["posZ"])  # fmt: skip
     assert not [f for f in check_geometry(save) if "off the table" in f.message]
@@ -230,14 +260,55 @@ def test_dealing_order_starts_with_whoever_pressed_setup(built: GameBuild) -> No
     config = prototype.rules_config(built.definition.data)
     engines = Engines("prototype", config, built.global_script)
     inp = {"seats": ["White", "Red", "Yellow"], "seated": ["Red", "White", "Pink", "Yellow"],
-           "chooser": "Yellow"}  # fmt: skip
-    out = engines.lua("setup", inp)
-    assert out == engines.python("setup", inp)
-    assert out["players"] == ["White", "Red", "Yellow"] and out["unlisted"] == ["Pink"]
+           "chooser": "Yellow", "min": 2, "max": 5}  # fmt: skip
+    seated = engines.lua("seating", inp)
+    assert seated == engines.python("seating", inp)
+    assert seated["players"] == ["White", "Red", "Yellow"] and seated["unlisted"] == ["Pink"]
+    assert seated["start"] == 2
+    plan = {"players": seated["players"], "start": seated["start"]}
+    out = engines.lua("deals", plan)
+    assert out == engines.python("deals", plan)
     first = [(d["color"], d["slot"]) for d in out["deals"] if d["step"] == 1][:4]
     assert first == [("Yellow", 1), ("White", 1), ("Red", 1), ("Yellow", 2)]
     market = [d["slot"] for d in out["deals"] if d["step"] == 2]
     assert market == [1, 2, 3]  # one shared row, numbered across the players
     last_hand = [d for d in out["deals"] if d["step"] == 4]
     assert [d["slot"] for d in last_hand] == [4, 4, 4]  # hand slots continue across steps
+    assert engines.lua("deals", {"players": ["White"], "start": 1}) == {
+        "rule_error": "bad_start"}  # fmt: skip
     assert json.dumps(engines.lua("adjust_score", {"score": 98, "delta": 5})) == '{"score": 99}'
+
+
+QUICK = {"name": "Meadow (quick)", "description": "Three cards each, a head start of 5.",
+         "table": {"setup": [{"deal": "flowers", "count": 3, "to": "hand"}],
+                   "score": {"start": 5, "min": 0, "max": 99}}}  # fmt: skip
+
+
+def test_a_variant_overlays_the_manifest(tmp_path: Path) -> None:
+    data = copy.deepcopy(BASE)
+    data["id"] = "quick"
+    data["variants"] = {"quick": QUICK}
+    root = write(tmp_path, data, "quick")
+    build = build_game("quick", BuildOptions(variant="quick"), SESSION_CACHE, root)
+    assert build.save["SaveName"] == "Meadow (quick)" and check_build(build) == []
+    table = EmulatedTable(build.save, images=build.files)
+    table.seat(["White", "Red"])
+    table.load()
+    table.click_ui("White", "setup")
+    assert len([o for o in table.objects() if o["type"] == "Card"]) == 6
+    assert not [o for o in table.objects() if o["type"] == "Token"]  # no seeds in this variant
+    assert table.ui_value("score_value_1") == "5"
+
+
+def test_a_variant_that_overfills_a_hand_is_located_in_the_variant(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = copy.deepcopy(BASE)
+    data["id"] = "quick"
+    data["variants"] = {"quick": copy.deepcopy(QUICK)}
+    data["variants"]["quick"]["table"]["setup"][0]["count"] = 6
+    write(tmp_path, data, "quick")
+    assert run(["--assets", str(tmp_path), "build", "quick", "--out", str(tmp_path / "d")]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"quick/game\.yaml:\d+:\d+: variants\.quick\.table\.setup\[0\]\.count: "
+                     r"2 players get 6 cards in hand", err), err  # fmt: skip

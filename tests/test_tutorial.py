@@ -218,6 +218,7 @@ def test_score_counters_follow_the_seated_players_and_survive_a_reload(built: Ga
     reloaded.load()
     assert reloaded.ui_value("score_value_1") == "2"
     assert not reloaded.ui_active("setup")
+    assert reloaded.ui_value("status") == "2 players (White, Red), Red starts."
 
 
 def test_setup_refuses_too_few_players_and_tells_others_where_to_sit(built: GameBuild) -> None:

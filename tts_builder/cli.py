@@ -78,18 +78,33 @@ def build(
     every bundled game)."""
     from .build import DEFAULT_OUT, BuildOptions, describe_outputs
     from .definition import shown_path
+    from .fingerprint import MANIFEST_PREFIX, build_fingerprint, manifest, up_to_date
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or DEFAULT_OUT).resolve()
     cache = DirCache(out / ".cache")
     builds = []
-    for game in _games(games, report.assets):
+    fingerprints: dict[str, list[Any]] = {}  # fingerprint -> the builds it stands for
+    request = {"out": str(out), "base_url": base_url, "variant": variant}
+    chosen_games = _games(games, report.assets)
+    _check_folders(chosen_games, variant, report.assets)
+    for game in chosen_games:
+        # Nothing this game's build reads changed, and its folders are as built: skip it.
+        fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
+        current = up_to_date(out, cache.get(fingerprint))
+        if current is not None:
+            for folder, count in current.items():
+                report(f"built {folder}: {count} files, 0 images rendered (inputs unchanged: "
+                       "nothing rebuilt)")
+                report(f"{shown_path(out / folder)}/: up to date")
+            continue
         variants = [variant] if variant else [None, *_variants(game, report.assets)]
         for chosen in variants:
             started = time.perf_counter()
             options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
             result = build_checked(game, options, cache, report.assets)
             builds.append(result)
+            fingerprints.setdefault(fingerprint, []).append(result)
             report(
                 f"built {result.folder} from {shown_path(result.definition.root)}: "
                 f"{len(result.files)} files, {result.rendered} images "
@@ -103,6 +118,29 @@ def build(
         else:
             write_tree(dest, result.files)
             report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
+    for fingerprint, made in fingerprints.items():  # what the next no-op build may skip
+        cache[fingerprint] = manifest({result.folder: result.files for result in made})
+
+
+def _check_folders(games: list[str], variant: str | None, assets: Path | None) -> None:
+    """No two builds share a ``dist/`` folder (game ``a-b`` and game ``a``'s variant ``b``
+    would replace each other): a one-line error at the variant. Every game found counts, not
+    only those built now."""
+    from .definition import available_games, load_definition
+    from .plugin import output_folder
+
+    owners = {output_folder(source.id, None): source.id for source in available_games(assets)}
+    owners.update({output_folder(game, None): game for game in games})
+    variants = {game: [variant] if variant else _variants(game, assets) for game in games}
+    for game in games:
+        for name in variants[game]:
+            folder = output_folder(game, name)
+            if folder in owners:
+                raise load_definition(game, assets).doc.error(
+                    f"variants.{name}", f"builds into {folder}/, as the game {owners[folder]!r} "
+                    "does; rename the variant or that game",
+                )  # fmt: skip
+            owners[folder] = f"{game} variant {name}"
 
 
 def build_checked(game: str, options: Any, cache: Any, assets: Path | None = None) -> Any:
@@ -115,13 +153,27 @@ def build_checked(game: str, options: Any, cache: Any, assets: Path | None = Non
     problems = check_build(result)
     if problems:
         name, first = problems[0]
-        message = f"generated save fails {first.path}: {first.message}"
-        if len(problems) > 1:
-            message += f" (and {len(problems) - 1} more findings)"
+        more = f" (and {len(problems) - 1} more findings)" if len(problems) > 1 else ""
+        field = _origin(result, name, first.path)
+        if field is not None:  # an object the definition laid: the designer's to move
+            raise result.definition.doc.error(field, f"{first.message}{more}")
+        message = f"generated save fails {first.path}: {first.message}{more}"
         raise RuntimeError(f"{result.folder}/{name}: {message}")
     # The table at load, as TTS lays it out, beside preview.png.
     result.files["table.png"] = _table_png(result, cache)
     return result
+
+
+def _origin(result: Any, save_name: str, path: str) -> str | None:
+    """The definition field that laid the object at ``path`` (``ObjectStates[3]...``) of the
+    save ``save_name``, if the game says (``GameBuild.origins``)."""
+    import re
+
+    found = re.match(r"ObjectStates\[(\d+)\]", path)
+    objects = result.saves().get(save_name, {}).get("ObjectStates", [])
+    if found is None or int(found.group(1)) >= len(objects):
+        return None
+    return result.origins.get(objects[int(found.group(1))].get("GUID"))
 
 
 def _table_png(result: Any, cache: Any) -> bytes:
@@ -253,12 +305,21 @@ def verify(
     game that parts from rules_ref (its shortest failing action sequence printed)."""
     from .play import has_driver, play_table
     from .strategies import strategies_for
-    from .verify import check_function
+    from .verify import check_functions
 
     failed = False
     for game in _games(games, report.assets):
-        for variant in [None, *_variants(game, report.assets)]:
-            result, engines = _engines(game, report.assets, variant)
+        variants = [None, *_variants(game, report.assets)]
+        built = {variant: _engines(game, report.assets, variant) for variant in variants}
+        # Variants with the same rule config draw the same inputs: generate them once for all.
+        groups: dict[str, list[Any]] = {}
+        for variant, (result, engines) in built.items():
+            key = json.dumps([engines.config, result.definition.players], sort_keys=True,
+                             default=str)  # fmt: skip
+            groups.setdefault(key, []).append(variant)
+        checks: dict[tuple[Any, str], tuple[Any, float]] = {}
+        for variant in variants:
+            result, engines = built[variant]
             generators = strategies_for(
                 result.engine, engines.config, result.definition.players, malformed=True
             )
@@ -269,9 +330,16 @@ def verify(
             for name in engines.names():
                 if name not in generators:
                     continue
-                started = time.perf_counter()
-                outcome = check_function(engines, name, generators[name], examples, seed)
-                took = time.perf_counter() - started
+                if (variant, name) not in checks:
+                    group = [v for v in next(g for g in groups.values() if variant in g)
+                             if (v, name) not in checks and name in built[v][1].names()]
+                    started = time.perf_counter()
+                    outcomes = check_functions([built[v][1] for v in group], name,
+                                               generators[name], examples, seed)  # fmt: skip
+                    took = time.perf_counter() - started
+                    for v, outcome in zip(group, outcomes, strict=True):
+                        checks[(v, name)] = (outcome, took)
+                outcome, took = checks[(variant, name)]
                 label = f"{result.folder} {name}"
                 if outcome.mismatch is None:
                     checked += 1
@@ -429,6 +497,14 @@ def table(
     _games((game,), report.assets)
     if out_file is not None and after_setup and players is None:
         raise BuildError("--out names one file: give --players too")
+    if players is not None:
+        if not after_setup:
+            raise BuildError("--players: seats players for --after-setup only; add --after-setup")
+        from .definition import load_definition
+
+        low, high = load_definition(game, report.assets).players
+        if not low <= players <= high:
+            raise BuildError(f"--players {players}: {game} takes {low}-{high} players")
     out = DEFAULT_OUT.resolve()
     result = build_game(game, BuildOptions(out_dir=out, variant=variant), DirCache(out / ".cache"),
                         report.assets)  # fmt: skip
@@ -443,7 +519,7 @@ def table(
         config = module.rules_config(result.definition.data, variant)
         low, high = result.definition.players
         pictures = {}
-        for count in [players] if players else range(low, high + 1):
+        for count in [players] if players is not None else range(low, high + 1):
             state = run_setup(result.save, count, images=result.files)
             # A game whose Setup lays the table out per player count says where its script's
             # positions are then; otherwise they are the build's.

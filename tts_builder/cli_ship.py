@@ -63,8 +63,9 @@ def _build(report: Reporter, game: str, variant: str | None, out: Path) -> tuple
 
     find_game(game, report.assets)  # a one-line error for an unknown game, before anything else
     options = BuildOptions(out_dir=out, variant=variant)
-    build = build_game(game, options, DirCache(out / ".cache"), report.assets)
-    lint_build(build)
+    cache = DirCache(out / ".cache")
+    build = build_game(game, options, cache, report.assets)
+    lint_build(build, cache)
     problems = [f for f in check_save(build.save) if f.level == "req"]
     if problems:
         raise RuntimeError(f"{game}: generated save fails {problems[0].path}: "
@@ -98,6 +99,20 @@ def install(
            f"{build.save.get('SaveName', build.definition.name)}")
 
 
+def _optimizer(report: Reporter, optimize: bool, out: Path) -> Any:
+    """The lossless PNG optimiser publish uses (its results cached in ``<out>/.cache``)."""
+    from .ship import publish as pub
+    from .writer import DirCache
+
+    if not optimize:
+        return None
+    found = pub.png_optimizer(DirCache(out / ".cache"))
+    if found is None:
+        report("pyoxipng is not installed: the images are uploaded as built (pip install "
+               "pyoxipng for smaller ones)")
+    return found
+
+
 @click.command()
 @click.argument("game")
 @click.option("--base-url", required=True,
@@ -118,6 +133,9 @@ def install(
               help="Retries per asset upload.")
 @click.option("--timeout", type=click.FloatRange(0.1), default=10.0, show_default=True,
               help="Seconds to wait for each URL in the link check.")
+@click.option("--optimize/--no-optimize", default=True, show_default=True,
+              help="Recompress every PNG losslessly (oxipng) before upload: same pixels, "
+                   "fewer bytes for every player to download.")
 @_VARIANT
 @_SAVES
 @_OUT
@@ -125,7 +143,7 @@ def install(
 def publish(
     report: Reporter, game: str, base_url: str, dest: str | None, endpoint_url: str | None,
     s3_acl: str | None, package_dir: Path | None, do_install: bool, retries: int, timeout: float,
-    variant: str | None, saves_dir: Path | None, out_dir: Path | None,
+    optimize: bool, variant: str | None, saves_dir: Path | None, out_dir: Path | None,
 ) -> None:
     """Publish GAME: hosted, content-hashed images, checked links, a Workshop package.
 
@@ -138,9 +156,13 @@ def publish(
     base = pub.check_base_url(base_url)
     saves = find_saves_dir(saves_dir) if do_install else None
     uploader = pub.make_uploader(dest, endpoint_url, s3_acl) if dest else None
+    pub.probe_base_url(base, timeout)  # fail fast, before building and recompressing
     out = _out(out_dir)
     build, options = _build(report, game, variant, out)
-    plan = pub.plan_publish(build, options, base, variant)
+    plan = pub.plan_publish(build, options, base, variant, _optimizer(report, optimize, out))
+    before = sum(len(data) for data in pub.asset_files(build.files).values())
+    after = sum(len(data) for data in plan.assets.values())
+    report(f"assets: {after} bytes, {after / max(before, 1):.3f} of the {before} built")
     package = (package_dir or out / "workshop" / install_key(game, variant)).resolve()
 
     def put_in_tts(plan: pub.PublishPlan) -> str:

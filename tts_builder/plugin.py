@@ -118,6 +118,9 @@ class GameBuild:
     variant: str | None = None
     #: Table positions the scripts use, for checks and pictures.
     positions: list[ScriptPosition] = field(default_factory=list)
+    #: GUID -> the definition field that put the object on the table (``table.pieces[2].at``),
+    #: so a failing check of a designer's object is reported at that field.
+    origins: dict[str, str] = field(default_factory=dict)
 
     @property
     def engine(self) -> str:

@@ -65,7 +65,7 @@ def variant_entry(data: Data, variant: str | None) -> Data:
 def with_variant(data: Data, variant: str | None) -> Data:
     """The definition's data with the variant's sections merged over it (``data`` for None)."""
     entry = variant_entry(data, variant)
-    overlays = {key: merge(data[key], entry[key]) for key in OVERLAID if key in entry}
+    overlays = {key: merge(data.get(key, {}), entry[key]) for key in OVERLAID if key in entry}
     return {**data, **overlays} if overlays else data
 
 
@@ -77,9 +77,17 @@ def variant_title(data: Data, variant: str | None) -> tuple[str, str]:
 
 def check_overlays(data: Data, fields: Mapping[str, Spec]) -> None:
     """Check every variant's overlaid sections against the game's specs, errors located in
-    the variant (``variants.<id>.rules...``)."""
+    the variant (``variants.<id>.rules...``); a section the game's definition has no spec for
+    (e.g. ``rules`` of a prototype) cannot be overlaid."""
     for variant, entry in (data.get("variants") or {}).items():
+        for key in OVERLAID:
+            if key in entry and key not in fields:
+                known = ", ".join(k for k in OVERLAID if k in fields) or "none"
+                raise FieldError(
+                    f"variants.{variant}.{key}",
+                    f"this game has no '{key}' section to overlay (sections: {known})",
+                )
         merged = with_variant(data, variant)
         for key in OVERLAID:
-            if key in entry and key in fields:
+            if key in entry:
                 fields[key].check(merged[key], f"variants.{variant}.{key}")

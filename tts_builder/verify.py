@@ -104,13 +104,16 @@ class Engines:
     """The two implementations of a game's rule functions, callable by name."""
 
     def __init__(self, game_id: str, config: dict[str, Any], global_script: str) -> None:
-        from .emulator import LuaSandbox
+        from .emulator import LuaSandbox, LuaScriptError
 
+        self._lua_error = LuaScriptError
         self.game_id = game_id
         self.config = config
+        self.global_script = global_script
         self.python_functions: dict[str, Callable[..., Json]] = rules_module(game_id).FUNCTIONS
         self.sandbox = LuaSandbox()
         self.env = self.sandbox.load_script(global_script, "Global")
+        self._lua_functions: dict[str, Any] = {}
 
     def lua_names(self) -> list[str]:
         """Every function in the shipped ``Rules`` table, sorted."""
@@ -160,14 +163,24 @@ class Engines:
         self.check_name(name)
         return python_outcome(self.python_functions[name], self.config, inp, detail)
 
+    def lua_function(self, name: str) -> Any:
+        """The shipped ``Rules.<name>`` (looked up once); a LuaScriptError if it is none."""
+        fn = self._lua_functions.get(name)
+        if fn is None:
+            from lupa import lua52
+
+            fn = self.sandbox.lookup(self.env, f"Rules.{name}")
+            if lua52.lua_type(fn) != "function":
+                raise self._lua_error(f"Rules.{name} is not a function in this script")
+            self._lua_functions[name] = fn
+        return fn
+
     def lua(self, name: str, inp: Json, detail: bool = False) -> Json:
         """The shipped Lua's outcome (a refusal's message too when ``detail``)."""
-        from .emulator import LuaScriptError
-
         self.check_name(name)
         try:
-            return normalize(self.sandbox.call(self.env, f"Rules.{name}", inp))
-        except LuaScriptError as err:
+            return normalize(self.sandbox.call_function(self.lua_function(name), inp))
+        except self._lua_error as err:
             return lua_error_outcome(err.message, detail)
         except Exception as err:  # noqa: BLE001 - e.g. a result JSON cannot hold
             return crashed(f"{type(err).__name__}: {err}")
@@ -207,10 +220,26 @@ def check_function(
     engines: Engines, name: str, strategy: Any, examples: int, seed: int
 ) -> FunctionResult:
     """Run up to ``examples`` generated inputs through both engines; shrink any mismatch."""
+    return check_functions([engines], name, strategy, examples, seed)[0]
+
+
+def check_functions(
+    builds: list[Engines], name: str, strategy: Any, examples: int, seed: int
+) -> list[FunctionResult]:
+    """:func:`check_function` for builds that share one input strategy (a game's variants with
+    the same rule config): each input is generated once and run through every build's two
+    engines (once for builds with the same script and config), so a disagreement in any build
+    fails the run and is shrunk. A build's mismatch is the last input it disagreed on: the
+    shrunk one for a build that fails on it."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as with_seed
 
-    failures: list[Mismatch] = []
+    same: dict[tuple[str, str], int] = {}
+    for index, engines in enumerate(builds):
+        key = (engines.global_script, json.dumps(engines.config, sort_keys=True, default=str))
+        same.setdefault(key, index)
+    runs = sorted(set(same.values()))
+    failures: dict[int, Mismatch] = {}
     seen: set[str] = set()
 
     @with_seed(seed)
@@ -224,9 +253,14 @@ def check_function(
     @given(strategy)
     def same_outcome(inp: Json) -> None:
         seen.add(json.dumps(inp, sort_keys=True))
-        lua, python = engines.lua(name, inp), engines.python(name, inp)
-        if not agree(lua, python):
-            failures.append(Mismatch(name, inp, lua, python))
+        failed = False
+        for index in runs:
+            engines = builds[index]
+            lua, python = engines.lua(name, inp), engines.python(name, inp)
+            if not agree(lua, python):
+                failures[index] = Mismatch(name, inp, lua, python)
+                failed = True
+        if failed:
             raise AssertionError(name)
 
     try:
@@ -234,5 +268,8 @@ def check_function(
     except Exception:  # Hypothesis re-raises the shrunk failure (possibly grouped)
         if not failures:
             raise
-        return FunctionResult(name, len(seen), failures[-1])
-    return FunctionResult(name, len(seen), None)
+    results = []
+    for engines in builds:
+        key = (engines.global_script, json.dumps(engines.config, sort_keys=True, default=str))
+        results.append(FunctionResult(name, len(seen), failures.get(same[key])))
+    return results

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import re
@@ -175,6 +176,8 @@ class LuaSandbox:
         self._loader = self.runtime.eval("function(src, name) return load(src, name, 't') end")
         self.lib = self.load_module("sandbox.lua", services)
         self._run = self.lib["run"]
+        self._call_json = self.load_module("convert.lua")["call"]
+        self._table_from = self.runtime.table_from
 
     def load_module(self, filename: str, *args: Any) -> Any:
         """Run a Lua file shipped with this package, unsandboxed, with ``args``; return its
@@ -260,6 +263,35 @@ class LuaSandbox:
                 return None
             value = value[part]
         return value
+
+    def json_to_lua(self, value: Any) -> Any:
+        """:func:`to_lua` for JSON-shaped data (dicts, lists, tuples, scalars), one call into
+        lupa per table rather than one per entry. (Not ``table_from(..., recursive=True)``:
+        lupa 2.8 turns a list that appears twice in the value into an empty table the second
+        time.)"""
+        if isinstance(value, dict):
+            return self._table_from(
+                {k: self.json_to_lua(v) for k, v in value.items() if v is not None}
+            )
+        if isinstance(value, list | tuple):
+            return self._table_from([self.json_to_lua(v) for v in value])
+        return value
+
+    def call_function(self, fn: Any, *json_args: Any) -> Any:
+        """``fn(*json_args)`` for a Lua function ``fn`` and JSON-shaped args; its first result
+        as :func:`from_lua` gives it. A Lua error raises :class:`LuaScriptError` with the same
+        message as :meth:`call` (no traceback). The arguments go in with :meth:`json_to_lua`;
+        the result comes out as one JSON string encoded in Lua (``convert.lua``), or through
+        :func:`from_lua` when it holds something that encoder leaves to the host."""
+        ok, value, *raw = self._call_json(fn, *(self.json_to_lua(a) for a in json_args))
+        if not ok:
+            raise LuaScriptError(explain(str(value)))
+        if value is None:
+            return from_lua(raw[0] if raw else None)
+        try:
+            return json.loads(value)
+        except ValueError:
+            raise AssertionError(f"convert.lua wrote invalid JSON: {value[:200]!r}") from None
 
     def call(self, env: Any, dotted_name: str, *json_args: Any) -> Any:
         """Call the function at ``dotted_name`` with JSON-shaped args; return its JSON result."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import marshal
 import random
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Mapping
@@ -33,6 +34,15 @@ def _text(value: Any) -> str:
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else format(value, ".14g")
     return str(value)
+
+
+def _copy_data(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (marshal's round trip is many times quicker than
+    ``copy.deepcopy``); anything marshal cannot write is deep-copied."""
+    try:
+        return marshal.loads(marshal.dumps(value))
+    except ValueError:
+        return copy.deepcopy(value)
 
 
 def _is_false(text: str | None) -> bool:
@@ -199,7 +209,7 @@ class EmulatedTable:
         raise_errors: bool = True,
         images: Mapping[str, bytes] | None = None,
     ) -> None:
-        self.save = copy.deepcopy(save)
+        self.save = _copy_data(save)
         self.strict = strict
         self.raise_errors = raise_errors
         self.violations: list[str] = []
@@ -426,9 +436,11 @@ class EmulatedTable:
             raise LuaScriptError(explain(str(result[1])), traceback)
         return from_lua(result[1]) if len(result) > 1 else None
 
-    def objects(self) -> list[dict[str, Any]]:
-        """A snapshot of the loose objects, in creation order."""
-        return [self._snapshot(item) for item in from_lua(self._world["snapshot"]())]
+    def objects(self, contents: bool = True) -> list[dict[str, Any]]:
+        """A snapshot of the loose objects, in creation order; without ``contents`` the
+        containers' ``contained`` lists are left out (a quicker read)."""
+        raw = self._world["snapshot"](None, not contents)
+        return [self._snapshot(item) for item in from_lua(raw)]
 
     def object(self, guid: str) -> dict[str, Any] | None:
         """A snapshot of one loose object, or None."""
@@ -469,7 +481,7 @@ class EmulatedTable:
     def save_state(self) -> dict[str, Any]:
         """The current table as a save dict (calls every ``onSave``)."""
         state = from_lua(self._run("save_state"))
-        save = copy.deepcopy(self.save)
+        save = _copy_data(self.save)
         save["ObjectStates"] = state["objects"]
         save["LuaScriptState"] = state["script_state"]
         save["Note"] = state["notes"]

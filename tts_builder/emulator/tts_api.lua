@@ -264,7 +264,13 @@ local function lower_tags(st)
   return set
 end
 
-local function has_tag(st, tag) return lower_tags(st)[tostring(tag):lower()] == true end
+local function has_tag(st, tag)
+  local want = tostring(tag):lower()
+  for _, t in ipairs(st.data.Tags or {}) do
+    if tostring(t):lower() == want then return true end
+  end
+  return false
+end
 
 local function shares_tag(a, b)
   local set = lower_tags(a)
@@ -515,12 +521,16 @@ local function shuffled_pairs(t)
   if type(t) ~= "table" then return raw_pairs(t) end
   local mt = getmetatable(t)
   if type(mt) == "table" and rawget(mt, "__pairs") then return raw_pairs(t) end
-  local keys, n = {}, 0
+  local keys, n, kind = {}, 0, nil
   for k in next, t do
     n = n + 1
     keys[n] = k
+    local tk = type(k)
+    if kind == nil then kind = tk elseif kind ~= tk then kind = false end
   end
-  table.sort(keys, key_less) -- C Lua's own hash order differs between runs: start from one order
+  -- C Lua's own hash order differs between runs: start from one order (keys of one type,
+  -- numbers or strings, sort the same with the default comparator, only quicker)
+  if kind == "string" or kind == "number" then table.sort(keys) else table.sort(keys, key_less) end
   shuffled(keys)
   local i = 0
   return function()
@@ -873,6 +883,9 @@ local function footprint_overlap(p, q)
     local lz = dx * math.sin(r.a) + dz * cos(r.a)
     return math.min(r.hw - abs(lx), r.hd - abs(lz))
   end
+  local dx0, dz0 = q.x - p.x, q.z - p.z
+  local reach = math.sqrt(p.hw * p.hw + p.hd * p.hd) + math.sqrt(q.hw * q.hw + q.hd * q.hd)
+  if dx0 * dx0 + dz0 * dz0 > reach * reach then return -1 end -- apart: no axis overlaps
   local function axes(b) return { { cos(b.a), -math.sin(b.a) }, { math.sin(b.a), cos(b.a) } } end
   local pa, qa = axes(p), axes(q)
   local function radius(b, ax, n)
@@ -936,8 +949,8 @@ local function report_interpenetration(st)
   for _, o in ipairs(objects) do
     if o ~= st and at_rest(o) then
       local other = box(o)
-      if other and footprint_overlap(me, other) > OVERLAP_EPS
-        and math.min(me.top, other.top) - max(me.bottom, other.bottom) > HEIGHT_EPS then
+      if other and math.min(me.top, other.top) - max(me.bottom, other.bottom) > HEIGHT_EPS
+        and footprint_overlap(me, other) > OVERLAP_EPS then
         local a, b = st.guid, o.guid
         if b < a then a, b = b, a end
         if not reported[a .. b] then
@@ -2093,9 +2106,9 @@ function World.jsonable(v)
   return c
 end
 
-local function snapshot(st)
+local function snapshot(st, lean)
   local contained = {}
-  if is_container(st) then
+  if is_container(st) and not lean then
     for i, d in ipairs(container_list(st)) do
       contained[i] = { guid = d.GUID, name = d.Name, nickname = d.Nickname or "", gm_notes = d.GMNotes or "",
         tags = list_copy(d.Tags) }
@@ -2106,18 +2119,20 @@ local function snapshot(st)
     gm_notes = st.data.GMNotes or "", description = st.data.Description or "",
     position = { get_pos(st) }, rotation = { get_rot(st) }, face_down = face_down(st),
     locked = st.data.Locked == true, value = get_value(st), quantity = M.getQuantity(st),
-    contained = contained, type = type_of(st), resting = st.resting, spawning = st.spawning == true,
+    contained = not lean and contained or nil, type = type_of(st), resting = st.resting,
+    spawning = st.spawning == true,
   }
 end
 
-function World.snapshot(guid)
+--- One object's snapshot (by GUID), or every loose object's; `lean`: without `contained`.
+function World.snapshot(guid, lean)
   if guid then
     local st = by_guid[guid]
-    return st and snapshot(st)
+    return st and snapshot(st, lean)
   end
   local list = {}
   for _, st in ipairs(objects) do
-    if live(st) then list[#list + 1] = snapshot(st) end
+    if live(st) then list[#list + 1] = snapshot(st, lean) end
   end
   return list
 end

@@ -13,15 +13,17 @@ random games close the hull and end.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from rules_ref import ark_and_noah as R
 
 from ..emulator import EmulatedTable
-from ..games.ark_and_noah import area_slot, rules_config, table_points
-from ..games.ark_and_noah.table import BOARD_TOP
+from ..games.ark_and_noah import AREA_SLOTS, area_slot, rules_config, table_points
+from ..games.ark_and_noah.animals import animal_side
+from ..games.ark_and_noah.table import BOARD_TOP, MARKER_CORNERS, round_cells, score_cells
 from .driver import Attempt, Choices, Move
-from .seated import SeatedTable
+from .seated import ReadCachedTable, SeatedTable
 
 TASK_KINDS = {"build": "build", "load": "load", "deluge_food": "deluge_food",
               "deluge_pairs": "deluge_pairs", "keep": "tame"}  # fmt: skip
@@ -42,6 +44,8 @@ class ArkAdapter(SeatedTable):
         self.save, self.images, self.seed, self.data = save, images, seed, data
         self.config = rules_config(data, variant)
         self.seats = data["table"]["seats"]
+        self.round_cells = round_cells(data, self.config)
+        self.score_cells = score_cells(data)
         self.low, self.high = data["players"]["min"], data["players"]["max"]
         self.tile_guid: dict[int, str] = {}
         for obj in save["ObjectStates"]:
@@ -50,6 +54,7 @@ class ArkAdapter(SeatedTable):
                 if notes.get("kind") == "animal":
                     self.tile_guid[notes["tile"]] = item["GUID"]
         self.colors: list[str] = []
+        self._notes: dict[str, dict[str, Any]] = {}  # GM notes text -> parsed
         self.table: EmulatedTable
         self.state: R.State
         self.points: dict[str, Any] = {}
@@ -62,7 +67,11 @@ class ArkAdapter(SeatedTable):
         n = self.low + choices.pick(self.high - self.low + 1)
         self.colors = [c for c in self.config["colors"][:n]]
         self.points = table_points(self.data, self.config, n)
-        self.table = EmulatedTable(self.save, seed=self.seed, images=self.images)
+        seats = [seat["color"] for seat in self.seats]
+        self._marker_corner = {
+            c: MARKER_CORNERS[seats.index(c) % len(MARKER_CORNERS)] for c in self.colors
+        }
+        self.table = ReadCachedTable(self.save, seed=self.seed, images=self.images)
         self.table.seat(self.colors)
         self.table.load()
         presser = self.colors[choices.pick(n)]
@@ -103,6 +112,16 @@ class ArkAdapter(SeatedTable):
         out: list[Attempt] = []
         first = self.colors[0]
         out.append(Attempt(first, "presses Setup again", lambda: self._call(first, "ui_setup")))
+        spare = [seat["color"] for seat in self.seats if seat["color"] not in self.colors]
+        if spare:  # a colour with a seat that is not playing sits down and clicks
+            newcomer = spare[0]
+            out.append(
+                Attempt(
+                    newcomer,
+                    "sits down mid-game and presses Done",
+                    lambda: self._as_newcomer(newcomer, "ui_done", self._done_id()),
+                )
+            )
         if self.state.is_terminal():
             for color in self.colors[:2]:
                 out.append(
@@ -112,6 +131,12 @@ class ArkAdapter(SeatedTable):
                         lambda c=color: self._call(c, "ui_done", "done"),
                     )
                 )
+            out.append(
+                Attempt(
+                    first, "draws after the game", lambda: self._call(first, "ui_draw", "draw_male")
+                )
+            )
+            out += self._clicks_for(first, "after the game")
             return out
         turn = self._turn(s)
         others = [c for c in self.colors if c != turn]
@@ -125,31 +150,26 @@ class ArkAdapter(SeatedTable):
                     lambda o=other: self._call(o, "ui_done", self._done_id()),
                 )
             )
-        if task[0] == "place" and others:
-            other = others[0]
-            worker = self._free_worker(other)
-            free = [
-                sp
-                for sp in self.points["spaces"]
-                if sp["id"] not in {p["space"] for p in s["placements"]}
-            ]
-            if worker and free:
-                out.append(
-                    Attempt(
-                        other,
-                        f"places a worker on {free[0]['id']} out of turn",
-                        lambda o=other, w=worker, sp=free[0]: self._drop(o, w, sp["current"]),
-                    )
-                )
+        if others and task[0] in ("family_turn", "trade_bonus"):
+            out += self._clicks_for(others[-1], "out of turn")
+        if task[0] == "place":
+            out += self._place_attempts(s, turn, others)
         if task[0] == "keep" and s["drawn"]:
             picker = self._color(task[1])
+            guid = s["drawn"][0]
             for other in [c for c in self.colors if c != picker][:1]:
-                guid = s["drawn"][0]
                 out.append(
                     Attempt(
                         other,
                         "takes a drawn animal out of turn",
                         lambda o=other, g=guid: self._into_area(o, g),
+                    )
+                )
+                out.append(
+                    Attempt(
+                        picker,
+                        f"drags a drawn animal into {other}'s area",
+                        lambda o=other, g=guid: self._into_area(o, g, picker),
                     )
                 )
         if task[0] == "trade_bonus":
@@ -161,27 +181,109 @@ class ArkAdapter(SeatedTable):
                     lambda: self._call(trader, "ui_draw", "draw_male"),
                 )
             )
-        if task[0] == "build" and others:
+        if task[0] in TRADE_TASKS[1:] and s["trade"]["bonus"]:
+            trader = self._color(task[1])
+            out += self._clicks_for(trader, "again")
+        if task[0] == "build":
+            out += self._build_attempts(others)
+        return out
+
+    def _clicks_for(self, color: str, when: str) -> list[Attempt]:
+        """``color`` presses the trading bonus or (the family game) an action button now, on
+        a stale panel: refused at this moment (``when``)."""
+        if self.config["turn_mode"] != "worker":
+            act = self.config["actions"][0]["id"]
+            return [
+                Attempt(
+                    color,
+                    f"chooses {act} {when}",
+                    lambda: self._call(color, "ui_choose", "act_" + act),
+                )
+            ]
+        bonus = self.config["trading"]["bonus"][0]
+        return [
+            Attempt(
+                color,
+                f"takes the trading bonus {bonus} {when}",
+                lambda: self._call(color, "ui_trade_bonus", "trade_" + bonus),
+            )
+        ]
+
+    def _place_attempts(self, s: dict[str, Any], turn: str, others: list[str]) -> list[Attempt]:
+        """Phase I: a worker out of turn, a worker onto a taken space, food onto the Ark."""
+        out: list[Attempt] = []
+        taken = {p["space"] for p in s["placements"]}
+        free = [sp for sp in self.points["spaces"] if sp["id"] not in taken]
+        if others and free:
             other = others[0]
-            guid = self._piece_in_area(other, "Divider")
-            edges = [e for e in self.points["edges"] if e not in self.state.dividers]
-            if guid and edges:
-                x, z, _ = self.points["edges"][edges[0]]
+            worker = self._free_worker(other)
+            if worker:
                 out.append(
                     Attempt(
                         other,
-                        f"builds on {edges[0]} in someone else's step",
+                        f"places a worker on {free[0]['id']} out of turn",
+                        lambda o=other, w=worker, sp=free[0]: self._drop(o, w, sp["current"]),
+                    )
+                )
+        worker = self._free_worker(turn)
+        busy = [sp for sp in self.points["spaces"] if sp["id"] in taken]
+        if worker and busy:
+            out.append(
+                Attempt(
+                    turn,
+                    f"places a worker on {busy[0]['id']}, which is taken",
+                    lambda w=worker, sp=busy[0]: self._drop(turn, w, sp["current"]),
+                )
+            )
+        food = self._piece_in_area(turn, "Food")
+        empty = [q for q in range(self.points["rows"] * self.points["cols"])
+                 if q not in self.state.food]  # fmt: skip
+        if food and empty:
+            out.append(
+                Attempt(
+                    turn,
+                    "puts food on the Ark in Phase I",
+                    lambda g=food, q=empty[0]: self._drop(turn, g, self._square_spot(q)),
+                )
+            )
+        return out
+
+    def _build_attempts(self, others: list[str]) -> list[Attempt]:
+        """Building: a divider in someone else's step, the builder's onto a built edge."""
+        out: list[Attempt] = []
+        free = [e for e in self.points["edges"] if e not in self.state.dividers]
+        if others and free:
+            other = others[0]
+            guid = self._piece_in_area(other, "Divider")
+            if guid:
+                x, z, _ = self.points["edges"][free[0]]
+                out.append(
+                    Attempt(
+                        other,
+                        f"builds on {free[0]} in someone else's step",
                         lambda o=other, g=guid, p=[x, z]: self._drop(o, g, p),
                     )
                 )
+        builder = self._color(self.state.queue[0][1])
+        guid = self._piece_in_area(builder, "Divider")
+        built = sorted(self.state.dividers, key=self.state.grid.index.__getitem__)
+        if guid and built:
+            x, z, _ = self.points["edges"][built[0]]
+            out.append(
+                Attempt(
+                    builder,
+                    f"builds on {built[0]}, where a divider stands",
+                    lambda g=guid, p=[x, z]: self._drop(builder, g, p),
+                )
+            )
         return out
 
     def table_view(self) -> dict[str, Any]:
         s = self._script()
-        objects = self.table.objects()
+        objects = self._objects()
         dividers, pitch, food = {}, [], []
         for o in objects:
-            notes = json.loads(o["gm_notes"] or "{}")
+            notes = o["notes"]
             x, z = o["position"][0], o["position"][2]
             if notes.get("kind") == "divider" and (e := self._near(self.points["edges"], x, z)):
                 dividers[e] = notes["color"]
@@ -206,6 +308,9 @@ class ArkAdapter(SeatedTable):
             "food": sorted(food),
             "loaded": loaded,
             "over": s["phase"] == "over",
+            "turn_order": list(s.get("turn_order") or s["colors"]),  # as the glue reads it
+            "bonuses": {sp["id"]: s["bonuses"].get(sp["id"], 0) for sp in self.points["spaces"]},
+            **self._markers_and_supply(objects),
         }
         if s["phase"] == "over":
             view["final"] = [s["final"]["scores"][c] for c in self.colors]
@@ -225,6 +330,20 @@ class ArkAdapter(SeatedTable):
             "food": sorted(state.food),
             "loaded": sorted([s, sq] for s, sq in state.loaded),
             "over": state.is_terminal(),
+            "turn_order": [self._color(p) for p in state.turn_order],
+            "bonuses": {a["id"]: state.bonuses[i] for i, a in enumerate(self.config["actions"])},
+            "bonus_tokens": {
+                a["id"]: state.bonuses[i]
+                for i, a in enumerate(self.config["actions"])
+                if state.bonuses[i]
+            },
+            "round_marker": min(state.round, len(self.round_cells) - 1),
+            "score_markers": [max(v, 0) % len(self.score_cells) for v in state.vp],
+            "supply": {
+                "dividers": [state.supply["dividers"][c] for c in self.colors],
+                "food": state.supply["food"],
+                "pitch": state.supply["pitch"],
+            },
         }
         if state.is_terminal():
             view["final"] = [state.final["scores"][c] for c in self.colors]
@@ -233,8 +352,61 @@ class ArkAdapter(SeatedTable):
 
     # ---- reading the table ---------------------------------------------------------------------
 
+    def _markers_and_supply(self, objects: list[dict[str, Any]]) -> dict[str, Any]:
+        """What the table's pieces show besides the Ark and the areas: the value of the bonus
+        token on each action space's spot, the round track's and the scoring track's cell
+        under their markers (None: on no cell), and how many pieces each supply bag holds."""
+        tokens: dict[str, int] = {}
+        round_marker: int | None = None
+        scores: dict[str, int | None] = {c: None for c in self.colors}
+        bags = {o["nickname"]: o["quantity"] for o in objects}
+        for o in objects:
+            kind, x, z = o["notes"].get("kind"), o["position"][0], o["position"][2]
+            if kind == "bonus":
+                for sp in self.points["spaces"]:
+                    if (sp["bonus"][0] - x) ** 2 + (sp["bonus"][1] - z) ** 2 < 0.01:
+                        tokens[sp["id"]] = o["notes"]["value"]
+            elif kind == "round":
+                round_marker = self._cell(self.round_cells, x, z)
+            elif kind == "score" and o["notes"]["color"] in scores:
+                corner = self._marker_corner[o["notes"]["color"]]
+                scores[o["notes"]["color"]] = self._cell(
+                    self.score_cells, x - corner[0], z - corner[1]
+                )
+        return {
+            "bonus_tokens": tokens,
+            "round_marker": round_marker,
+            "score_markers": [scores[c] for c in self.colors],
+            "supply": {
+                "dividers": [bags.get(f"{c} dividers") for c in self.colors],
+                "food": bags.get("Food supply", 0),  # none in the save: none to take
+                "pitch": bags.get("Pitch supply", 0),
+            },
+        }
+
+    @staticmethod
+    def _cell(cells: list[list[float]], x: float, z: float) -> int | None:
+        """The index of the cell at (x, z), or None."""
+        for k, (cx, cz) in enumerate(cells):
+            if (cx - x) ** 2 + (cz - z) ** 2 < 1e-4:
+                return k
+        return None
+
     def _script(self) -> dict[str, Any]:
         return json.loads(self.table.call_global("onSave"))
+
+    def _objects(self) -> list[dict[str, Any]]:
+        """The table's loose objects, each with its GM notes parsed (``notes``) and the seat
+        whose area it lies in (``owner``, or None)."""
+        objects = self.table.objects(contents=False)
+        for o in objects:
+            text = o["gm_notes"] or "{}"
+            notes = self._notes.get(text)
+            if notes is None:
+                notes = self._notes[text] = json.loads(text)
+            o["notes"] = notes
+            o["owner"] = self._owner(o)
+        return objects
 
     def _color(self, seat: int) -> str:
         return self.colors[seat] if 0 <= seat < len(self.colors) else "?"
@@ -257,16 +429,14 @@ class ArkAdapter(SeatedTable):
         return next(t for t, g in self.tile_guid.items() if g == guid)
 
     def _owner(self, o: dict[str, Any]) -> str | None:
-        import math
-
+        """The seated colour in whose area ``o`` lies (as the glue's ``board.owner_of``)."""
         w, d = self.data["table"]["area_size"]
         for color in self.colors:
             seat = self._seat(color)
             a = math.radians(seat["facing"])
+            cos, sin = math.cos(a), math.sin(a)
             dx, dz = o["position"][0] - seat["area"][0], o["position"][2] - seat["area"][1]
-            right = dx * math.cos(a) - dz * math.sin(a)
-            forward = dx * math.sin(a) + dz * math.cos(a)
-            if abs(right) <= w / 2 and abs(forward) <= d / 2:
+            if abs(dx * cos - dz * sin) <= w / 2 and abs(dx * sin + dz * cos) <= d / 2:
                 return color
         return None
 
@@ -275,16 +445,12 @@ class ArkAdapter(SeatedTable):
     ) -> list[dict[str, Any]]:
         return [
             o
-            for o in (self.table.objects() if objects is None else objects)
-            if json.loads(o["gm_notes"] or "{}").get("kind") == kind
-            and not o["locked"]
-            and self._owner(o) == color
+            for o in (self._objects() if objects is None else objects)
+            if o["notes"].get("kind") == kind and not o["locked"] and o["owner"] == color
         ]
 
     def _hand(self, color: str, objects: list[dict[str, Any]] | None = None) -> list[int]:
-        return sorted(
-            json.loads(o["gm_notes"])["tile"] for o in self._in_area(color, "animal", objects)
-        )
+        return sorted(o["notes"]["tile"] for o in self._in_area(color, "animal", objects))
 
     def _pieces(self, color: str, objects: list[dict[str, Any]]) -> list[int]:
         return [len(self._in_area(color, k, objects)) for k in ("divider", "food", "pitch")]
@@ -295,8 +461,8 @@ class ArkAdapter(SeatedTable):
 
     def _free_worker(self, color: str) -> str | None:
         placed = self._script().get("worker_space") or {}
-        for o in self.table.objects():
-            notes = json.loads(o["gm_notes"] or "{}")
+        for o in self._objects():
+            notes = o["notes"]
             if (
                 notes.get("kind") == "worker"
                 and notes.get("color") == color
@@ -425,18 +591,19 @@ class ArkAdapter(SeatedTable):
 
     def _align(self, task: list[Any] | None) -> None:
         """Press Done until the table is at the step of ``task``."""
+        s = self._script()
         for _ in range(60):
-            s = self._script()
             if self._matches(task, s):
                 return
             if s["phase"] not in ("resolve", "deluge"):
                 raise AssertionError(f"the table is in {s['phase']}, rules_ref at {task}")
             who = self._turn(s)
-            step = s["step"]
             self.table.click_ui(who, self._done_id())
-            if self._script()["step"] == step and self._script()["phase"] == s["phase"]:
+            after = self._script()
+            if after["step"] == s["step"] and after["phase"] == s["phase"]:
                 told = [m for to, m in self.told(len(self.table.broadcasts) - 1) if to == who]
                 raise AssertionError(f"{who}'s Done was refused: {told}")
+            s = after
         raise AssertionError(f"the table never reached {task}")
 
     def _perform(self, task: list[Any], action: int) -> None:
@@ -506,8 +673,8 @@ class ArkAdapter(SeatedTable):
         x, z, _ = self.points["edges"][edge]
         return next(
             o["guid"]
-            for o in self.table.objects()
-            if json.loads(o["gm_notes"] or "{}").get("kind") == "divider"
+            for o in self._objects()
+            if o["notes"].get("kind") == "divider"
             and (o["position"][0] - x) ** 2 + (o["position"][2] - z) ** 2 < 0.04
         )
 
@@ -516,16 +683,39 @@ class ArkAdapter(SeatedTable):
             raise AssertionError(f"{color} has no piece to drop")
         self.table.drop(color, guid, [xz[0], BOARD_TOP + 0.5, xz[1]])
 
-    def _into_area(self, color: str, guid: str) -> None:
-        """Drag a tile into a free place of ``color``'s area."""
+    def _into_area(self, color: str, guid: str, by: str | None = None) -> None:
+        """Drag a tile into ``color``'s area as a player does: onto an empty place of the area's
+        animal places if there is one, else on top of the lowest pile of tiles there; it comes
+        to rest on the table or on that pile's top (the emulated table has no gravity, so the
+        drop is made at that height). ``by``: the player who drags it (``color`` if None)."""
         seat = self._seat(color)
-        taken = [o["position"] for o in self.table.objects()]
-        for k in range(60):
+        slots = AREA_SLOTS["animals"]
+        reach = animal_side(self.data["table"]["square"]) - 0.05  # footprints overlap
+        others = [o for o in self._objects() if o["guid"] != guid]
+        best: tuple[float, float, float] | None = None
+        for k in range(slots.per_line * slots.lines):
             x, y, z = area_slot(seat, "animals", k)
-            if all((p[0] - x) ** 2 + (p[2] - z) ** 2 > 0.5 for p in taken):
-                self.table.drop(color, guid, [x, y + 0.5, z])
-                return
-        raise AssertionError(f"no free place in {color}'s area")
+            under = [
+                o
+                for o in others
+                if max(abs(o["position"][0] - x), abs(o["position"][2] - z)) < reach
+            ]
+            if any(o["notes"].get("kind") != "animal" for o in under):
+                continue  # something else lies there: not a place for a tile
+            top = max([y, *(o["position"][1] + slots.lift for o in under)])
+            if best is None or top < best[1] - 1e-6:
+                best = (x, top, z)
+        if best is None:
+            raise AssertionError(f"no place for a tile in {color}'s area")
+        self.table.drop(by or color, guid, list(best))
+
+    def _as_newcomer(self, color: str, handler: str, element: str) -> None:
+        """``color`` (a seat nobody plays) sits down, clicks, and leaves again."""
+        self.table.seat([*self.colors, color])
+        try:
+            self._call(color, handler, element)
+        finally:
+            self.table.seat(self.colors)
 
     def _call(self, color: str, handler: str, element: str | None = None) -> None:
         """A press of a button the panel hides now (a stale panel, or a quick double click)."""

@@ -138,7 +138,8 @@ def play_game(
     adapter = make(seed)
     try:
         actions.append(adapter.start(choices))
-        diff = _differences(adapter.table_view(), adapter.reference_view())
+        view = adapter.table_view()  # the table's state now (unchanged by an illegal action)
+        diff = _differences(view, adapter.reference_view())
         if diff:
             return fail("after setup the table differs: " + diff)
         for _ in range(max_steps):
@@ -148,7 +149,7 @@ def play_game(
                 if attempts:
                     attempt = attempts[choices.pick(len(attempts))]
                     actions.append(f"(illegal) {attempt.color}: {attempt.text}")
-                    problem = _try_illegal(adapter, attempt)
+                    problem = _try_illegal(adapter, attempt, view)
                     if problem:
                         return fail(problem)
             if over:
@@ -156,7 +157,8 @@ def play_game(
             if choices.reload():
                 actions.append("(the game is saved and loaded again)")
                 adapter.reload()
-                diff = _differences(adapter.table_view(), adapter.reference_view())
+                view = adapter.table_view()
+                diff = _differences(view, adapter.reference_view())
                 if diff:
                     return fail("after loading the save the table differs: " + diff)
             moves = adapter.moves(choices)
@@ -165,7 +167,8 @@ def play_game(
             move = moves[choices.pick(len(moves))]
             actions.append(move.text)
             move.perform()
-            diff = _differences(adapter.table_view(), adapter.reference_view())
+            view = adapter.table_view()
+            diff = _differences(view, adapter.reference_view())
             if diff:
                 return fail("the table differs from rules_ref: " + diff)
     except Exception as exc:  # a script error or a refused click is a failure of the table
@@ -173,8 +176,8 @@ def play_game(
     return fail(f"the game did not end within {max_steps} steps")
 
 
-def _try_illegal(adapter: Adapter, attempt: Attempt) -> str | None:
-    before = adapter.table_view()
+def _try_illegal(adapter: Adapter, attempt: Attempt, before: dict[str, Any]) -> str | None:
+    """What is wrong with ``attempt`` on a table whose state is ``before``, or None."""
     since = adapter.broadcasts()
     attempt.perform()
     after = adapter.table_view()

@@ -551,6 +551,7 @@ def _decisions(config: dict[str, Any], shapes: list[Shape], colours: list[str]) 
             "draws_left": draw(st.integers(0, 1) | st.just(0)),
             "taken": draw(st.integers(0, len(colours) + 1)),
             "left": draw(st.integers(0, 4)),
+            "bags": draw(st.none() | st.integers(0, 2)),  # tiles in both bags (None: unknown)
         }
 
     @st.composite

@@ -8,7 +8,7 @@ table picture use.
 - :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest.
 """
 
-from .art import COMPONENT, Art
+from .art import COMPONENT, Art, check_art
 from .assemble import Table, lay_table, setup_positions, target_of
 from .layout import SeatFrame, hand_capacity, hand_slots, seat_frames
 from .schema import MANIFEST, check_manifest, pieces_by_id, step_count
@@ -19,6 +19,7 @@ __all__ = [
     "Art",
     "SeatFrame",
     "Table",
+    "check_art",
     "check_manifest",
     "hand_capacity",
     "hand_slots",

@@ -3,19 +3,18 @@
 A component is either a layout (``size`` plus a ``face`` and maybe a ``back`` layout, drawn by
 :mod:`tts_builder.render`) or a d6 (``faces`` labels and a ``style``). Every picture goes
 through the build's :class:`~tts_builder.build.ImageSet`, so its cache key is the layout, the
-fields and a digest of the game's art files.
+fields and the digest of each art file it shows.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from ..errors import FieldError
 from ..schema import Custom, Int, ListOf, Map, Str
 
 SIZE = ListOf(Int(16, 4096), 2, 2)
@@ -44,55 +43,40 @@ def _check_component(value: Any, path: str) -> None:
 COMPONENT = Custom(_check_component)
 
 
-def art_digest(root: Path) -> str:
-    """A digest of every file under the game's ``art/`` folder (none: the empty digest)."""
-    digest = hashlib.sha256()
-    folder = root / "art"
-    for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
-        if path.is_file():
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 class Art:
-    """Renders and names the build's component pictures; memoised by (component, side, fields)."""
+    """A build's component pictures: layout sides through the shared memoised renderer
+    (:mod:`tts_builder.render.components`), d6 textures and faces, named output images."""
 
     def __init__(self, root: Path, components: dict[str, Any], images: Any) -> None:
-        self.root = root
+        from ..render.components import ArtFiles, Sides
+
         self.components = components
         self.images = images
-        self.digest = art_digest(root)
-        self.memo: dict[str, Image.Image] = {}
+        self.sides = Sides(components, ArtFiles(root), images)
 
     def side(self, component: str, side: str, fields: dict[str, Any]) -> Image.Image:
-        """One side of a layout component, drawn with ``fields``."""
-        from ..render import load_art, render_layout
-
-        key = json.dumps([component, side, fields], sort_keys=True, default=str)
-        if key not in self.memo:
-            spec = self.components[component]
-            self.memo[key] = render_layout(
-                spec[side], tuple(spec["size"]), fields,
-                lambda src: load_art(self.root, src, "art"),
-                where=f"components.{component}.{side}",
-            )  # fmt: skip
-        return self.memo[key]
+        """One side of a layout component, drawn with ``fields`` (once per build)."""
+        return self.sides(component, side, fields)
 
     def spec(self, component: str, side: str, fields: dict[str, Any] | None = None) -> Any:
         """What a side's picture depends on (its cache key)."""
-        spec = self.components[component]
-        return {"layout": spec[side], "size": spec["size"], "fields": fields or {},
-                "art": self.digest}  # fmt: skip
+        return self.sides.spec(component, side, fields or {})
 
     def png(self, name: str, spec: Any, make: Callable[[], Image.Image]) -> str:
         """Add ``images/<name>.png`` to the build; its URL."""
         return self.images.png(name, spec, make)
 
-    def side_url(self, component: str, side: str, fields: dict[str, Any] | None = None) -> str:
-        """The URL of one side (``images/<component>-<side>.png``)."""
-        return self.png(f"{component}-{side}", self.spec(component, side, fields),
-                        lambda: self.side(component, side, fields or {}))  # fmt: skip
+    def side_url(
+        self, component: str, side: str, fields: dict[str, Any] | None = None, suffix: str = ""
+    ) -> str:
+        """The URL of one side (``images/<component>-<side><suffix>.png``)."""
+        return self.sides.png(f"{component}-{side}{suffix}", component, side, fields or {})
+
+    def sheets(self, component: str, faces: list[dict[str, Any]], name: str) -> list[Any]:
+        """A deck's sheets (``render.components.DeckSheet``) of ``faces``, one per card face."""
+        from ..render.components import deck_sheets
+
+        return deck_sheets(self.sides, component, faces, name)
 
     def die_url(self, component: str) -> str:
         """The URL of a d6 component's texture (``images/<component>.png``)."""
@@ -114,5 +98,40 @@ class Art:
 
     def size(self, component: str) -> tuple[int, int]:
         """A layout component's pixel size (width, height)."""
-        width, height = self.components[component]["size"]
+        width, height = self.sides.size(component)
         return int(width), int(height)
+
+
+def check_art(data: dict[str, Any], root: Path) -> None:
+    """Every image element of a layout component names an art file inside the game folder,
+    for each of the fields it is drawn with (the roster entries of the decks showing it, the
+    seat colours): FieldError at ``components.<id>.<side>[i].src``. Checked at load, so a
+    missing file is located in the definition (and in the variant that names it)."""
+    from .assemble import card_fields, seat_fields
+    from .schema import deck_entries
+
+    table = data.get("table", {})
+    seats = [seat_fields(color) for color in table.get("seats", [])]
+    for name, component in data["components"].items():
+        fields = [{}, *seats]
+        for piece in table.get("pieces", []):
+            if piece.get("component") == name and "roster" in piece:
+                fields += [card_fields(e) for e in deck_entries(piece, data.get("rosters", {}))]
+        for side in ("face", "back"):
+            for index, element in enumerate(component.get(side, [])):
+                if element.get("type") == "image":
+                    _check_src(root, str(element["src"]), fields, f"components.{name}.{side}"
+                               f"[{index}].src")  # fmt: skip
+
+
+def _check_src(root: Path, src: str, fields: list[dict[str, Any]], field: str) -> None:
+    for values in fields:
+        try:
+            rel = src.format_map(values)
+        except (KeyError, IndexError, ValueError, AttributeError):
+            continue  # not drawn with these fields (validate_layout names unknown fields)
+        path = root / rel
+        if not path.resolve().is_relative_to(root.resolve()):
+            raise FieldError(field, f"art file must be inside the game folder: {rel}")
+        if not path.is_file():
+            raise FieldError(field, f"art file not found: {path}")

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import geometry as geo
+from ..gamekit.table import hand_zones
 from ..save import objects as obj
+from ..save.tables import PLAYER_COLORS
 from .art import Art
 from .layout import (
     BAG_LIFT,
@@ -26,7 +28,7 @@ from .layout import (
     spot_for_seat,
     spots,
 )
-from .schema import pieces_by_id, step_count
+from .schema import deck_entries, pieces_by_id, step_count
 
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
@@ -83,6 +85,17 @@ class _Layer:
             name = f"{spot.seat.color} {title(piece)}" if spot.seat else title(piece)
             getattr(self, f"_{piece['kind']}")(piece, spot, where, name, n)
 
+    def _fields(self, spot: Spot) -> dict[str, Any]:
+        """The {fields} a piece at a seat may print: ``seat`` and ``seat_color`` (#rrggbb)."""
+        return seat_fields(spot.seat.color) if spot.seat else {}
+
+    def _url(self, component: str, side: str, spot: Spot) -> str:
+        """A side's picture, drawn for the piece's seat when its layout prints the seat."""
+        if spot.seat and uses_seat(self.data["components"][component][side]):
+            suffix = f"-{spot.seat.color.lower()}"
+            return self.art.side_url(component, side, self._fields(spot), suffix)
+        return self.art.side_url(component, side)
+
     def _info(self, piece: dict[str, Any], name: str) -> dict[str, Any]:
         return {"nickname": name, "tags": list(piece.get("tags", [])),
                 "gm_notes": piece.get("notes", "")}  # fmt: skip
@@ -90,29 +103,19 @@ class _Layer:
     def _deck(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         """One card per roster entry and copy; each distinct face once on the sheets (copies
         share their face's CardID, as TTS allows)."""
-        from ..render import compose_sheet, plan_sheets
-
         component = piece["component"]
-        entries = self.data["rosters"][piece["roster"]]
+        entries = deck_entries(piece, self.data["rosters"])
         faces: list[dict[str, Any]] = []
         for entry in entries:
             if entry not in faces:
                 faces.append(entry)
-        size = self.art.size(component)
         back_url = self.art.side_url(component, "back")
         flip = 0.0 if piece.get("face_up") else 180.0
         at = obj.transform((spot.x, geo.TABLE_TOP_Y, spot.z), (0.0, spot.rot_y, flip))
         ids: list[tuple[int, dict[str, Any]]] = [(0, {})] * len(faces)  # (CardID, sheet entry)
-        for sheet, plan in enumerate(plan_sheets(len(faces), size), start=1):
-            specs = [self.art.spec(component, "face", card_fields(faces[i])) for i in plan.indexes]
-
-            def make(plan: Any = plan) -> Any:
-                drawn = [self.art.side(component, "face", card_fields(faces[i]))
-                         for i in plan.indexes]  # fmt: skip
-                return compose_sheet(drawn, plan, size)
-
-            url = self.art.png(f"{piece['id']}-{sheet}", {"sheet": specs}, make)
-            entry = obj.custom_deck_entry(url, back_url, plan.num_width, plan.num_height)
+        for sheet in self.art.sheets(component, [card_fields(f) for f in faces], piece["id"]):
+            plan = sheet.plan
+            entry = obj.custom_deck_entry(sheet.url, back_url, plan.num_width, plan.num_height)
             deck_id = self.next_deck_id
             self.next_deck_id += 1
             for slot, index in enumerate(plan.indexes):
@@ -133,12 +136,29 @@ class _Layer:
                 label = str(face.get("name", title(piece)))
                 self.table.faces.append((label, component, "face", card_fields(face)))
 
-    def _token_obj(self, piece: dict[str, Any], key: str, name: str, at: Any,
+    def _card(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        """A single card with its own one-card sheet (e.g. a start player card)."""
+        component = piece["component"]
+        entry = obj.custom_deck_entry(self._url(component, "face", spot),
+                                      self._url(component, "back", spot), 1, 1)  # fmt: skip
+        flip = 0.0 if piece.get("face_up") else 180.0
+        at = obj.transform((spot.x, geo.TABLE_TOP_Y, spot.z), (0.0, spot.rot_y, flip))
+        made = obj.card(self.guids.guid(f"card:{where}"), obj.card_id(self.next_deck_id, 0),
+                        entry, transform=at, **self._info(piece, name))  # fmt: skip
+        self.next_deck_id += 1
+        if piece.get("locked"):
+            made["Locked"] = True
+        self.add(piece, made)
+        self._face_once(piece, spot, n)
+        if n == 0:
+            self.table.faces.append((f"{title(piece)} back", component, "back", {}))
+
+    def _token_obj(self, piece: dict[str, Any], key: str, name: str, at: Any, spot: Spot,
                    component: str | None = None) -> dict[str, Any]:  # fmt: skip
         component = component or piece["component"]
         scale = float(piece.get("scale", DEFAULT_TOKEN_SCALE))
         return obj.custom_token(
-            self.guids.guid(key), self.art.side_url(component, "face"), thickness=THICKNESS,
+            self.guids.guid(key), self._url(component, "face", spot), thickness=THICKNESS,
             stackable=False,  # the scripts hand tokens out one by one; a stack would hide them
             locked=bool(piece.get("locked", False)),
             transform=obj.transform(at[0], at[1], (scale, 1.0, scale)), **self._info(piece, name),
@@ -160,38 +180,44 @@ class _Layer:
             key = f"token:{where}:{i}"
 
             def build(k: str, component: str | None = None, at: Any = at) -> dict[str, Any]:
-                return self._token_obj(piece, k, name, at, component)
+                return self._token_obj(piece, k, name, at, spot, component)
 
             self.add(piece, self._with_states(piece, build(key), key, build))
-        self._face_once(piece, n)
+        self._face_once(piece, spot, n)
 
-    def _face_once(self, piece: dict[str, Any], n: int) -> None:
-        if n == 0:
-            for component in [piece["component"], *piece.get("states", [])]:
-                label = title(piece) if component == piece["component"] else component
-                face = (label, component, "face", {})
-                if face not in self.table.faces:
-                    self.table.faces.append(face)
+    def _face_once(self, piece: dict[str, Any], spot: Spot, n: int) -> None:
+        """The piece's faces for the preview: once, or once per seat if they print the seat."""
+        for component in [piece["component"], *piece.get("states", [])]:
+            layout = self.data["components"][component]["face"]
+            if n > 0 and not (spot.seat and uses_seat(layout)):
+                continue
+            label = title(piece) if component == piece["component"] else component
+            fields = self._fields(spot) if spot.seat and uses_seat(layout) else {}
+            if fields:
+                label = f"{label} ({spot.seat.color})" if spot.seat else label
+            face = (label, component, "face", fields)
+            if face not in self.table.faces:
+                self.table.faces.append(face)
 
     def _bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         inside = [self._token_obj(piece, f"token:{where}:{i}", title(piece),
-                                  ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)))
+                                  ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot)
                   for i in range(piece.get("count", 1))]  # fmt: skip
         at = obj.transform((spot.x, geo.TABLE_TOP_Y + BAG_LIFT, spot.z), (0.0, spot.rot_y, 0.0))
         info = self._info(piece, name)
         self.add(piece, obj.bag(self.guids.guid(f"bag:{where}"), inside, transform=at,
                                 locked=bool(piece.get("locked", False)), **info))  # fmt: skip
-        self._face_once(piece, n)
+        self._face_once(piece, spot, n)
 
     def _infinite_bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str,
                       n: int) -> None:  # fmt: skip
         template = self._token_obj(piece, f"token:{where}:template", title(piece),
-                                   ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)))  # fmt: skip
+                                   ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot)  # fmt: skip
         at = obj.transform((spot.x, geo.TABLE_TOP_Y + BAG_LIFT, spot.z), (0.0, spot.rot_y, 0.0))
         self.add(piece, obj.infinite_bag(self.guids.guid(f"bag:{where}"), template, transform=at,
                                          locked=bool(piece.get("locked", False)),
                                          **self._info(piece, name)))  # fmt: skip
-        self._face_once(piece, n)
+        self._face_once(piece, spot, n)
 
     def _tile_obj(self, piece: dict[str, Any], key: str, name: str, spot: Spot, y: float,
                   component: str, locked: bool) -> dict[str, Any]:  # fmt: skip
@@ -199,7 +225,7 @@ class _Layer:
         width = float(piece["width"])
         at = obj.laid_transform((spot.x, spot.z), (width, width * height_px / width_px),
                                 (width_px, height_px), geo.reader_rot_y(spot.rot_y), y)  # fmt: skip
-        return obj.custom_tile(self.guids.guid(key), self.art.side_url(component, "face"),
+        return obj.custom_tile(self.guids.guid(key), self._url(component, "face", spot),
                                thickness=THICKNESS, locked=locked, transform=at,
                                **self._info(piece, name))  # fmt: skip
 
@@ -214,7 +240,7 @@ class _Layer:
                                       bool(piece.get("locked", locked)))  # fmt: skip
 
             self.add(piece, self._with_states(piece, build(key), key, build))
-        self._face_once(piece, n)
+        self._face_once(piece, spot, n)
 
     def _board(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         self._tile(piece, spot, where, name, n, locked=True)
@@ -246,11 +272,9 @@ class _Layer:
     # --- seats and setup --------------------------------------------------------------------
 
     def hands(self) -> None:
-        for frame in self.frames:
-            hand = obj.transform(frame.hand_pos, (0.0, frame.hand_rot_y, 0.0), frame.hand_scale)
-            self.table.objects.append(
-                obj.hand_trigger(self.guids.guid(f"hand:{frame.color}"), frame.color, hand)
-            )
+        """A hand zone per seat, at the table's default place (every seat has one: checked)."""
+        colours = [frame.color for frame in self.frames]
+        self.table.objects += hand_zones(self.guids, self.manifest["type"], colours)
 
     def steps(self) -> list[dict[str, Any]]:
         """Every setup step as the scripts see it: what it deals, and per seat colour the
@@ -301,6 +325,17 @@ class _Layer:
                     label, tuple(point), size=size, rot_y=turn, kind="card" if is_card else "token"
                 )
             )
+
+
+def seat_fields(color: str) -> dict[str, str]:
+    """``seat`` (the colour's name) and ``seat_color`` (#rrggbb) of a seat colour."""
+    r, g, b = (round(255 * c) for c in PLAYER_COLORS[color])
+    return {"seat": color, "seat_color": f"#{r:02x}{g:02x}{b:02x}"}
+
+
+def uses_seat(layout: list[dict[str, Any]]) -> bool:
+    """Whether a layout prints a seat field (``{seat}`` or ``{seat_color}``)."""
+    return "{seat" in json.dumps(layout)
 
 
 def target_of(step: dict[str, Any]) -> str:

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import FieldError
+from ..gamekit.checks import unique_names
+from ..gamekit.specs import by_player_count
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 
@@ -22,6 +24,7 @@ SKIES = Str()
 #: Piece kinds and the component kind each needs ("" none, "layout" faces, "die").
 KINDS: dict[str, str] = {
     "deck": "layout",
+    "card": "layout",
     "token": "layout",
     "bag": "layout",
     "infinite_bag": "layout",
@@ -55,7 +58,7 @@ POSITION = Custom(_position)
 def _count(value: Any, path: str) -> None:
     """A count, or a list of ``{players: [n...], count: k}`` (one entry per player count)."""
     if isinstance(value, list):
-        ListOf(Map({"players": ListOf(PLAYER_COUNT, 1), "count": Int(0, 99)}), 1).check(value, path)
+        by_player_count({"count": Int(0, 99)}).check(value, path)
     else:
         Int(0, 99).check(value, path)
 
@@ -70,6 +73,7 @@ PIECE = Map(
         "component": ID,
         "roster": ID,
         "copies": Int(1, 20),
+        "each": Custom(lambda v, p: _each(v, p)),
         "count": Int(1, 200),
         "at": POSITION,
         "width": Num(),
@@ -81,7 +85,7 @@ PIECE = Map(
         "locked": Bool(),
         "face_up": Bool(),
     },
-    frozenset({"name", "component", "roster", "copies", "count", "width", "size", "scale",
+    frozenset({"name", "component", "roster", "copies", "each", "count", "width", "size", "scale",
                "tags", "notes", "states", "locked", "face_up"}),
 )  # fmt: skip
 
@@ -111,6 +115,20 @@ MANIFEST = Map(
 )
 
 
+def _each(value: Any, path: str) -> None:
+    """``{field: [values]}``: a card per roster entry and value, with that field."""
+    if not isinstance(value, dict) or len(value) != 1:
+        raise FieldError(path, "expected one field and its values, e.g. {value: [1, 2, 3, 4]}")
+    for key, values in value.items():
+        Str().check(key, f"{path}.{key}")
+        ListOf(Custom(_scalar), 1, 20).check(values, f"{path}.{key}")
+
+
+def _scalar(value: Any, path: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise FieldError(path, f"expected text or a number, got {type(value).__name__}")
+
+
 def _anchors(value: Any, path: str) -> None:
     if not isinstance(value, dict):
         raise FieldError(path, "expected a mapping of anchor name -> [x, z]")
@@ -122,6 +140,20 @@ def _anchors(value: Any, path: str) -> None:
 def pieces_by_id(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The manifest's pieces by id (checked unique by :func:`check_manifest`)."""
     return {piece["id"]: piece for piece in manifest["pieces"]}
+
+
+def deck_entries(piece: dict[str, Any], rosters: dict[str, Any]) -> list[dict[str, Any]]:
+    """A deck's distinct card faces in order: each roster entry, times each value of ``each``
+    (``{value: [1, 2, 3, 4]}`` makes a card per entry and value, with that field)."""
+    entries = list(rosters[piece["roster"]])
+    for key, values in piece.get("each", {}).items():
+        entries = [{**entry, key: value} for entry in entries for value in values]
+    return entries
+
+
+def deck_size(piece: dict[str, Any], rosters: dict[str, Any]) -> int:
+    """How many cards a deck holds."""
+    return len(deck_entries(piece, rosters)) * piece.get("copies", 1)
 
 
 def step_count(step: dict[str, Any], players: int) -> int:
@@ -147,14 +179,15 @@ def check_manifest(data: dict[str, Any], path: str = "table") -> None:
     rosters = data.get("rosters", {})
     anchors = manifest.get("anchors", {})
     seats = manifest["seats"]
-    _unique(seats, f"{path}.seats", "seat colour")
+    unique_names(seats, f"{path}.seats[{{}}]", "seat colour {!r} listed twice")
     if len(seats) < high:
         raise FieldError(f"{path}.seats", f"expected at least {high} seats, got {len(seats)}")
     known = HAND_PLACEMENTS[manifest["type"]]
     for i, colour in enumerate(seats):
         if colour not in known:
             raise FieldError(f"{path}.seats[{i}]", f"{manifest['type']} has no seat {colour}")
-    _unique([p["id"] for p in manifest["pieces"]], f"{path}.pieces", "piece id", "id")
+    ids = [piece["id"] for piece in manifest["pieces"]]
+    unique_names(ids, f"{path}.pieces[{{}}].id", "piece id {!r} listed twice")
     for i, piece in enumerate(manifest["pieces"]):
         _check_piece(piece, f"{path}.pieces[{i}]", components, rosters, anchors)
     pieces = pieces_by_id(manifest)
@@ -167,13 +200,6 @@ def check_manifest(data: dict[str, Any], path: str = "table") -> None:
     if score and not score["min"] <= score["start"] <= score["max"]:
         raise FieldError(f"{path}.score.start", f"expected within min..max "
                          f"({score['min']}..{score['max']}), got {score['start']}")  # fmt: skip
-
-
-def _unique(values: list[Any], path: str, what: str, key: str | None = None) -> None:
-    for i, value in enumerate(values):
-        if values.index(value) != i:
-            where = f"{path}[{i}].{key}" if key else f"{path}[{i}]"
-            raise FieldError(where, f"{what} {value!r} listed twice")
 
 
 def _check_at(at: Any, path: str, anchors: dict[str, Any]) -> None:
@@ -195,10 +221,9 @@ def _check_piece(
     if needs and "component" not in piece:
         raise FieldError(f"{path}.component", f"missing required key (a {kind} is drawn "
                          "from a component)")  # fmt: skip
-    for key in ("component", *(f"states[{i}]" for i in range(len(piece.get("states", []))))):
-        name = piece.get("component") if key == "component" else piece["states"][int(key[7:-1])]
-        if name is None:
-            continue
+    named = [("component", piece["component"])] if "component" in piece else []
+    named += [(f"states[{i}]", state) for i, state in enumerate(piece.get("states", []))]
+    for key, name in named:
         if name not in components:
             known = ", ".join(sorted(components)) or "none"
             raise FieldError(f"{path}.{key}", f"unknown component {name!r} (components: {known})")
@@ -215,10 +240,10 @@ def _check_piece(
             known = ", ".join(sorted(rosters)) or "none"
             raise FieldError(f"{path}.roster", f"unknown roster {piece['roster']!r} "
                              f"(rosters: {known})")  # fmt: skip
-        if "back" not in components[piece["component"]]:
-            raise FieldError(f"{path}.component", "a deck's component needs a back layout")
-        if len(rosters[piece["roster"]]) * piece.get("copies", 1) < 2:
+        if deck_size(piece, rosters) < 2:
             raise FieldError(f"{path}.roster", "a deck holds at least 2 cards")
+    if kind in ("deck", "card") and "back" not in components[piece["component"]]:
+        raise FieldError(f"{path}.component", f"a {kind}'s component needs a back layout")
     if kind in ("board", "tile") and "width" not in piece:
         raise FieldError(f"{path}.width", f"missing required key (the {kind}'s width on the "
                          "table, in TTS units)")  # fmt: skip
@@ -226,13 +251,17 @@ def _check_piece(
         raise FieldError(f"{path}.width", f"expected 0.5 to 60 units, got {piece['width']}")
     if kind == "zone" and "size" not in piece:
         raise FieldError(f"{path}.size", "missing required key (the zone's [x, z] size)")
+    for axis, extent in enumerate(piece.get("size", [])):
+        if not 0.1 <= extent <= 100:
+            raise FieldError(f"{path}.size[{axis}]", f"expected 0.1 to 100 units, got {extent}")
     if "scale" in piece and not 0.05 <= piece["scale"] <= 10:
         raise FieldError(f"{path}.scale", f"expected 0.05 to 10, got {piece['scale']}")
 
 
 #: Keys each kind takes beyond id, kind, at, name, tags and notes.
 _KEYS: dict[str, frozenset[str]] = {
-    "deck": frozenset({"component", "roster", "copies", "face_up"}),
+    "deck": frozenset({"component", "roster", "copies", "each", "face_up"}),
+    "card": frozenset({"component", "face_up", "locked"}),
     "token": frozenset({"component", "count", "scale", "states", "locked"}),
     "bag": frozenset({"component", "count", "scale", "locked"}),
     "infinite_bag": frozenset({"component", "scale", "locked"}),
@@ -267,6 +296,8 @@ def _check_step(
         raise FieldError(f"{path}.to", "only cards go to a hand; put tokens at a seat spot")
     if step["to"] != "hand":
         _check_at(step["to"], f"{path}.to", anchors)
+    elif "spread" in step:
+        raise FieldError(f"{path}.spread", "a hand lays its cards out itself; spread is for spots")
     if isinstance(step["count"], list):
         seen: dict[int, int] = {}
         for i, entry in enumerate(step["count"]):
@@ -286,7 +317,7 @@ def _check_supply(
     """Every player count's deals so far fit in the deck or bag (an infinite bag never ends)."""
     if source["kind"] == "infinite_bag":
         return
-    have = (len(rosters[source["roster"]]) * source.get("copies", 1) if source["kind"] == "deck"
+    have = (deck_size(source, rosters) if source["kind"] == "deck"
             else source.get("count", 1))  # fmt: skip
     for n in range(players[0], players[1] + 1):
         need = taken.get((source["id"], n), 0) + step_count(step, n) * n

@@ -1,0 +1,81 @@
+"""Lua vs Python call rate of every rule function, on the inputs verify generates.
+
+    python benchmarks/bench_verify.py [GAME ...] [--examples N] [--repeat R]
+
+For each function, ``--examples`` inputs are generated once (Hypothesis, malformed ones
+included, as ``verify`` draws them); then both engines run every input ``--repeat`` times, as
+``verify`` calls them (``Engines.lua`` / ``Engines.python``: conversion and normalising
+included). Figures are CPU seconds in this process; the ratio is Lua calls per second over
+Python calls per second (``verify``'s goal: at least 0.5 on the heavy functions), and the
+share of the generation in a verify run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from typing import Any
+
+
+def generated(strategy: Any, examples: int, seed: int = 0) -> list[Any]:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import seed as with_seed
+
+    found: list[Any] = []
+
+    @with_seed(seed)
+    @settings(max_examples=examples, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @given(strategy)
+    def collect(inp: Any) -> None:
+        found.append(inp)
+
+    collect()
+    return found
+
+
+def rate(call: Any, inputs: list[Any], repeat: int) -> float:
+    started = time.process_time()
+    for _ in range(repeat):
+        for inp in inputs:
+            call(inp)
+    return repeat * len(inputs) / max(time.process_time() - started, 1e-9)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", default=["arche-noah", "arche-noah-flood",
+                                                     "ark-and-noah"])  # fmt: skip
+    parser.add_argument("--examples", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3)
+    opts = parser.parse_args()
+    from tts_builder.cli import _engines
+    from tts_builder.strategies import strategies_for
+
+    print("command:", shlex.join([sys.executable.rsplit("/", 1)[-1], *sys.argv]))
+    for game in opts.games:
+        result, engines = _engines(game, None)
+        strategies = strategies_for(result.engine, engines.config, result.definition.players,
+                                    malformed=True)  # fmt: skip
+        print(f"{game}: {opts.examples} inputs per function, {opts.repeat} passes")
+        total_gen = total_lua = total_py = 0.0
+        for name in engines.names():
+            started = time.process_time()
+            inputs = generated(strategies[name], opts.examples)
+            gen = time.process_time() - started
+            lua = rate(lambda inp, n=name, e=engines: e.lua(n, inp), inputs, opts.repeat)
+            python = rate(lambda inp, n=name, e=engines: e.python(n, inp), inputs, opts.repeat)
+            total_gen += gen
+            total_lua += len(inputs) / lua
+            total_py += len(inputs) / python
+            print(f"  {name:30s} Lua {lua:8.0f}/s  Python {python:8.0f}/s  "
+                  f"Lua/Python {lua / python:5.2f}  (Python {1e6 / python:6.1f} us per call)")
+        share = total_gen / (total_gen + total_lua + total_py)
+        print(f"  all functions: Lua/Python {total_py / total_lua:5.2f}; generating the inputs "
+              f"is {share:.0%} of generate + one Lua + one Python pass")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""The fast conversion verify uses (``LuaSandbox.call_function``: arguments in through one
+lupa call, the result out as one JSON string encoded in Lua) gives what ``LuaSandbox.call``
+(``to_lua`` / ``from_lua``, one crossing per entry) gives, errors included."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tts_builder.emulator import LuaSandbox, LuaScriptError
+
+SANDBOX = LuaSandbox()
+ENV = SANDBOX.load_script(
+    """
+    Echo = {}
+    function Echo.same(x) return x end
+    function Echo.lua(code) return Echo.built[code] end
+    Echo.built = {
+      sparse = {[1] = 1, [3] = 3},
+      very_sparse = {[1] = 1, [1000] = 2},
+      mixed = {1, 2, x = "y"},
+      float_keys = {[1.5] = "a", [2] = "b"},
+      zero_key = {[0] = "z", [1] = "o"},
+      bool_keys = {[true] = 1, [false] = 0},
+      negative = {[-3] = "m"},
+      nan = {0 / 0},
+      inf = {1 / 0, -1 / 0},
+      huge = {2 ^ 63, -2 ^ 63, 2 ^ 70, 2 ^ 53 + 1, 1e15, 1e300},
+      fractions = {0.1, 1 / 3, -2.5, 5e-324},
+      text = {"tab\\there", 'quote " and \\\\', "nul\\0byte", "del\\127", "été", "\\255bad"},
+      huge_key = {[2 ^ 60] = 1},
+      fn = {f = print},
+      nested = {a = {b = {c = {}}}, list = {{}, {1}, {x = {}}}},
+    }
+    """,
+    "Echo",
+)
+CASES = sorted(
+    ["sparse", "very_sparse", "mixed", "float_keys", "zero_key", "bool_keys", "negative", "nan",
+     "inf", "huge", "fractions", "text", "huge_key", "fn", "nested", "missing"]
+)  # fmt: skip
+
+
+def canonical(value: Any) -> Any:
+    """``value`` with dicts as sorted items (their order is the Lua table's, which depends on
+    how the table was built) and numbers by repr (NaN equals NaN, 1 differs from 1.0)."""
+    if isinstance(value, dict):
+        return ("dict", sorted((k, canonical(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    return repr(value)
+
+
+def outcome(call: Any) -> Any:
+    try:
+        return ("ok", canonical(call()))
+    except (LuaScriptError, Exception) as err:  # noqa: BLE001 - the error must match too
+        return ("error", type(err).__name__, str(err))
+
+
+def both(name: str, *args: Any) -> tuple[Any, Any]:
+    slow = outcome(lambda: SANDBOX.call(ENV, f"Echo.{name}", *args))
+    fn = SANDBOX.lookup(ENV, f"Echo.{name}")
+    fast = outcome(lambda: SANDBOX.call_function(fn, *args))
+    return slow, fast
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_lua_built_values_convert_alike(case: str) -> None:
+    slow, fast = both("lua", case)
+    assert fast == slow
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**62), 2**62)
+    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=5)
+    | st.dictionaries(st.text(max_size=5), inner, max_size=5),
+    max_leaves=20,
+)  # fmt: skip
+
+
+@settings(max_examples=300, database=None, deadline=None)
+@given(json_values)
+def test_json_values_round_trip_alike(value: Any) -> None:
+    slow, fast = both("same", value)
+    assert fast == slow
+
+
+def test_a_list_shared_by_two_keys_arrives_twice() -> None:
+    shared = [0, 0]
+    slow, fast = both("same", {"from": shared, "to": shared, "gap": [None, 1]})
+    assert fast == slow
+    assert fast[1][1][0][1] == fast[1][1][2][1] == [repr(0), repr(0)]
+
+
+def test_errors_carry_the_same_message() -> None:
+    env = SANDBOX.load_script("function Boom(x) error('rule_error:bad: ' .. x.why) end", "B")
+    with pytest.raises(LuaScriptError) as slow:
+        SANDBOX.call(env, "Boom", {"why": "no"})
+    with pytest.raises(LuaScriptError) as fast:
+        SANDBOX.call_function(SANDBOX.lookup(env, "Boom"), {"why": "no"})
+    assert fast.value.message == slow.value.message
+    assert "rule_error:bad: no" in fast.value.message
+
+
+def test_an_infinite_float_is_kept() -> None:
+    fn = SANDBOX.lookup(ENV, "Echo.same")
+    assert SANDBOX.call_function(fn, [math.inf]) == [math.inf]
