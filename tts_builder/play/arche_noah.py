@@ -36,22 +36,12 @@ def _near(position: Any, spot: list[float], tolerance: float) -> bool:
 class ArcheNoahAdapter(SeatedTable):
     """One game of Arche Noah on an emulated table, next to the reference game."""
 
-    def __init__(
-        self,
-        save: dict[str, Any],
-        images: dict[str, bytes],
-        data: dict[str, Any],
-        seed: int,
-        variant: str | None = None,
-    ) -> None:
-        self.save, self.images, self.seed = save, images, seed
-        self.config = rules_config(data)
-        self.seats = data["table"]["seats"]
-        self.low, self.high = data["players"]["min"], data["players"]["max"]
+    rules_config = staticmethod(rules_config)
+
+    def prepare(self) -> None:
         self.num_values = len(self.config["card_values"])
         self.table: EmulatedTable
         self.state: ArcheNoahState
-        self.colors: list[str] = []
         self.scored = 0
 
     # ---- the driver's interface ----------------------------------------------------------------

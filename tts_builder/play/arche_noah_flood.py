@@ -24,21 +24,14 @@ from .seated import SeatedTable
 class FloodAdapter(SeatedTable):
     """One game of the flood race on an emulated table, next to the reference game."""
 
-    def __init__(
-        self,
-        save: dict[str, Any],
-        images: dict[str, bytes],
-        data: dict[str, Any],
-        seed: int,
-        variant: str | None = None,
-    ) -> None:
-        self.save, self.images, self.seed = save, images, seed
-        self.config = rules_config(data, variant)
-        self.variant = "junior" if variant == "junior" else "standard"
+    rules_config = staticmethod(rules_config)
+
+    def prepare(self) -> None:
+        data, save = self.data, self.save
+        self.variant = self.config["mode"]  # "standard" or "junior", from the rules overlay
         self.pos = table_positions(data)
         self.rows, self.cols = self.pos["rows"], self.pos["cols"]
         self.seats = [seat["color"] for seat in data["table"]["seats"]]
-        self.low, self.high = data["players"]["min"], data["players"]["max"]
         self.pieces: dict[int, str] = {}
         for obj in save["ObjectStates"]:
             if "Animal" in obj.get("Tags", []) and obj["Name"] == "Custom_Token":
@@ -46,7 +39,6 @@ class FloodAdapter(SeatedTable):
         self.marker = next(
             o["GUID"] for o in save["ObjectStates"] if "FloodMarker" in o.get("Tags", [])
         )
-        self.colors: list[str] = []
         self.choices: Choices
         self.table: EmulatedTable
         self.game: F.FloodGame

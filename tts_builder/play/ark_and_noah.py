@@ -33,27 +33,18 @@ TRADE_TASKS = ("trade_bonus", "trade_option", "swap_first", "swap_second", "exch
 class ArkAdapter(SeatedTable):
     """One game of Ark & Noah on an emulated table, next to the reference game."""
 
-    def __init__(
-        self,
-        save: dict[str, Any],
-        images: dict[str, bytes],
-        data: dict[str, Any],
-        seed: int,
-        variant: str | None = None,
-    ) -> None:
-        self.save, self.images, self.seed, self.data = save, images, seed, data
-        self.config = rules_config(data, variant)
-        self.seats = data["table"]["seats"]
+    rules_config = staticmethod(rules_config)
+
+    def prepare(self) -> None:
+        data, save = self.data, self.save
         self.round_cells = round_cells(data, self.config)
         self.score_cells = score_cells(data)
-        self.low, self.high = data["players"]["min"], data["players"]["max"]
         self.tile_guid: dict[int, str] = {}
         for obj in save["ObjectStates"]:
             for item in [obj, *obj.get("ContainedObjects", [])]:
                 notes = json.loads(item.get("GMNotes") or "{}")
                 if notes.get("kind") == "animal":
                     self.tile_guid[notes["tile"]] = item["GUID"]
-        self.colors: list[str] = []
         self._notes: dict[str, dict[str, Any]] = {}  # GM notes text -> parsed
         self.table: EmulatedTable
         self.state: R.State

@@ -40,12 +40,30 @@ class ReadCachedTable(EmulatedTable):
 
 class SeatedTable:
     """The table half of an adapter: ``table`` with ``colors`` seated, loaded from ``images``
-    with a seed. Subclasses set those attributes in their ``__init__``."""
+    with a seed, and what every game's adapter reads of its definition: the rule config (of
+    the variant), the seats and the player range. Subclasses set ``table`` and ``colors``."""
 
     table: EmulatedTable
-    images: dict[str, bytes]
-    seed: int
     colors: list[str]
+
+    @staticmethod
+    def rules_config(data: dict[str, Any], variant: str | None) -> dict[str, Any]:
+        """The game's rule config (its ``rules_config``): set by each adapter."""
+        raise NotImplementedError
+
+    def __init__(
+        self, save: dict[str, Any], images: dict[str, bytes], data: dict[str, Any], seed: int,
+        variant: str | None = None,
+    ) -> None:  # fmt: skip
+        self.save, self.images, self.seed, self.data = save, images, seed, data
+        self.config = self.rules_config(data, variant)
+        self.seats = data["table"]["seats"]
+        self.low, self.high = data["players"]["min"], data["players"]["max"]
+        self.colors = []
+        self.prepare()
+
+    def prepare(self) -> None:
+        """What the adapter reads of the save and definition beyond the common part."""
 
     def broadcasts(self) -> int:
         """How many messages the table has shown so far."""
