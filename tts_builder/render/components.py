@@ -20,6 +20,13 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from tts_builder.render.composite import (
+    PREVIEW_BG,
+    PreviewPlan,
+    plan_preview,
+    preview_cell_layout,
+    preview_picture,
+)
 from tts_builder.render.layout import (
     art_path,
     load_art,
@@ -177,3 +184,45 @@ def deck_sheets(
 
         found.append(DeckSheet(number, plan, store.png(f"{name}-{number}", spec, compose)))
     return found
+
+
+#: An item of a preview sheet: its label, spec (what its picture is drawn from), the size of
+#: its picture and a function making the picture.
+PreviewItem = tuple[str, Any, tuple[int, int], Callable[[], Image.Image]]
+
+
+def preview_png(
+    store: PictureStore, items: list[PreviewItem], columns: int, cell_max: int = 600
+) -> bytes:
+    """PNG bytes of :func:`~tts_builder.render.composite.render_preview` of ``items`` (the same
+    pixels), drawn and encoded one preview row at a time, each row known by its items' labels
+    and specs: a changed item redraws and re-encodes its row only."""
+    plan = plan_preview([size for _label, _spec, size, _make in items], columns, cell_max)
+    bands = []
+    for row in range(plan.rows):
+        indexes = range(row * plan.columns, min(len(items), (row + 1) * plan.columns))
+        spec = {
+            "preview_row": [[items[i][0], items[i][1], plan.shown[i]] for i in indexes],
+            "grid": [plan.columns, *plan.cell, plan.size[0], plan.row_band(row)[0] == 0],
+        }
+        bands.append(store.encoded(spec, partial(_preview_row, plan, items, row)))
+    return join_bands(bands)
+
+
+def _preview_row(plan: PreviewPlan, items: list[PreviewItem], row: int) -> bytes:
+    """The encoded band of preview row ``row``."""
+    y0, y1 = plan.row_band(row)
+    width = plan.size[0]
+    layout: list[dict] = [{"type": "rect", "box": [0, 0, width, y1 - y0], "fill": PREVIEW_BG}]
+    fields: dict[str, Any] = {}
+    pictures: dict[str, Image.Image] = {}
+    for i in range(row * plan.columns, min(len(items), (row + 1) * plan.columns)):
+        label, _spec, size, make = items[i]
+        img = make()
+        if img.size != tuple(size):
+            raise ValueError(f"preview item {label!r} is {img.size}, expected {tuple(size)}")
+        pictures[str(i)] = preview_picture(plan, img)
+        fields[f"label{i}"] = label
+        layout += preview_cell_layout(plan, i, y0)
+    img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview")
+    return encode_band(img.convert("RGB"))
