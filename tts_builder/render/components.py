@@ -12,6 +12,7 @@ it would be drawn the same.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -100,6 +101,7 @@ class Sides:
         self.components = components
         self.art = art
         self.store = store
+        self._specs: dict[str, dict[str, Any]] = {}
 
     def size(self, component: str) -> tuple[int, int]:
         """The pixel size of ``component``'s sides."""
@@ -107,11 +109,13 @@ class Sides:
         return w, h
 
     def spec(self, component: str, side: str, fields: Fields) -> dict[str, Any]:
-        """Everything the side is drawn from: its cache key."""
-        layout = self.components[component][side]
-        return layout_spec(
-            layout, self.size(component), fields, self.art, f"components.{component}.{side}"
-        )
+        """Everything the side is drawn from: its cache key (worked out once per side)."""
+        key = json.dumps([component, side, fields], sort_keys=True, default=str)
+        if key not in self._specs:
+            layout = self.components[component][side]
+            where = f"components.{component}.{side}"
+            self._specs[key] = layout_spec(layout, self.size(component), fields, self.art, where)
+        return self._specs[key]
 
     def draw(self, component: str, side: str, fields: Fields) -> Image.Image:
         """Draw the side now (RGBA)."""
