@@ -35,7 +35,7 @@ from tts_builder.render.layout import (
     resolve_layout,
     validate_layout,
 )
-from tts_builder.render.png import encode_band, join_bands
+from tts_builder.render.png import ENCODER, encode_band, join_bands
 from tts_builder.render.sheets import SheetPlan, compose_sheet_row, plan_sheets
 
 Fields = Mapping[str, Any]
@@ -182,6 +182,7 @@ def deck_sheets(
                     "sheet_row": [sides.spec(component, "face", faces[i]) for i in shown],
                     "columns": plan.num_width,
                     "card": list(size),
+                    "encoder": ENCODER,
                 }
                 bands.append(store.encoded(row_spec, partial(band, row)))
             return join_bands(bands)
@@ -208,6 +209,7 @@ def preview_png(
         spec = {
             "preview_row": [[items[i][0], items[i][1], plan.shown[i]] for i in indexes],
             "grid": [plan.columns, *plan.cell, plan.size[0], plan.row_band(row)[0] == 0],
+            "encoder": ENCODER,
         }
         bands.append(store.encoded(spec, partial(_preview_row, plan, items, row)))
     return join_bands(bands)
