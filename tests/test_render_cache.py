@@ -142,6 +142,67 @@ def test_a_sheet_row_is_that_row_of_the_sheet(count: int) -> None:
         assert band.tobytes() == sheet.crop((0, row * 9, sheet.width, (row + 1) * 9)).tobytes()
 
 
+class _Store:
+    """A picture store keeping encoded bands in a dict, counting those it had to make."""
+
+    def __init__(self) -> None:
+        self.cache: dict[str, bytes] = {}
+        self.made = 0
+
+    def encoded(self, spec: object, make) -> bytes:
+        key = repr(spec)
+        if key not in self.cache:
+            self.made += 1
+            self.cache[key] = make()
+        return self.cache[key]
+
+
+def _preview_items(sizes: list[tuple[int, int]], made: list[int], tint: int = 0) -> list:
+    def item(i: int, size: tuple[int, int]) -> tuple:
+        def make() -> Image.Image:
+            made.append(i)
+            red = (i * 37 + (tint if i == 2 else 0)) % 256  # the tint changes item 2 only
+            return Image.new("RGBA", size, (red, 90, 200 - i, 100 + i))
+
+        return (f"item {i}", {"i": i, "tint": tint if i == 2 else 0}, size, make)
+
+    return [item(i, size) for i, size in enumerate(sizes)]
+
+
+@pytest.mark.parametrize(
+    ("sizes", "columns", "cell_max"),
+    [
+        ([(40, 56)] * 7, 3, 600),
+        ([(40, 56), (64, 64), (12, 90), (90, 12), (1, 1)], 2, 600),
+        ([(120, 90), (30, 200), (200, 30)] * 3, 4, 50),  # cells shrunk below the items
+        ([(33, 47)], 5, 600),
+    ],
+)
+def test_a_preview_made_row_by_row_is_the_preview(sizes: list, columns: int, cell_max: int) -> None:
+    made: list[int] = []
+    items = _preview_items(sizes, made)
+    whole = composite.render_preview([(label, make) for label, _s, _z, make in items],
+                                     columns, cell_max)  # fmt: skip
+    rows = decode_png(components.preview_png(_Store(), items, columns, cell_max))
+    assert (rows.mode, rows.size, rows.tobytes()) == (whole.mode, whole.size, whole.tobytes())
+
+
+def test_a_changed_preview_item_redraws_its_row_only() -> None:
+    store, made = _Store(), []
+    sizes = [(40, 56)] * 8
+    first = components.preview_png(store, _preview_items(sizes, made), 3)
+    assert store.made == 3 and sorted(made) == list(range(8))
+    store.made, made[:] = 0, []
+    changed = components.preview_png(store, _preview_items(sizes, made, tint=50), 3)
+    assert store.made == 1 and made == [0, 1, 2]  # item 2's row: items 0-2
+    assert changed != first
+    plain = components.preview_png(_Store(), _preview_items(sizes, [], tint=50), 3)
+    assert plain == changed
+    wrong = [(label, spec, (9, 9), make) for label, spec, _size, make in _preview_items(sizes, [])]
+    with pytest.raises(ValueError, match="expected"):
+        components.preview_png(_Store(), wrong, 3)
+
+
 def test_a_die_label_on_several_faces_is_drawn_once(monkeypatch) -> None:
     drawn = []
     draw = composite.render_die_face

@@ -11,6 +11,7 @@ from tts_builder.render.components import (
     Sides,
     deck_sheets,
     layout_spec,
+    preview_png,
 )
 from tts_builder.render.composite import (
     D6_CELLS,
@@ -67,6 +68,7 @@ __all__ = [
     "layout_spec",
     "load_art",
     "plan_sheets",
+    "preview_png",
     "render_die_face",
     "render_die_texture",
     "render_layout",

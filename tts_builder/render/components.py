@@ -12,6 +12,7 @@ it would be drawn the same.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -20,6 +21,13 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from tts_builder.render.composite import (
+    PREVIEW_BG,
+    PreviewPlan,
+    plan_preview,
+    preview_cell_layout,
+    preview_picture,
+)
 from tts_builder.render.layout import (
     art_path,
     load_art,
@@ -27,7 +35,7 @@ from tts_builder.render.layout import (
     resolve_layout,
     validate_layout,
 )
-from tts_builder.render.png import encode_band, join_bands
+from tts_builder.render.png import ENCODER, encode_band, join_bands
 from tts_builder.render.sheets import SheetPlan, compose_sheet_row, plan_sheets
 
 Fields = Mapping[str, Any]
@@ -93,6 +101,7 @@ class Sides:
         self.components = components
         self.art = art
         self.store = store
+        self._specs: dict[str, dict[str, Any]] = {}
 
     def size(self, component: str) -> tuple[int, int]:
         """The pixel size of ``component``'s sides."""
@@ -100,11 +109,13 @@ class Sides:
         return w, h
 
     def spec(self, component: str, side: str, fields: Fields) -> dict[str, Any]:
-        """Everything the side is drawn from: its cache key."""
-        layout = self.components[component][side]
-        return layout_spec(
-            layout, self.size(component), fields, self.art, f"components.{component}.{side}"
-        )
+        """Everything the side is drawn from: its cache key (worked out once per side)."""
+        key = json.dumps([component, side, fields], sort_keys=True, default=str)
+        if key not in self._specs:
+            layout = self.components[component][side]
+            where = f"components.{component}.{side}"
+            self._specs[key] = layout_spec(layout, self.size(component), fields, self.art, where)
+        return self._specs[key]
 
     def draw(self, component: str, side: str, fields: Fields) -> Image.Image:
         """Draw the side now (RGBA)."""
@@ -171,9 +182,53 @@ def deck_sheets(
                     "sheet_row": [sides.spec(component, "face", faces[i]) for i in shown],
                     "columns": plan.num_width,
                     "card": list(size),
+                    "encoder": ENCODER,
                 }
                 bands.append(store.encoded(row_spec, partial(band, row)))
             return join_bands(bands)
 
         found.append(DeckSheet(number, plan, store.png(f"{name}-{number}", spec, compose)))
     return found
+
+
+#: An item of a preview sheet: its label, spec (what its picture is drawn from), the size of
+#: its picture and a function making the picture.
+PreviewItem = tuple[str, Any, tuple[int, int], Callable[[], Image.Image]]
+
+
+def preview_png(
+    store: PictureStore, items: list[PreviewItem], columns: int, cell_max: int = 600
+) -> bytes:
+    """PNG bytes of :func:`~tts_builder.render.composite.render_preview` of ``items`` (the same
+    pixels), drawn and encoded one preview row at a time, each row known by its items' labels
+    and specs: a changed item redraws and re-encodes its row only."""
+    plan = plan_preview([size for _label, _spec, size, _make in items], columns, cell_max)
+    bands = []
+    for row in range(plan.rows):
+        indexes = range(row * plan.columns, min(len(items), (row + 1) * plan.columns))
+        spec = {
+            "preview_row": [[items[i][0], items[i][1], plan.shown[i]] for i in indexes],
+            "grid": [plan.columns, *plan.cell, plan.size[0], plan.row_band(row)[0] == 0],
+            "encoder": ENCODER,
+        }
+        bands.append(store.encoded(spec, partial(_preview_row, plan, items, row)))
+    return join_bands(bands)
+
+
+def _preview_row(plan: PreviewPlan, items: list[PreviewItem], row: int) -> bytes:
+    """The encoded band of preview row ``row``."""
+    y0, y1 = plan.row_band(row)
+    width = plan.size[0]
+    layout: list[dict] = [{"type": "rect", "box": [0, 0, width, y1 - y0], "fill": PREVIEW_BG}]
+    fields: dict[str, Any] = {}
+    pictures: dict[str, Image.Image] = {}
+    for i in range(row * plan.columns, min(len(items), (row + 1) * plan.columns)):
+        label, _spec, size, make = items[i]
+        img = make()
+        if img.size != tuple(size):
+            raise ValueError(f"preview item {label!r} is {img.size}, expected {tuple(size)}")
+        pictures[str(i)] = preview_picture(plan, img)
+        fields[f"label{i}"] = label
+        layout += preview_cell_layout(plan, i, y0)
+    img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview")
+    return encode_band(img.convert("RGB"))

@@ -4,6 +4,7 @@ custom d6 textures. Each is built as a layout (data) and drawn by the layout eng
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
@@ -105,6 +106,88 @@ def preview_cell_limit(count: int, columns: int, cell_max: int) -> int:
     return side
 
 
+def fit_size(size: tuple[int, int], box_size: tuple[int, int]) -> tuple[int, int]:
+    """The size :func:`~tts_builder.render.layout.fit_image` gives a picture of ``size``."""
+    (w, h), (bw, bh) = size, box_size
+    k = min(bw / w, bh / h)
+    return max(1, min(bw, round(w * k))), max(1, min(bh, round(h * k)))
+
+
+@dataclass(frozen=True)
+class PreviewPlan:
+    """Where a preview's items go: cell size, grid, sheet size and each item's shown size."""
+
+    limit: int
+    cell_max: int
+    cell: tuple[int, int]
+    columns: int
+    rows: int
+    size: tuple[int, int]
+    shown: tuple[tuple[int, int], ...]
+
+    def row_band(self, row: int) -> tuple[int, int]:
+        """The rows of pixels [y0, y1) of preview row ``row``: its cells, their labels and the
+        padding under them (and above, for the first)."""
+        pitch = self.cell[1] + PREVIEW_LABEL_H + PREVIEW_PAD
+        return (0 if row == 0 else PREVIEW_PAD + row * pitch), PREVIEW_PAD + (row + 1) * pitch
+
+
+def plan_preview(
+    sizes: Sequence[tuple[int, int]], columns: int, cell_max: int = 600
+) -> PreviewPlan:
+    """The :class:`PreviewPlan` of items of ``sizes`` (see :func:`render_preview`)."""
+    if not sizes:
+        raise ValueError("nothing to preview")
+    if columns < 1:
+        raise ValueError(f"columns must be >= 1, got {columns}")
+    limit = preview_cell_limit(len(sizes), columns, cell_max)
+    big = limit < cell_max
+    shown = tuple(
+        fit_size(s, (limit, limit)) if big and (s[0] > limit or s[1] > limit) else s for s in sizes
+    )
+    cw = min(limit, max(w for w, _h in shown))
+    ch = min(limit, max(h for _w, h in shown))
+    cols = min(columns, len(sizes))
+    rows = -(-len(sizes) // cols)
+    size = _preview_size(cols, rows, cw, ch)
+    return PreviewPlan(limit, cell_max, (cw, ch), cols, rows, size, shown)
+
+
+def preview_cell_layout(plan: PreviewPlan, index: int, dy: int = 0) -> list[dict]:
+    """The image and label elements of item ``index`` (its picture is src ``str(index)``, its
+    label field ``label<index>``), moved up by ``dy`` px."""
+    pad, label_h = PREVIEW_PAD, PREVIEW_LABEL_H
+    (cw, ch), cols = plan.cell, plan.columns
+    x = pad + (index % cols) * (cw + pad)
+    y = pad + (index // cols) * (ch + label_h + pad) - dy
+    w, h = plan.shown[index]
+    scale = min(1.0, cw / w, ch / h)
+    iw, ih = max(1, round(w * scale)), max(1, round(h * scale))
+    ix, iy = x + (cw - iw) // 2, y + (ch - ih) // 2
+    return [
+        {"type": "image", "src": str(index), "box": [ix, iy, ix + iw, iy + ih]},
+        {
+            "type": "text",
+            "text": f"{{label{index}}}",
+            "box": [x, y + ch + 4, x + cw, y + ch + label_h],
+            "size": 22,
+            "color": PREVIEW_TEXT,
+        },
+    ]
+
+
+def shrink(img: Image.Image, limit: int, cell_max: int) -> Image.Image:
+    """An item's picture as a preview with cells of at most ``limit`` px shows it."""
+    if limit < cell_max and (img.width > limit or img.height > limit):
+        return fit_image(img, (limit, limit))
+    return img
+
+
+def preview_picture(plan: PreviewPlan, img: Image.Image) -> Image.Image:
+    """An item's picture as the preview of ``plan`` shows it."""
+    return shrink(img, plan.limit, plan.cell_max)
+
+
 def render_preview(
     items: Sequence[tuple[str, Image.Image | Callable[[], Image.Image]]],
     columns: int,
@@ -123,41 +206,17 @@ def render_preview(
     if columns < 1:
         raise ValueError(f"columns must be >= 1, got {columns}")
     limit = preview_cell_limit(len(items), columns, cell_max)
-    shown: list[tuple[str, Image.Image]] = []
-    for label, picture in items:
-        img = picture() if callable(picture) else picture
-        if limit < cell_max and (img.width > limit or img.height > limit):
-            img = fit_image(img, (limit, limit))
-        shown.append((label, img))
-    items = shown
-    cw = min(limit, max(img.width for _label, img in items))
-    ch = min(limit, max(img.height for _label, img in items))
-    pad, label_h = PREVIEW_PAD, PREVIEW_LABEL_H
-    cols = min(columns, len(items))
-    rows = -(-len(items) // cols)
-    size = _preview_size(cols, rows, cw, ch)
-    layout: list[dict] = [{"type": "rect", "box": [0, 0, *size], "fill": PREVIEW_BG}]
+    made = [(label, shrink(picture() if callable(picture) else picture, limit, cell_max))
+            for label, picture in items]  # fmt: skip
+    plan = plan_preview([img.size for _label, img in made], columns, cell_max)
+    layout: list[dict] = [{"type": "rect", "box": [0, 0, *plan.size], "fill": PREVIEW_BG}]
     fields: dict[str, object] = {}
     pictures: dict[str, Image.Image] = {}
-    for i, (label, img) in enumerate(items):
-        x = pad + (i % cols) * (cw + pad)
-        y = pad + (i // cols) * (ch + label_h + pad)
-        scale = min(1.0, cw / img.width, ch / img.height)
-        iw, ih = max(1, round(img.width * scale)), max(1, round(img.height * scale))
-        ix, iy = x + (cw - iw) // 2, y + (ch - ih) // 2
-        pictures[str(i)] = img
+    for i, (label, img) in enumerate(made):
+        pictures[str(i)] = preview_picture(plan, img)
         fields[f"label{i}"] = label
-        layout.append({"type": "image", "src": str(i), "box": [ix, iy, ix + iw, iy + ih]})
-        layout.append(
-            {
-                "type": "text",
-                "text": f"{{label{i}}}",
-                "box": [x, y + ch + 4, x + cw, y + ch + label_h],
-                "size": 22,
-                "color": PREVIEW_TEXT,
-            }
-        )
-    img = render_layout(layout, size, fields, pictures.__getitem__, where="preview")
+        layout += preview_cell_layout(plan, i)
+    img = render_layout(layout, plan.size, fields, pictures.__getitem__, where="preview")
     return img.convert("RGB")
 
 

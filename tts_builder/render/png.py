@@ -22,6 +22,8 @@ from PIL import Image
 
 #: zlib level of a band: fast (publish recompresses every PNG with oxipng anyway).
 COMPRESS_LEVEL = 1
+#: What a band's bytes depend on besides its pixels (part of every cached band's key).
+ENCODER = f"bands, filter none, zlib {zlib.ZLIB_RUNTIME_VERSION} level {COMPRESS_LEVEL}"
 #: Rows per band when a picture is encoded whole (a deck sheet's bands are its card rows).
 BAND_ROWS = 256
 #: zlib level of a cached part (a face other pictures are composed from): quick to write.

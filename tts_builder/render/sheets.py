@@ -127,5 +127,7 @@ def compose_sheet_row(
         img = face() if callable(face) else face
         if img.size != (w, h):
             raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
-        band.alpha_composite(img.convert("RGBA"), dest=(column * w, 0))
+        band.alpha_composite(
+            img if img.mode == "RGBA" else img.convert("RGBA"), dest=(column * w, 0)
+        )
     return band.convert("RGB")
