@@ -156,7 +156,7 @@ def _sides(definition: GameDefinition, images: Images) -> Any:
 
 def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
     """The whole Arche Noah build: art, Global script and UI, save, thumbnail, preview."""
-    from ..render import deck_sheets, render_preview, render_thumbnail
+    from ..render import deck_sheets, preview_png, render_thumbnail
 
     data = definition.data
     game_id = definition.id
@@ -334,9 +334,11 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     images.png(
         "preview",
         {"preview": [[label, render.spec(*item)] for label, *item in preview_items]},
-        lambda: render_preview(
+        lambda: preview_png(
+            images,
             [
-                (label, partial(render, comp, side, fields))  # made one at a time
+                (label, render.spec(comp, side, fields), render.size(comp),
+                 partial(render, comp, side, fields))  # made one row at a time
                 for label, comp, side, fields in preview_items
             ],
             columns=10,
