@@ -310,3 +310,25 @@ def test_a_variant_and_a_game_building_into_one_folder_are_refused(
         err,
     ), err
     assert not (root / "dist").exists()
+
+
+@pytest.mark.parametrize(
+    ("variant", "field", "message"),
+    [
+        ({"table": [1]}, "variants.v.table", "expected a mapping, got list"),
+        ({"table": {"score": {"max": "many"}}}, "variants.v.table.score.max",
+         "expected an integer"),
+        ({"table": {"pieces": [BASE["table"]["pieces"][0]]}},  # the deck Setup deals is gone
+         "variants.v.table.setup[0].deal", "unknown piece 'flowers' (pieces: garden)"),
+        ({"tabel": {}}, "variants.v.tabel", "unknown key"),
+        ({"components": {"seed": {"size": [8, 8]}}}, "variants.v.components.seed.size[0]",
+         "expected an integer from 16"),
+    ],
+)  # fmt: skip
+def test_a_broken_variant_overlay_is_located_in_the_variant(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, variant: Any, field: str, message: str
+) -> None:
+    root = write(tmp_path, meadow(v={"name": "V", **copy.deepcopy(variant)}))
+    err = one_line_error(capsys, root, build_args(root))
+    assert re.match(rf"error: .*qa-game/game\.yaml:\d+:\d+: {re.escape(field)}: ", err), err
+    assert message in err, err
