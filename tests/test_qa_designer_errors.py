@@ -348,3 +348,18 @@ def test_text_the_font_cannot_draw_is_an_error_not_boxes(
     data["rosters"]["flowers"][1]["name"] = "\u73ab\u7470"  # 玫瑰, a rose
     err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
     assert "components.flower.face" in err and "\u73ab" in err, err
+
+
+def test_install_refuses_a_table_that_build_refuses(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # install checked FORMAT [req] findings only: a piece off the table was installed.
+    data = meadow()
+    data["table"]["pieces"][0]["at"] = [100, 0]
+    saves = tmp_path / "Saves"
+    saves.mkdir()
+    root = write(tmp_path, data)
+    args = ["install", GAME, "--saves-dir", str(saves), "--out", str(tmp_path / "dist")]
+    err = one_line_error(capsys, root, args)
+    assert "table.pieces[0].at: object" in err and "off the table" in err, err
+    assert list(saves.iterdir()) == []
