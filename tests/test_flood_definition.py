@@ -132,6 +132,17 @@ def test_ragged_rows(capsys, assets: Path, tmp_path: Path) -> None:
     assert "map.terrain[5]: row 5 has 11 hexes but row 0 has 12 (ragged rows)" in line
 
 
+def test_loading_checks_die_styles_without_drawing_a_die(monkeypatch) -> None:
+    import tts_builder.render.composite as composite
+
+    def no_drawing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a die face was drawn to check the definition")
+
+    monkeypatch.setattr(composite, "render_die_face", no_drawing)
+    monkeypatch.setattr(composite, "render_layout", no_drawing)
+    assert load_definition(GAME).data["components"]["number_die"]["style"]["size"] == 768
+
+
 @pytest.mark.parametrize(
     ("old", "new", "field", "message"),
     [
@@ -154,6 +165,10 @@ def test_ragged_rows(capsys, assets: Path, tmp_path: Path) -> None:
          "variants.distinct-species.rules.distinct_species", "the junior variant deals no cards"),
         ("      plain: \"#c5dc8e\"", "      meadow: \"#c5dc8e\"",
          "components.board.style.meadow", "unknown board style key"),
+        ('style: {size: 768, background: "#1f4e79"', 'style: {size: 47, background: "#1f4e79"',
+         "components.number_die.style.size", "expected at least 48 px, got 47"),
+        ('outline: "#6b4f12", color: "#6b3a00"}', 'outline: "#6b4f12", colour: "#6b3a00"}',
+         "components.symbol_die.style.colour", "unknown die style key"),
         ("hex_width: 1.8, pixels_per_unit: 96}", "hex_width: 2.0, pixels_per_unit: 160}",
          "table.board.pixels_per_unit", "the board picture would be 4512 px a side"),
     ],

@@ -15,14 +15,21 @@ from tts_builder import build as build_module
 from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.render import (
+    components,
     compose_sheet,
+    compose_sheet_row,
     composite,
     decode_part,
+    decode_png,
+    encode_band,
     encode_part,
+    encode_png,
     hexmap,
+    join_bands,
     layout,
     plan_sheets,
 )
+from tts_builder.render.png import BAND_ROWS
 
 
 def _supersampled(canvas: Image.Image, el: dict) -> None:
@@ -96,6 +103,45 @@ def test_a_sheet_takes_its_faces_one_at_a_time() -> None:
     assert made == [0, 1, 2, 0, 1, 2] and lazy.tobytes() == eager.tobytes()
 
 
+@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L", "P"])
+@pytest.mark.parametrize(
+    "size", [(1, 1), (5, BAND_ROWS), (9, BAND_ROWS + 1), (3, 2 * BAND_ROWS + 7)]
+)
+def test_png_bytes_decode_to_the_same_pixels(mode: str, size: tuple[int, int]) -> None:
+    rng = random.Random(f"{mode}{size}")
+    raw = Image.frombytes("RGBA", size, rng.randbytes(size[0] * size[1] * 4))
+    img = raw.convert(mode) if mode != "P" else raw.convert("RGB").convert("P")
+    data = encode_png(img)
+    assert data == encode_png(img.copy())
+    back = decode_png(data)
+    assert (back.mode, back.size, back.tobytes()) == (img.mode, img.size, img.tobytes())
+
+
+def test_a_picture_joined_from_any_bands_is_the_picture() -> None:
+    rng = random.Random(3)
+    img = Image.frombytes("RGB", (31, 40), rng.randbytes(31 * 40 * 3))
+    cuts = [0, 1, 17, 40]
+    bands = [encode_band(img.crop((0, a, 31, b))) for a, b in zip(cuts, cuts[1:], strict=False)]
+    back = decode_png(join_bands(bands))
+    assert (back.mode, back.size, back.tobytes()) == (img.mode, img.size, img.tobytes())
+    with pytest.raises(ValueError):
+        join_bands([bands[0], encode_band(Image.new("RGB", (30, 2)))])  # another width
+    with pytest.raises(ValueError):
+        encode_band(Image.new("L", (3, 3)))
+
+
+@pytest.mark.parametrize("count", [1, 5, 8])
+def test_a_sheet_row_is_that_row_of_the_sheet(count: int) -> None:
+    size = (6, 9)
+    faces = [Image.new("RGBA", size, (i * 30, 200, 0, 128 + i)) for i in range(count)]
+    back = Image.new("RGBA", size, (0, 0, 255, 255))
+    (plan,) = plan_sheets(count, size)
+    sheet = compose_sheet(faces, plan, size, back)
+    for row in range(plan.num_height):
+        band = compose_sheet_row(faces, plan, size, row, back)
+        assert band.tobytes() == sheet.crop((0, row * 9, sheet.width, (row + 1) * 9)).tobytes()
+
+
 def test_a_die_label_on_several_faces_is_drawn_once(monkeypatch) -> None:
     drawn = []
     draw = composite.render_die_face
@@ -133,6 +179,30 @@ def test_a_changed_animal_redraws_its_cards_only(tmp_path: Path) -> None:
     assert differ == {"images/cards-1.png", "arche-noah.png", "preview.png"}  # not the save
     again = build_game("arche-noah", BuildOptions(), cache, root)
     assert (again.rendered, again.drawn) == (0, 0) and again.files == changed.files
+
+
+def test_a_changed_card_reencodes_its_sheet_row_only_and_matches_a_plain_build(
+    tmp_path: Path, monkeypatch
+) -> None:
+    rows = []
+    compose_row = components.compose_sheet_row
+
+    def counted(faces: list, plan: object, size: tuple[int, int], row: int) -> Image.Image:
+        rows.append(row)
+        return compose_row(faces, plan, size, row)
+
+    build("arche-noah")  # the session cache holds the bundled game's card rows
+    cache = dict(SESSION_CACHE)
+    root = _copy("arche-noah", tmp_path, 'color: "#8e9aaf"', 'color: "#8e9ab0"')  # Elephant
+    monkeypatch.setattr(components, "compose_sheet_row", counted)
+    incremental = build_game("arche-noah", BuildOptions(), cache, root)
+    data = incremental.definition.data
+    values = len(data["rules"]["card_values"])
+    first = [a["name"] for a in data["animals"]].index("Elephant") * values
+    (plan,) = plan_sheets(len(data["animals"]) * values, tuple(data["components"]["card"]["size"]))
+    assert rows == sorted({i // plan.num_width for i in range(first, first + values)})
+    plain = build_game("arche-noah", BuildOptions(), {}, root)
+    assert plain.files == incremental.files
 
 
 def test_outputs_composed_from_cached_parts_are_unchanged(monkeypatch) -> None:

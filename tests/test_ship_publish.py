@@ -412,6 +412,7 @@ def test_publish_command(capsys, cli_out: Path, site, tmp_path: Path, monkeypatc
     from tts_builder.ship import publish as pub
 
     monkeypatch.setitem(pub.OXIPNG_OPTIONS, "level", 0)  # the quickest lossless pass
+    monkeypatch.setattr(pub, "OXIPNG_DEFLATE_LEVEL", 1)
     folder, base = site
     saves = tmp_path / "TTS" / "Saves"
     saves.mkdir(parents=True)

@@ -114,19 +114,29 @@ class ImageSet:
             self._remember(self._key(spec, part=True), img)
         return img
 
-    def png(self, name: str, spec: Any, make: Callable[[], Image.Image]) -> str:
+    def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
+        """The bytes ``spec`` describes (e.g. an encoded band of a sheet): from the cache, else
+        made by ``make`` and cached."""
+        key = self._key({"encoded": spec})
+        data = self.cache.get(key)
+        if data is None:
+            data = self.cache[key] = make()
+        return data
+
+    def png(self, name: str, spec: Any, make: Callable[[], Image.Image | bytes]) -> str:
         """Add ``images/<name>.png``, the picture ``spec`` describes: from the cache, else made
-        from a known part of the same spec or by ``make``; its URL."""
+        from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
         from .render import encode_png
 
         key = self._key(spec)
         data = self.cache.get(key)
         if data is None:
-            img = self._known(spec)
+            img: Image.Image | bytes | None = self._known(spec)
             if img is None:
                 img = make()
-                self._remember(self._key(spec, part=True), img)
-            data = encode_png(img)
+                if isinstance(img, Image.Image):
+                    self._remember(self._key(spec, part=True), img)
+            data = img if isinstance(img, bytes) else encode_png(img)
             self.cache[key] = data
             self.rendered += 1
         path = f"{IMAGES_DIR}/{name}.png"

@@ -14,12 +14,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from .bundled import ASSETS_DIR
-from .errors import BuildError, FieldError
+from .errors import BuildError, DefinitionError, FieldError
 from .games import game, game_ids
-from .plugin import GameDefinition
+from .json_types import Data
+from .plugin import Game, GameDefinition
 from .schema import Int, ListOf, Map, OneOf, Str, validate
-from .variants import VARIANTS, check_overlays
-from .yamlsrc import SourceDoc, parse_yaml
+from .variants import VARIANTS, check_overlays, with_variant
+from .yamlsrc import SourceDoc, parse_yaml, text_location
 
 ASSETS_ROOT = ASSETS_DIR  # the bundled games
 DEFINITION_FILE = "game.yaml"
@@ -108,11 +109,18 @@ def read_definition(game_id: str, assets_root: Path | None = None) -> SourceDoc:
     path = find_game(game_id, assets_root).folder / DEFINITION_FILE
     shown = shown_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise BuildError(f"{shown}: definition file not found") from None
-    except (OSError, UnicodeDecodeError) as err:
+    except OSError as err:
         raise BuildError(f"{shown}: cannot read the definition: {err}") from None
+    try:
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text
+    except UnicodeDecodeError as err:
+        where = text_location(shown, raw, err.start)
+        bad = raw[err.start]
+        message = f"not UTF-8 text (byte 0x{bad:02x}): save it as UTF-8"
+        raise DefinitionError(where, "", message) from None
     doc = _parsed(text, shown)
     if not isinstance(doc.data, dict):
         raise doc.error("", "expected a mapping of definition keys at the top level")
@@ -154,9 +162,22 @@ def validated_definition(game_id: str, doc: SourceDoc, source: GameSource) -> Ga
         check_overlays(doc.data, fields)
         header_checks(doc, game_id)
         rules.check(doc.data, source.folder)
+        for variant in doc.data.get("variants") or {}:
+            _check_variant(rules, doc.data, variant, source.folder)
     except FieldError as err:
         raise doc.reraise(err) from None
     return GameDefinition(game_id, doc, source.folder, engine, source.origin)
+
+
+def _check_variant(rules: Game, data: Data, variant: str, folder: Path) -> None:
+    """The game's cross-field checks on a variant's merged data, located in the variant: an
+    overlay can break what the base game satisfies (a seat twice, chips for too few counts)."""
+    try:
+        merged = dict(with_variant(data, variant))  # a copy: with_variant may return data
+        merged.pop("variants", None)  # the variant alone: the others are checked on their own
+        rules.check(merged, folder)
+    except FieldError as err:
+        raise FieldError(f"variants.{variant}.{err.field}", err.detail) from None
 
 
 def shown_path(path: Path) -> Path:

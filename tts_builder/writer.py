@@ -63,23 +63,36 @@ def tree_matches(dest: Path, files: Mapping[str, bytes]) -> bool:
 
 
 class DirCache(MutableMapping[str, bytes]):
-    """A content-addressed cache of rendered images in a folder (``dist/.cache``)."""
+    """A content-addressed cache of build parts in a folder (``dist/.cache``).
+
+    Each entry is the sha256 of its bytes followed by the bytes, so an entry cut short or
+    changed on disk (a full disk, a crash, a hand edit) reads as a miss and is made again,
+    never handed to the build as if it were good.
+    """
+
+    SUFFIX = ".entry"
 
     def __init__(self, root: Path) -> None:
         self.root = root
 
     def _path(self, key: str) -> Path:
         digest = hashlib.sha256(key.encode()).hexdigest()
-        return self.root / digest[:2] / f"{digest}.png"
+        return self.root / digest[:2] / f"{digest}{self.SUFFIX}"
 
     def __getitem__(self, key: str) -> bytes:
+        path = self._path(key)
         try:
-            return self._path(key).read_bytes()
+            stored = path.read_bytes()
         except FileNotFoundError:
             raise KeyError(key) from None
+        check, value = stored[:32], stored[32:]
+        if len(check) < 32 or hashlib.sha256(value).digest() != check:
+            path.unlink(missing_ok=True)  # damaged: made again by whoever asked
+            raise KeyError(key)
+        return value
 
     def __setitem__(self, key: str, value: bytes) -> None:
-        write_file(self._path(key), value)
+        write_file(self._path(key), hashlib.sha256(value).digest() + value)
 
     def __delitem__(self, key: str) -> None:
         self._path(key).unlink(missing_ok=True)
@@ -88,4 +101,4 @@ class DirCache(MutableMapping[str, bytes]):
         return iter(())
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.root.rglob("*.png")) if self.root.exists() else 0
+        return sum(1 for _ in self.root.rglob(f"*{self.SUFFIX}")) if self.root.exists() else 0

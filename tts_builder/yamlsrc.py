@@ -89,22 +89,33 @@ def _compose(loader_class: type, text: str, path: Path) -> tuple[Any, yaml.Node 
     try:
         loader = loader_class(text)
     except yaml.YAMLError as err:  # the pure-Python reader checks the characters up front
-        raise _located(err, path) from None
+        raise _located(err, path, text) from None
     try:
         return loader, loader.get_single_node()
     except yaml.YAMLError as err:
         loader.dispose()
-        raise _located(err, path) from None
+        raise _located(err, path, text) from None
 
 
-def _located(err: yaml.YAMLError, path: Path) -> DefinitionError:
+def _located(err: yaml.YAMLError, path: Path, text: str) -> DefinitionError:
     if isinstance(err, yaml.MarkedYAMLError):
         mark = err.problem_mark or err.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = (err.problem or err.context or "invalid YAML").strip()
         return DefinitionError(Location(path, line, col), "", f"YAML syntax error: {problem}")
-    # e.g. a control character in the text
+    if isinstance(err, yaml.reader.ReaderError):  # a control character: no mark, a position
+        return DefinitionError(
+            text_location(path, text, err.position), "",
+            f"YAML error: unacceptable character #x{err.character:04x}: {err.reason}",
+        )  # fmt: skip
     return DefinitionError(Location(path, 1, 1), "", f"YAML error: {' '.join(str(err).split())}")
+
+
+def text_location(path: Path, text: str | bytes, offset: int) -> Location:
+    """The line and column of ``offset`` (a character or byte index) in ``text``."""
+    newline = "\n" if isinstance(text, str) else b"\n"
+    line = text.count(newline, 0, offset) + 1
+    return Location(path, line, offset - (text.rfind(newline, 0, offset) + 1) + 1)
 
 
 def _loc(node: yaml.Node, path: Path) -> Location:

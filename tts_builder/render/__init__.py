@@ -14,6 +14,7 @@ from tts_builder.render.components import (
 )
 from tts_builder.render.composite import (
     D6_CELLS,
+    check_die_style,
     render_die_face,
     render_die_texture,
     render_preview,
@@ -29,8 +30,16 @@ from tts_builder.render.layout import (
     render_layout,
     validate_layout,
 )
-from tts_builder.render.png import decode_part, decode_png, encode_part, encode_png, image_digest
-from tts_builder.render.sheets import SheetPlan, compose_sheet, plan_sheets
+from tts_builder.render.png import (
+    decode_part,
+    decode_png,
+    encode_band,
+    encode_part,
+    encode_png,
+    image_digest,
+    join_bands,
+)
+from tts_builder.render.sheets import SheetPlan, compose_sheet, compose_sheet_row, plan_sheets
 
 __all__ = [
     "D6_CELLS",
@@ -40,10 +49,13 @@ __all__ = [
     "PictureStore",
     "SheetPlan",
     "Sides",
+    "check_die_style",
     "compose_sheet",
+    "compose_sheet_row",
     "deck_sheets",
     "decode_part",
     "decode_png",
+    "encode_band",
     "encode_part",
     "encode_png",
     "fill_template",
@@ -51,6 +63,7 @@ __all__ = [
     "fit_text",
     "font",
     "image_digest",
+    "join_bands",
     "layout_spec",
     "load_art",
     "plan_sheets",

@@ -27,7 +27,8 @@ from tts_builder.render.layout import (
     resolve_layout,
     validate_layout,
 )
-from tts_builder.render.sheets import SheetPlan, compose_sheet, plan_sheets
+from tts_builder.render.png import encode_band, join_bands
+from tts_builder.render.sheets import SheetPlan, compose_sheet_row, plan_sheets
 
 Fields = Mapping[str, Any]
 
@@ -39,8 +40,13 @@ class PictureStore(Protocol):
         """The picture ``spec`` describes, drawn by ``make`` only if no copy is known."""
         ...
 
-    def png(self, name: str, spec: Any, make: Callable[[], Image.Image]) -> str:
-        """Add ``images/<name>.png`` (the picture ``spec`` describes); its URL."""
+    def png(self, name: str, spec: Any, make: Callable[[], Image.Image | bytes]) -> str:
+        """Add ``images/<name>.png`` (the picture ``spec`` describes, or its PNG bytes); its
+        URL."""
+        ...
+
+    def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
+        """The bytes ``spec`` describes (e.g. an encoded band), made by ``make`` if unknown."""
         ...
 
 
@@ -137,8 +143,10 @@ def deck_sheets(
     sides: Sides, component: str, faces: list[Fields], name: str = "cards"
 ) -> list[DeckSheet]:
     """The sheets of a deck of ``component`` cards whose faces show ``faces`` (one fields
-    mapping per card, in deck order), added as ``images/<name>-<n>.png``. Each sheet is
-    composed from its faces one at a time, and each face is drawn only if no copy is known."""
+    mapping per card, in deck order), added as ``images/<name>-<n>.png``. A sheet is encoded
+    row by row (:func:`~tts_builder.render.png.join_bands`), each card row known by its faces'
+    specs: a changed card re-composes and re-encodes its row only, and each face is drawn only
+    if no copy is known."""
     store = sides.store
     if store is None:
         raise ValueError("deck_sheets needs a picture store")
@@ -150,9 +158,22 @@ def deck_sheets(
             "grid": [plan.num_width, plan.num_height],
         }
 
-        def compose(plan: SheetPlan = plan) -> Image.Image:
+        def compose(plan: SheetPlan = plan) -> bytes:
             cards = [partial(sides, component, "face", faces[i]) for i in plan.indexes]
-            return compose_sheet(cards, plan, size)
+
+            def band(row: int) -> bytes:
+                return encode_band(compose_sheet_row(cards, plan, size, row))
+
+            bands = []
+            for row in range(plan.num_height):
+                shown = plan.indexes[row * plan.num_width : (row + 1) * plan.num_width]
+                row_spec = {
+                    "sheet_row": [sides.spec(component, "face", faces[i]) for i in shown],
+                    "columns": plan.num_width,
+                    "card": list(size),
+                }
+                bands.append(store.encoded(row_spec, partial(band, row)))
+            return join_bands(bands)
 
         found.append(DeckSheet(number, plan, store.png(f"{name}-{number}", spec, compose)))
     return found

@@ -182,6 +182,12 @@ def _die_style(style: Mapping[str, object], where: str) -> dict[str, Any]:
     return out
 
 
+def check_die_style(style: Any, where: str = "die.style") -> None:
+    """Raise the :class:`FieldError` (at ``where.<key>``) that drawing a die of ``style`` would
+    raise, without drawing anything (for a definition's schema)."""
+    _die_style(style, where)
+
+
 def render_die_face(
     label: str, style: Mapping[str, object], where: str = "die.style"
 ) -> Image.Image:

@@ -103,3 +103,29 @@ def compose_sheet(
         x0, y0, _x1, _y1 = plan.slot_box(slot, card_size)
         sheet.alpha_composite(img.convert("RGBA"), dest=(x0, y0))
     return sheet.convert("RGB")
+
+
+def compose_sheet_row(
+    faces: Sequence[Image.Image | Callable[[], Image.Image]],
+    plan: SheetPlan,
+    card_size: tuple[int, int],
+    row: int,
+    back: Image.Image | None = None,
+) -> Image.Image:
+    """Row ``row`` (0-based, one card high) of :func:`compose_sheet`'s image, the same pixels,
+    making only the faces on that row (``faces`` holds the whole sheet's, as there)."""
+    if len(faces) != len(plan.indexes):
+        raise ValueError(f"{len(faces)} faces for a sheet of {len(plan.indexes)} cards")
+    w, h = card_size
+    first = row * plan.num_width
+    slots = range(first, first + plan.num_width)
+    shown = [(slot - first, faces[slot]) for slot in slots if slot < len(faces)]
+    if back is not None and plan.slots > 1 and plan.slots - 1 in slots:
+        shown.append((plan.slots - 1 - first, back))
+    band = Image.new("RGBA", (plan.num_width * w, h), NEUTRAL + (255,))
+    for column, face in shown:
+        img = face() if callable(face) else face
+        if img.size != (w, h):
+            raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
+        band.alpha_composite(img.convert("RGBA"), dest=(column * w, 0))
+    return band.convert("RGB")

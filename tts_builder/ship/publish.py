@@ -43,6 +43,9 @@ _CURLY_RE = re.compile(r"\{[^}]*\}")
 
 #: oxipng's effort (0-6): level 2 gives most of the gain at a fraction of the time of higher levels.
 OXIPNG_LEVEL = 2
+#: libdeflate's effort (1-12): 12 takes a big RGB card sheet from 0.91 to 0.89 of its bytes, at
+#: about twice the time of level 2's default (a few CPU seconds per sheet, cached).
+OXIPNG_DEFLATE_LEVEL = 12
 #: Only recompression: no colour-type, bit-depth, palette or grey reductions (a decoder sees the
 #: build's mode, e.g. RGBA, whatever the loader TTS uses), no alpha tricks, no chunk stripping.
 OXIPNG_OPTIONS: dict[str, Any] = {
@@ -65,14 +68,16 @@ def png_optimizer(cache: MutableMapping[str, bytes] | None = None) -> Optimizer 
         return None
     from importlib.metadata import version
 
-    tag = f"oxipng:{version('pyoxipng')}:{json.dumps(OXIPNG_OPTIONS, sort_keys=True)}"
+    options = {**OXIPNG_OPTIONS, "libdeflater": OXIPNG_DEFLATE_LEVEL}
+    tag = f"oxipng:{version('pyoxipng')}:{json.dumps(options, sort_keys=True)}"
+    deflate = oxipng.Deflaters.libdeflater(OXIPNG_DEFLATE_LEVEL)
 
     def optimize(data: bytes) -> bytes:
         key = f"{tag}:{hashlib.sha256(data).hexdigest()}"
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
             return cached
-        smaller = oxipng.optimize_from_memory(data, **OXIPNG_OPTIONS)
+        smaller = oxipng.optimize_from_memory(data, deflate=deflate, **OXIPNG_OPTIONS)
         if len(smaller) >= len(data) or not same_pixels(data, smaller):
             smaller = data  # never bigger, and never a different picture
         if cache is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import FieldError
 from ...gamekit.specs import SIZE, TABLES, component, mapping_of
 from ...json_types import Json
-from ...render import render_die_face
+from ...render import check_die_style
 from ...save.tables import SEAT_COLORS
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 
@@ -96,8 +96,9 @@ RULES = Map(
     }
 )
 
+
 def _die_style(value: Json, path: str) -> None:
-    render_die_face("0", value, path)  # raises FieldError at path.<key> for a bad style
+    check_die_style(value, path)  # FieldError at path.<key> for a bad style; nothing drawn
 
 
 def _board_style(value: Json, path: str) -> None:
