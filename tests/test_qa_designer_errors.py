@@ -340,3 +340,19 @@ def test_install_refuses_a_table_that_build_refuses(
     err = one_line_error(capsys, root, args)
     assert "table.pieces[0].at: object" in err and "off the table" in err, err
     assert list(saves.iterdir()) == []
+
+
+def test_a_seat_spot_reaching_into_another_seats_hand_is_located(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # ``{seat: [0, 40]}`` laid White's pawn in Blue's hand zone: no check saw it (exit 0).
+    data = meadow()
+    data["table"]["pieces"].append(
+        {"id": "pawn", "kind": "token", "component": "seed", "at": {"seat": [0, 40]}}
+    )
+    err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
+    assert re.match(
+        r"error: .*qa-game/game\.yaml:\d+:\d+: table\.pieces\[4\]\.at\.seat: White's spot "
+        r"\(15\.2, 19\.9\) lies in Blue's hand zone",
+        err,
+    ), err

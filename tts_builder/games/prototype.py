@@ -30,6 +30,7 @@ from ..table import (
     Art,
     check_art,
     check_manifest,
+    check_seat_spots,
     hand_capacity,
     lay_table,
     seat_frames,
@@ -64,6 +65,7 @@ def check(data: Data, root: Path) -> None:
     """The manifest's cross-field checks, its art files, and room in every hand for what Setup
     deals (the definition runs this on each variant's merged data too, located there)."""
     check_manifest(data)
+    check_seat_spots(data["table"])
     check_art(data, root)
     manifest = data["table"]
     low, high = data["players"]["min"], data["players"]["max"]
