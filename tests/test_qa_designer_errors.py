@@ -287,3 +287,72 @@ def test_a_variant_and_a_game_building_into_one_folder_are_refused(
         err,
     ), err
     assert not (root / "dist").exists()
+
+
+@pytest.mark.parametrize(
+    ("variant", "field", "message"),
+    [
+        ({"table": [1]}, "variants.v.table", "expected a mapping, got list"),
+        ({"table": {"score": {"max": "many"}}}, "variants.v.table.score.max",
+         "expected an integer"),
+        ({"table": {"pieces": [BASE["table"]["pieces"][0]]}},  # the deck Setup deals is gone
+         "variants.v.table.setup[0].deal", "unknown piece 'flowers' (pieces: garden)"),
+        ({"tabel": {}}, "variants.v.tabel", "unknown key"),
+        ({"components": {"seed": {"size": [8, 8]}}}, "variants.v.components.seed.size[0]",
+         "expected an integer from 16"),
+    ],
+)  # fmt: skip
+def test_a_broken_variant_overlay_is_located_in_the_variant(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, variant: Any, field: str, message: str
+) -> None:
+    root = write(tmp_path, meadow(v={"name": "V", **copy.deepcopy(variant)}))
+    err = one_line_error(capsys, root, build_args(root))
+    assert re.match(rf"error: .*qa-game/game\.yaml:\d+:\d+: {re.escape(field)}: ", err), err
+    assert message in err, err
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="render/layout._draw_text draws characters the bundled DejaVu fonts lack as empty "
+    "boxes (tofu), silently: a roster name in CJK or an emoji ships as boxes. Fix: check "
+    "each text's characters against the font's cmap (fonttools or ImageFont.getmask2 of "
+    "the .notdef glyph) and raise a FieldError at the text element naming them",
+)
+def test_text_the_font_cannot_draw_is_an_error_not_boxes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = meadow()
+    data["rosters"]["flowers"][1]["name"] = "\u73ab\u7470"  # 玫瑰, a rose
+    err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
+    assert "components.flower.face" in err and "\u73ab" in err, err
+
+
+def test_install_refuses_a_table_that_build_refuses(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # install checked FORMAT [req] findings only: a piece off the table was installed.
+    data = meadow()
+    data["table"]["pieces"][0]["at"] = [100, 0]
+    saves = tmp_path / "Saves"
+    saves.mkdir()
+    root = write(tmp_path, data)
+    args = ["install", GAME, "--saves-dir", str(saves), "--out", str(tmp_path / "dist")]
+    err = one_line_error(capsys, root, args)
+    assert "table.pieces[0].at: object" in err and "off the table" in err, err
+    assert list(saves.iterdir()) == []
+
+
+def test_a_seat_spot_reaching_into_another_seats_hand_is_located(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # ``{seat: [0, 40]}`` laid White's pawn in Blue's hand zone: no check saw it (exit 0).
+    data = meadow()
+    data["table"]["pieces"].append(
+        {"id": "pawn", "kind": "token", "component": "seed", "at": {"seat": [0, 40]}}
+    )
+    err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
+    assert re.match(
+        r"error: .*qa-game/game\.yaml:\d+:\d+: table\.pieces\[4\]\.at\.seat: White's spot "
+        r"\(15\.2, 19\.9\) lies in Blue's hand zone",
+        err,
+    ), err

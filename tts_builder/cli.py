@@ -146,10 +146,21 @@ def _check_folders(games: list[str], variant: str | None, assets: Path | None) -
 def build_checked(game: str, options: Any, cache: Any, assets: Path | None = None) -> Any:
     """What ``build`` writes for one game or variant, in memory: the build, linted and checked
     (``cache`` the render and lint cache), with ``table.png`` added."""
-    from .build import build_game, check_build, lint_build
+    from .build import build_game, lint_build
 
     result = build_game(game, options, cache, assets)
     lint_build(result, cache)
+    refuse_failing(result)
+    # The table at load, as TTS lays it out, beside preview.png.
+    result.files["table.png"] = _table_png(result, cache)
+    return result
+
+
+def refuse_failing(result: Any) -> None:
+    """Raise for the build's first failing check (FORMAT [req], geometry [geo]): at the
+    definition's field when the game says which laid the object, else as an internal error."""
+    from .build import check_build
+
     problems = check_build(result)
     if problems:
         name, first = problems[0]
@@ -159,9 +170,6 @@ def build_checked(game: str, options: Any, cache: Any, assets: Path | None = Non
             raise result.definition.doc.error(field, f"{first.message}{more}")
         message = f"generated save fails {first.path}: {first.message}{more}"
         raise RuntimeError(f"{result.folder}/{name}: {message}")
-    # The table at load, as TTS lays it out, beside preview.png.
-    result.files["table.png"] = _table_png(result, cache)
-    return result
 
 
 def _origin(result: Any, save_name: str, path: str) -> str | None:

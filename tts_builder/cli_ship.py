@@ -57,8 +57,8 @@ def _out(out_dir: Path | None) -> Path:
 def _build(report: Reporter, game: str, variant: str | None, out: Path) -> tuple[Any, Any]:
     """Build, lint and check one game (cached renders); the build and its options."""
     from .build import BuildOptions, build_game, lint_build
+    from .cli import refuse_failing
     from .definition import find_game
-    from .save.checker import check_save
     from .writer import DirCache
 
     find_game(game, report.assets)  # a one-line error for an unknown game, before anything else
@@ -66,10 +66,7 @@ def _build(report: Reporter, game: str, variant: str | None, out: Path) -> tuple
     cache = DirCache(out / ".cache")
     build = build_game(game, options, cache, report.assets)
     lint_build(build, cache)
-    problems = [f for f in check_save(build.save) if f.level == "req"]
-    if problems:
-        raise RuntimeError(f"{game}: generated save fails {problems[0].path}: "
-                           f"{problems[0].message}")
+    refuse_failing(build)  # what `build` refuses is not installed or published either
     report(f"built {game}: {build.rendered} images rendered")
     return build, options
 

@@ -30,6 +30,7 @@ from ..table import (
     Art,
     check_art,
     check_manifest,
+    check_seat_spots,
     hand_capacity,
     lay_table,
     seat_frames,
@@ -61,18 +62,10 @@ OPTIONAL: frozenset[str] = frozenset({"rosters"})
 
 
 def check(data: Data, root: Path) -> None:
-    """The manifest's cross-field checks, and room in every hand for what Setup deals: of the
-    game and of each variant's table (an error there is located in the variant)."""
-    _check_table(data, root)
-    for variant in data.get("variants") or {}:
-        try:
-            _check_table(with_variant(data, variant), root)
-        except FieldError as err:
-            raise FieldError(f"variants.{variant}.{err.field}", err.detail) from None
-
-
-def _check_table(data: Data, root: Path) -> None:
+    """The manifest's cross-field checks, its art files, and room in every hand for what Setup
+    deals (the definition runs this on each variant's merged data too, located there)."""
     check_manifest(data)
+    check_seat_spots(data["table"])
     check_art(data, root)
     manifest = data["table"]
     low, high = data["players"]["min"], data["players"]["max"]

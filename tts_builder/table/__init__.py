@@ -10,7 +10,7 @@ table picture use.
 
 from .art import COMPONENT, Art, check_art
 from .assemble import Table, lay_table, setup_positions, target_of
-from .layout import SeatFrame, hand_capacity, hand_slots, seat_frames
+from .layout import SeatFrame, check_seat_spots, hand_capacity, hand_slots, seat_frames
 from .schema import MANIFEST, check_manifest, pieces_by_id, step_count
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "Table",
     "check_art",
     "check_manifest",
+    "check_seat_spots",
     "hand_capacity",
     "hand_slots",
     "lay_table",

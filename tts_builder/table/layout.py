@@ -123,3 +123,29 @@ def row(start: Spot, count: int, spread: Any | None, lift: float, y: float) -> l
 def _rounded(v: tuple[float, float, float]) -> Vec3:
     """Positions handed to the scripts, rounded to 4 places (and -0.0 written as 0.0)."""
     return tuple(round(c, 4) + 0.0 for c in v)  # type: ignore[return-value]
+
+
+def in_hand_zone(frame: SeatFrame, x: float, z: float) -> bool:
+    """Whether the table point (x, z) lies inside ``frame``'s hand zone (its HandTrigger)."""
+    dx, dz = geo.rotate_y(x - frame.hand_pos[0], z - frame.hand_pos[2], -frame.hand_rot_y)
+    return abs(dx) <= frame.hand_scale[0] / 2 and abs(dz) <= frame.hand_scale[2] / 2
+
+
+def check_seat_spots(manifest: dict[str, Any]) -> None:
+    """A spot ``{seat: [dx, dz]}`` of one seat must not lie in another seat's hand zone (a dz
+    too large reaches across the table): FieldError at the piece's or step's position."""
+    from ..errors import FieldError
+
+    frames = seat_frames(manifest)
+    places = [(f"table.pieces[{i}].at", p["at"]) for i, p in enumerate(manifest["pieces"])]
+    places += [(f"table.setup[{i}].to", s["to"]) for i, s in enumerate(manifest.get("setup", []))]
+    for field, at in places:
+        if not isinstance(at, dict) or "seat" not in at:
+            continue
+        for frame in frames:
+            x, z = frame.world(at["seat"])
+            other = next((f for f in frames if f is not frame and in_hand_zone(f, x, z)), None)
+            if other is not None:
+                raise FieldError(f"{field}.seat", f"{frame.color}'s spot ({x:.1f}, {z:.1f}) lies "
+                                 f"in {other.color}'s hand zone: dz is measured from the seat's "
+                                 "own hand towards the table's middle")  # fmt: skip

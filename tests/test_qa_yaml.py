@@ -1,0 +1,29 @@
+"""QA: YAML a designer should not be able to hang the builder with."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tts_builder.errors import BuildError
+from tts_builder.yamlsrc import parse_yaml
+
+
+def alias_bomb(levels: int, width: int) -> str:
+    """A few lines whose aliases expand to ``width ** levels`` values ("billion laughs")."""
+    lines = [f"a0: &a0 [{', '.join(['x'] * width)}]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * width)}]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="yamlsrc._Converter.convert expands every alias in full with no bound: 6 lines "
+    "expanding to 10**6 values take ~6 s and 10**8 hang the build for hours and GBs. Fix: "
+    "count converted nodes and raise a located DefinitionError past a limit (real "
+    "definitions have ~1,000 values; e.g. 100,000)",
+)
+def test_an_alias_bomb_is_refused_not_expanded() -> None:
+    with pytest.raises(BuildError, match=r"g\.yaml:\d+:\d+: .*alias"):
+        parse_yaml(alias_bomb(4, 20), Path("g.yaml"))  # 160,000 values (quick to expand)
