@@ -126,6 +126,11 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
+#: The most values a definition may hold once its aliases are expanded (bundled games hold
+#: about 1,000): a few lines of nested aliases could otherwise expand to billions.
+MAX_VALUES = 100_000
+
+
 class _Converter:
     """Nodes to plain data, recording each value's location; scalars built by ``loader``."""
 
@@ -133,9 +138,16 @@ class _Converter:
         self.loader = loader
         self.path = path
         self.locations = locations
+        self.values = 0
 
     def convert(self, node: yaml.Node, field: str) -> Any:
         path, locations = self.path, self.locations
+        self.values += 1
+        if self.values > MAX_VALUES:  # aliases expanding without bound ("billion laughs")
+            raise DefinitionError(
+                _loc(node, path), field,
+                f"more than {MAX_VALUES:,} values: aliases (*name) repeat too much",
+            )  # fmt: skip
         locations[field] = _loc(node, path)
         if isinstance(node, yaml.MappingNode):
             result: dict[str, Any] = {}
