@@ -311,13 +311,6 @@ def test_a_broken_variant_overlay_is_located_in_the_variant(
     assert message in err, err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="render/layout._draw_text draws characters the bundled DejaVu fonts lack as empty "
-    "boxes (tofu), silently: a roster name in CJK or an emoji ships as boxes. Fix: check "
-    "each text's characters against the font's cmap (fonttools or ImageFont.getmask2 of "
-    "the .notdef glyph) and raise a FieldError at the text element naming them",
-)
 def test_text_the_font_cannot_draw_is_an_error_not_boxes(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

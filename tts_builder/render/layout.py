@@ -23,7 +23,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont, UnidentifiedImageError
 
 from tts_builder.errors import BuildError, FieldError
-from tts_builder.render.fonts import font
+from tts_builder.render.fonts import font, missing_glyphs
 
 Box = tuple[int, int, int, int]
 ImageLoader = Callable[[str], Image.Image]
@@ -427,6 +427,14 @@ def render_layout(
     size = (size[0], size[1])
     validate_layout(elements, where, size)
     resolved = resolve_layout(elements, fields, where)
+    for i, el in enumerate(resolved):
+        missing = missing_glyphs(el["text"], el["bold"]) if el["type"] == "text" else ""
+        if missing:
+            raise FieldError(
+                f"{where}[{i}].text",
+                f"the bundled font (DejaVu Sans) cannot draw {missing!r}: it would print as "
+                "empty boxes",
+            )
     canvas = Image.new("RGBA", size, (0, 0, 0, 0))
     for el in resolved:
         _DRAW[el["type"]](canvas, el, images)
