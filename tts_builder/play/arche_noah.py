@@ -383,18 +383,7 @@ class ArcheNoahAdapter(SeatedTable):
         self.table.click_ui(color, "next_playthrough")
         self._sync()
 
-    def _call(self, color: str, handler: str) -> None:
-        """A press of a button the panel hides now (a stale panel, or a quick double click)."""
-        self.table.call_global(handler, {"color": color}, "-1", handler)
-
     def _drag_to_collection(self, color: str, guid: str) -> None:
         slot = self.colors.index(color)
         x, z = self.seats[slot]["collection"]
         self.table.drop(color, guid, [x + 2.5, 1.0, z])
-
-    def _as_newcomer(self, color: str, element: str) -> None:
-        self.table.seat([*self.colors, color])
-        try:
-            self.table.click_ui(color, element)
-        finally:
-            self.table.seat(self.colors)

@@ -364,14 +364,3 @@ class FloodAdapter(SeatedTable):
             x, z = self.pos["hexes"][dest[0] * self.cols + dest[1]]
             point = [x, 2.0, z]
         self.table.drop(color, self.pieces[piece], point)
-
-    def _call(self, color: str, handler: str) -> None:
-        """A press of a button the panel hides now (a stale panel, or a quick double click)."""
-        self.table.call_global(handler, {"color": color}, "-1", handler)
-
-    def _as_newcomer(self, color: str, element: str) -> None:
-        self.table.seat([*self.colors, color])
-        try:
-            self.table.click_ui(color, element)
-        finally:
-            self.table.seat(self.colors)

@@ -110,7 +110,7 @@ class ArkAdapter(SeatedTable):
                 Attempt(
                     newcomer,
                     "sits down mid-game and presses Done",
-                    lambda: self._as_newcomer(newcomer, "ui_done", self._done_id()),
+                    lambda: self._press_as_newcomer(newcomer, "ui_done", self._done_id()),
                 )
             )
         if self.state.is_terminal():
@@ -700,14 +700,10 @@ class ArkAdapter(SeatedTable):
             raise AssertionError(f"no place for a tile in {color}'s area")
         self.table.drop(by or color, guid, list(best))
 
-    def _as_newcomer(self, color: str, handler: str, element: str) -> None:
-        """``color`` (a seat nobody plays) sits down, clicks, and leaves again."""
+    def _press_as_newcomer(self, color: str, handler: str, element: str) -> None:
+        """``color`` (a seat nobody plays) sits down, presses ``element``, and leaves again."""
         self.table.seat([*self.colors, color])
         try:
             self._call(color, handler, element)
         finally:
             self.table.seat(self.colors)
-
-    def _call(self, color: str, handler: str, element: str | None = None) -> None:
-        """A press of a button the panel hides now (a stale panel, or a quick double click)."""
-        self.table.call_global(handler, {"color": color}, "-1", element or handler)

@@ -65,6 +65,18 @@ class SeatedTable:
     def prepare(self) -> None:
         """What the adapter reads of the save and definition beyond the common part."""
 
+    def _call(self, color: str, handler: str, element: str | None = None) -> None:
+        """A press of a button the panel hides now (a stale panel, or a quick double click)."""
+        self.table.call_global(handler, {"color": color}, "-1", element or handler)
+
+    def _as_newcomer(self, color: str, element: str) -> None:
+        """``color`` sits down at a seat nobody plays, clicks ``element`` and leaves."""
+        self.table.seat([*self.colors, color])
+        try:
+            self.table.click_ui(color, element)
+        finally:
+            self.table.seat(self.colors)
+
     def broadcasts(self) -> int:
         """How many messages the table has shown so far."""
         return len(self.table.broadcasts)
