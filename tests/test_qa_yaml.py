@@ -20,3 +20,15 @@ def alias_bomb(levels: int, width: int) -> str:
 def test_an_alias_bomb_is_refused_not_expanded() -> None:
     with pytest.raises(BuildError, match=r"g\.yaml:\d+:\d+: .*alias"):
         parse_yaml(alias_bomb(4, 20), Path("g.yaml"))  # 160,000 values (quick to expand)
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
+def test_a_number_that_is_not_finite_is_refused(value: str) -> None:
+    from tts_builder.errors import FieldError
+    from tts_builder.games.prototype import _entry
+    from tts_builder.schema import Num, Point
+
+    number = parse_yaml(f"v: {value}\n", Path("g.yaml")).data["v"]
+    for check in (Num().check, lambda v, p: Point(2).check([0, v], p), _entry):
+        with pytest.raises(FieldError, match="finite"):
+            check({"value": number} if check is _entry else number, "x")

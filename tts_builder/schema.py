@@ -6,6 +6,7 @@ field path and a message such as ``expected an integer >= 0, got 'twelve'``.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -70,6 +71,8 @@ class Num(Spec):
     def check(self, value: Any, path: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(path, "a number", value)
+        if not math.isfinite(value):  # YAML's .nan and .inf
+            raise self.fail(path, "a finite number", value)
 
 
 @dataclass(frozen=True)
@@ -135,8 +138,9 @@ class Point(Spec):
             not isinstance(value, list)
             or len(value) != self.size
             or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)
+            or not all(math.isfinite(v) for v in value)
         ):
-            raise self.fail(path, f"a list of {self.size} numbers", value)
+            raise self.fail(path, f"a list of {self.size} finite numbers", value)
 
 
 @dataclass(frozen=True)

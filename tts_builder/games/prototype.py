@@ -9,6 +9,7 @@ the dealing order (``rules_ref/prototype.py``) and the optional score counters' 
 
 from __future__ import annotations
 
+import math
 from functools import partial
 from pathlib import Path
 
@@ -51,6 +52,8 @@ def _entry(value: Json, path: str) -> None:
     for key, item in value.items():
         if isinstance(item, bool) or not isinstance(item, str | int | float):
             raise FieldError(f"{path}.{key}", "expected text or a number")
+        if isinstance(item, float) and not math.isfinite(item):
+            raise FieldError(f"{path}.{key}", f"expected a finite number, got {item}")
 
 
 FIELDS = {
