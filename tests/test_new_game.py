@@ -125,3 +125,10 @@ def test_lookup_order_assets_then_current_folder_then_bundled(
     assert code == EXIT_OK, err
     save = json.loads((empty / "dist" / "arche-noah" / "arche-noah.json").read_text())
     assert save["SaveName"] == "There"
+
+
+def test_a_new_games_title_keeps_small_words_lower_case() -> None:
+    from tts_builder.scaffold import title_of
+
+    assert title_of("my-ark-and-noah") == "My Ark and Noah"
+    assert title_of("the-flood-of-noah") == "The Flood of Noah"

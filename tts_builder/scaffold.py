@@ -17,9 +17,17 @@ ID_RE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 SKIPPED_PARTS = ("__pycache__",)
 
 
+#: Words a title keeps in lower case unless they come first.
+SMALL_WORDS = frozenset({"a", "an", "and", "at", "for", "in", "of", "on", "or", "the", "to"})
+
+
 def title_of(game_id: str) -> str:
-    """A game's title from its id: ``my-ark`` -> ``My Ark``."""
-    return " ".join(word.capitalize() for word in game_id.split("-"))
+    """A game's title from its id: ``my-ark`` -> ``My Ark``, ``my-ark-and-noah`` -> ``My Ark
+    and Noah``."""
+    words = game_id.split("-")
+    return " ".join(
+        w if i and w in SMALL_WORDS else w.capitalize() for i, w in enumerate(words)
+    )
 
 
 def check_new_id(game_id: str) -> None:
