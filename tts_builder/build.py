@@ -42,6 +42,18 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
+@cache
+def package_digest() -> str:
+    """A digest of the whole package's code (every module) and the renderer's fonts: what a
+    cached result of drawing or checking a build dies with."""
+    root = package_folder("tts_builder")
+    digest = hashlib.sha256(code_digest().encode())
+    for path in sorted(root.rglob("*.py")):
+        digest.update(f"{path.relative_to(root)}\n".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 #: Pictures one build keeps in memory for reuse (bytes of pixels); more are re-read from the cache.
 MEMO_BYTES = 64 * 2**20
 
@@ -234,13 +246,34 @@ def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None
             raise BuildError(f"{build.game_id}: {where}: [{hit.rule}] {hit.message}{more}")
 
 
-def check_build(build: GameBuild) -> list[tuple[str, Finding]]:
+def check_build(
+    build: GameBuild, cache: MutableMapping[str, bytes] | None = None
+) -> list[tuple[str, Finding]]:
     """Every failing finding of the build's saves: FORMAT ``[req]`` and geometry ``[geo]``
-    (the latter with the build's image sizes and script positions); (save name, finding)."""
+    (the latter with the build's image sizes and script positions); (save name, finding).
+
+    ``cache`` (e.g. the render cache) remembers the findings by a digest of all the checks
+    read: the package's code, each save's bytes, the images' sizes and the script positions."""
     sizes = image_size_from_files(build.files)
+    key = None
+    if cache is not None:
+        digest = hashlib.sha256(package_digest().encode())
+        for name, data in sorted(build.files.items()):
+            if name.endswith(".json") and "/" not in name:
+                digest.update(f"{name}:{hashlib.sha256(data).hexdigest()}\n".encode())
+            elif name.startswith(f"{IMAGES_DIR}/"):
+                digest.update(f"{name}:{sizes(name)}\n".encode())
+        digest.update(repr(build.positions).encode())
+        key = f"check_build:{digest.hexdigest()}"
+        known = cache.get(key)
+        if known is not None:
+            return [(name, Finding(*fields)) for name, *fields in json.loads(known)]
     found = []
     for name, save in build.saves().items():
         findings = [f for f in check_save(save) if f.level == "req"]
         findings += check_geometry(save, sizes, build.positions)
         found += [(name, f) for f in findings]
+    if key is not None and cache is not None:
+        rows = [[name, f.level, f.path, f.message] for name, f in found]
+        cache[key] = json.dumps(rows).encode()
     return found
