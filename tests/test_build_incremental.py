@@ -4,6 +4,8 @@ when what they read changed, and the writer rewrites only the files whose bytes 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -12,7 +14,7 @@ import pytest
 
 from tts_builder import build as build_module
 from tts_builder import picture
-from tts_builder.build import check_build
+from tts_builder.build import ImageSet, check_build, code_digest
 from tts_builder.cli import run
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.writer import write_tree
@@ -132,3 +134,10 @@ def test_write_tree_failing_midway_leaves_the_old_folder(tmp_path: Path, monkeyp
     monkeypatch.undo()
     assert _files(dest) == {"a.txt": b"same", "b.txt": b"old"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
+
+
+def test_a_spec_is_keyed_as_before_serialised_once() -> None:
+    spec = {"b": [1, 2.5, {"z": None, "a": "é"}], "a": (3, "x"), "p": Path("art/x.png")}
+    for part, payload in ((False, [code_digest(), spec]), (True, [code_digest(), "part", spec])):
+        text = json.dumps(payload, sort_keys=True, default=str)
+        assert ImageSet._key(spec, part) == hashlib.sha256(text.encode()).hexdigest()

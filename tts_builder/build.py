@@ -84,8 +84,19 @@ class ImageSet:
 
     @staticmethod
     def _key(spec: Any, part: bool = False) -> str:
-        payload = [code_digest(), "part", spec] if part else [code_digest(), spec]
-        return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        return ImageSet._keys(spec)[1 if part else 0]
+
+    @staticmethod
+    def _keys(spec: Any) -> tuple[str, str]:
+        """The cache keys of ``spec`` as an output image and as a part: the sha256 of
+        ``[code digest, spec]`` and of ``[code digest, "part", spec]`` in sorted-key JSON, the
+        spec serialised once for both."""
+        text = json.dumps(spec, sort_keys=True, default=str)
+        code = json.dumps(code_digest())
+        return (
+            hashlib.sha256(f"[{code}, {text}]".encode()).hexdigest(),
+            hashlib.sha256(f'[{code}, "part", {text}]'.encode()).hexdigest(),
+        )
 
     def _remember(self, key: str, img: Image.Image) -> None:
         size = img.width * img.height * len(img.getbands())
@@ -97,15 +108,15 @@ class ImageSet:
         self._memo[key] = img
         self._memo_bytes += size
 
-    def _known(self, spec: Any) -> Image.Image | None:
-        """The picture of ``spec`` if this build holds it or the cache has it (as a part or an
-        output image), else None."""
+    def _known(self, spec: Any, keys: tuple[str, str] | None = None) -> Image.Image | None:
+        """The picture of ``spec`` (its :meth:`_keys` if known) if this build holds it or the
+        cache has it (as a part or an output image), else None."""
         from .render import decode_part, decode_png
 
-        part = self._key(spec, part=True)
+        whole, part = keys or self._keys(spec)
         if part in self._memo:
             return self._memo[part]
-        for key, decode in ((self._key(spec), decode_png), (part, decode_part)):
+        for key, decode in ((whole, decode_png), (part, decode_part)):
             data = self.cache.get(key)
             if data is not None:
                 img = decode(data)
@@ -118,12 +129,13 @@ class ImageSet:
         cached as a part. Callers must not change it."""
         from .render import encode_part
 
-        img = self._known(spec)
+        keys = self._keys(spec)
+        img = self._known(spec, keys)
         if img is None:
             img = make()
             self.drawn += 1
-            self.cache[self._key(spec, part=True)] = encode_part(img)
-            self._remember(self._key(spec, part=True), img)
+            self.cache[keys[1]] = encode_part(img)
+            self._remember(keys[1], img)
         return img
 
     def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
@@ -140,14 +152,15 @@ class ImageSet:
         from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
         from .render import encode_png
 
-        key = self._key(spec)
+        keys = self._keys(spec)
+        key = keys[0]
         data = self.cache.get(key)
         if data is None:
-            img: Image.Image | bytes | None = self._known(spec)
+            img: Image.Image | bytes | None = self._known(spec, keys)
             if img is None:
                 img = make()
                 if isinstance(img, Image.Image):
-                    self._remember(self._key(spec, part=True), img)
+                    self._remember(keys[1], img)
             data = img if isinstance(img, bytes) else encode_png(img)
             self.cache[key] = data
             self.rendered += 1
