@@ -141,3 +141,14 @@ def test_a_spec_is_keyed_as_before_serialised_once() -> None:
     for part, payload in ((False, [code_digest(), spec]), (True, [code_digest(), "part", spec])):
         text = json.dumps(payload, sort_keys=True, default=str)
         assert ImageSet._key(spec, part) == hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_write_tree_writes_over_a_link_rather_than_linking_its_target(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"same")
+    dest = tmp_path / "game"
+    dest.mkdir()
+    (dest / "a.txt").symlink_to(outside)
+    write_tree(dest, {"a.txt": b"same"})
+    assert not (dest / "a.txt").is_symlink() and (dest / "a.txt").read_bytes() == b"same"
+    assert (dest / "a.txt").stat().st_ino != outside.stat().st_ino

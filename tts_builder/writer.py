@@ -35,9 +35,11 @@ def write_file(path: Path, data: bytes, durable: bool = True) -> None:
 
 
 def _same_file(path: Path, data: bytes) -> bool:
-    """Whether ``path`` is a plain file holding exactly ``data``."""
+    """Whether ``path`` is a plain file (not a link) holding exactly ``data``."""
     try:
-        return path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data
+        if path.is_symlink() or not path.is_file():
+            return False
+        return path.stat().st_size == len(data) and path.read_bytes() == data
     except OSError:
         return False
 
