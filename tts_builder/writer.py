@@ -20,8 +20,11 @@ def write_file(path: Path, data: bytes, durable: bool = True) -> None:
 
     ``durable`` flushes the bytes to disk before the rename; a cache whose entries check
     themselves (:class:`DirCache`) may skip that, a torn entry reading as a miss."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except FileNotFoundError:  # the folder first (most writes find it there)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -52,10 +55,13 @@ def write_tree(dest: Path, files: Mapping[str, bytes]) -> None:
     changed one image writes that image only, and the swap stays all or nothing."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.new-", dir=dest.parent))
+    made = {staging}
     try:
         for rel, data in sorted(files.items()):
             target = staging / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
             old = dest / rel
             if _same_file(old, data):
                 try:
