@@ -12,6 +12,10 @@ busy machine disturbs the figures less than wall-clock time would. One round run
   the second timed (what ``watch`` pays per rebuild: no interpreter start, no imports);
 - one-animal change: the game copied, one animal's colour edited (its cards change), rebuilt
   into the same folder with ``--assets``;
+- clean and one-animal change in a warm process: in one child, a throwaway build (imports,
+  fonts), then a clean build into a fresh folder and the one-animal change into it, both timed
+  through ``tts_builder.cli.run`` (what ``watch`` pays per edit); the change is also given as a
+  ratio to that in-process clean build;
 - encode floor: encoding every PNG of the build once (``render.encode_png``), nothing else;
 - interpreter floor: ``python -c "import tts_builder.cli"``.
 
@@ -66,6 +70,20 @@ assert run(args) == 0
 started = time.process_time()
 assert run(args) == 0
 print(time.process_time() - started)
+"""
+
+WARM_CHANGE = """
+import re, shutil, sys, tempfile, time
+from pathlib import Path
+from tts_builder.cli import run
+game, assets_copy, work = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+assert run(["-q", "build", game, "--out", str(work / "warm")]) == 0
+started = time.process_time()
+assert run(["-q", "build", game, "--out", str(work / "fresh")]) == 0
+clean = time.process_time() - started
+started = time.process_time()
+assert run(["-q", "--assets", str(assets_copy), "build", game, "--out", str(work / "fresh")]) == 0
+print(clean, time.process_time() - started)
 """
 
 ENCODE = """
@@ -154,6 +172,12 @@ def main() -> None:
                 change_one_animal(copy_game(opts.game, assets))
                 changed = [*CLI, "--assets", str(assets), "build", opts.game, "--out", str(out)]
                 record("one-animal change", *measure(changed)[:2])
+                warm_change = measure([sys.executable, "-c", WARM_CHANGE, opts.game, str(assets),
+                                       str(work / "warm-change")])  # fmt: skip
+                warm_clean, warm_changed = map(float, warm_change[2].split()[-2:])
+                record("clean, warm process", warm_clean)
+                record("one-animal change, warm process", warm_changed)
+                record("  change / clean, warm process", warm_changed / warm_clean)
             floor = measure([sys.executable, "-c", ENCODE, str(out / opts.game if games else out)])
             record("encode floor (PNGs once)", float(floor[2].split()[-1]))
             record("interpreter + imports", *measure([sys.executable, "-c",
@@ -163,7 +187,11 @@ def main() -> None:
     clean = min(steps["clean"])
     print(f"{opts.game}, {opts.repeat} paired rounds (CPU seconds of each child):")
     for step, values in steps.items():
-        print(ratio_line(step, values, clean))
+        if step.startswith("  change / clean"):  # already a ratio, paired within one round
+            print(f"  {step:34s} min {min(values):7.3f}    median "
+                  f"{statistics.median(values):7.3f}    (ratio to the warm clean build)")
+        else:
+            print(ratio_line(step, values, clean))
     print(f"  clean / encode floor: {clean / min(steps['encode floor (PNGs once)']):.2f}")
     print(f"  peak memory: clean {max(memory['clean']):.0f} MB, "
           f"no-op {max(memory['no-op']):.0f} MB")

@@ -42,6 +42,18 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
+@cache
+def package_digest() -> str:
+    """A digest of the whole package's code (every module) and the renderer's fonts: what a
+    cached result of drawing or checking a build dies with."""
+    root = package_folder("tts_builder")
+    digest = hashlib.sha256(code_digest().encode())
+    for path in sorted(root.rglob("*.py")):
+        digest.update(f"{path.relative_to(root)}\n".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 #: Pictures one build keeps in memory for reuse (bytes of pixels); more are re-read from the cache.
 MEMO_BYTES = 64 * 2**20
 
@@ -72,8 +84,19 @@ class ImageSet:
 
     @staticmethod
     def _key(spec: Any, part: bool = False) -> str:
-        payload = [code_digest(), "part", spec] if part else [code_digest(), spec]
-        return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        return ImageSet._keys(spec)[1 if part else 0]
+
+    @staticmethod
+    def _keys(spec: Any) -> tuple[str, str]:
+        """The cache keys of ``spec`` as an output image and as a part: the sha256 of
+        ``[code digest, spec]`` and of ``[code digest, "part", spec]`` in sorted-key JSON, the
+        spec serialised once for both."""
+        text = json.dumps(spec, sort_keys=True, default=str)
+        code = json.dumps(code_digest())
+        return (
+            hashlib.sha256(f"[{code}, {text}]".encode()).hexdigest(),
+            hashlib.sha256(f'[{code}, "part", {text}]'.encode()).hexdigest(),
+        )
 
     def _remember(self, key: str, img: Image.Image) -> None:
         size = img.width * img.height * len(img.getbands())
@@ -85,15 +108,15 @@ class ImageSet:
         self._memo[key] = img
         self._memo_bytes += size
 
-    def _known(self, spec: Any) -> Image.Image | None:
-        """The picture of ``spec`` if this build holds it or the cache has it (as a part or an
-        output image), else None."""
+    def _known(self, spec: Any, keys: tuple[str, str] | None = None) -> Image.Image | None:
+        """The picture of ``spec`` (its :meth:`_keys` if known) if this build holds it or the
+        cache has it (as a part or an output image), else None."""
         from .render import decode_part, decode_png
 
-        part = self._key(spec, part=True)
+        whole, part = keys or self._keys(spec)
         if part in self._memo:
             return self._memo[part]
-        for key, decode in ((self._key(spec), decode_png), (part, decode_part)):
+        for key, decode in ((whole, decode_png), (part, decode_part)):
             data = self.cache.get(key)
             if data is not None:
                 img = decode(data)
@@ -106,12 +129,13 @@ class ImageSet:
         cached as a part. Callers must not change it."""
         from .render import encode_part
 
-        img = self._known(spec)
+        keys = self._keys(spec)
+        img = self._known(spec, keys)
         if img is None:
             img = make()
             self.drawn += 1
-            self.cache[self._key(spec, part=True)] = encode_part(img)
-            self._remember(self._key(spec, part=True), img)
+            self.cache[keys[1]] = encode_part(img)
+            self._remember(keys[1], img)
         return img
 
     def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
@@ -128,14 +152,15 @@ class ImageSet:
         from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
         from .render import encode_png
 
-        key = self._key(spec)
+        keys = self._keys(spec)
+        key = keys[0]
         data = self.cache.get(key)
         if data is None:
-            img: Image.Image | bytes | None = self._known(spec)
+            img: Image.Image | bytes | None = self._known(spec, keys)
             if img is None:
                 img = make()
                 if isinstance(img, Image.Image):
-                    self._remember(self._key(spec, part=True), img)
+                    self._remember(keys[1], img)
             data = img if isinstance(img, bytes) else encode_png(img)
             self.cache[key] = data
             self.rendered += 1
@@ -234,13 +259,34 @@ def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None
             raise BuildError(f"{build.game_id}: {where}: [{hit.rule}] {hit.message}{more}")
 
 
-def check_build(build: GameBuild) -> list[tuple[str, Finding]]:
+def check_build(
+    build: GameBuild, cache: MutableMapping[str, bytes] | None = None
+) -> list[tuple[str, Finding]]:
     """Every failing finding of the build's saves: FORMAT ``[req]`` and geometry ``[geo]``
-    (the latter with the build's image sizes and script positions); (save name, finding)."""
+    (the latter with the build's image sizes and script positions); (save name, finding).
+
+    ``cache`` (e.g. the render cache) remembers the findings by a digest of all the checks
+    read: the package's code, each save's bytes, the images' sizes and the script positions."""
     sizes = image_size_from_files(build.files)
+    key = None
+    if cache is not None:
+        digest = hashlib.sha256(package_digest().encode())
+        for name, data in sorted(build.files.items()):
+            if name.endswith(".json") and "/" not in name:
+                digest.update(f"{name}:{hashlib.sha256(data).hexdigest()}\n".encode())
+            elif name.startswith(f"{IMAGES_DIR}/"):
+                digest.update(f"{name}:{sizes(name)}\n".encode())
+        digest.update(repr(build.positions).encode())
+        key = f"check_build:{digest.hexdigest()}"
+        known = cache.get(key)
+        if known is not None:
+            return [(name, Finding(*fields)) for name, *fields in json.loads(known)]
     found = []
     for name, save in build.saves().items():
         findings = [f for f in check_save(save) if f.level == "req"]
         findings += check_geometry(save, sizes, build.positions)
         found += [(name, f) for f in findings]
+    if key is not None and cache is not None:
+        rows = [[name, f.level, f.path, f.message] for name, f in found]
+        cache[key] = json.dumps(rows).encode()
     return found

@@ -150,18 +150,19 @@ def build_checked(game: str, options: Any, cache: Any, assets: Path | None = Non
 
     result = build_game(game, options, cache, assets)
     lint_build(result, cache)
-    refuse_failing(result)
+    refuse_failing(result, cache)
     # The table at load, as TTS lays it out, beside preview.png.
     result.files["table.png"] = _table_png(result, cache)
     return result
 
 
-def refuse_failing(result: Any) -> None:
+def refuse_failing(result: Any, cache: Any = None) -> None:
     """Raise for the build's first failing check (FORMAT [req], geometry [geo]): at the
-    definition's field when the game says which laid the object, else as an internal error."""
+    definition's field when the game says which laid the object, else as an internal error
+    (``cache``: the build cache, remembering findings by what the checks read)."""
     from .build import check_build
 
-    problems = check_build(result)
+    problems = check_build(result, cache)
     if problems:
         name, first = problems[0]
         more = f" (and {len(problems) - 1} more findings)" if len(problems) > 1 else ""
@@ -186,32 +187,51 @@ def _origin(result: Any, save_name: str, path: str) -> str | None:
 
 def _table_png(result: Any, cache: Any) -> bytes:
     """``table.png`` of a build, through the build cache: keyed by everything the picture is
-    drawn from (the save, the images, the script positions, the title) and by the package's
-    code, so a no-op rebuild draws nothing."""
+    drawn from (the save, the script positions, the title, the package's code) and by the
+    images it shows, so a rebuild that changed no image on the table at load draws nothing.
+
+    Which images the picture looks up follows from the save alone, so the first drawing
+    records their names under the save's key; the picture itself is keyed by those images'
+    bytes too (a card face inside a face-down deck is not one of them)."""
     import hashlib
 
-    from .build import code_digest
-    from .bundled import package_folder
+    from .build import package_digest
     from .picture import images_from_files, table_picture
     from .render import encode_png
 
-    root = package_folder("tts_builder")
-    key = hashlib.sha256(code_digest().encode())  # the renderer and the fonts
-    for path in sorted(root.rglob("*.py")):
-        key.update(f"{path.relative_to(root)}\n".encode())
-        key.update(path.read_bytes())
+    key = hashlib.sha256(package_digest().encode())  # the renderer, the fonts, the picture
     key.update(json.dumps(result.save, sort_keys=True).encode())
-    for name, data in sorted(result.files.items()):
-        if name.startswith("images/"):
-            key.update(f"{name}:{hashlib.sha256(data).hexdigest()}".encode())
     key.update(repr([result.positions, result.folder]).encode())
-    digest = f"table.png:{key.hexdigest()}"
-    data = cache.get(digest)
-    if data is None:
-        picture = table_picture(result.save, images_from_files(result.files), result.positions,
-                                result.folder)  # fmt: skip
-        data = cache[digest] = encode_png(picture)
+    uses_key = f"table.png-uses:{key.hexdigest()}"
+    uses = cache.get(uses_key)
+    if uses is not None:
+        digest = _table_digest(key, json.loads(uses), result.files)
+        data = cache.get(digest)
+        if data is not None:
+            return data
+    lookup = images_from_files(result.files)
+    looked_up: list[str] = []
+
+    def recorded(url: str) -> Any:
+        looked_up.append(url)
+        return lookup(url)
+
+    picture = table_picture(result.save, recorded, result.positions, result.folder)
+    names = sorted({f"images/{url.rsplit('/', 1)[-1]}" for url in looked_up})
+    cache[uses_key] = json.dumps(names).encode()
+    data = cache[_table_digest(key, names, result.files)] = encode_png(picture)
     return data
+
+
+def _table_digest(key: Any, names: list[str], files: dict[str, bytes]) -> str:
+    """The cache key of ``table.png``: ``key`` (the save's) and the bytes of the images named."""
+    import hashlib
+
+    key = key.copy()
+    for name in names:
+        data = files.get(name)
+        key.update(f"{name}:{hashlib.sha256(data).hexdigest() if data else '-'}".encode())
+    return f"table.png:{key.hexdigest()}"
 
 
 @cli.command()

@@ -15,29 +15,60 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
 
 
-def write_file(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temp file in the same folder, then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def write_file(path: Path, data: bytes, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically (temp file in the same folder, then rename).
+
+    ``durable`` flushes the bytes to disk before the rename; a cache whose entries check
+    themselves (:class:`DirCache`) may skip that, a torn entry reading as a miss."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except FileNotFoundError:  # the folder first (most writes find it there)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
+def _same_file(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a plain file (not a link) holding exactly ``data``."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
+
+
 def write_tree(dest: Path, files: Mapping[str, bytes]) -> None:
-    """Replace the folder ``dest`` with exactly ``files`` (relative path -> bytes), atomically."""
+    """Replace the folder ``dest`` with exactly ``files`` (relative path -> bytes), atomically.
+
+    The new folder is staged whole; a file whose bytes ``dest`` already holds is hard-linked
+    from there instead of written again (copied where links are refused), so a rebuild that
+    changed one image writes that image only, and the swap stays all or nothing."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.new-", dir=dest.parent))
+    made = {staging}
     try:
         for rel, data in sorted(files.items()):
             target = staging / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
+            old = dest / rel
+            if _same_file(old, data):
+                try:
+                    os.link(old, target)
+                    continue
+                except OSError:
+                    pass  # no hard links here: write the bytes
             target.write_bytes(data)
         if dest.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{dest.name}.old-", dir=dest.parent))
@@ -92,7 +123,8 @@ class DirCache(MutableMapping[str, bytes]):
         return value
 
     def __setitem__(self, key: str, value: bytes) -> None:
-        write_file(self._path(key), hashlib.sha256(value).digest() + value)
+        # Not flushed to disk: an entry cut short by a crash fails its checksum, reads as a miss.
+        write_file(self._path(key), hashlib.sha256(value).digest() + value, durable=False)
 
     def __delitem__(self, key: str) -> None:
         self._path(key).unlink(missing_ok=True)

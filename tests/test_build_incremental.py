@@ -1,0 +1,154 @@
+"""A one-card change through ``tts-builder build``: the folder written equals a clean build's,
+``table.png`` is drawn again only when something it shows changed, the checks run again only
+when what they read changed, and the writer rewrites only the files whose bytes changed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tts_builder import build as build_module
+from tts_builder import picture
+from tts_builder.build import ImageSet, check_build, code_digest
+from tts_builder.cli import run
+from tts_builder.definition import ASSETS_ROOT
+from tts_builder.writer import write_tree
+
+ELEPHANT = ('color: "#8e9aaf"', 'color: "#8e9ab0"')  # the first animal: on the first sheet
+
+
+def _copy(tmp_path: Path, old: str, new: str) -> Path:
+    """An --assets folder holding Arche Noah with ``old`` replaced by ``new`` in game.yaml."""
+    root = tmp_path / "assets"
+    shutil.copytree(ASSETS_ROOT / "arche-noah", root / "arche-noah")
+    path = root / "arche-noah" / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return root
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}  # fmt: skip
+
+
+def _clean_build(assets: Path, out: Path) -> dict[str, bytes]:
+    """The files of Arche Noah built from ``assets`` into ``out`` emptied first (no cache; the
+    same folder, as the save's image URLs name it)."""
+    shutil.rmtree(out)
+    assert run(["-q", "--assets", str(assets), "build", "arche-noah", "--out", str(out)]) == 0
+    return _files(out / "arche-noah")
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def _built_once(tmp_path: Path) -> Path:
+    """A clean build of the bundled Arche Noah: its --out folder (with its cache). The save's
+    image URLs name that folder, so a change is built into the same one."""
+    out = tmp_path / "dist"
+    assert run(["-q", "build", "arche-noah", "--out", str(out)]) == 0
+    return out
+
+
+def test_a_one_card_change_writes_what_a_clean_build_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = _built_once(tmp_path)
+    before = _files(out / "arche-noah")
+    root = _copy(tmp_path, *ELEPHANT)
+    tables = _counting(monkeypatch, picture, "table_picture")
+    checks = _counting(monkeypatch, build_module, "check_save")
+    assert run(["-q", "--assets", str(root), "build", "arche-noah", "--out", str(out)]) == 0
+    # The card faces sit face down in the deck at load: the table shows nothing that changed,
+    # and the save and image sizes the checks read are the same.
+    assert (tables, checks) == ([], [])
+    incremental = _files(out / "arche-noah")
+    monkeypatch.undo()
+    assert incremental == _clean_build(root, out)  # every file, byte for byte
+    changed = {name for name in incremental if incremental[name] != before.get(name)}
+    assert changed == {"images/cards-1.png", "arche-noah.png", "preview.png"}
+
+
+def test_a_change_the_table_shows_redraws_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = _built_once(tmp_path)
+    root = _copy(tmp_path, "name: Arche Noah", "name: Arche Noah (ours)")  # the title shown
+    tables = _counting(monkeypatch, picture, "table_picture")
+    assert run(["-q", "--assets", str(root), "build", "arche-noah", "--out", str(out)]) == 0
+    assert len(tables) == 1
+    monkeypatch.undo()
+    assert _files(out / "arche-noah") == _clean_build(root, out)
+
+
+def test_cached_findings_follow_the_save_bytes(arche_noah_build) -> None:
+    cache: dict[str, bytes] = {}
+    build = replace(arche_noah_build, files=dict(arche_noah_build.files))
+    assert check_build(build, cache) == check_build(build, {}) == []
+    name = f"{build.main_stem}.json"
+    broken = build.files[name].replace(b'"CardID": 100', b'"CardID": "100"', 1)
+    assert broken != build.files[name]
+    build.files[name] = broken
+    found = check_build(build, cache)  # not the clean findings remembered above
+    assert found and found == check_build(build, {})
+    assert check_build(build, cache) == found  # remembered, findings and all
+
+
+def test_write_tree_keeps_unchanged_files_and_swaps_the_rest(tmp_path: Path) -> None:
+    dest = tmp_path / "game"
+    write_tree(dest, {"a.txt": b"same", "images/b.png": b"old", "gone.txt": b"x"})
+    same, old = (dest / "a.txt").stat().st_ino, (dest / "images/b.png").stat().st_ino
+    write_tree(dest, {"a.txt": b"same", "images/b.png": b"new", "c.txt": b"added"})
+    assert _files(dest) == {"a.txt": b"same", "images/b.png": b"new", "c.txt": b"added"}
+    assert (dest / "a.txt").stat().st_ino == same  # not written again
+    assert (dest / "images/b.png").stat().st_ino != old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]  # no staging left behind
+
+
+def test_write_tree_failing_midway_leaves_the_old_folder(tmp_path: Path, monkeypatch) -> None:
+    dest = tmp_path / "game"
+    write_tree(dest, {"a.txt": b"same", "b.txt": b"old"})
+
+    def refuse(self: Path, data: bytes) -> int:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(Path, "write_bytes", refuse)
+    with pytest.raises(OSError, match="disk full"):
+        write_tree(dest, {"a.txt": b"same", "b.txt": b"new"})
+    monkeypatch.undo()
+    assert _files(dest) == {"a.txt": b"same", "b.txt": b"old"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
+
+
+def test_a_spec_is_keyed_as_before_serialised_once() -> None:
+    spec = {"b": [1, 2.5, {"z": None, "a": "é"}], "a": (3, "x"), "p": Path("art/x.png")}
+    for part, payload in ((False, [code_digest(), spec]), (True, [code_digest(), "part", spec])):
+        text = json.dumps(payload, sort_keys=True, default=str)
+        assert ImageSet._key(spec, part) == hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_write_tree_writes_over_a_link_rather_than_linking_its_target(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"same")
+    dest = tmp_path / "game"
+    dest.mkdir()
+    (dest / "a.txt").symlink_to(outside)
+    write_tree(dest, {"a.txt": b"same"})
+    assert not (dest / "a.txt").is_symlink() and (dest / "a.txt").read_bytes() == b"same"
+    assert (dest / "a.txt").stat().st_ino != outside.stat().st_ino
