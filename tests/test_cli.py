@@ -31,7 +31,9 @@ def assets(tmp_path: Path) -> Path:
 
 
 def test_build_writes_the_game(capsys, tmp_path: Path) -> None:
-    out = tmp_path / "dist"
+    from conftest import seeded
+
+    out = seeded(tmp_path / "dist")
     code, _, err = cli(capsys, "build", "arche-noah", "--out", str(out))
     assert code == EXIT_OK, err
     game = out / "arche-noah"
