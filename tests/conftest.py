@@ -22,8 +22,9 @@ def build(game: str = "arche-noah", **options: object) -> GameBuild:
 
 def seeded(out: Path) -> Path:
     """``out``, an --out folder whose render cache (``out/.cache``) holds the renders drawn so
-    far this session, so a CLI build there redraws only what no other test drew (a clean build
-    is tested once, in test_cli's byte-identical test, and in test_package's wheel test)."""
+    far this session, so a CLI build there redraws only what no other test drew. Clean CLI
+    builds stay tested: test_cli's byte-identical test, test_package's wheel test and
+    test_new_game's first build start from an empty cache."""
     DirCache(out / ".cache").update(SESSION_CACHE)
     return out
 
