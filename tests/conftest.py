@@ -20,6 +20,15 @@ def build(game: str = "arche-noah", **options: object) -> GameBuild:
     return build_game(game, BuildOptions(**options), SESSION_CACHE)  # type: ignore[arg-type]
 
 
+def seeded(out: Path) -> Path:
+    """``out``, an --out folder whose render cache (``out/.cache``) holds the renders drawn so
+    far this session, so a CLI build there redraws only what no other test drew. Clean CLI
+    builds stay tested: test_cli's byte-identical test, test_package's wheel test and
+    test_new_game's first build start from an empty cache."""
+    DirCache(out / ".cache").update(SESSION_CACHE)
+    return out
+
+
 @pytest.fixture(scope="session")
 def arche_noah_build() -> GameBuild:
     """The bundled Arche Noah, built once per session."""
@@ -30,7 +39,6 @@ def arche_noah_build() -> GameBuild:
 def cli_out(tmp_path_factory: pytest.TempPathFactory, built: GameBuild) -> Path:
     """An --out folder for the ship commands whose render cache already holds the renders of
     the requesting module's ``built`` fixture (each ship test module defines its own)."""
-    out = tmp_path_factory.mktemp("cli-dist")
-    DirCache(out / ".cache").update(SESSION_CACHE)
+    out = seeded(tmp_path_factory.mktemp("cli-dist"))
     register(cli)
     return out

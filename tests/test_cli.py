@@ -31,7 +31,9 @@ def assets(tmp_path: Path) -> Path:
 
 
 def test_build_writes_the_game(capsys, tmp_path: Path) -> None:
-    out = tmp_path / "dist"
+    from conftest import seeded
+
+    out = seeded(tmp_path / "dist")
     code, _, err = cli(capsys, "build", "arche-noah", "--out", str(out))
     assert code == EXIT_OK, err
     game = out / "arche-noah"
@@ -117,7 +119,9 @@ def test_bad_yaml_exits_2_with_one_line_and_writes_nothing(capsys, assets: Path,
 
 
 def test_failed_rebuild_keeps_the_previous_build(capsys, assets: Path, tmp_path: Path) -> None:
-    out = tmp_path / "dist"
+    from conftest import seeded
+
+    out = seeded(tmp_path / "dist")
     args = ["--assets", str(assets), "-q", "build", "arche-noah", "--out", str(out)]
     assert cli(capsys, *args)[0] == EXIT_OK
     before = (out / "arche-noah" / "arche-noah.json").read_bytes()

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import seeded
 
 from tts_builder.build import describe_outputs
 from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, run
@@ -61,7 +62,7 @@ def test_check_ends_with_a_summary(capsys, tmp_path: Path) -> None:
 
 
 def test_build_names_what_it_wrote(capsys, tmp_path: Path) -> None:
-    code, _, err = cli(capsys, "build", "arche-noah", "--out", str(tmp_path / "dist"))
+    code, _, err = cli(capsys, "build", "arche-noah", "--out", str(seeded(tmp_path / "dist")))
     assert code == EXIT_OK, err
     from tts_builder.definition import ASSETS_ROOT, shown_path
 

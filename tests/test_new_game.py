@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import seeded
 
 from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, run
 
@@ -54,6 +55,7 @@ def test_new_then_build_in_an_empty_folder(capsys, empty: Path) -> None:
 
 def test_a_copy_of_a_game_with_variants_builds_each_and_verifies(capsys, empty: Path) -> None:
     assert cli(capsys, "new", "my-flood", "--from", "arche-noah-flood")[0] == EXIT_OK
+    seeded(empty / "dist")  # renders other tests drew (the copy's art is the bundled one's)
     code, _, err = cli(capsys, "build")  # no names: the games in this folder only
     assert code == EXIT_OK, err
     built = sorted(p.name for p in (empty / "dist").iterdir() if not p.name.startswith("."))
@@ -121,6 +123,7 @@ def test_lookup_order_assets_then_current_folder_then_bundled(
     _own_arche_noah(assets, "There")
     line = listed("--assets", str(assets))
     assert "\tThere\t" in line and "--assets" in line
+    seeded(empty / "dist")
     code, _, err = cli(capsys, "--assets", str(assets), "build", "arche-noah")
     assert code == EXIT_OK, err
     save = json.loads((empty / "dist" / "arche-noah" / "arche-noah.json").read_text())

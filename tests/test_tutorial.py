@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import SESSION_CACHE
+from conftest import SESSION_CACHE, seeded
 
 from tts_builder import geometry as geo
 from tts_builder.build import BuildOptions, GameBuild, build_game
@@ -67,7 +67,7 @@ def test_new_from_the_bundled_game_gives_the_tutorials_game(
 def test_it_builds_and_passes_check_with_no_req_or_geo_finding(
     capsys: pytest.CaptureFixture[str], assets: Path, tmp_path: Path
 ) -> None:
-    out = tmp_path / "dist"
+    out = seeded(tmp_path / "dist")
     assert run(["-q", "--assets", str(assets), "build", GAME, "--out", str(out)]) == EXIT_OK
     save_path = out / GAME / f"{GAME}.json"
     capsys.readouterr()
