@@ -879,8 +879,10 @@ def trade_may(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, An
         if not can_exchange:
             return no("You have no animal to give for a drawn one.")
     else:
-        if choice == "" and (can_swap or can_draw):
-            return no("Swap two dividers or draw animals first.")
+        if choice == "" and ((can_swap and rules["swap"]) or can_draw):
+            # a game whose Trading has no swap (family) is done when no draw is possible
+            return no("Swap two dividers or draw animals first." if rules["swap"]
+                      else "Draw your animals first.")  # fmt: skip
         if choice == "draw" and left > 0 and can_draw:
             return no("Draw your animals first.")
         if choice == "draw" and not exchanged and can_exchange and not rules["exchange_optional"]:

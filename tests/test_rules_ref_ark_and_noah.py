@@ -472,6 +472,17 @@ def test_trading_is_a_bonus_then_one_swap_or_the_draws_then_an_exchange():
                                      "onto": "Blue"})["ok"]  # fmt: skip
 
 
+def test_family_trading_is_done_when_no_draw_is_possible_whatever_the_dividers():
+    # Seed 1012 of `verify ark-and-noah --table`: in the family game (no swap) with both bags
+    # empty, two colours' dividers on the Ark made the table refuse Done forever.
+    inp = {"act": "done", "bonus_taken": True, "choice": "", "draws_left": 3, "exchanged": False,
+           "dragged": "", "onto": "", "can_swap": True, "can_draw": False,
+           "can_exchange": False}  # fmt: skip
+    assert an.trade_may(FAMILY, inp)["ok"]
+    assert an.trade_may(FAMILY, {**inp, "can_draw": True})["reason"] == "Draw your animals first."
+    assert not an.trade_may(CONFIG, inp)["ok"]  # the standard game may still swap
+
+
 def test_exchange_gives_only_an_animal_whose_partner_is_not_in_play():
     lion_m, lion_f, dog_m = 34, 35, 12
     inp = {"hand": [lion_m, dog_m], "in_play": [lion_m, lion_f, dog_m], "drawn": [2],
