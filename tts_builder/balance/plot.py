@@ -39,8 +39,11 @@ def _scores(ax, sets: list) -> None:
     ax.legend(fontsize=8)
 
 
-def _outcomes(ax, sets: list, prefix: tuple[str, ...], title: str) -> None:
-    names = sorted({n for _, rep, _ in sets for n in rep.extras if n.startswith(prefix)})
+def _outcomes(ax, sets: list, prefix: tuple[str, ...] | None, title: str) -> None:
+    """Bars of the extras whose names start with ``prefix`` (all of them for None)."""
+    names = sorted(
+        {n for _, rep, _ in sets for n in rep.extras if prefix is None or n.startswith(prefix)}
+    )
     width = 0.8 / len(sets)
     for k, (label, rep, colour) in enumerate(sets):
         where = [i + (k - (len(sets) - 1) / 2) * width for i in range(len(names))]
@@ -82,19 +85,6 @@ def _histogram(ax, sets: list, samples, title: str, xlabel: str) -> None:
     ax.legend(fontsize=8)
 
 
-def _extras(ax, sets: list) -> None:
-    names = sorted({n for _, rep, _ in sets for n in rep.extras})
-    width = 0.8 / len(sets)
-    for k, (label, rep, colour) in enumerate(sets):
-        where = [i + (k - (len(sets) - 1) / 2) * width for i in range(len(names))]
-        ax.barh(where, [rep.extras.get(n, 0.0) for n in names], width, color=colour, label=label)
-    ax.set_yticks(range(len(names)))
-    ax.set_yticklabels(names, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_title("per game (mean)")
-    ax.legend(fontsize=8)
-
-
 def render_png(report: Report, against: Report | None = None) -> bytes:
     """The figure as PNG bytes."""
     sets = _sets(report, against)
@@ -121,7 +111,7 @@ def render_png(report: Report, against: Report | None = None) -> bytes:
         "game length",
         report.round_name,
     )
-    _extras(fig.add_subplot(grid[1, 1:]), sets)
+    _outcomes(fig.add_subplot(grid[1, 1:]), sets, None, "per game (mean)")
     out = io.BytesIO()
     fig.savefig(out, format="png", metadata={"Software": None})
     return out.getvalue()

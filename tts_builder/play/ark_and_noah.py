@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 from rules_ref import ark_and_noah as R
@@ -501,6 +502,20 @@ class ArkAdapter(SeatedTable):
     def _act(self, actions: list[int]) -> None:
         """Apply ``actions`` (each while it is still a decision) and their forced follow-ups to
         the reference; make every one of them on the table; replay the table's chance."""
+        state = self.state
+
+        def apply() -> None:
+            for action in actions:
+                if action in state.legal_actions():
+                    state.apply_action(action)
+
+        for task, action in self._recorded(apply):
+            self._perform(task, action)
+        self._catch_up()
+
+    def _recorded(self, apply: Callable[[], None]) -> list[tuple[list[Any], int]]:
+        """Run ``apply`` on the reference state; every (task, action) it applied, forced
+        follow-ups included, in order."""
         log: list[tuple[list[Any], int]] = []
         state = self.state
         plain = R.State._apply
@@ -511,14 +526,10 @@ class ArkAdapter(SeatedTable):
 
         state._apply = recorded  # type: ignore[method-assign]
         try:
-            for action in actions:
-                if action in state.legal_actions():
-                    state.apply_action(action)
+            apply()
         finally:
             del state._apply
-        for task, action in log:
-            self._perform(task, action)
-        self._catch_up()
+        return log
 
     def _catch_up(self) -> None:
         """Replay the table's draws into the reference (and make its forced follow-ups) until
@@ -542,20 +553,8 @@ class ArkAdapter(SeatedTable):
         raise AssertionError("the reference never reached a decision")
 
     def _act_chance(self, outcome: int) -> None:
-        log: list[tuple[list[Any], int]] = []
-        state = self.state
-        plain = R.State._apply
-
-        def recorded(action: int) -> None:
-            log.append((list(state.queue[0]), action))
-            plain(state, action)
-
-        state._apply = recorded  # type: ignore[method-assign]
-        try:
-            state.apply_action(outcome)
-        finally:
-            del state._apply
-        for task, action in log[1:]:
+        log = self._recorded(lambda: self.state.apply_action(outcome))
+        for task, action in log[1:]:  # the draw itself already happened on the table
             self._perform(task, action)
 
     def _matches(self, task: list[Any] | None, s: dict[str, Any]) -> bool:
