@@ -35,7 +35,9 @@ def test_the_picture_shows_the_printed_cells_at_the_script_positions(
     config = rules_config(data)
     save = standard.save if n is None else after_setup(standard.save, n, images=standard.files)
     points = table_points(data, config, n or data["players"]["max"])
-    save = {**save, "SnapPoints": []}  # no snap dots over the printed cells
+    # no snap dots over the printed cells, nor the score markers' (≥16 px) pawn markers
+    pieces = [o for o in save["ObjectStates"] if "Score" not in o.get("Tags", [])]
+    save = {**save, "SnapPoints": [], "ObjectStates": pieces}
     picture = table_picture(save, images_from_files(standard.files), [])
     view = table_view(save, [])
 
@@ -54,7 +56,7 @@ def test_the_picture_shows_the_printed_cells_at_the_script_positions(
         assert _near(at(*entry["current"]), space), entry["id"]
     # the scoring track's 0 (a tinted cell, read from Red's seat at the bottom left)
     x, z = score_cells(data)[0]
-    # (beside the markers in the cell's corners and the rainbow round the 0)
+    # (beside the rainbow round the 0)
     assert _near(at(x + 0.3, z), _rgb(data["boards"]["track_colors"]["cell_alt"]))
     x, z = score_cells(data)[99]
     assert _near(at(x + 0.3, z), _rgb(data["boards"]["track_colors"]["cell"]))

@@ -196,12 +196,14 @@ def _table_png(result: Any, cache: Any) -> bytes:
     import hashlib
 
     from .build import package_digest
-    from .picture import images_from_files, table_picture
+    from .picture import images_from_files, picture_title, table_picture
     from .render import encode_png
 
+    title = picture_title(result.definition.base_data, result.variant)
+    subtitle = f"{result.folder}: the table at load"
     key = hashlib.sha256(package_digest().encode())  # the renderer, the fonts, the picture
     key.update(json.dumps(result.save, sort_keys=True).encode())
-    key.update(repr([result.positions, result.folder]).encode())
+    key.update(repr([result.positions, title, subtitle]).encode())
     uses_key = f"table.png-uses:{key.hexdigest()}"
     uses = cache.get(uses_key)
     if uses is not None:
@@ -216,7 +218,7 @@ def _table_png(result: Any, cache: Any) -> bytes:
         looked_up.append(url)
         return lookup(url)
 
-    picture = table_picture(result.save, recorded, result.positions, result.folder)
+    picture = table_picture(result.save, recorded, result.positions, title, subtitle=subtitle)
     names = sorted({f"images/{url.rsplit('/', 1)[-1]}" for url in looked_up})
     cache[uses_key] = json.dumps(names).encode()
     data = cache[_table_digest(key, names, result.files)] = encode_png(picture)
@@ -518,7 +520,7 @@ def table(
     """Draw GAME's table as TTS lays it out, seen from above, into a PNG."""
     from .build import DEFAULT_OUT, BuildOptions, build_game
     from .picture import after_setup as run_setup
-    from .picture import images_from_files, table_picture
+    from .picture import images_from_files, picture_title, seat_order, table_picture
     from .render import encode_png
     from .writer import DirCache
 
@@ -537,8 +539,10 @@ def table(
     result = build_game(game, BuildOptions(out_dir=out, variant=variant), DirCache(out / ".cache"),
                         report.assets)  # fmt: skip
     images = images_from_files(result.files)
+    title = picture_title(result.definition.base_data, variant)
     if not after_setup:
-        picture = table_picture(result.save, images, result.positions, result.folder)
+        picture = table_picture(result.save, images, result.positions, title,
+                                subtitle=f"{result.folder}: the table at load")  # fmt: skip
         pictures = {"table.png": picture}
     else:
         from .games import game_module
@@ -554,8 +558,11 @@ def table(
             laid_out = getattr(module, "positions_on", None)
             positions = (laid_out(state, result.definition.data, config, count) if laid_out
                          else result.positions)  # fmt: skip
-            title = f"{result.folder}: after Setup, {count} players"
-            pictures[f"table-setup-{count}p.png"] = table_picture(state, images, positions, title)
+            seated = seat_order(result.save)[:count]
+            subtitle = f"{result.folder}: after Setup, {count} players ({', '.join(seated)})"
+            pictures[f"table-setup-{count}p.png"] = table_picture(
+                state, images, positions, title, subtitle=subtitle, seated=seated
+            )
     for name, picture in pictures.items():
         dest = out_file or out / result.folder / name
         dest.parent.mkdir(parents=True, exist_ok=True)

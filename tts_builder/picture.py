@@ -5,18 +5,25 @@ world both ways), so a board the script reads wrongly looks wrong here too. The 
 (−z) is at the bottom, +x to the right. Seats (HandTriggers) are tinted and labelled, scripting
 zones outlined, snap points dotted and the positions the scripts use marked in orange. Sizes the
 sources do not establish (tokens, Custom_Board) are drawn at a guess with a dashed magenta
-outline. Pure: a save, an image lookup and positions in, a PIL image out.
+outline. A piece belongs to a seat when its GMNotes name the colour, when its Nickname does
+(a pattern such as "<colour> worker" that only seat colours fill), or when it lies in that seat's
+hand or in a zone named so: it is outlined in the seat's colour. Pawns (small compact pieces,
+:data:`PAWN_UNITS`) are drawn at their footprint over a marker of at least
+:data:`MIN_MARKER_PX`, in the owner's colour (else the image's), labelled, above the script
+positions. After Setup, a seat nobody sits at is marked empty and what still lies there is
+dimmed. Pure: a save, an image lookup and positions in, a PIL image out.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageStat
 
 from tts_builder import geometry as geo
 from tts_builder.errors import BuildError
@@ -35,6 +42,14 @@ SNAP = (20, 230, 230)
 POSITION = (255, 150, 0)
 GUESSED = (230, 0, 200)
 INK = (250, 250, 250)
+#: What covers a piece that lies at an empty seat after Setup.
+DIMMED = (*BACKGROUND, 160)
+#: A compact piece (its long side at most twice its short side) shorter than this (in table
+#: units) is a pawn: drawn over a marker, labelled, above the script positions. A worker or
+#: a chip is; a card (2.2 long) or a divider plank (8:1) is not.
+PAWN_UNITS = 1.25
+#: The least drawn size of a pawn's marker, whatever its footprint.
+MIN_MARKER_PX = 16
 #: Drawn size of a Custom_Token of scale 1 along its image's longer side (hexmap's assumption;
 #: not established, GEOMETRY §2) [guess].
 TOKEN_LONG_SIDE = 2.0
@@ -232,15 +247,202 @@ def _label(draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: 
               stroke_fill=(0, 0, 0))  # fmt: skip
 
 
+def picture_title(data: Mapping[str, Any], variant: str | None = None) -> str:
+    """The picture's title: the game's name, and the variant's where the build is one (alone
+    when it holds every word of the game's: "Arche Noah Junior - Flood Race")."""
+    from tts_builder.variants import variant_title
+
+    base = _text(data, "name", "?")
+    if variant is None:
+        return base
+    name = variant_title(dict(data), variant)[0] or variant
+    return name if set(base.lower().split()) <= set(name.lower().split()) else f"{base} — {name}"
+
+
+def _note_colour(obj: Mapping[str, Any]) -> str | None:
+    """The colour a piece's GMNotes (a JSON object with ``color``) say it belongs to."""
+    notes = obj.get("GMNotes")
+    if not isinstance(notes, str) or not notes.lstrip().startswith("{"):
+        return None
+    try:
+        data = json.loads(notes)
+    except ValueError:
+        return None
+    colour = data.get("color") if isinstance(data, dict) else None
+    return colour if isinstance(colour, str) else None
+
+
+def _named_colour(text: str) -> tuple[str, str] | None:
+    """The one player colour a name holds and the name's pattern without it ("# worker")."""
+    found = sorted({w for w in re.findall(r"[A-Za-z]+", text) if w in PLAYER_COLORS})
+    if len(found) != 1:
+        return None
+    return found[0], re.sub(rf"\b{found[0]}\b", "#", text)
+
+
+def piece_owners(objects: Sequence[Mapping[str, Any]], seats: Collection[str]) -> dict[int, str]:
+    """``id(obj)`` → the seat colour each piece belongs to, of those that belong to one.
+
+    GMNotes that name a seat colour decide; else a Nickname pattern that two or more colours
+    fill, all of them seats ("Red worker", "Green worker"; not "Green chip" beside "Purple
+    chip"); else the seat's hand or a zone named by such a pattern ("Red collection") that
+    holds the piece."""
+    named = {id(o): _named_colour(_text(o, "Nickname")) for o in objects}
+    filled: dict[str, set[str]] = {}
+    for found in named.values():
+        if found:
+            filled.setdefault(found[1], set()).add(found[0])
+    per_seat = {p for p, colours in filled.items() if len(colours) > 1 and colours <= set(seats)}
+    zones: list[tuple[str, geo.Transform]] = []
+    for obj in objects:
+        found = named[id(obj)]
+        try:
+            if geo.name_of(obj) == "HandTrigger" and _text(obj, "FogColor") in seats:
+                zones.append((_text(obj, "FogColor"), geo.Transform.of(obj)))
+            elif geo.name_of(obj) == "ScriptingTrigger" and found and found[1] in per_seat:
+                zones.append((found[0], geo.Transform.of(obj)))
+        except geo.GeometryError:
+            continue
+    owners: dict[int, str] = {}
+    for obj in objects:
+        if geo.name_of(obj) in geo.ZONE_NAMES:
+            continue
+        found = named[id(obj)]
+        colour = _note_colour(obj)
+        if colour not in seats:
+            colour = found[0] if found and found[1] in per_seat else None
+        if colour is None:
+            try:
+                pos = geo.Transform.of(obj).pos
+            except geo.GeometryError:
+                continue
+            colour = next((c for c, zone in zones if geo.zone_contains(zone, pos)), None)
+        if colour is not None:
+            owners[id(obj)] = colour
+    return owners
+
+
+def _circle(centre: tuple[float, float], r: float) -> list[tuple[float, float]]:
+    """A circle as a 16-gon (to dim a bag's disc with the pieces' polygons)."""
+    return [(centre[0] + r * math.cos(a * math.pi / 8), centre[1] + r * math.sin(a * math.pi / 8))
+            for a in range(16)]  # fmt: skip
+
+
+def _round(obj: Mapping[str, Any]) -> bool:
+    """Whether a tile is round (``CustomTile.Type`` 2, a circle)."""
+    tile = _dict(_dict(obj.get("CustomImage")).get("CustomTile"))
+    return tile.get("Type") == 2
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(round(255 * c) for c in PLAYER_COLORS.get(colour, (0.5, 0.5, 0.5)))  # type: ignore[return-value]
+
+
+def _mean_colour(image: Image.Image) -> tuple[int, int, int]:
+    """The average colour of an image's opaque pixels (a pawn's marker when no seat owns it)."""
+    rgba = image.convert("RGBA")
+    alpha = rgba.getchannel("A").point(lambda a: 255 if a > 127 else 0)
+    if alpha.getbbox() is None:
+        return INK
+    mean = ImageStat.Stat(rgba.convert("RGB"), mask=alpha).mean
+    return round(mean[0]), round(mean[1]), round(mean[2])
+
+
+@dataclass(frozen=True)
+class _Pawn:
+    """A pawn to draw over the script positions: where, its image and footprint if known."""
+
+    obj: Mapping[str, Any]
+    t: geo.Transform
+    image: Image.Image | None
+    size: geo.Vec2 | None
+    guessed: bool
+    owner: str | None
+    key: str
+
+
+def _is_pawn(name: str, t: geo.Transform, size: geo.Vec2) -> bool:
+    if name in geo.CARD_NAMES or name in geo.DECK_NAMES or name == "Custom_Board":
+        return False
+    sides = sorted((size[0] * abs(t.scale[0]), size[1] * abs(t.scale[2])))
+    return sides[1] < PAWN_UNITS and sides[1] <= 2 * sides[0]
+
+
+def _pawn_key(obj: Mapping[str, Any], owner: str | None) -> str:
+    """What a pawn's label calls it: its Nickname (or type) without its owner's colour."""
+    name = _text(obj, "Nickname", geo.name_of(obj))
+    if owner is not None:
+        name = " ".join(re.sub(rf"\b{owner}\b", " ", name).split()) or name
+    return name
+
+
+def _draw_pawn(canvas: Image.Image, view: View, pawn: _Pawn, empty: bool) -> float:
+    """A pawn: a marker (the owner's colour, else the image's) at least :data:`MIN_MARKER_PX`
+    across and 3 px wider than the pawn all round, edged black, its image at its true footprint
+    on it; the marker's radius in pixels."""
+    cx, cy = view.px(pawn.t.pos[0], pawn.t.pos[2])
+    long_px = 0.0
+    if pawn.size is not None:
+        w, d = pawn.size[0] * abs(pawn.t.scale[0]), pawn.size[1] * abs(pawn.t.scale[2])
+        long_px = max(w, d) * view.k if pawn.image is not None else 0.0
+    r = max(MIN_MARKER_PX / 2, long_px / 2 + 3)  # a ring of 3 px round a pawn's footprint
+    if pawn.owner is not None:
+        fill = _rgb(pawn.owner)
+    elif pawn.image is not None:
+        fill = _mean_colour(pawn.image)
+    else:
+        fill = INK
+    box = [cx - r, cy - r, cx + r, cy + r]
+    draw = ImageDraw.Draw(canvas)
+    draw.ellipse([cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1], fill=(0, 0, 0))
+    draw.ellipse(box, fill=fill)
+    if pawn.image is not None and pawn.size is not None:
+        mirrored = pawn.t.face_down and geo.name_of(pawn.obj) in geo.CARD_NAMES
+        corners = _paste(canvas, view, pawn.image, pawn.t, pawn.size, mirrored)
+        draw = ImageDraw.Draw(canvas)
+        if pawn.guessed:
+            _dashed(draw, corners, GUESSED, 1)
+    if empty:
+        overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
+        ImageDraw.Draw(overlay).ellipse(box, fill=DIMMED)
+        canvas.alpha_composite(overlay)
+    return r
+
+
+Label = tuple[tuple[float, float], str]
+
+
+def _pawn_labels(pawns: Sequence[tuple[_Pawn, float]], view: View) -> list[Label]:
+    """One label under each cluster of like pawns ("score ×4" for the markers in one cell,
+    "Purple chip ×12" for a stack), in the order the pawns are drawn."""
+    clusters: list[tuple[str, float, float, list[float]]] = []
+    reach = MIN_MARKER_PX * 1.5
+    for pawn, r in pawns:
+        x, y = view.px(pawn.t.pos[0], pawn.t.pos[2])
+        for key, cx, cy, bottoms in clusters:
+            if key == pawn.key and math.dist((x, y), (cx, cy)) <= reach:
+                bottoms.append(y + r)
+                break
+        else:
+            clusters.append((pawn.key, x, y, [y + r]))
+    return [((cx, max(bottoms) + 8), key if len(bottoms) == 1 else f"{key} ×{len(bottoms)}")
+            for key, cx, _cy, bottoms in clusters]  # fmt: skip
+
+
 def table_picture(
     save: Mapping[str, Any],
     images: ImageLookup,
     positions: Sequence[geo.ScriptPosition] = (),
     title: str = "",
     px_per_unit: float = PX_PER_UNIT,
+    subtitle: str = "",
+    seated: Sequence[str] | None = None,
 ) -> Image.Image:
-    """The table seen from above (White's side at the bottom). A missing image or an unreadable
-    Transform is a :class:`BuildError` naming the object's GUID."""
+    """The table seen from above (White's side at the bottom), ``title`` (the game's name,
+    :func:`picture_title`) and ``subtitle`` on top. ``seated``: the colours that sit after
+    Setup (None at load): the other seats are marked empty and the pieces still at them dimmed.
+    A missing image or an unreadable Transform is a :class:`BuildError` naming the object's
+    GUID."""
     objects = [o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)]
     view = table_view(save, positions, px_per_unit)
     canvas = Image.new("RGBA", view.size, (*BACKGROUND, 255))
@@ -253,41 +455,63 @@ def table_picture(
     except geo.GeometryError as err:
         raise BuildError(str(err)) from None
     hands = [o for o in objects if geo.name_of(o) == "HandTrigger"]
+    seats = [c for c in dict.fromkeys(_text(h, "FogColor") for h in hands) if c]
+    owners = piece_owners(objects, seats)
+    empty = set() if seated is None else {c for c in seats if c not in seated}
     for hand in hands:
-        colour = PLAYER_COLORS.get(_text(hand, "FogColor"), (0.5, 0.5, 0.5))
-        rgb = tuple(round(255 * c) for c in colour)
+        rgb = _rgb(_text(hand, "FogColor"))
         corners = [view.px(x, z) for x, z in geo.zone_rect(transforms[id(hand)]).corners()]
         overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
-        ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 90), outline=(*rgb, 255))
-        canvas.alpha_composite(overlay)
+        if _text(hand, "FogColor") in empty:
+            ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 30))
+            canvas.alpha_composite(overlay)
+            _dashed(ImageDraw.Draw(canvas), corners, (*rgb, 255))
+        else:
+            ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 90), outline=(*rgb, 255))
+            canvas.alpha_composite(overlay)
+    draw = ImageDraw.Draw(canvas)
     drawn = [o for o in objects if geo.name_of(o) not in geo.ZONE_NAMES]
     drawn.sort(key=lambda o: transforms[id(o)].pos[1])
-    labels: list[tuple[tuple[float, float], str]] = []
+    labels: list[Label] = []
+    pawns: list[_Pawn] = []
+    dimmed: list[list[tuple[float, float]]] = []
     for obj in drawn:
         t = transforms[id(obj)]
         name = geo.name_of(obj)
+        owner = owners.get(id(obj))
         centre = view.px(t.pos[0], t.pos[2])
         if name in BAG_NAMES:
             r = BAG_SIDE / 2 * view.k
             draw.ellipse([centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r],
-                         fill=(70, 50, 40), outline=INK, width=2)  # fmt: skip
+                         fill=(70, 50, 40), outline=_rgb(owner) if owner else INK,
+                         width=4 if owner else 2)  # fmt: skip
+            if owner in empty:
+                dimmed.append(_circle(centre, r))
             below = len([1 for b in drawn[: drawn.index(obj)] if geo.name_of(b) in BAG_NAMES])
             labels.append(((centre[0], centre[1] + r + 9 + 14 * (below % 2)),
                            _text(obj, "Nickname", name)))  # fmt: skip
             continue
-        if name not in IMAGED_NAMES:
-            draw.ellipse([centre[0] - 4, centre[1] - 4, centre[0] + 4, centre[1] + 4], fill=INK)
-            labels.append((centre, _text(obj, "Nickname", name)))
+        if name not in IMAGED_NAMES:  # a figurine or model: its size is not established
+            pawns.append(_Pawn(obj, t, None, None, True, owner, _pawn_key(obj, owner)))
             continue
         try:
             image, size, guessed = _face(obj, images)
         except _Missing as err:
             raise BuildError(str(err)) from None
+        if _is_pawn(name, t, size):
+            pawns.append(_Pawn(obj, t, image, size, guessed, owner, _pawn_key(obj, owner)))
+            continue
         mirrored = t.face_down and name in geo.CARD_NAMES | geo.DECK_NAMES
         corners = _paste(canvas, view, image, t, size, mirrored)
         draw = ImageDraw.Draw(canvas)
         if guessed:
             _dashed(draw, corners, GUESSED)
+        outline = _circle(centre, math.dist(corners[0], corners[1]) / 2) if _round(obj) else corners
+        if owner is not None:
+            draw.polygon(outline, outline=_rgb(owner), width=3)
+        if owner in empty:
+            dimmed.append(outline)
+            labels.append(((centre[0], centre[1]), f"{owner}: empty seat"))
         if name in geo.DECK_NAMES:
             count = len(_list(obj.get("ContainedObjects")))
             labels.append((centre, f"{_text(obj, 'Nickname', 'deck')} ×{count}"))
@@ -295,6 +519,12 @@ def table_picture(
             x, _y, z = geo.world_of_snap_point(t, point)
             px, py = view.px(x, z)
             draw.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
+    if dimmed:
+        overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
+        for corners in dimmed:
+            ImageDraw.Draw(overlay).polygon(corners, fill=DIMMED)
+        canvas.alpha_composite(overlay)
+        draw = ImageDraw.Draw(canvas)
     zone_labels: set[str] = set()
     for obj in objects:
         if geo.name_of(obj) == "ScriptingTrigger":
@@ -318,16 +548,44 @@ def table_picture(
         if spot.label not in zone_labels:
             px, py = view.px(spot.at[0], spot.at[2])
             labels.append(((px, py + 14), spot.label))
+    drawn_pawns = [(pawn, _draw_pawn(canvas, view, pawn, pawn.owner in empty)) for pawn in pawns]
+    draw = ImageDraw.Draw(canvas)
     for hand in hands:
         t = transforms[id(hand)]
-        seat = f"{_text(hand, 'FogColor', '?')} seat"
+        colour = _text(hand, "FogColor", "?")
+        seat = f"{colour} seat: empty" if colour in empty else f"{colour} seat"
         _label(draw, view.px(t.pos[0], t.pos[2]), seat, 18, bold=True)
-    for at, text in labels:
+    for at, text in _spread([*labels, *_pawn_labels(drawn_pawns, view)], draw):
         _label(draw, at, text)
     if title:
-        _label(draw, (canvas.width / 2, 16), title, 20, bold=True)
-    _legend(draw, canvas)
+        _label(draw, (canvas.width / 2, 14), title, 20, bold=True)
+    if subtitle:
+        _label(draw, (canvas.width / 2, 34), subtitle, 13)
+    _legend(draw, canvas, bool(empty))
     return canvas.convert("RGB")
+
+
+def _spread(labels: Sequence[Label], draw: ImageDraw.ImageDraw, size: int = 12) -> list[Label]:
+    """The labels, each moved down a line or more (up to 5) where it would cover one placed
+    before it ("Red chips" and "Red green chips" half a unit apart stay legible)."""
+    placed: list[tuple[float, float, float, float]] = []
+    out = []
+    for (x, y), text in labels:
+        for step in range(6):
+            box = draw.textbbox((x, y + 14 * step), text, font=font(size), anchor="mm",
+                                stroke_width=2)  # fmt: skip
+            if not any(_overlap(box, other) for other in placed):
+                break
+        else:
+            step = 0
+            box = draw.textbbox((x, y), text, font=font(size), anchor="mm", stroke_width=2)
+        placed.append(box)
+        out.append(((x, y + 14 * step), text))
+    return out
+
+
+def _overlap(a: Sequence[float], b: Sequence[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _labelled(positions: Sequence[geo.ScriptPosition], view: View) -> list[geo.ScriptPosition]:
@@ -349,9 +607,14 @@ def _labelled(positions: Sequence[geo.ScriptPosition], view: View) -> list[geo.S
     return chosen
 
 
-def _legend(draw: ImageDraw.ImageDraw, canvas: Image.Image) -> None:
+def _legend(draw: ImageDraw.ImageDraw, canvas: Image.Image, empty_seats: bool = False) -> None:
     items = [(SNAP, "snap point"), (POSITION, "script position"), (ZONE, "scripting zone"),
-             (GUESSED, "size not established")]  # fmt: skip
+             (GUESSED, "size not established"), (_rgb("Red"), "outline/marker: the seat's piece"),
+             ((0, 0, 0), f"pawn: marker ≥{MIN_MARKER_PX} px, piece at its size")]  # fmt: skip
+    if empty_seats:
+        a = DIMMED[3] / 255
+        dim = tuple(round(t * (1 - a) + b * a) for t, b in zip(TABLE, BACKGROUND, strict=True))
+        items.append((dim, "dimmed: at an empty seat"))
     x, y = 10, canvas.height - 16
     for colour, text in items:
         draw.rectangle([x, y - 6, x + 12, y + 6], fill=colour)
