@@ -196,11 +196,11 @@ def _table_png(result: Any, cache: Any) -> bytes:
     import hashlib
 
     from .build import package_digest
-    from .picture import images_from_files, picture_title, table_picture
+    from .picture import images_from_files, picture_subtitle, picture_title, table_picture
     from .render import encode_png
 
     title = picture_title(result.definition.base_data, result.variant)
-    subtitle = f"{result.folder}: the table at load"
+    subtitle = picture_subtitle(result.folder)
     key = hashlib.sha256(package_digest().encode())  # the renderer, the fonts, the picture
     key.update(json.dumps(result.save, sort_keys=True).encode())
     key.update(repr([result.positions, title, subtitle]).encode())
@@ -520,7 +520,13 @@ def table(
     """Draw GAME's table as TTS lays it out, seen from above, into a PNG."""
     from .build import DEFAULT_OUT, BuildOptions, build_game
     from .picture import after_setup as run_setup
-    from .picture import images_from_files, picture_title, seat_order, table_picture
+    from .picture import (
+        images_from_files,
+        picture_subtitle,
+        picture_title,
+        seat_order,
+        table_picture,
+    )
     from .render import encode_png
     from .writer import DirCache
 
@@ -542,7 +548,7 @@ def table(
     title = picture_title(result.definition.base_data, variant)
     if not after_setup:
         picture = table_picture(result.save, images, result.positions, title,
-                                subtitle=f"{result.folder}: the table at load")  # fmt: skip
+                                subtitle=picture_subtitle(result.folder))  # fmt: skip
         pictures = {"table.png": picture}
     else:
         from .games import game_module
@@ -559,7 +565,7 @@ def table(
             positions = (laid_out(state, result.definition.data, config, count) if laid_out
                          else result.positions)  # fmt: skip
             seated = seat_order(result.save)[:count]
-            subtitle = f"{result.folder}: after Setup, {count} players ({', '.join(seated)})"
+            subtitle = picture_subtitle(result.folder, seated)
             pictures[f"table-setup-{count}p.png"] = table_picture(
                 state, images, positions, title, subtitle=subtitle, seated=seated
             )

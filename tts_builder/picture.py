@@ -259,6 +259,13 @@ def picture_title(data: Mapping[str, Any], variant: str | None = None) -> str:
     return name if set(base.lower().split()) <= set(name.lower().split()) else f"{base} — {name}"
 
 
+def picture_subtitle(folder: str, seated: Sequence[str] | None = None) -> str:
+    """The line under the title: the build's folder, and at load or who sat down for Setup."""
+    if seated is None:
+        return f"{folder}: the table at load"
+    return f"{folder}: after Setup, {len(seated)} players ({', '.join(seated)})"
+
+
 def _note_colour(obj: Mapping[str, Any]) -> str | None:
     """The colour a piece's GMNotes (a JSON object with ``color``) say it belongs to."""
     notes = obj.get("GMNotes")
