@@ -143,7 +143,6 @@ class ArkPlan(NamedTuple):
     edges: dict[str, list[float]]
     pitch: dict[str, list[float]]
     squares: dict[str, list[float]]
-    whole: Board
 
 
 def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
@@ -165,7 +164,7 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
              for name, (x, y, angle) in points["edges"].items()}  # fmt: skip
     pitch = {name: whole.at(xy) for name, xy in points["pitch"].items()}
     squares = {name: whole.at(xy) for name, xy in points["squares"].items()}
-    return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares, whole)
+    return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares)
 
 
 def action_board(data: Data) -> Board:
