@@ -44,8 +44,10 @@ def test_thumbnail_is_the_pictures_under_the_title_and_leaves_the_images() -> No
     png = pictures.thumbnail(store, "Meadow", shown)
     expected = render_thumbnail("Meadow", [make() for _spec, make in shown])
     assert png == encode_png(expected)
-    assert store.specs["thumbnail"] == {"thumb": [{"square": "#ff0000"}, {"square": "#00ff00"}],
-                                        "title": "Meadow"}  # fmt: skip
+    assert store.specs["thumbnail"] == {
+        "thumb": [{"square": "#ff0000"}, {"square": "#00ff00"}],
+        "title": "Meadow",
+    }
     assert "images/thumbnail.png" not in store.files  # it ships beside the save, not in images/
 
 
@@ -53,11 +55,13 @@ def test_preview_labels_every_picture_and_is_known_by_labels_and_specs() -> None
     store = Store()
     items = [("red", _square("#ff0000")), ("blue", _square("#0000ff"))]
     png = pictures.preview(store, items, columns=2, cell_max=100)
-    expected = render_preview([(label, make) for label, (_spec, make) in items], columns=2,
-                              cell_max=100)  # fmt: skip
+    expected = render_preview(
+        [(label, make) for label, (_spec, make) in items], columns=2, cell_max=100
+    )
     assert png == encode_png(expected)
-    assert store.specs["preview"] == {"preview": [["red", {"square": "#ff0000"}],
-                                                  ["blue", {"square": "#0000ff"}]]}  # fmt: skip
+    assert store.specs["preview"] == {
+        "preview": [["red", {"square": "#ff0000"}], ["blue", {"square": "#0000ff"}]]
+    }
     assert "images/preview.png" not in store.files
 
 

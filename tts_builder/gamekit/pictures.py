@@ -43,8 +43,9 @@ def thumbnail(images: _Store, title: str, pictures: Sequence[Picture]) -> bytes:
     from ..render import render_thumbnail
 
     spec = {"thumb": [spec for spec, _make in pictures], "title": title}
-    images.png("thumbnail", spec,
-               lambda: render_thumbnail(title, [make() for _spec, make in pictures]))  # fmt: skip
+    images.png(
+        "thumbnail", spec, lambda: render_thumbnail(title, [make() for _spec, make in pictures])
+    )
     return images.files.pop("images/thumbnail.png")
 
 
@@ -56,7 +57,11 @@ def preview(
     from ..render import render_preview
 
     spec = {"preview": [[label, spec] for label, (spec, _make) in items]}
-    images.png("preview", spec,
-               lambda: render_preview([(label, make) for label, (_spec, make) in items],
-                                      columns=columns, cell_max=cell_max))  # fmt: skip
+    images.png(
+        "preview",
+        spec,
+        lambda: render_preview(
+            [(label, make) for label, (_spec, make) in items], columns=columns, cell_max=cell_max
+        ),
+    )
     return images.files.pop("images/preview.png")

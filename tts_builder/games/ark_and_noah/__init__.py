@@ -26,5 +26,13 @@ STRATEGIES = "tts_builder.strategies.ark_and_noah"  # its rule functions' input 
 #: The game as the registry (``tts_builder.games``) lists it.
 GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on, STRATEGIES)
 
-__all__ = ["AREA_SLOTS", "GAME", "GAME_ID", "action_texts", "area_slot", "rules_config",
-           "table_points", "tile_list"]  # fmt: skip
+__all__ = [
+    "AREA_SLOTS",
+    "GAME",
+    "GAME_ID",
+    "action_texts",
+    "area_slot",
+    "rules_config",
+    "table_points",
+    "tile_list",
+]

@@ -22,8 +22,13 @@ def animal_side(square: float) -> float:
     return round(float(square) * ANIMAL_FILL, 4)
 
 
-def place_animals(guids: GuidAllocator, tiles: list[Data], images: dict[int, tuple[str, str]],
-                  table: Data, aspect: float) -> tuple[list[Data], Data]:  # fmt: skip
+def place_animals(
+    guids: GuidAllocator,
+    tiles: list[Data],
+    images: dict[int, tuple[str, str]],
+    table: Data,
+    aspect: float,
+) -> tuple[list[Data], Data]:
     """The two bags holding every tile (``images``: tile id -> (face, back) URLs), and what the
     script knows of them: ``bags`` (sex -> GUID), ``tiles`` (GUID -> fields), ``tile_guids``."""
     side = animal_side(table["square"])
@@ -33,14 +38,34 @@ def place_animals(guids: GuidAllocator, tiles: list[Data], images: dict[int, tup
     for t in tiles:
         guid = guids.guid(f"tile:{t['tile']}")
         tile_info[guid] = {k: t[k] for k in _INFO}
-        bagged[t["sex"]].append(obj.custom_tile(
-            guid, *images[t["tile"]], thickness=ANIMAL_THICKNESS, nickname=t["name"],
-            description=f"{t['sex']}, size {t['size']}, {t['vp']} VP",
-            gm_notes=json.dumps({"kind": "animal", **tile_info[guid]}), tags=["Animal"],
-            transform=obj.transform((0.0, geo.TABLE_TOP_Y, 0.0), (0.0, 0.0, 0.0), scale),
-        ))  # fmt: skip
-    bags = [bag(guids, f"bag:{sex}", bagged[sex], 2, f"{sex.capitalize()} animals", "AnimalBag",
-                table["bags"][sex], tint) for sex, tint in _BAG_TINTS.items()]  # fmt: skip
+        bagged[t["sex"]].append(
+            obj.custom_tile(
+                guid,
+                *images[t["tile"]],
+                thickness=ANIMAL_THICKNESS,
+                nickname=t["name"],
+                description=f"{t['sex']}, size {t['size']}, {t['vp']} VP",
+                gm_notes=json.dumps({"kind": "animal", **tile_info[guid]}),
+                tags=["Animal"],
+                transform=obj.transform((0.0, geo.TABLE_TOP_Y, 0.0), (0.0, 0.0, 0.0), scale),
+            )
+        )
+    bags = [
+        bag(
+            guids,
+            f"bag:{sex}",
+            bagged[sex],
+            2,
+            f"{sex.capitalize()} animals",
+            "AnimalBag",
+            table["bags"][sex],
+            tint,
+        )
+        for sex, tint in _BAG_TINTS.items()
+    ]
     by_tile = sorted(tile_info, key=lambda guid: tile_info[guid]["tile"])
-    return bags, {"bags": {sex: b["GUID"] for sex, b in zip(_BAG_TINTS, bags, strict=True)},
-                  "tiles": tile_info, "tile_guids": by_tile}  # fmt: skip
+    return bags, {
+        "bags": {sex: b["GUID"] for sex, b in zip(_BAG_TINTS, bags, strict=True)},
+        "tiles": tile_info,
+        "tile_guids": by_tile,
+    }

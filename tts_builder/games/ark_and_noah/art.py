@@ -20,8 +20,12 @@ def tile_images(sides: Sides, data: Data, tiles: list[Data]) -> dict[int, tuple[
     """Each tile's (unpaired side URL, paired side URL): the two faces of a double-sided tile."""
     return {
         t["tile"]: tuple(  # type: ignore[misc]
-            sides.png(f"animal-{t['name'].lower()}-{t['sex']}-{side}", "animal", side,
-                      tile_fields(t, side, data["tile_colors"]))  # fmt: skip
+            sides.png(
+                f"animal-{t['name'].lower()}-{t['sex']}-{side}",
+                "animal",
+                side,
+                tile_fields(t, side, data["tile_colors"]),
+            )
             for side in ("unpaired", "paired")
         )
         for t in tiles
@@ -50,17 +54,27 @@ def board_art(data: Data, config: Data, images: Images) -> Data:
         sides["family"] = (family, "Family game: any action, in seat order", False)
     for side, (side_config, title, workers) in sides.items():
         actions, texts = side_config["actions"], action_texts(side_config)
-        spec = {"board": side, "actions": actions, "title": title, "texts": texts,
-                "colors": b["board_colors"]}  # fmt: skip
+        spec = {
+            "board": side,
+            "actions": actions,
+            "title": title,
+            "texts": texts,
+            "colors": b["board_colors"],
+        }
         out[f"board-{side}"] = images.png(
-            f"action-board-{side}", spec,
+            f"action-board-{side}",
+            spec,
             partial(ark.render_action_board, actions, title, b["board_colors"], workers, texts),
-        )  # fmt: skip
+        )
     colors, rounds = b["track_colors"], config["end"]["min_rounds"]
-    out["score"] = images.png("score-track", {"score": colors},
-                              partial(ark.render_score_track, colors))  # fmt: skip
-    out["rounds"] = images.png(f"round-track-{rounds}", {"rounds": rounds, "colors": colors},
-                               partial(ark.render_round_track, rounds, colors))  # fmt: skip
+    out["score"] = images.png(
+        "score-track", {"score": colors}, partial(ark.render_score_track, colors)
+    )
+    out["rounds"] = images.png(
+        f"round-track-{rounds}",
+        {"rounds": rounds, "colors": colors},
+        partial(ark.render_round_track, rounds, colors),
+    )
     return out
 
 
@@ -75,10 +89,15 @@ def thumbnail(sides: Sides, data: Data, tiles: list[Data], images: Images) -> by
 def preview(sides: Sides, data: Data, tiles: list[Data], images: Images) -> bytes:
     """The designer's contact sheet: every tile side and every piece."""
     items = [
-        (t["name"] if side == "unpaired" else "(paired)", "animal", side,
-         tile_fields(t, side, data["tile_colors"]))
-        for t in tiles for side in ("unpaired", "paired")
-    ]  # fmt: skip
+        (
+            t["name"] if side == "unpaired" else "(paired)",
+            "animal",
+            side,
+            tile_fields(t, side, data["tile_colors"]),
+        )
+        for t in tiles
+        for side in ("unpaired", "paired")
+    ]
     for name, colour in zip(data["characters"], data["colors"], strict=False):
         items.append((name, "character", "face", {"name": name, "color": colour["hex"]}))
         for piece in ("divider", "worker", "score"):

@@ -41,8 +41,14 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
 
 def seats_of(data: Data) -> list[Data]:
     """Every seat of the table, each with its character and colour hex (seat order)."""
-    return [{**data["table"]["seats"][i], "character": data["characters"][i],
-             "hex": data["colors"][i]["hex"]} for i in range(data["players"]["max"])]  # fmt: skip
+    return [
+        {
+            **data["table"]["seats"][i],
+            "character": data["characters"][i],
+            "hex": data["colors"][i]["hex"],
+        }
+        for i in range(data["players"]["max"])
+    ]
 
 
 def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> Data:
@@ -50,30 +56,41 @@ def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> 
     goes (the others leave the table) and the snap points."""
     plan = tab.ark_plan(data, config, n)
     keys = section_keys(plan.layout)
-    placed = [{"guid": sections[key], "pos": dict(zip("xyz", b.transform.pos, strict=True)),
-               "rot": dict(zip("xyz", b.transform.rot, strict=True))}
-              for key, (_kind, b) in zip(keys, plan.sections, strict=True)]  # fmt: skip
+    placed = [
+        {
+            "guid": sections[key],
+            "pos": dict(zip("xyz", b.transform.pos, strict=True)),
+            "rot": dict(zip("xyz", b.transform.rot, strict=True)),
+        }
+        for key, (_kind, b) in zip(keys, plan.sections, strict=True)
+    ]
     return {
-        "rows": plan.rows, "cols": plan.cols, "edges": plan.edges, "pitch": plan.pitch,
+        "rows": plan.rows,
+        "cols": plan.cols,
+        "edges": plan.edges,
+        "pitch": plan.pitch,
         "squares": plan.squares,
         "hull": hull_edges(plan.rows, plan.cols),  # the rules' own hull, canonical order
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
         "snaps": snap_points(plan, tab.action_spaces(data, config), config["turn_mode"] == "seats"),
-    }  # fmt: skip
+    }
 
 
 def lua_snap_points(snaps: list[Data]) -> list[Data]:
     """Save-form snap points ({Position, Rotation, Tags}) in the form ``setSnapPoints`` takes
     ({position, rotation, rotation_snap, tags}: the Lua API's keys are lower case)."""
-    return [{"position": p["Position"], "tags": p.get("Tags", [])}
-            | ({"rotation": p["Rotation"], "rotation_snap": True} if "Rotation" in p else {})
-            for p in snaps]  # fmt: skip
+    return [
+        {"position": p["Position"], "tags": p.get("Tags", [])}
+        | ({"rotation": p["Rotation"], "rotation_snap": True} if "Rotation" in p else {})
+        for p in snaps
+    ]
 
 
-def _save(definition: GameDefinition, config: Data, sides: Sides, boards: Data,
-          tiles: list[Data]) -> tuple[Data, str, str, list[geo.ScriptPosition]]:  # fmt: skip
+def _save(
+    definition: GameDefinition, config: Data, sides: Sides, boards: Data, tiles: list[Data]
+) -> tuple[Data, str, str, list[geo.ScriptPosition]]:
     """The save (laid out for the most players), its Global script and UI, and the positions
     its script uses on that layout."""
     data, table = definition.data, definition.data["table"]
@@ -95,28 +112,46 @@ def _save(definition: GameDefinition, config: Data, sides: Sides, boards: Data,
         ark["snaps"] = lua_snap_points(ark["snaps"])
     drawn = [[round(x, 4), round(z, 4)] for x, z in tab.line_of(table["drawn"], 6)]
     ctx = {
-        "game": {"id": definition.id, "name": data["name"]}, "config": config,
-        "players": {"min": low, "max": high}, "variant": config["variant"] or "",
-        "colors": colours, "seats": [script_seat(seat) for seat in seats], "arks": arks,
+        "game": {"id": definition.id, "name": data["name"]},
+        "config": config,
+        "players": {"min": low, "max": high},
+        "variant": config["variant"] or "",
+        "colors": colours,
+        "seats": [script_seat(seat) for seat in seats],
+        "arks": arks,
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
-        "spaces": tab.action_spaces(data, config), "score_cells": cells[0],
-        "marker_corners": [list(c) for c in tab.MARKER_CORNERS], "round_cells": cells[1],
+        "spaces": tab.action_spaces(data, config),
+        "score_cells": cells[0],
+        "marker_corners": [list(c) for c in tab.MARKER_CORNERS],
+        "round_cells": cells[1],
         "drawn": drawn,
-        "area": {"size": list(table["area_size"]),
-                 "slots": {k: s._asdict() for k, s in tab.AREA_SLOTS.items()}},
+        "area": {
+            "size": list(table["area_size"]),
+            "slots": {k: s._asdict() for k, s in tab.AREA_SLOTS.items()},
+        },
         "y": {"table": geo.TABLE_TOP_Y, "board": tab.BOARD_TOP, "bag": tab.BAG_Y},
-        "thickness": {**{kind: spec[2] for kind, spec in tab.PIECES.items()},
-                      "animal": tab.ANIMAL_THICKNESS, "divider": tab.DIVIDER_THICKNESS},
+        "thickness": {
+            **{kind: spec[2] for kind, spec in tab.PIECES.items()},
+            "animal": tab.ANIMAL_THICKNESS,
+            "divider": tab.DIVIDER_THICKNESS,
+        },
         "guids": {"bags": animals["bags"], "sections": sections, **found},
-        "tiles": animals["tiles"], "tile_guids": animals["tile_guids"],
-    }  # fmt: skip
+        "tiles": animals["tiles"],
+        "tile_guids": animals["tile_guids"],
+    }
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
     family = config["turn_mode"] != "worker"
-    save = game_save(data, name=f"{data['name']}{' (family)' if family else ''}",
-                     game_mode=data["name"], objects=hands + board_objects + bags + pieces,
-                     script=script, ui=ui, note=data["description"],
-                     snap_points=save_snaps)  # fmt: skip
+    save = game_save(
+        data,
+        name=f"{data['name']}{' (family)' if family else ''}",
+        game_mode=data["name"],
+        objects=hands + board_objects + bags + pieces,
+        script=script,
+        ui=ui,
+        note=data["description"],
+        snap_points=save_snaps,
+    )
     positions = ark_positions(data, biggest, [sections[k] for k in section_keys(biggest.layout)])
     boards_by = {k: guids.guid(k) for k in ("action-board", "score-track", "round-track")}
     positions += board_positions(data, config, boards_by)
@@ -129,8 +164,12 @@ def script_seat(seat: Data) -> Data:
     upright at), ``axes`` (the table directions [x, z] of its right and forward) and
     ``places`` (each kind's places in its area, one layer, as [x, z]: the table's
     ``tab.area_slot``), so the script does no seat-relative arithmetic of its own."""
-    places = {kind: [tab.area_slot(seat, kind, k)[::2] for k in range(s.per_line * s.lines)]
-              for kind, s in tab.AREA_SLOTS.items()}  # fmt: skip
-    axes = {name: list(geo.rotate_y(*unit, seat["facing"]))
-            for name, unit in (("right", (1.0, 0.0)), ("forward", (0.0, 1.0)))}  # fmt: skip
+    places = {
+        kind: [tab.area_slot(seat, kind, k)[::2] for k in range(s.per_line * s.lines)]
+        for kind, s in tab.AREA_SLOTS.items()
+    }
+    axes = {
+        name: list(geo.rotate_y(*unit, seat["facing"]))
+        for name, unit in (("right", (1.0, 0.0)), ("forward", (0.0, 1.0)))
+    }
     return {**seat, "upright": tab.piece_rot_y(seat), "axes": axes, "places": places}

@@ -17,16 +17,22 @@ def _check_rules(rules: Data, path: str, data: Data) -> None:
     """The rule numbers' cross-checks (also run on every variant's merged rules)."""
     low, high = data["players"]["min"], data["players"]["max"]
     worker = rules["turn_mode"] == "worker"
-    for key, rows in (("workers", rules["workers"]), ("ark.sections", rules["ark"]["sections"]),
-                      ("taming.draws", rules["taming"]["draws"]),
-                      ("first_round_spaces", rules["first_round_spaces"])):  # fmt: skip
+    for key, rows in (
+        ("workers", rules["workers"]),
+        ("ark.sections", rules["ark"]["sections"]),
+        ("taming.draws", rules["taming"]["draws"]),
+        ("first_round_spaces", rules["first_round_spaces"]),
+    ):
         player_count_rows(rows, f"{path}.{key}", low, high)
     ids = [a["id"] for a in rules["actions"]]
     for index, action in enumerate(rules["actions"]):
         if ids.index(action["id"]) != index:
             raise FieldError(f"{path}.actions[{index}].id", f"action {action['id']!r} listed twice")
-        needs = {"gain": ("occupant", "others", "resource"), "build": ("occupant", "others"),
-                 "load": ("occupant", "others")}.get(action["kind"], ())  # fmt: skip
+        needs = {
+            "gain": ("occupant", "others", "resource"),
+            "build": ("occupant", "others"),
+            "load": ("occupant", "others"),
+        }.get(action["kind"], ())
         for key in (k for k in needs if k not in action):
             what = "a resource" if key == "resource" else key
             raise FieldError(f"{path}.actions[{index}]", f"a {action['kind']} action needs {what}")
@@ -43,18 +49,27 @@ def _check_rules(rules: Data, path: str, data: Data) -> None:
         workers = for_players(rules["workers"], n)["count"]
         seats = for_players(rules["first_round_spaces"], n)["seats"]
         if worker and (len(seats) != n or any(len(s) != workers for s in seats)):
-            raise FieldError(f"{path}.first_round_spaces",
-                             f"{n} players need {n} seats of {workers} space(s) each")  # fmt: skip
+            raise FieldError(
+                f"{path}.first_round_spaces",
+                f"{n} players need {n} seats of {workers} space(s) each",
+            )
         if worker and len(ids) < n * workers:
             raise FieldError(f"{path}.actions", f"too few spaces for {n * workers} workers")
-        for key, have in (("dividers", supply["dividers_per_color"]), ("food", supply["food"]),
-                          ("pitch", supply["pitch"])):  # fmt: skip
+        for key, have in (
+            ("dividers", supply["dividers_per_color"]),
+            ("food", supply["food"]),
+            ("pitch", supply["pitch"]),
+        ):
             need = setup[key] * (1 if key == "dividers" else n)
             if need > have:
-                raise FieldError(f"{path}.setup.{key}",
-                                 f"{n} players need {need}, the supply has {have}")  # fmt: skip
-        species = [s for s in data["species"] if s.get("min_players", 2) <= n
-                   and (rules["small_animals"] or s["size"] > 0)]  # fmt: skip
+                raise FieldError(
+                    f"{path}.setup.{key}", f"{n} players need {need}, the supply has {have}"
+                )
+        species = [
+            s
+            for s in data["species"]
+            if s.get("min_players", 2) <= n and (rules["small_animals"] or s["size"] > 0)
+        ]
         for sex in ("males", "females"):
             if setup[sex] * n > len(species):
                 raise FieldError(f"{path}.setup.{sex}", f"more draws than tiles for {n} players")
@@ -85,8 +100,10 @@ def check(data: Data, root: Path) -> None:
         # a seat's pieces read upright for it only if its facing is its hand zone's rotY
         rot_y = hands[seat["color"]][1][1] if seat["color"] in hands else seat["facing"]
         if abs((seat["facing"] - rot_y + 180) % 360 - 180) > 1:
-            raise FieldError(f"table.seats[{index}].facing", f"{seat['color']}'s hand zone on "
-                             f"{table} faces {rot_y:g}, not {seat['facing']:g}")  # fmt: skip
+            raise FieldError(
+                f"table.seats[{index}].facing",
+                f"{seat['color']}'s hand zone on {table} faces {rot_y:g}, not {seat['facing']:g}",
+            )
 
 
 def _check_clockwise(table: str, colours: list[str]) -> None:
@@ -96,5 +113,7 @@ def _check_clockwise(table: str, colours: list[str]) -> None:
     order = list(HAND_PLACEMENTS.get(table, {}))
     at = [order.index(c) for c in colours if c in order]
     if len(at) > 2 and sum(1 for a, b in zip(at, at[1:] + at[:1], strict=True) if b < a) != 1:
-        raise FieldError("table.seats", f"seats must run clockwise round {table} (its seats in "
-                         f"turn: {', '.join(order)})")  # fmt: skip
+        raise FieldError(
+            "table.seats",
+            f"seats must run clockwise round {table} (its seats in turn: {', '.join(order)})",
+        )

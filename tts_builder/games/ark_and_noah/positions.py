@@ -11,12 +11,16 @@ from ...render import ark
 from ...render.ark import Point
 from .table import BOARD_TOP, ArkPlan, Board, action_board, ark_plan, round_track, score_track
 
-_BOARDS = (("action-board", "ActionBoard"), ("score-track", "ScoreTrack"),
-           ("round-track", "RoundTrack"))  # fmt: skip
+_BOARDS = (
+    ("action-board", "ActionBoard"),
+    ("score-track", "ScoreTrack"),
+    ("round-track", "RoundTrack"),
+)
 
 
-def _on(label: str, xz: list[float], board: Board, guid: str, px: Point, half: Point,
-        kind: str) -> geo.ScriptPosition:  # fmt: skip
+def _on(
+    label: str, xz: list[float], board: Board, guid: str, px: Point, half: Point, kind: str
+) -> geo.ScriptPosition:
     """A position ``xz`` on ``board`` meaning the cell printed at pixel ``px`` (half-size
     ``half`` px)."""
     w, h = board.size
@@ -31,24 +35,36 @@ def ark_positions(data: Data, plan: ArkPlan, section_guids: list[str]) -> list[g
     g = ark.ArkGeometry(plan.rows, plan.cols, **data["boards"]["ark"])
     points = ark.ark_points(g)
     offsets = ark.section_offsets(plan.layout, g, plan.cols // len(plan.layout))
-    bounds = [(x0, b, guid) for (_kind, b), guid, (_k, x0)
-              in zip(plan.sections, section_guids, offsets, strict=True)]  # fmt: skip
+    bounds = [
+        (x0, b, guid)
+        for (_kind, b), guid, (_k, x0) in zip(plan.sections, section_guids, offsets, strict=True)
+    ]
 
-    def on(label: str, xz: list[float], px: tuple[float, float], half: Point, kind: str,
-           probe: float = 0.0) -> geo.ScriptPosition:  # fmt: skip
+    def on(
+        label: str,
+        xz: list[float],
+        px: tuple[float, float],
+        half: Point,
+        kind: str,
+        probe: float = 0.0,
+    ) -> geo.ScriptPosition:
         """On the section under ``px`` (``probe`` px to its left: an edge on a seam belongs
         to the left section)."""
         x0, b, guid = next((s for s in reversed(bounds) if px[0] + probe >= s[0]), bounds[0])
         return _on(label, xz, b, guid, (px[0] - x0, px[1]), half, kind)
 
     square, pitch = g.square / 2 - 6, g.margin * 0.34
-    found = [on(f"square {name}", plan.squares[name], px, (square, square), "square")
-             for name, px in points["squares"].items()]  # fmt: skip
+    found = [
+        on(f"square {name}", plan.squares[name], px, (square, square), "square")
+        for name, px in points["squares"].items()
+    ]
     for name, (x, y, angle) in points["edges"].items():
         half = (g.square / 2, 4.0) if angle == 0 else (4.0, g.square / 2)
         found.append(on(f"edge {name}", plan.edges[name][:2], (x, y), half, "edge", -1))
-    return found + [on(f"pitch field {name}", plan.pitch[name], px, (pitch, pitch), "pitch")
-                    for name, px in points["pitch"].items()]  # fmt: skip
+    return found + [
+        on(f"pitch field {name}", plan.pitch[name], px, (pitch, pitch), "pitch")
+        for name, px in points["pitch"].items()
+    ]
 
 
 def board_positions(data: Data, config: Data, guids: dict[str, str]) -> list[geo.ScriptPosition]:
@@ -57,27 +73,46 @@ def board_positions(data: Data, config: Data, guids: dict[str, str]) -> list[geo
     b, found = action_board(data), []
     # the family side prints no worker spaces, and its script puts nothing on the board
     worker = config["turn_mode"] == "worker"
-    for action, spot in zip(config["actions"], ark.board_spots(len(config["actions"])) if worker
-                            else [], strict=False):  # fmt: skip
-        for what, px, r in (("completed", spot.completed, 62), ("current", spot.current, 62),
-                            ("bonus", spot.bonus, 26)):  # fmt: skip
-            found.append(_on(f"{action['id']} {what}", b.at(px), b, guids["action-board"], px,
-                             (r, r), "space"))  # fmt: skip
+    for action, spot in zip(
+        config["actions"], ark.board_spots(len(config["actions"])) if worker else [], strict=False
+    ):
+        for what, px, r in (
+            ("completed", spot.completed, 62),
+            ("current", spot.current, 62),
+            ("bonus", spot.bonus, 26),
+        ):
+            found.append(
+                _on(
+                    f"{action['id']} {what}",
+                    b.at(px),
+                    b,
+                    guids["action-board"],
+                    px,
+                    (r, r),
+                    "space",
+                )
+            )
     track, half = score_track(data), ark.SCORE_CELL / 2 - 4
     for vp, px in ((vp, ark.score_cell_px(vp)) for vp in range(ark.SCORE_CELLS)):
-        found.append(_on(f"score {vp}", track.at(px), track, guids["score-track"], px,
-                         (half, half), "score"))  # fmt: skip
+        found.append(
+            _on(f"score {vp}", track.at(px), track, guids["score-track"], px, (half, half), "score")
+        )
     rounds = round_track(data, config)
     for k, px in ((k, ark.round_cell_px(k)) for k in range(config["end"]["min_rounds"] + 1)):
-        found.append(_on(f"round {k}", rounds.at(px), rounds, guids["round-track"], px, (48, 48),
-                         "round"))  # fmt: skip
+        found.append(
+            _on(f"round {k}", rounds.at(px), rounds, guids["round-track"], px, (48, 48), "round")
+        )
     return found
 
 
 def drawn_positions(drawn: list[list[float]], side: float) -> list[geo.ScriptPosition]:
     """The display of drawn tiles beside the boards (tiles ``side`` wide)."""
-    return [geo.ScriptPosition(f"drawn tile {k + 1}", (x, geo.TABLE_TOP_Y, z), size=(side, side),
-                               kind="drawn") for k, (x, z) in enumerate(drawn)]  # fmt: skip
+    return [
+        geo.ScriptPosition(
+            f"drawn tile {k + 1}", (x, geo.TABLE_TOP_Y, z), size=(side, side), kind="drawn"
+        )
+        for k, (x, z) in enumerate(drawn)
+    ]
 
 
 def positions_on(save: Data, data: Data, config: Data, n: int) -> list[geo.ScriptPosition]:
@@ -88,11 +123,16 @@ def positions_on(save: Data, data: Data, config: Data, n: int) -> list[geo.Scrip
     objects = [o for o in save.get("ObjectStates") or [] if isinstance(o, dict)]
 
     def lying_at(pos: tuple[float, ...]) -> str:
-        return next(o["GUID"] for o in objects if "Ark" in o.get("Tags", [])
-                    and abs(o["Transform"]["posX"] - pos[0]) < 1e-3
-                    and abs(o["Transform"]["posZ"] - pos[2]) < 1e-3)  # fmt: skip
+        return next(
+            o["GUID"]
+            for o in objects
+            if "Ark" in o.get("Tags", [])
+            and abs(o["Transform"]["posX"] - pos[0]) < 1e-3
+            and abs(o["Transform"]["posZ"] - pos[2]) < 1e-3
+        )
 
     sections = [lying_at(b.transform.pos) for _kind, b in plan.sections]
-    boards = {key: next(o["GUID"] for o in objects if tag in o.get("Tags", []))
-              for key, tag in _BOARDS}  # fmt: skip
+    boards = {
+        key: next(o["GUID"] for o in objects if tag in o.get("Tags", [])) for key, tag in _BOARDS
+    }
     return ark_positions(data, plan, sections) + board_positions(data, config, boards)

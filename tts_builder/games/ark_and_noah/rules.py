@@ -29,9 +29,11 @@ def action_texts(config: Data) -> dict[str, str]:
             text = f"draw animals; keep one{rest}"
         elif kind == "trade":
             bonus = "+1 VP" if trading["bonus"] == ["vp"] else "a bonus"
-            text = (f"{bonus}, then swap two dividers or draw {trading['draws']} animals"
-                    if trading["swap"] else
-                    f"{bonus}, then draw {trading['draws']} animals; may swap one")  # fmt: skip
+            text = (
+                f"{bonus}, then swap two dividers or draw {trading['draws']} animals"
+                if trading["swap"]
+                else f"{bonus}, then draw {trading['draws']} animals; may swap one"
+            )
         elif kind == "build":
             pitch = " and pitch" if config["supply"]["pitch"] > 0 else ""
             text = f"dividers{pitch} to build"

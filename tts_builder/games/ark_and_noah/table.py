@@ -29,10 +29,14 @@ BAG_Y = 1.8
 ANIMAL_FILL, ANIMAL_THICKNESS, DIVIDER_THICKNESS = 0.86, 0.1, 0.1
 #: Every piece: (Custom_Tile type: 0 box, 2 circle; side or diameter at rest, thickness).
 PIECES: dict[str, tuple[int, float, float]] = {
-    "food": (2, 0.44, 0.15), "pitch": (0, 0.28, 0.28), "worker": (2, 0.6, 0.3),
-    "score": (2, 0.32, 0.2), "round": (2, 0.5, 0.3), "bonus": (2, 0.56, 0.1),
+    "food": (2, 0.44, 0.15),
+    "pitch": (0, 0.28, 0.28),
+    "worker": (2, 0.6, 0.3),
+    "score": (2, 0.32, 0.2),
+    "round": (2, 0.5, 0.3),
+    "bonus": (2, 0.56, 0.1),
     "character": (2, 1.2, 0.1),
-}  # fmt: skip
+}
 
 
 class Slots(NamedTuple):
@@ -74,8 +78,11 @@ def area_slot(seat: Data, what: str, k: int) -> list[float]:
     s = AREA_SLOTS[what]
     layer, rest = divmod(k, s.per_line * s.lines)
     line, col = divmod(rest, s.per_line)
-    x, z = seat_point(seat, s.origin[0] + s.step[0] * col + s.line[0] * line,
-                      s.origin[1] + s.step[1] * col + s.line[1] * line)  # fmt: skip
+    x, z = seat_point(
+        seat,
+        s.origin[0] + s.step[0] * col + s.line[0] * line,
+        s.origin[1] + s.step[1] * col + s.line[1] * line,
+    )
     return [x, round(geo.TABLE_TOP_Y + layer * s.lift, 4), z]
 
 
@@ -121,8 +128,10 @@ def board(centre: list[float], size: tuple[int, int], width: float, rot_y: float
     """A board ``width`` units wide (its picture's width) centred on ``centre``."""
     u = float(width) / size[0]
     centre_xz = (float(centre[0]), float(centre[1]))
-    return Board(geo.tile_transform_for(centre_xz, (size[0] * u, size[1] * u),
-                                        size[0] / size[1], rot_y), size)  # fmt: skip
+    return Board(
+        geo.tile_transform_for(centre_xz, (size[0] * u, size[1] * u), size[0] / size[1], rot_y),
+        size,
+    )
 
 
 def shared_rot_y(data: Data) -> float:
@@ -150,8 +159,9 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
     section = config["ark"]["section"]
     geometry = ark.ArkGeometry(section["rows"], section["cols"], **data["boards"]["ark"])
     layout = list(for_players(config["ark"]["sections"], n)["layout"])
-    g = ark.ArkGeometry(geometry.rows, geometry.cols * len(layout), geometry.square,
-                        geometry.margin, geometry.prow)  # fmt: skip
+    g = ark.ArkGeometry(
+        geometry.rows, geometry.cols * len(layout), geometry.square, geometry.margin, geometry.prow
+    )
     u = float(data["table"]["square"]) / geometry.square
     whole = board(data["table"]["ark"], g.size, g.size[0] * u, shared_rot_y(data))
     sections = []
@@ -160,8 +170,10 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
         centre = whole.at((x0 + size[0] / 2, size[1] / 2))
         sections.append((kind, board(centre, size, size[0] * u, whole.transform.rot_y)))
     points = ark.ark_points(g)
-    edges = {name: [*whole.at((x, y)), whole.angle(angle)]
-             for name, (x, y, angle) in points["edges"].items()}  # fmt: skip
+    edges = {
+        name: [*whole.at((x, y)), whole.angle(angle)]
+        for name, (x, y, angle) in points["edges"].items()
+    }
     pitch = {name: whole.at(xy) for name, xy in points["pitch"].items()}
     squares = {name: whole.at(xy) for name, xy in points["squares"].items()}
     return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares)
@@ -176,15 +188,23 @@ def action_spaces(data: Data, config: Data) -> list[Data]:
     """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
     b = action_board(data)
     spots = ark.board_spots(len(config["actions"]))
-    return [{"id": a["id"], "name": a["name"], "completed": b.at(spot.completed),
-             "current": b.at(spot.current), "bonus": b.at(spot.bonus)}
-            for a, spot in zip(config["actions"], spots, strict=True)]  # fmt: skip
+    return [
+        {
+            "id": a["id"],
+            "name": a["name"],
+            "completed": b.at(spot.completed),
+            "current": b.at(spot.current),
+            "bonus": b.at(spot.bonus),
+        }
+        for a, spot in zip(config["actions"], spots, strict=True)
+    ]
 
 
 def score_track(data: Data) -> Board:
     t = data["table"]
-    return board(t["score_track"], ark.score_track_size(), t["score_track_width"],
-                 shared_rot_y(data))  # fmt: skip
+    return board(
+        t["score_track"], ark.score_track_size(), t["score_track_width"], shared_rot_y(data)
+    )
 
 
 def round_track(data: Data, config: Data) -> Board:
@@ -210,5 +230,12 @@ def table_points(data: Data, config: Data, n: int) -> Data:
     ``pitch`` and ``squares`` (name -> [x, z]), its ``rows`` and ``cols``, the action
     ``spaces`` ([{id, name, completed, current, bonus}] in board order) and the ``plan``."""
     plan = ark_plan(data, config, n)
-    return {"edges": plan.edges, "pitch": plan.pitch, "squares": plan.squares, "rows": plan.rows,
-            "cols": plan.cols, "spaces": action_spaces(data, config), "plan": plan}  # fmt: skip
+    return {
+        "edges": plan.edges,
+        "pitch": plan.pitch,
+        "squares": plan.squares,
+        "rows": plan.rows,
+        "cols": plan.cols,
+        "spaces": action_spaces(data, config),
+        "plan": plan,
+    }
