@@ -6,6 +6,7 @@ keeps the seated colours' and deals their starting pieces out of the supply bags
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from ... import geometry as geo
 from ...json_types import Data
@@ -44,12 +45,16 @@ def bag(
 
 
 class Maker:
-    """Makes the pieces, each GUID keyed by the piece's name and its GM notes carrying its
-    ``kind`` (and its colour or value) for the script."""
+    """Makes the pieces, each GUID keyed by ``key``, tagged with its kind, its GM notes
+    carrying its ``kind`` (and its colour or value) for the script."""
 
-    def __init__(self, guids: GuidAllocator, square: float) -> None:
-        self.guids = guids
+    def __init__(self, guids: GuidAllocator, sides: Sides, square: float) -> None:
+        self.guids, self.sides = guids, sides
         self.divider_length = round(float(square) * DIVIDER_FILL, 4)
+
+    def url(self, name: str, kind: str, fields: Data | None = None) -> str:
+        """The picture of a kind of piece drawn with ``fields`` (``images/<name>.png``)."""
+        return self.sides.png(name, kind, "face", fields or {})
 
     def piece(
         self,
@@ -61,40 +66,23 @@ class Maker:
         rot_y: float = 0.0,
         extra: Data | None = None,
     ) -> Data:
-        """One piece of ``kind`` (see ``PIECES``) lying at ``at`` ([x, y, z])."""
-        tile_type, side, thickness = PIECES[kind]
-        t = geo.tile_transform_for((at[0], at[2]), (side, side), 1.0, rot_y, at[1])
-        return self.tile(key, url, kind, nickname, (tile_type, thickness), t, extra)
-
-    def divider(self, colour: str, k: int, url: str, at: list[float]) -> Data:
-        """The ``k``-th divider of ``colour``: a strip one square long."""
-        size = (self.divider_length, self.divider_length / DIVIDER_ASPECT)
-        t = geo.tile_transform_for((at[0], at[2]), size, DIVIDER_ASPECT, 0.0, at[1])
-        return self.tile(
-            f"divider:{colour}:{k}",
-            url,
-            "divider",
-            f"{colour} divider",
-            (0, DIVIDER_THICKNESS),
-            t,
-            {"color": colour},
-        )
-
-    def tile(
-        self,
-        key: str,
-        url: str,
-        kind: str,
-        nickname: str,
-        shape: tuple[int, float],
-        t: geo.Transform,
-        extra: Data | None,
-    ) -> Data:
+        """One piece of ``kind`` lying at ``at`` ([x, y, z]): a ``PIECES`` footprint, or a
+        divider (a strip one square long, along its rotY)."""
+        if kind == "divider":
+            size, aspect = (
+                (self.divider_length, self.divider_length / DIVIDER_ASPECT),
+                DIVIDER_ASPECT,
+            )
+            tile_type, thickness = 0, DIVIDER_THICKNESS
+        else:
+            tile_type, side, thickness = PIECES[kind]
+            size, aspect = (side, side), 1.0
+        t = geo.tile_transform_for((at[0], at[2]), size, aspect, rot_y, at[1])
         return obj.custom_tile(
             self.guids.guid(key),
             url,
-            tile_type=shape[0],
-            thickness=shape[1],
+            tile_type=tile_type,
+            thickness=thickness,
             nickname=nickname,
             gm_notes=json.dumps({"kind": kind, **(extra or {})}),
             tags=[kind.capitalize()],
@@ -115,57 +103,37 @@ def place_pieces(
     (``workers`` each, in its area; its marker on the score track's first cell, ``cells``: the
     score and the round track's), the round marker and the bonus tokens' infinite bags (a
     token taken from one gets a fresh GUID)."""
-    make = Maker(guids, float(table["square"]))
-    urls = {kind: sides.png(kind, kind, "face", {}) for kind in ("food", "pitch")}
-    objects, supply = _supplies(make, sides, config, seats, table, urls)
+    make = Maker(guids, sides, table["square"])
+    objects, supply = _supplies(make, config, seats, table)
     found: Data = {"workers": {}, "score": {}, "characters": {}}
     for seat_no, seat in enumerate(seats):
-        c, rot, mine, hexes = seat["color"], upright(seat), {"color": seat["color"]}, seat["hex"]
-        url = sides.png(
-            f"character-{seat['character'].lower()}",
-            "character",
-            "face",
-            {"name": seat["character"], "color": hexes},
-        )
-        character = make.piece(
-            f"character:{c}",
-            url,
-            "character",
-            seat["character"],
-            area_slot(seat, "character", 0),
-            rot,
-            mine,
-        )
-        url = sides.png(f"worker-{c.lower()}", "worker", "face", {"color": hexes})
+        c, name, colour = seat["color"], seat["character"], {"color": seat["hex"]}
+        own = partial(make.piece, rot_y=upright(seat), extra={"color": c})
+        url = make.url(f"character-{name.lower()}", "character", {"name": name, **colour})
+        character = own(f"character:{c}", url, "character", name, area_slot(seat, "character", 0))
+        url = make.url(f"worker-{c.lower()}", "worker", colour)
+        places = [area_slot(seat, "workers", k) for k in range(workers)]
         mans = [
-            make.piece(
-                f"worker:{c}:{k}",
-                url,
-                "worker",
-                f"{c} worker",
-                area_slot(seat, "workers", k),
-                rot,
-                mine,
-            )
-            for k in range(workers)
+            own(f"worker:{c}:{k}", url, "worker", f"{c} worker", at) for k, at in enumerate(places)
         ]
-        url = sides.png(f"score-{c.lower()}", "score", "face", {"color": hexes})
         x, z = marker_spot(cells[0][0], seat_no)
-        marker = make.piece(f"score:{c}", url, "score", f"{c} score", [x, BOARD_TOP, z], rot, mine)
+        url = make.url(f"score-{c.lower()}", "score", colour)
+        marker = own(f"score:{c}", url, "score", f"{c} score", [x, BOARD_TOP, z])
         found["characters"][c] = character["GUID"]
         found["workers"][c] = [w["GUID"] for w in mans]
         found["score"][c] = marker["GUID"]
         objects += [character, *mans, marker]
-    url = sides.png("round-marker", "round", "face", {})
+    shared = partial(make.piece, rot_y=upright(seats[0]))  # upright for the first seat
     x, z = cells[1][0]
-    rot = upright(seats[0])  # shared pieces read upright for the first seat
-    round_marker = make.piece("round", url, "round", "Round marker", [x, BOARD_TOP, z], rot)
+    round_marker = shared(
+        "round", make.url("round-marker", "round"), "round", "Round marker", [x, BOARD_TOP, z]
+    )
     objects.append(round_marker)
     found["bonus"] = {}
     for v, (x, z) in enumerate(line_of(table["bonus_bags"], config["bonus_max"]), start=1):
-        url = sides.png(f"bonus-{v}", "bonus", "face", {"value": v})
-        token = make.piece(
-            f"bonus:{v}", url, "bonus", f"Bonus +{v}", [x, BOARD_TOP, z], rot, {"value": v}
+        url = make.url(f"bonus-{v}", "bonus", {"value": v})
+        token = shared(
+            f"bonus:{v}", url, "bonus", f"Bonus +{v}", [x, BOARD_TOP, z], extra={"value": v}
         )
         infinite = obj.infinite_bag(
             guids.guid(f"bonus-bag:{v}"),
@@ -180,40 +148,34 @@ def place_pieces(
 
 
 def _supplies(
-    make: Maker, sides: Sides, config: Data, seats: list[Data], table: Data, urls: dict[str, str]
+    make: Maker, config: Data, seats: list[Data], table: Data
 ) -> tuple[list[Data], dict[str, str]]:
     """The supply bags in a row (each colour's dividers, then food and pitch, if the game has
     them) and their GUIDs by colour or kind. Setup deals the starting pieces from them."""
-    supply = config["supply"]
-    spots = iter(line_of(table["supply"], len(seats) + 2))
+    supply, spots = config["supply"], iter(line_of(table["supply"], len(seats) + 2))
     bags: list[Data] = []
+    urls = {kind: make.url(kind, kind) for kind in ("food", "pitch")}  # drawn in every game
     for seat in seats:
         c, (x, z), h = seat["color"], next(spots), seat["hex"].lstrip("#")
-        url = sides.png(f"divider-{c.lower()}", "divider", "face", {"color": seat["hex"]})
+        url = make.url(f"divider-{c.lower()}", "divider", {"color": seat["hex"]})
         at = [x, geo.TABLE_TOP_Y, z]
-        contained = [make.divider(c, k, url, at) for k in range(supply["dividers_per_color"])]
+        contained = [
+            make.piece(f"divider:{c}:{k}", url, "divider", f"{c} divider", at, extra={"color": c})
+            for k in range(supply["dividers_per_color"])
+        ]
         tint = tuple(round(int(h[i : i + 2], 16) / 255, 4) for i in (0, 2, 4))
         bags.append(
             bag(make.guids, f"supply:{c}", contained, 0, f"{c} dividers", "Supply", [x, z], tint)
         )
-    for kind, url in urls.items():
-        if supply[kind] > 0:
-            x, z = next(spots)
-            at = [x, geo.TABLE_TOP_Y, z]
-            contained = [
-                make.piece(f"{kind}:supply:{k}", url, kind, kind.capitalize(), at)
-                for k in range(supply[kind])
-            ]
-            bags.append(
-                bag(
-                    make.guids,
-                    f"supply:{kind}",
-                    contained,
-                    0,
-                    f"{kind.capitalize()} supply",
-                    "Supply",
-                    [x, z],
-                )
-            )
+    for kind in (k for k in urls if supply[k] > 0):
+        (x, z), name = next(spots), kind.capitalize()
+        at = [x, geo.TABLE_TOP_Y, z]
+        contained = [
+            make.piece(f"{kind}:supply:{k}", urls[kind], kind, name, at)
+            for k in range(supply[kind])
+        ]
+        bags.append(
+            bag(make.guids, f"supply:{kind}", contained, 0, f"{name} supply", "Supply", [x, z])
+        )
     names = [s["color"] for s in seats] + [k for k in urls if supply[k] > 0]
     return bags, {name: b["GUID"] for name, b in zip(names, bags, strict=True)}
