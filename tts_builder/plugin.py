@@ -203,13 +203,15 @@ class Picture:
 
     ``spec`` is everything it is drawn from (its cache key), ``make`` draws it. Optional:
     ``width``, its width on the table in TTS units when the game decides it (a board drawn to
-    scale; a piece's own ``width`` wins), and ``faces``, the labels of faces 1..6 when it is a
-    d6 texture (a ``die`` piece's RotationValues).
+    scale; a piece's own ``width`` wins), ``scale``, the Transform scale of a token of it (a
+    tile that must cover one printed hex; a piece's own ``scale`` wins), and ``faces``, the
+    labels of faces 1..6 when it is a d6 texture (a ``die`` piece's RotationValues).
     """
 
     spec: Json
     make: Callable[[], Image.Image]
     width: float | None = None
+    scale: float | None = None
     faces: tuple[str, ...] = ()
 
 
@@ -223,6 +225,8 @@ class TableHooks:
       own ``anchors``);
     - ``tracks``: named lists of points (``at: {track: <name>}``: the piece's objects lie one
       per point, in order; hex centres, start fields, a marker's track);
+    - ``areas``: named rectangles ``(centre, (x size, z size))`` a zone covers
+      (``at: {area: <name>}`` on a ``zone``);
     - ``rosters``: rosters it derives from its own keys (beside the definition's ``rosters``);
     - ``omit``: ids of pieces its rules leave off the table for this build (a variant that
       deals no cards), decided from rule data, never from a variant's id.
@@ -233,5 +237,6 @@ class TableHooks:
     pictures: Mapping[str, Picture] = field(default_factory=dict)
     anchors: Mapping[str, Point] = field(default_factory=dict)
     tracks: Mapping[str, Sequence[Point]] = field(default_factory=dict)
+    areas: Mapping[str, tuple[Point, tuple[float, float]]] = field(default_factory=dict)
     rosters: Mapping[str, Sequence[Data]] = field(default_factory=dict)
     omit: frozenset[str] = frozenset()

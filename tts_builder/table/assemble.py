@@ -51,6 +51,8 @@ class Table:
     positions: list[geo.ScriptPosition] = field(default_factory=list)
     #: (label, component, side, fields) of every distinct face, for previews
     faces: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
+    #: the save's SnapPoints (``snap_points`` of the manifest)
+    snap_points: list[dict[str, Any]] = field(default_factory=list)
 
 
 def title(piece: dict[str, Any]) -> str:
@@ -104,6 +106,10 @@ class _Layer:
         base = geo.TABLE_TOP_Y if at.y is None else at.y
         return at, base + (0.0 if self.track else rise)
 
+    def _count(self, piece: dict[str, Any]) -> int:
+        """How many objects a piece lays: its ``count``; on a track without one, one per point."""
+        return int(piece.get("count", len(self.track) if self.track else 1))
+
     def _numbered(self, piece: dict[str, Any], name: str, i: int) -> str:
         """An object's nickname: the piece's, numbered from 1 when the piece says ``numbered``."""
         return f"{name} {i + 1}" if piece.get("numbered") else name
@@ -148,8 +154,9 @@ class _Layer:
                 ids[index] = (obj.card_id(deck_id, slot), entry)
         made = []
         cards = [e for e in entries for _ in range(piece.get("copies", 1))]
+        inner = {**piece, **piece.get("contents", {})}
         for index, card in enumerate(cards):
-            info = self._info(piece, str(card.get("name", name)))
+            info = self._info(inner, str(card.get("name", name)))
             info["gm_notes"] = json.dumps(card, sort_keys=True, ensure_ascii=False)
             card_id, entry = ids[faces.index(card)]
             guid = self.guids.guid(f"card:{where}:{index}")
@@ -181,7 +188,8 @@ class _Layer:
 
     def _token_obj(self, piece: dict[str, Any], key: str, name: str, at: Any, spot: Spot,
                    component: str | None = None, url: str = "") -> dict[str, Any]:  # fmt: skip
-        scale = float(piece.get("scale", DEFAULT_TOKEN_SCALE))
+        drawn = self.art.pictures.get(piece.get("picture", "")) if self.art else None
+        scale = float(piece.get("scale", (drawn and drawn.scale) or DEFAULT_TOKEN_SCALE))
         url = url or self._url(component or piece.get("component"), "face", spot,
                                None if component else piece)  # fmt: skip
         extra = {"stand_up": True} if piece.get("stand_up") else {}
@@ -206,7 +214,7 @@ class _Layer:
         if "roster" in piece:
             self._roster_tokens(piece, spot, where, n)
             return
-        for i in range(piece.get("count", 1)):
+        for i in range(self._count(piece)):
             place, y = self._nth(spot, i, float(piece.get("thickness", THICKNESS)) * i)
             at = ((place.x, y, place.z), (0.0, place.rot_y, 0.0))
             key = f"token:{where}:{i}"
@@ -221,25 +229,30 @@ class _Layer:
 
     def _roster_tokens(self, piece: dict[str, Any], spot: Spot, where: str, n: int) -> None:
         """``count`` tokens per roster entry, each entry's face drawn with its fields
-        (``images/<component>-face-<k>.png``), named after the entry, GM notes its entry
-        (with ``piece``: the object's number, 0-based, in the piece's order)."""
+        (``images/<component>-face-<k>.png``, the k-th distinct entry: equal entries share it
+        and are numbered among themselves), named after the entry, GM notes its entry (with
+        ``piece``: the object's number, 0-based, in the piece's order)."""
         component, count = piece["component"], piece.get("count", 1)
         thickness = float(piece.get("thickness", THICKNESS))
-        for k, entry in enumerate(self.rosters[piece["roster"]]):
+        distinct: list[dict[str, Any]] = []
+        made_of: dict[int, int] = {}  # distinct entry -> objects made of it so far
+        entries = [e for e in self.rosters[piece["roster"]] for _ in range(count)]
+        for i, entry in enumerate(entries):
+            if entry not in distinct:
+                distinct.append(entry)
+            k = distinct.index(entry)
             fields = {**card_fields(entry), **self._fields(spot)}
             url = self.art.side_url(component, "face", fields, f"-{k + 1}")
             label = str(entry.get("name", title(piece)))
-            for j in range(count):
-                i = k * count + j
-                place, y = self._nth(spot, i, thickness * i)
-                at = ((place.x, y, place.z), (0.0, place.rot_y, 0.0))
-                nickname = self._numbered(piece, label, j)
-                made = self._token_obj(piece, f"token:{where}:{i}", nickname, at, spot, url=url)
-                made["GMNotes"] = json.dumps({**entry, "piece": i}, sort_keys=True,
-                                             ensure_ascii=False)  # fmt: skip
-                self.add(piece, made)
-            if n == 0:
+            j = made_of[k] = made_of.get(k, -1) + 1
+            if n == 0 and j == 0:
                 self.table.faces.append((label, component, "face", fields))
+            place, y = self._nth(spot, i, thickness * i)
+            at = ((place.x, y, place.z), (0.0, place.rot_y, 0.0))
+            nickname = self._numbered(piece, label, j)
+            made = self._token_obj(piece, f"token:{where}:{i}", nickname, at, spot, url=url)
+            made["GMNotes"] = json.dumps({**entry, "piece": i}, sort_keys=True, ensure_ascii=False)
+            self.add(piece, made)
 
     def _face_once(self, piece: dict[str, Any], spot: Spot, n: int) -> None:
         """The piece's faces for the preview: once, or once per seat if they print the seat
@@ -262,7 +275,8 @@ class _Layer:
                 self.table.faces.append(face)
 
     def _bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
-        inside = [self._token_obj(piece, f"token:{where}:{i}", title(piece),
+        inner = {**piece, **piece.get("contents", {})}
+        inside = [self._token_obj(inner, f"token:{where}:{i}", title(inner),
                                   ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot)
                   for i in range(piece.get("count", 1))]  # fmt: skip
         at = obj.transform((spot.x, self._nth(spot, 0, 0.0)[1] + BAG_LIFT, spot.z),
@@ -274,7 +288,8 @@ class _Layer:
 
     def _infinite_bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str,
                       n: int) -> None:  # fmt: skip
-        template = self._token_obj(piece, f"token:{where}:template", title(piece),
+        inner = {**piece, **piece.get("contents", {})}
+        template = self._token_obj(inner, f"token:{where}:template", title(inner),
                                    ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot)  # fmt: skip
         at = obj.transform((spot.x, self._nth(spot, 0, 0.0)[1] + BAG_LIFT, spot.z),
                            (0.0, spot.rot_y, 0.0))  # fmt: skip
@@ -300,7 +315,7 @@ class _Layer:
 
     def _tile(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int,
               locked: bool = False) -> None:  # fmt: skip
-        for i in range(piece.get("count", 1)):
+        for i in range(self._count(piece)):
             key = f"tile:{where}:{i}"
             place, y = self._nth(spot, i, float(piece.get("thickness", THICKNESS)) * i)
             label = self._numbered(piece, name, i)
@@ -327,7 +342,7 @@ class _Layer:
         rotations = [(label, rot) for label, (_n, rot) in zip(faces, obj.D6_ROTATIONS,
                                                                strict=True)]  # fmt: skip
         scale = float(piece.get("scale", 1.0))
-        for i in range(piece.get("count", 1)):
+        for i in range(self._count(piece)):
             place, y = self._nth(spot, i, 0.0)
             x = place.x + (0.0 if self.track else DIE_STEP * i)
             at = obj.transform((x, y + geo.D6_SIDE * scale / 2, place.z), (0.0, 0.0, 0.0),
@@ -350,9 +365,11 @@ class _Layer:
                 self.table.faces.append(face)
 
     def _zone(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
-        sx, sz = piece["size"]
+        """A scripting zone of ``size``, or covering the game's area, 2 units high."""
+        area = piece["at"].get("area") if isinstance(piece["at"], dict) else None
+        sx, sz = self.hooks.areas[area][1] if area else piece["size"]
         turn = spot.seat.hand_rot_y if spot.seat else 0.0
-        at = obj.transform((spot.x, geo.TABLE_TOP_Y + 1.0, spot.z), (0.0, turn, 0.0),
+        at = obj.transform((spot.x, self._nth(spot, 0, 0.0)[1] + 1.0, spot.z), (0.0, turn, 0.0),
                            (float(sx), 2.0, float(sz)))  # fmt: skip
         self.add(piece, obj.scripting_trigger(self.guids.guid(f"zone:{where}"), at,
                                               **self._info(piece, name)))  # fmt: skip
@@ -459,6 +476,10 @@ def lay_table(data: dict[str, Any], art: Art, guids: Any, key: str = "table",
     layer.hands()
     steps = layer.steps()
     table = layer.table
+    for snap in layer.manifest.get("snap_points", []):
+        for spot in spots(snap["at"], layer.manifest, layer.hooks):
+            y = geo.TABLE_TOP_Y if spot.y is None else spot.y
+            table.snap_points.append(obj.snap_point((spot.x, y, spot.z), tags=snap.get("tags")))
     table.context = {
         "seats": [{"color": f.color, "slot": f.slot} for f in layer.frames],
         "pieces": {

@@ -118,6 +118,8 @@ def spots(at: Any, manifest: dict[str, Any], hooks: TableHooks | None = None) ->
         return [Spot(*f.world(at["seat"]), f.reader_rot_y, f) for f in frames]
     if "track" in at:
         return [_point(p, shared) for p in hooks.tracks[at["track"]]]
+    if "area" in at:
+        return [_point(hooks.areas[at["area"]][0], shared)]
     own = manifest.get("anchors", {})
     base = _point(own[at["anchor"]] if at["anchor"] in own else hooks.anchors[at["anchor"]],
                   shared)  # fmt: skip

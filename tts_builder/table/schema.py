@@ -38,6 +38,7 @@ KINDS: dict[str, str] = {
 #: Kinds a setup step can take pieces from, and what it hands out.
 SOURCES = ("deck", "bag", "infinite_bag")
 PLAYER_COUNT = Int(1, 10)
+TAGS = ListOf(Str(pattern=r"[A-Za-z][A-Za-z0-9_]*", hint="a tag like 'Flower'"))
 
 
 def _position(value: Any, path: str) -> None:
@@ -54,6 +55,8 @@ def _position(value: Any, path: str) -> None:
         Map({"seat": ID if isinstance(value["seat"], str) else Point(2)}).check(value, path)
     elif "track" in value:
         Map({"track": ID}).check(value, path)
+    elif "area" in value:
+        Map({"area": ID}).check(value, path)
     else:
         Map({"anchor": ID, "offset": Point(2)}, frozenset({"offset"})).check(value, path)
 
@@ -89,15 +92,16 @@ PIECE = Map(
         "thickness": Num(),
         "stand_up": Bool(),
         "numbered": Bool(),
-        "tags": ListOf(Str(pattern=r"[A-Za-z][A-Za-z0-9_]*", hint="a tag like 'Flower'")),
+        "tags": TAGS,
         "notes": Str(),
         "states": ListOf(ID, 1, 9),
+        "contents": Map({"name": Str(), "tags": TAGS}, frozenset({"name", "tags"})),
         "locked": Bool(),
         "face_up": Bool(),
     },
     frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
-               "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "locked",
-               "face_up"}),
+               "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
+               "locked", "face_up"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -121,8 +125,9 @@ MANIFEST = Map(
         "pieces": ListOf(PIECE, 1),
         "setup": ListOf(STEP),
         "score": Map({"start": Int(-999, 999), "min": Int(-999, 999), "max": Int(-999, 999)}),
+        "snap_points": ListOf(Map({"at": POSITION, "tags": TAGS}, frozenset({"tags"}))),
     },
-    frozenset({"anchors", "setup", "score"}),
+    frozenset({"anchors", "setup", "score", "snap_points"}),
 )
 
 
@@ -209,6 +214,7 @@ class _Known:
 
     anchors: dict[str, Any]
     tracks: dict[str, Any]
+    areas: dict[str, Any]
     pictures: dict[str, Any]
     seat_points: set[str]
 
@@ -234,7 +240,8 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     for name in own:
         if name in hooks.anchors or name in hooks.tracks:
             raise FieldError(f"{path}.anchors.{name}", f"{name!r} is a point the game supplies")
-    known = _Known({**hooks.anchors, **own}, dict(hooks.tracks), dict(hooks.pictures),
+    known = _Known({**hooks.anchors, **own}, dict(hooks.tracks), dict(hooks.areas),
+                   dict(hooks.pictures),
                    set.intersection(*points) if len(points) == len(seats) else set())  # fmt: skip
     unique_names(seats, f"{path}.seats[{{}}]", "seat colour {!r} listed twice")
     if len(seats) < high:
@@ -243,6 +250,8 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     for i, colour in enumerate(seats):
         if colour not in table_seats:
             raise FieldError(f"{path}.seats[{i}]", f"{manifest['type']} has no seat {colour}")
+    for i, snap in enumerate(manifest.get("snap_points", [])):
+        _check_at(snap["at"], f"{path}.snap_points[{i}].at", known)
     ids = [piece["id"] for piece in manifest["pieces"]]
     unique_names(ids, f"{path}.pieces[{{}}].id", "piece id {!r} listed twice")
     for i, piece in enumerate(manifest["pieces"]):
@@ -265,8 +274,12 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
 def _check_at(at: Any, path: str, known: _Known) -> None:
     if not isinstance(at, dict):
         return
-    lists = (("anchor", known.anchors, "anchors"), ("track", known.tracks, "tracks"),
-             ("seat", known.seat_points, "points of every seat"))  # fmt: skip
+    lists = (
+        ("anchor", known.anchors, "anchors"),
+        ("track", known.tracks, "tracks"),
+        ("seat", known.seat_points, "points of every seat"),
+        ("area", known.areas, "areas"),
+    )
     for key, names, what in lists:
         if isinstance(at.get(key), str) and at[key] not in names:
             listed = ", ".join(sorted(names)) or "none"
@@ -324,7 +337,8 @@ def _check_piece(
                          "table, in TTS units)")  # fmt: skip
     if "width" in piece and not 0.5 <= piece["width"] <= 60:
         raise FieldError(f"{path}.width", f"expected 0.5 to 60 units, got {piece['width']}")
-    if kind == "zone" and "size" not in piece:
+    if kind == "zone" and "size" not in piece and not (isinstance(piece["at"], dict)
+                                                       and "area" in piece["at"]):  # fmt: skip
         raise FieldError(f"{path}.size", "missing required key (the zone's [x, z] size)")
     for axis, extent in enumerate(piece.get("size", [])):
         if not 0.1 <= extent <= 100:
@@ -335,7 +349,14 @@ def _check_piece(
         raise FieldError(f"{path}.thickness", f"expected 0.01 to 5 units, got "
                          f"{piece['thickness']}")  # fmt: skip
     at = piece["at"]
-    if isinstance(at, dict) and "track" in at:
+    if isinstance(at, dict) and ("area" in at) != (kind == "zone" and "size" not in piece):
+        raise FieldError(f"{path}.at", "a zone lies at an area or has a size; only a zone "
+                         "covers an area")  # fmt: skip
+    if "contents" in piece and (kind not in ("deck", "bag", "infinite_bag")
+                                or (kind == "deck" and "name" in piece["contents"])):  # fmt: skip
+        raise FieldError(f"{path}.contents", "contents name the tokens a bag holds (a deck's "
+                         "cards: their tags)")  # fmt: skip
+    if isinstance(at, dict) and "track" in at and ("count" in piece or "roster" in piece):
         have, need = len(known.tracks[at["track"]]), object_count(piece, rosters)
         if need > have:
             raise FieldError(f"{path}.at.track", f"{need} objects but track {at['track']!r} "
@@ -359,7 +380,7 @@ def _check_picture(piece: dict[str, Any], path: str, known: _Known) -> None:
 
 #: Keys each kind takes beyond id, kind, at, name, tags and notes.
 _KEYS: dict[str, frozenset[str]] = {
-    "deck": frozenset({"component", "roster", "copies", "each", "face_up"}),
+    "deck": frozenset({"component", "roster", "copies", "each", "face_up", "contents"}),
     "card": frozenset({"component", "face_up", "locked"}),
     "token": frozenset(
         {
@@ -375,8 +396,8 @@ _KEYS: dict[str, frozenset[str]] = {
             "locked",
         }
     ),
-    "bag": frozenset({"component", "picture", "count", "scale", "thickness", "locked"}),
-    "infinite_bag": frozenset({"component", "picture", "scale", "thickness", "locked"}),
+    "bag": frozenset({"component", "picture", "count", "scale", "thickness", "locked", "contents"}),
+    "infinite_bag": frozenset({"component", "picture", "scale", "thickness", "locked", "contents"}),
     "tile": frozenset(
         {"component", "picture", "count", "width", "thickness", "numbered", "states", "locked"}
     ),

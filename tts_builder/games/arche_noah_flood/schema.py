@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ...errors import FieldError
-from ...gamekit.specs import SIZE, TABLES, component, mapping_of
+from ...gamekit.specs import SIZE, component, mapping_of
 from ...json_types import Json
 from ...render import check_die_style
-from ...save.tables import SEAT_COLORS
-from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
+from ...schema import Bool, Color, Custom, Int, ListOf, Map, OneOf, Point, Str
+from ...table import MANIFEST
 
 SYMBOLS = ("sun", "water")
 #: The rules a game is played by (``rules.mode``): rules_ref's and the Lua's ``variant`` input.
@@ -119,9 +119,8 @@ def _number_in(low: float, high: float) -> Custom:
     return Custom(check)
 
 
-SEAT = Map(
-    {"color": OneOf(SEAT_COLORS), "cost_card": Point(2), "reveal": Point(2), "facing": Num()}
-)
+BOARD = Map({"centre": Point(2), "hex_width": _number_in(0.5, 10.0),
+             "pixels_per_unit": _number_in(16.0, 160.0)})  # fmt: skip
 
 FIELDS = {
     "rules": RULES,
@@ -139,30 +138,14 @@ FIELDS = {
         {
             "card": component("face", "back"),
             "piece": component("face"),
-            "flood_marker": component("face"),
+            "flood-marker": component("face"),
             "cost_card": Map({"size": SIZE, "colors": Map({k: Color() for k in COST_COLORS})}),
             "number_die": Map({"style": Custom(_die_style)}),
             "symbol_die": Map({"style": Custom(_die_style)}),
             "board": Map({"style": Custom(_board_style)}),
         }
     ),
-    "table": Map(
-        {
-            "type": OneOf(TABLES),
-            "sky": Str(),
-            "board": Map(
-                {
-                    "centre": Point(2),
-                    "hex_width": _number_in(0.5, 10.0),
-                    "pixels_per_unit": _number_in(16.0, 160.0),
-                }
-            ),
-            "dice": Point(2),
-            "deck": Point(2),
-            "set_aside": Point(2),
-            "flood_bag": Point(2),
-            "seats": ListOf(SEAT, 1, 10),
-        }
-    ),
+    # The table manifest (tts_builder.table), plus the board's place and scale.
+    "table": Map({**MANIFEST.fields, "board": BOARD}, MANIFEST.optional),
 }
 OPTIONAL: frozenset[str] = frozenset()
