@@ -310,8 +310,19 @@ class _Layer:
         at = obj.laid_transform((spot.x, spot.z), (width, width * height_px / width_px),
                                 (width_px, height_px), geo.reader_rot_y(spot.rot_y), y)  # fmt: skip
         return obj.custom_tile(self.guids.guid(key), self._url(component, "face", spot, piece),
+                               self._back_url(piece),
                                thickness=float(piece.get("thickness", THICKNESS)), locked=locked,
                                transform=at, **self._info(piece, name))  # fmt: skip
+
+    def _back_url(self, piece: dict[str, Any]) -> str:
+        """The picture of a tile's other side (``back``: the game's picture or a component's
+        face), or "" for a plain back."""
+        name = piece.get("back")
+        if name is None:
+            return ""
+        if name in self.art.pictures:
+            return self.art.picture_url(name)
+        return self.art.side_url(name, "face")
 
     def _tile(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int,
               locked: bool = False) -> None:  # fmt: skip
@@ -328,6 +339,9 @@ class _Layer:
 
             self.add(piece, self._with_states(piece, build(key), key, build))
         self._face_once(piece, spot, n)
+        if n == 0 and "back" in piece:
+            side = "picture" if piece["back"] in self.art.pictures else "face"
+            self.table.faces.append((f"{title(piece)} back", piece["back"], side, {}))
 
     def _board(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         self._tile(piece, spot, where, name, n, locked=True)

@@ -81,6 +81,7 @@ PIECE = Map(
         "name": Str(),
         "component": ID,
         "picture": ID,
+        "back": ID,
         "roster": ID,
         "copies": Int(1, 20),
         "each": Custom(lambda v, p: _each(v, p)),
@@ -101,7 +102,7 @@ PIECE = Map(
     },
     frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
                "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
-               "locked", "face_up"}),
+               "locked", "face_up", "back"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -331,6 +332,8 @@ def _check_piece(
         raise FieldError(f"{path}.roster", "a deck holds at least 2 cards")
     if kind in ("deck", "card") and "back" not in components[piece["component"]]:
         raise FieldError(f"{path}.component", f"a {kind}'s component needs a back layout")
+    if "back" in piece:
+        _check_back(piece["back"], f"{path}.back", components, known)
     drawn_wide = "picture" in piece and known.pictures[piece["picture"]].width is not None
     if kind in ("board", "tile") and "width" not in piece and not drawn_wide:
         raise FieldError(f"{path}.width", f"missing required key (the {kind}'s width on the "
@@ -361,6 +364,16 @@ def _check_piece(
         if need > have:
             raise FieldError(f"{path}.at.track", f"{need} objects but track {at['track']!r} "
                              f"has {have} points")  # fmt: skip
+
+
+def _check_back(name: str, path: str, components: dict[str, Any], known: _Known) -> None:
+    """A tile's or board's other side: a picture the game draws, or a layout component."""
+    if name in known.pictures and not known.pictures[name].faces:
+        return
+    if name in components and "face" in components[name]:
+        return
+    listed = ", ".join(sorted({*known.pictures, *components})) or "none"
+    raise FieldError(path, f"unknown picture or layout component {name!r} (known: {listed})")
 
 
 def _check_picture(piece: dict[str, Any], path: str, known: _Known) -> None:
@@ -399,9 +412,10 @@ _KEYS: dict[str, frozenset[str]] = {
     "bag": frozenset({"component", "picture", "count", "scale", "thickness", "locked", "contents"}),
     "infinite_bag": frozenset({"component", "picture", "scale", "thickness", "locked", "contents"}),
     "tile": frozenset(
-        {"component", "picture", "count", "width", "thickness", "numbered", "states", "locked"}
-    ),
-    "board": frozenset({"component", "picture", "width", "thickness", "locked"}),
+        {"component", "picture", "count", "width", "thickness", "numbered", "states", "locked",
+         "back"}
+    ),  # fmt: skip
+    "board": frozenset({"component", "picture", "width", "thickness", "locked", "back"}),
     "die": frozenset({"component", "picture", "count", "scale", "numbered"}),
     "zone": frozenset({"size"}),
 }
