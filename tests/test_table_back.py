@@ -1,5 +1,6 @@
 """A manifest tile or board printed on both sides: ``back`` names the picture (the game's, or
-a layout component's face) of its other side, TTS's ImageSecondaryURL."""
+a layout component's face) of its other side, TTS's ImageSecondaryURL; and a game's picture
+written under its own file name (``Picture.file``)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,13 @@ HOOKS = TableHooks(
     pictures={
         "front": Picture({"front": 1}, lambda: Image.new("RGB", (128, 64), "#336699"), width=8.0),
         "reverse": Picture({"reverse": 1}, lambda: Image.new("RGB", (128, 64), "#993366")),
-        "dots": Picture({"dots": 1}, lambda: Image.new("RGB", (96, 96), "#ffffff"),
-                        faces=("1", "2", "3", "4", "5", "6")),
+        "dots": Picture(
+            {"dots": 1},
+            lambda: Image.new("RGB", (96, 96), "#ffffff"),
+            faces=("1", "2", "3", "4", "5", "6"),
+        ),
     }
-)  # fmt: skip
+)
 
 
 def definition(**board: Any) -> dict[str, Any]:
@@ -36,12 +40,18 @@ def definition(**board: Any) -> dict[str, Any]:
             "seats": ["White", "Red"],
             "pieces": [
                 {"id": "board", "kind": "board", "picture": "front", "at": [0, 0], **board},
-                {"id": "tile", "kind": "tile", "component": "plain", "back": "plain",
-                 "width": 2.0, "at": [5, 0]},
+                {
+                    "id": "tile",
+                    "kind": "tile",
+                    "component": "plain",
+                    "back": "plain",
+                    "width": 2.0,
+                    "at": [5, 0],
+                },
                 {"id": "flat", "kind": "tile", "component": "plain", "width": 2.0, "at": [9, 0]},
             ],
         },
-    }  # fmt: skip
+    }
 
 
 def laid(tmp_path: Path, **board: Any) -> tuple[Any, ImageSet]:
@@ -75,9 +85,11 @@ def test_a_tile_shows_a_components_face_on_its_back_and_a_plain_tile_none(tmp_pa
 
 @pytest.mark.parametrize(
     ("back", "message"),
-    [("nowhere", "unknown picture or layout component 'nowhere'"),
-     ("dots", "unknown picture or layout component 'dots'")],
-)  # fmt: skip
+    [
+        ("nowhere", "unknown picture or layout component 'nowhere'"),
+        ("dots", "unknown picture or layout component 'dots'"),
+    ],
+)
 def test_an_unknown_back_or_a_die_texture_is_refused(back: str, message: str) -> None:
     with pytest.raises(FieldError, match=message) as caught:
         check_manifest(definition(back=back), hooks=HOOKS)
@@ -86,7 +98,33 @@ def test_an_unknown_back_or_a_die_texture_is_refused(back: str, message: str) ->
 
 def test_only_tiles_and_boards_have_a_back() -> None:
     data = definition()
-    data["table"]["pieces"].append({"id": "pawn", "kind": "token", "component": "plain",
-                                    "back": "plain", "at": [3, 3]})  # fmt: skip
+    data["table"]["pieces"].append(
+        {"id": "pawn", "kind": "token", "component": "plain", "back": "plain", "at": [3, 3]}
+    )
     with pytest.raises(FieldError, match="a token has no 'back'"):
         check_manifest(data, hooks=HOOKS)
+
+
+def test_a_picture_may_be_written_under_its_own_file_name(tmp_path: Path) -> None:
+    """One manifest name for a picture that differs by variant: ``Picture.file``."""
+    hooks = TableHooks(
+        pictures={
+            **HOOKS.pictures,
+            "front": Picture(
+                {"front": 2},
+                lambda: Image.new("RGB", (128, 64), "#000000"),
+                width=8.0,
+                file="front-night",
+            ),
+        }
+    )
+    images = ImageSet("back", BuildOptions(out_dir=tmp_path), {})
+    data = definition()
+    table = lay_table(
+        data,
+        Art(tmp_path, data["components"], images, hooks.pictures),
+        GuidAllocator("back"),
+        hooks=hooks,
+    )
+    assert _image(table, "board")["ImageURL"].endswith("/images/front-night.png")
+    assert "images/front-night.png" in images.files and "images/front.png" not in images.files

@@ -206,6 +206,8 @@ class Picture:
     scale; a piece's own ``width`` wins), ``scale``, the Transform scale of a token of it (a
     tile that must cover one printed hex; a piece's own ``scale`` wins), and ``faces``, the
     labels of faces 1..6 when it is a d6 texture (a ``die`` piece's RotationValues).
+    ``file`` names the image it is written as when that is not its manifest name (one manifest
+    name for a picture that differs by variant: ``images/<file>.png``).
     """
 
     spec: Json
@@ -213,6 +215,7 @@ class Picture:
     width: float | None = None
     scale: float | None = None
     faces: tuple[str, ...] = ()
+    file: str = ""
 
 
 @dataclass(frozen=True)

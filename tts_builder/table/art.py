@@ -58,9 +58,9 @@ class Art:
         self.pictures = dict(pictures or {})
 
     def picture_url(self, name: str) -> str:
-        """The URL of a picture the game draws (``images/<name>.png``)."""
+        """The URL of a picture the game draws (``images/<name>.png``, or its ``file``)."""
         drawn = self.pictures[name]
-        return self.png(name, drawn.spec, drawn.make)
+        return self.png(drawn.file or name, drawn.spec, drawn.make)
 
     def picture(self, name: str) -> Image.Image:
         """A picture the game draws (drawn once per build)."""

@@ -7,16 +7,15 @@ from rules_ref.ark_and_noah import for_players, hull_edges, pitch_fields
 
 from ... import geometry as geo
 from ...gamekit.output import build_files, game_save
-from ...gamekit.table import hand_zones
 from ...json_types import Data
 from ...lua.scripts import global_script, global_ui
-from ...plugin import BuildOptions, GameBuild, GameDefinition, Images
-from ...render import ArtFiles, Sides
+from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
 from ...save import GuidAllocator
+from ...table import Art, lay_table
 from . import table as tab
 from .animals import animal_side, place_animals
-from .art import board_art, preview, thumbnail, tile_images
-from .boards import place_boards, section_keys, snap_points
+from .art import preview, thumbnail, tile_images
+from .boards import section_keys, snap_points, table_hooks
 from .pieces import place_pieces
 from .positions import ark_positions, board_positions, drawn_positions
 from .rules import rules_config
@@ -27,13 +26,14 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     """The whole Ark & Noah build: art, the save, its scripts, thumbnail and preview."""
     data = definition.data  # the variant's overlay merged in
     config = rules_config(data, options.variant)
-    sides = Sides(data["components"], ArtFiles(definition.root), images)
     # The action board is printed on both sides (standard and family) whatever is built.
-    boards = board_art(definition.base_data, config, images)
+    hooks = table_hooks(definition.base_data, data, config)
+    art = Art(definition.root, data["components"], images, hooks.pictures)
     tiles = tile_list(data)
-    save, script, ui, positions = _save(definition, config, sides, boards, tiles)
-    thumb = thumbnail(sides, data, tiles, images)
-    files = build_files(definition.id, save, thumb, preview(sides, data, tiles, images), script, ui)
+    save, script, ui, positions = _save(definition, config, art, hooks, tiles)
+    thumb = thumbnail(art.sides, data, tiles, images)
+    sheet = preview(art.sides, data, tiles, images)
+    files = build_files(definition.id, save, thumb, sheet, script, ui)
     build = GameBuild(definition.id, definition, save, script, ui, files)
     build.positions = positions
     return build
@@ -89,7 +89,7 @@ def lua_snap_points(snaps: list[Data]) -> list[Data]:
 
 
 def _save(
-    definition: GameDefinition, config: Data, sides: Sides, boards: Data, tiles: list[Data]
+    definition: GameDefinition, config: Data, art: Art, hooks: TableHooks, tiles: list[Data]
 ) -> tuple[Data, str, str, list[geo.ScriptPosition]]:
     """The save (laid out for the most players), its Global script and UI, and the positions
     its script uses on that layout."""
@@ -98,9 +98,12 @@ def _save(
     guids = GuidAllocator(definition.id)
     seats = seats_of(data)
     colours = [s["color"] for s in seats]
-    hands = hand_zones(guids, table["type"], colours)
+    laid = lay_table(data, art, guids, hooks=hooks)  # the boards, the seats' hand zones
     biggest = tab.ark_plan(data, config, high)
-    board_objects, sections = place_boards(data, config, biggest, boards, guids)
+    guids_of = {kind: iter(laid.guids.get(f"ark-{kind}", [])) for kind in biggest.layout}
+    keys = section_keys(biggest.layout)
+    sections = {key: next(guids_of[kind]) for key, kind in zip(keys, biggest.layout, strict=True)}
+    sides = art.sides
     aspect = geo.image_aspect(data["components"]["animal"]["size"]) or 1.0
     bags, animals = place_animals(guids, tiles, tile_images(sides, data, tiles), table, aspect)
     cells = (tab.score_cells(data), tab.round_cells(data, config))
@@ -146,14 +149,14 @@ def _save(
         data,
         name=f"{data['name']}{' (family)' if family else ''}",
         game_mode=data["name"],
-        objects=hands + board_objects + bags + pieces,
+        objects=laid.objects + bags + pieces,
         script=script,
         ui=ui,
         note=data["description"],
         snap_points=save_snaps,
     )
-    positions = ark_positions(data, biggest, [sections[k] for k in section_keys(biggest.layout)])
-    boards_by = {k: guids.guid(k) for k in ("action-board", "score-track", "round-track")}
+    positions = ark_positions(data, biggest, [sections[k] for k in keys])
+    boards_by = {k: laid.guids[k][0] for k in ("action-board", "score-track", "round-track")}
     positions += board_positions(data, config, boards_by)
     positions += drawn_positions(drawn, animal_side(table["square"]))
     return save, script, ui, positions
@@ -163,7 +166,7 @@ def script_seat(seat: Data) -> Data:
     """A seat as the script sees it: beside its fields, ``upright`` (the rotY its pieces read
     upright at), ``axes`` (the table directions [x, z] of its right and forward) and
     ``places`` (each kind's places in its area, one layer, as [x, z]: the table's
-    ``tab.area_slot``), so the script does no seat-relative arithmetic of its own."""
+    ``area_slot``), so the script does no seat-relative arithmetic of its own."""
     places = {
         kind: [tab.area_slot(seat, kind, k)[::2] for k in range(s.per_line * s.lines)]
         for kind, s in tab.AREA_SLOTS.items()

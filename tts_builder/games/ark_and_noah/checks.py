@@ -10,7 +10,10 @@ from ...errors import FieldError
 from ...gamekit.checks import check_art_files, player_count_rows, unique_names
 from ...json_types import Data
 from ...save.tables import HAND_PLACEMENTS
+from ...table import check_manifest
 from ...variants import with_variant
+from .boards import table_hooks
+from .rules import rules_config
 
 
 def _check_rules(rules: Data, path: str, data: Data) -> None:
@@ -95,6 +98,7 @@ def check(data: Data, root: Path) -> None:
     if [s["color"] for s in seats] != [c["name"] for c in data["colors"][:high]]:
         raise FieldError("table.seats", "seats must follow `colors`, one per colour in order")
     _check_clockwise(table, [s["color"] for s in seats])
+    check_manifest(data, hooks=table_hooks(data, data, rules_config(data)))  # the boards
     hands = HAND_PLACEMENTS.get(table, {})
     for index, seat in enumerate(seats):
         # a seat's pieces read upright for it only if its facing is its hand zone's rotY

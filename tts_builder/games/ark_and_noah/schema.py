@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from ...errors import FieldError
-from ...gamekit.specs import TABLES, component
 from ...gamekit.specs import by_player_count as _by_count
+from ...gamekit.specs import component
 from ...json_types import Json
 from ...save.tables import SEAT_COLORS
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
+from ...table import MANIFEST
 
 ID = r"[a-z0-9]+(-[a-z0-9_]+)*"
 _SECTION_KINDS = ("bow", "middle", "stern")
@@ -140,15 +141,10 @@ FIELDS = {
     ),
     "table": Map(
         {
-            "type": OneOf(TABLES),
+            "type": MANIFEST.fields["type"],
             "sky": Str(),
             "square": Num(),
             "ark": Point(2),
-            "action_board": Point(2),
-            "action_board_width": Num(),
-            "score_track": Point(2),
-            "score_track_width": Num(),
-            "round_track": Point(2),
             "round_track_cell": Num(),
             "bags": Map({"male": Point(2), "female": Point(2)}),
             "drawn": _LINE,
@@ -156,6 +152,7 @@ FIELDS = {
             "supply": _LINE,
             "seats": ListOf(_SEAT, 1, 10),
             "area_size": Point(2),
+            "pieces": MANIFEST.fields["pieces"],  # the boards (the table manifest's pieces)
         }
     ),
 }

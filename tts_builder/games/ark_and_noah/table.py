@@ -19,6 +19,8 @@ from ... import geometry as geo
 from ...gamekit.table import hand_placement
 from ...json_types import Data
 from ...render import ark
+from ...table import pieces_by_id
+from ...table.layout import spots
 
 #: Thickness of every board tile; pieces on a board lie on its top.
 BOARD_THICKNESS = 0.2
@@ -179,9 +181,16 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
     return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares)
 
 
+def laid_board(data: Data, piece: str, size: tuple[int, int], width: float | None = None) -> Board:
+    """A board of the table manifest (``table.pieces``, id ``piece``, at a table point): its
+    picture's pixel ``size``, its ``width`` (the piece's own, else the one the game draws)."""
+    (spot,) = spots(pieces_by_id(data["table"])[piece]["at"], data["table"])
+    width = pieces_by_id(data["table"])[piece].get("width", width)
+    return board([spot.x, spot.z], size, float(width), shared_rot_y(data))
+
+
 def action_board(data: Data) -> Board:
-    t = data["table"]
-    return board(t["action_board"], ark.BOARD_SIZE, t["action_board_width"], shared_rot_y(data))
+    return laid_board(data, "action-board", ark.BOARD_SIZE)
 
 
 def action_spaces(data: Data, config: Data) -> list[Data]:
@@ -201,16 +210,18 @@ def action_spaces(data: Data, config: Data) -> list[Data]:
 
 
 def score_track(data: Data) -> Board:
-    t = data["table"]
-    return board(
-        t["score_track"], ark.score_track_size(), t["score_track_width"], shared_rot_y(data)
-    )
+    return laid_board(data, "score-track", ark.score_track_size())
+
+
+def round_track_width(data: Data, config: Data) -> float:
+    """The round track's width on the table: ``table.round_track_cell`` per printed cell."""
+    size = ark.round_track_size(config["end"]["min_rounds"])
+    return size[0] * float(data["table"]["round_track_cell"]) / ark.ROUND_CELL
 
 
 def round_track(data: Data, config: Data) -> Board:
     size = ark.round_track_size(config["end"]["min_rounds"])
-    width = size[0] * float(data["table"]["round_track_cell"]) / ark.ROUND_CELL
-    return board(data["table"]["round_track"], size, width, shared_rot_y(data))
+    return laid_board(data, "round-track", size, round_track_width(data, config))
 
 
 def score_cells(data: Data) -> list[list[float]]:
