@@ -119,8 +119,13 @@ def _number_in(low: float, high: float) -> Custom:
     return Custom(check)
 
 
-BOARD = Map({"centre": Point(2), "hex_width": _number_in(0.5, 10.0),
-             "pixels_per_unit": _number_in(16.0, 160.0)})  # fmt: skip
+BOARD = Map(
+    {
+        "centre": Point(2),
+        "hex_width": _number_in(0.5, 10.0),
+        "pixels_per_unit": _number_in(16.0, 160.0),
+    }
+)
 
 FIELDS = {
     "rules": RULES,
