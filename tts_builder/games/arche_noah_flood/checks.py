@@ -15,6 +15,7 @@ from ...render.hexmap import board_style
 from ...table import check_manifest
 from ...variants import with_variant
 from .config import terrains
+from .cost_card import check_cost_card
 from .table import geometry, hooks, piece_count
 
 MAX_BOARD_PX = 4096
@@ -33,8 +34,10 @@ def _located(problem: str, game_map: Data) -> FieldError:
     key = named[1] if named else ""
     if not key or not hexes:
         return FieldError(f"map.{key}s" if key else "map", problem)
-    listed = [[tuple(h) for h in e] if key in ("river", "ford") else [tuple(e)]
-              for e in game_map[f"{key}s"]]  # fmt: skip
+    listed = [
+        [tuple(h) for h in e] if key in ("river", "ford") else [tuple(e)]
+        for e in game_map[f"{key}s"]
+    ]
     found = [i for i, e in enumerate(listed) if set(e) == set(hexes[: len(e)])]
     return FieldError(f"map.{key}s[{found[-1] if 'twice' in problem else found[0]}]", problem)
 
@@ -126,5 +129,6 @@ def check(data: Data, root: Path) -> None:
     if data["rules"]["stair_hexes"]["min"] > data["rules"]["stair_hexes"]["max"]:
         raise FieldError("rules.stair_hexes.max", "expected >= stair_hexes.min")
     _check_board(data)
+    check_cost_card(data)
     check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(data["animals"])))
     _check_players(data, root)  # the manifest's hooks read the art files

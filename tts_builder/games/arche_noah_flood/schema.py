@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import FieldError
 from ...gamekit.specs import SIZE, component, mapping_of
 from ...json_types import Json
-from ...render import check_die_style
+from ...render import check_die_style, validate_layout
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, OneOf, Point, Str
 from ...table import MANIFEST
 
@@ -108,6 +108,18 @@ def _board_style(value: Json, path: str) -> None:
         Color().check(color, f"{path}.{key}")
 
 
+def _cost_card(value: Json, path: str) -> None:
+    """The cost card: its size, its named colours and the layout drawn with its fields."""
+    Map(
+        {
+            "size": SIZE,
+            "colors": Map({k: Color() for k in COST_COLORS}),
+            "face": ListOf(Custom(lambda v, p: None), 1),
+        }
+    ).check(value, path)
+    validate_layout(value["face"], f"{path}.face", tuple(value["size"]))
+
+
 def _number_in(low: float, high: float) -> Custom:
     """A number (int or float, not bool) from ``low`` to ``high``."""
 
@@ -144,7 +156,7 @@ FIELDS = {
             "card": component("face", "back"),
             "piece": component("face"),
             "flood-marker": component("face"),
-            "cost_card": Map({"size": SIZE, "colors": Map({k: Color() for k in COST_COLORS})}),
+            "cost_card": Custom(_cost_card),
             "number_die": Map({"style": Custom(_die_style)}),
             "symbol_die": Map({"style": Custom(_die_style)}),
             "board": Map({"style": Custom(_board_style)}),
