@@ -10,7 +10,7 @@ from ...render import ArtFiles
 from ...save import GuidAllocator
 from ...table import Art, add_previews, lay_table
 from ...variants import variant_title
-from .config import rules_config
+from .schema import rules_config
 from .table import CARD_Y, hooks, script_positions, seat_context, table_positions, xyz
 
 

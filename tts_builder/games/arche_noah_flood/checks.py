@@ -14,8 +14,8 @@ from ...render import ArtFiles
 from ...render.hexmap import board_style
 from ...table import check_manifest
 from ...variants import with_variant
-from .config import terrains
 from .cost_card import check_cost_card
+from .schema import terrains
 from .table import geometry, hooks, piece_count
 
 MAX_BOARD_PX = 4096

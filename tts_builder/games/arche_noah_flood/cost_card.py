@@ -8,7 +8,7 @@ import json
 from ...errors import FieldError
 from ...json_types import Data, Json
 from ...render.hexmap import board_style
-from .config import terrains
+from .schema import terrains
 
 
 def _cost_text(key: str, cost: Json) -> str:

@@ -1,6 +1,9 @@
-"""The flood race's definition keys: ``FIELDS`` and ``OPTIONAL`` with their value specs."""
+"""The flood race's definition keys (``FIELDS``, ``OPTIONAL``), its terrain names and the rule
+config it shares with rules_ref."""
 
 from __future__ import annotations
+
+from rules_ref.arche_noah_flood import config_from_definition
 
 from ...errors import FieldError
 from ...gamekit.specs import SIZE, component, mapping_of
@@ -8,6 +11,7 @@ from ...json_types import Json
 from ...render import check_die_style, validate_layout
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, OneOf, Point, Str
 from ...table import MANIFEST
+from ...variants import with_variant
 
 SYMBOLS = ("sun", "water")
 #: The rules a game is played by (``rules.mode``): rules_ref's and the Lua's ``variant`` input.
@@ -166,3 +170,15 @@ FIELDS = {
     "table": Map({**MANIFEST.fields, "board": BOARD}, MANIFEST.optional),
 }
 OPTIONAL: frozenset[str] = frozenset()
+
+
+def terrains(data: Json) -> list[str]:
+    """The terrain names of ``rules.terrain``, each once, in letter order of first use."""
+    return list(dict.fromkeys(data["rules"]["terrain"].values()))
+
+
+def rules_config(data: Json, variant: str | None = None) -> Json:
+    """The config shared by rules_ref and the Lua: ``rules`` (the variant's merged in) plus
+    ``map`` and the species names. ``mode`` says which rules apply (the rule functions take
+    it as their ``"variant"`` input)."""
+    return config_from_definition(with_variant(data, variant))
