@@ -30,12 +30,17 @@ def _square(colour: str, px: int = 64) -> Image.Image:
 HOOKS = TableHooks(
     pictures={
         "map": Picture({"map": 1}, lambda: _square("#336699", 128), width=8.0),
+        "water": Picture({"water": 1}, lambda: _square("#2255aa", 32), scale=0.7),
         "dots": Picture(
             {"dots": 1}, lambda: _square("#ffffff", 96), faces=("1", "2", "3", "4", "5", "sun")
         ),  # fmt: skip
     },
     anchors={"middle": (1.0, 2.0), "on-map": (3.0, 1.5, -4.0)},
-    tracks={"starts": [(0.0, 1.2, 0.0), (1.0, 1.2, 0.0), (2.0, 1.2, 0.0), (3.0, 1.2, 0.0)]},
+    tracks={
+        "starts": [(0.0, 1.2, 0.0), (1.0, 1.2, 0.0), (2.0, 1.2, 0.0), (3.0, 1.2, 0.0)],
+        "dice-row": [(15.0, -5.0), (17.0, -5.0), (19.0, -5.0)],
+    },
+    areas={"ark": ((0.0, 1.16, -6.0), (10.0, 2.0))},
     rosters={
         "beasts": [{"name": "Lion", "color": "#aa8800"}, {"name": "Seal", "color": "#667788"}]
     },
@@ -48,7 +53,14 @@ def definition() -> dict[str, Any]:
             {"type": "text", "text": "{name}", "box": [0, 0, 60, 60], "size": 12}]  # fmt: skip
     return {
         "players": {"min": 2, "max": 3},
-        "components": {"pawn": {"size": [60, 60], "face": pawn}},
+        "components": {
+            "pawn": {"size": [60, 60], "face": pawn},
+            "card": {
+                "size": [60, 84],
+                "face": pawn,
+                "back": [{"type": "rect", "box": [0, 0, 60, 84], "fill": "#222222"}],
+            },
+        },
         "table": {
             "type": "Table_RPG",
             "sky": "Sky_Field",
@@ -95,7 +107,28 @@ def definition() -> dict[str, Any]:
                     "at": {"seat": "card"},
                 },
                 {"id": "spare", "kind": "token", "component": "pawn", "at": [20, 0]},
+                {"id": "more-dice", "kind": "die", "picture": "dots", "at": {"track": "dice-row"}},
+                {
+                    "id": "floods",
+                    "kind": "infinite_bag",
+                    "picture": "water",
+                    "thickness": 0.08,
+                    "tags": ["FloodBag"],
+                    "contents": {"name": "Flood", "tags": ["FloodTile"]},
+                    "at": [21.5, -5.0],
+                },
+                {"id": "ark", "kind": "zone", "name": "The Ark", "at": {"area": "ark"}},
+                {
+                    "id": "deck",
+                    "kind": "deck",
+                    "component": "card",
+                    "roster": "beasts",
+                    "tags": ["Deck"],
+                    "contents": {"tags": ["Card"]},
+                    "at": [17.5, 2.0],
+                },
             ],
+            "snap_points": [{"at": {"track": "starts"}, "tags": ["Beast"]}, {"at": [5, 5]}],
         },
     }
 
@@ -171,13 +204,44 @@ def test_omitted_pieces_are_left_off_and_hooks_reach_the_context(laid: Any) -> N
     assert ("Board", "map", "picture", {}) in faces
 
 
+def test_a_track_without_a_count_lays_one_per_point(laid: Any) -> None:
+    table, _images = laid
+    dice = by_piece(table, "more-dice")
+    assert [d["Transform"]["posX"] for d in dice] == [15.0, 17.0, 19.0]
+
+
+def test_contents_name_and_tag_what_a_bag_or_deck_holds(laid: Any) -> None:
+    table, _images = laid
+    (bag,) = by_piece(table, "floods")
+    (template,) = bag["ContainedObjects"]
+    assert (bag["Nickname"], bag["Tags"]) == ("Floods", ["FloodBag"])
+    assert (template["Nickname"], template["Tags"]) == ("Flood", ["FloodTile"])
+    assert template["Transform"]["scaleX"] == 0.7  # the picture's own scale
+    assert template["CustomImage"]["CustomToken"]["Thickness"] == 0.08
+    (deck,) = by_piece(table, "deck")
+    assert deck["Tags"] == ["Deck"] and {tuple(c["Tags"]) for c in deck["ContainedObjects"]} == {
+        ("Card",)
+    }
+
+
+def test_a_zone_covers_the_games_area_and_snap_points_lie_at_points(laid: Any) -> None:
+    table, _images = laid
+    (zone,) = by_piece(table, "ark")
+    t = zone["Transform"]
+    assert (t["posX"], t["posY"], t["posZ"], t["scaleX"], t["scaleZ"]) == (
+        0.0, 2.16, -6.0, 10.0, 2.0)  # fmt: skip
+    points = [(p["Position"]["x"], p["Position"]["y"], p.get("Tags")) for p in table.snap_points]
+    assert points[:2] == [(0.0, 1.2, ["Beast"]), (1.0, 1.2, ["Beast"])]
+    assert points[-1] == (5.0, geo.TABLE_TOP_Y, None)
+
+
 @pytest.mark.parametrize(
     ("change", "field", "message"),
     [
         (
             lambda t: t["pieces"][0].update(picture="mapp"),
             "table.pieces[0].picture",
-            "unknown picture 'mapp' (the game draws: dots, map)",
+            "unknown picture 'mapp' (the game draws: dots, map, water)",
         ),
         (
             lambda t: t["pieces"][3].update(picture="map"),
@@ -197,7 +261,7 @@ def test_omitted_pieces_are_left_off_and_hooks_reach_the_context(laid: Any) -> N
         (
             lambda t: t["pieces"][1].update(at={"track": "ends"}),
             "table.pieces[1].at.track",
-            "unknown track 'ends' (tracks: starts)",
+            "unknown track 'ends' (tracks: dice-row, starts)",
         ),
         (
             lambda t: t["pieces"][4].update(at={"seat": "reveal"}),
@@ -218,6 +282,34 @@ def test_omitted_pieces_are_left_off_and_hooks_reach_the_context(laid: Any) -> N
             lambda t: t.update(setup=[{"deal": "spare", "count": 1, "to": [0, 0]}]),
             "table.setup[0].deal",
             "is a token",
+        ),
+        (
+            lambda t: t["pieces"][8].update(size=[2, 2]),
+            "table.pieces[8].at",
+            "a zone lies at an area or has a size",
+        ),
+        (
+            lambda t: t["pieces"][8].update(at={"area": "bay"}),
+            "table.pieces[8].at.area",
+            "unknown area 'bay' (areas: ark)",
+        ),
+        (
+            lambda t: t["pieces"][9].update(contents={"name": "x"}),
+            "table.pieces[9].contents",
+            "a deck's cards: their tags",
+        ),
+        (
+            lambda t: t["snap_points"].append({"at": {"track": "nowhere"}}),
+            "table.snap_points[2].at.track",
+            "unknown track 'nowhere'",
+        ),
+        (
+            lambda t: (
+                t["pieces"][5].update(kind="infinite_bag"),
+                t.update(setup=[{"deal": "spare", "count": 1, "to": [0, 0]}]),
+            ),
+            "table.setup[0].deal",
+            "not on the table",
         ),
     ],
 )

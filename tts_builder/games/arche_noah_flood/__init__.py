@@ -9,8 +9,8 @@ the flood track, the Ark), so pieces, snap points, flood tiles and the Ark zone 
 the printed hexes. Variants (``junior``, ``distinct-species``) overlay ``rules``; the pieces
 the junior rules do not use are left off (``TableHooks.omit``).
 
-The parts: :mod:`.schema` (the definition keys), :mod:`.checks` (cross-field and map checks),
-:mod:`.config` (terrain names, the rule config), :mod:`.cost_card` (the cost-card layout),
+The parts: :mod:`.schema` (the definition keys, terrain names, the rule config), :mod:`.checks`
+(cross-field and map checks), :mod:`.cost_card` (the cost-card layout),
 :mod:`.table` (board geometry, pictures, hooks, the script's positions) and :mod:`.assemble`.
 """
 
@@ -19,9 +19,8 @@ from __future__ import annotations
 from ...plugin import Game
 from .assemble import assemble
 from .checks import MAX_BOARD_PX, check
-from .config import rules_config
 from .cost_card import cost_card_layout
-from .schema import FIELDS, OPTIONAL
+from .schema import FIELDS, OPTIONAL, rules_config
 from .table import geometry, table_positions
 
 GAME_ID = "arche-noah-flood"

@@ -10,7 +10,7 @@ from ...render import ArtFiles
 from ...save import GuidAllocator
 from ...table import Art, add_previews, lay_table
 from ...variants import variant_title
-from .config import rules_config
+from .schema import rules_config
 from .table import CARD_Y, hooks, script_positions, seat_context, table_positions, xyz
 
 
@@ -32,19 +32,33 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
         "players": dict(data["players"]),
         "seats": seat_context(data),
         "guids": {
-            "board": guids["board"][0], "pieces": guids["animals"],
-            "marker": guids["flood-marker"][0], "bag": guids["flood-tiles"][0],
-            "ark_zone": guids["ark"][0], "dice": dice, "flood_dice": guids.get("dice", []),
-            "deck": guids.get("cards", [""])[0], "cost_cards": guids.get("cost-cards", []),
+            "board": guids["board"][0],
+            "pieces": guids["animals"],
+            "marker": guids["flood-marker"][0],
+            "bag": guids["flood-tiles"][0],
+            "ark_zone": guids["ark"][0],
+            "dice": dice,
+            "flood_dice": guids.get("dice", []),
+            "deck": guids.get("cards", [""])[0],
+            "cost_cards": guids.get("cost-cards", []),
         },
         "geometry": table_positions(data),
-        "positions": {"deck": xyz(anchors["deck"], CARD_Y),
-                      "set_aside": xyz(anchors["set-aside"], CARD_Y)},
-    }  # fmt: skip
+        "positions": {
+            "deck": xyz(anchors["deck"], CARD_Y),
+            "set_aside": xyz(anchors["set-aside"], CARD_Y),
+        },
+    }
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
-    save = game_save(data, name=name, objects=table.objects, script=script, ui=ui,
-                     note=description, snap_points=table.snap_points)  # fmt: skip
+    save = game_save(
+        data,
+        name=name,
+        objects=table.objects,
+        script=script,
+        ui=ui,
+        note=description,
+        snap_points=table.snap_points,
+    )
     thumbnail, preview = add_previews(table, art, name, shown=4, columns=6, cell_max=600)
     files = build_files(game_id, save, thumbnail, preview, script, ui)
     build = GameBuild(game_id, definition, save, script, ui, files)

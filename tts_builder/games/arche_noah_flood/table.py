@@ -32,10 +32,15 @@ DIE_STEP = 2.0  # the dice lie in a row, this far apart
 def geometry(data: Data) -> Geo:
     """The board geometry of a definition (hex -> pixel -> table position)."""
     board, rows = data["table"]["board"], data["map"]["terrain"]
-    return Geo(rows=len(rows), cols=len(rows[0]), hex_width=float(board["hex_width"]),
-               px_per_unit=float(board["pixels_per_unit"]),
-               centre=(float(board["centre"][0]), float(board["centre"][1])),
-               y=TABLE_TOP_Y + BOARD_THICKNESS / 2, thickness=BOARD_THICKNESS)  # fmt: skip
+    return Geo(
+        rows=len(rows),
+        cols=len(rows[0]),
+        hex_width=float(board["hex_width"]),
+        px_per_unit=float(board["pixels_per_unit"]),
+        centre=(float(board["centre"][0]), float(board["centre"][1])),
+        y=TABLE_TOP_Y + BOARD_THICKNESS / 2,
+        thickness=BOARD_THICKNESS,
+    )
 
 
 def piece_count(data: Data) -> int:
@@ -50,17 +55,22 @@ def table_positions(data: Data) -> Data:
     (zx, zz), (zw, zd) = ark_zone(geo)
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     return {
-        "rows": rows, "cols": cols, "radius": rounded(geo.radius),
+        "rows": rows,
+        "cols": cols,
+        "radius": rounded(geo.radius),
         "hexes": [rounded(list(hex_table(geo, r, c))) for r, c in cells],
         "names": [hex_name(r, c) for r, c in cells],
-        "markers": [rounded(list(marker_table(geo, *divmod(n, cols))))
-                    for n in range(rows * cols + 1)],
-        "ark_slots": [rounded([x, top + PIECE_LIFT, z])
-                      for x, z in ark_slots(geo, piece_count(data))],
+        "markers": [
+            rounded(list(marker_table(geo, *divmod(n, cols)))) for n in range(rows * cols + 1)
+        ],
+        "ark_slots": [
+            rounded([x, top + PIECE_LIFT, z]) for x, z in ark_slots(geo, piece_count(data))
+        ],
         "ark_zone": rounded([zx, top + 1.0, zz, zw, 2.0, zd]),
-        "piece_y": rounded(top + PIECE_LIFT), "tile_y": rounded(top + TILE_LIFT),
+        "piece_y": rounded(top + PIECE_LIFT),
+        "tile_y": rounded(top + TILE_LIFT),
         "marker_y": rounded(top + PIECE_LIFT + 0.1),
-    }  # fmt: skip
+    }
 
 
 def _die(data: Data, files: ArtFiles, symbols: bool) -> Picture:
@@ -69,9 +79,11 @@ def _die(data: Data, files: ArtFiles, symbols: bool) -> Picture:
     spec = data["rules"]["junior"]["dice"] if symbols else data["rules"]["dice"]
     labels = tuple(str(f) for f in spec["faces"])
     style = data["components"][kind]["style"]
-    return Picture({"die": list(labels), "style": style},
-                   lambda: render_die_texture(list(labels), style, f"components.{kind}"),
-                   faces=labels)  # fmt: skip
+    return Picture(
+        {"die": list(labels), "style": style},
+        lambda: render_die_texture(list(labels), style, f"components.{kind}"),
+        faces=labels,
+    )
 
 
 def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
@@ -83,20 +95,31 @@ def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
     layout, fields = cost_card_layout(data)
     size = tuple(data["components"]["cost_card"]["size"])
     where = "components.cost_card"
-    board = [data["map"], data["rules"]["terrain"], data["components"]["board"], data["table"]
-             ["board"], data["name"]]  # fmt: skip
+    board = [
+        data["map"],
+        data["rules"]["terrain"],
+        data["components"]["board"],
+        data["table"]["board"],
+        data["name"],
+    ]
     return {
-        "board": Picture({"board": board}, lambda: hexmap.render_board(
-            data["map"], data["rules"]["terrain"], geo, style, title=data["name"]),
-            width=geo.side),
-        "cost-card": Picture({"cost": layout_spec(layout, size, fields, files, where)},
-                             lambda: render_layout(layout, size, fields, files, where=where)
-                             .convert("RGB")),
-        "flood-tile": Picture({"tile": style}, lambda: hexmap.render_flood_tile(style),
-                              scale=flood_tile_scale(geo)),
+        "board": Picture(
+            {"board": board},
+            lambda: hexmap.render_board(
+                data["map"], data["rules"]["terrain"], geo, style, title=data["name"]
+            ),
+            width=geo.side,
+        ),
+        "cost-card": Picture(
+            {"cost": layout_spec(layout, size, fields, files, where)},
+            lambda: render_layout(layout, size, fields, files, where=where).convert("RGB"),
+        ),
+        "flood-tile": Picture(
+            {"tile": style}, lambda: hexmap.render_flood_tile(style), scale=flood_tile_scale(geo)
+        ),
         "number-die": _die(data, files, symbols=False),
         "symbol-die": _die(data, files, symbols=True),
-    }  # fmt: skip
+    }
 
 
 def hooks(data: Data, files: ArtFiles) -> TableHooks:
@@ -107,8 +130,11 @@ def hooks(data: Data, files: ArtFiles) -> TableHooks:
     symbols = rules["junior"]["dice"]["count"] if junior else 0
     row = [(dx + DIE_STEP * i, dz) for i in range(symbols + rules["dice"]["count"])]
     zx, zy, zz, zw, _zh, zd = pos["ark_zone"]
-    entries = [{"animal": a["name"], **a} for a in data["animals"]
-               for _ in range(rules["pieces_per_species"])]  # fmt: skip
+    entries = [
+        {"animal": a["name"], **a}
+        for a in data["animals"]
+        for _ in range(rules["pieces_per_species"])
+    ]
     omit = {"symbol-dice"} if not junior else {"cards", "cost-cards"}
     if junior and rules["junior"]["flood_rolls_per_starting_player"] == 0:
         omit.add("dice")
@@ -116,14 +142,19 @@ def hooks(data: Data, files: ArtFiles) -> TableHooks:
     return TableHooks(
         pictures=pictures(data, files),
         anchors={"board": geo.centre, "flood-marker": (mx, pos["marker_y"], mz)},
-        tracks={"hexes": [(x, geo.top_y, z) for x, z in pos["hexes"]],
-                "starts": [(x, pos["piece_y"], z) for x, z in
-                           (hex_table(geo, *s) for s in data["map"]["starts"])],
-                "symbol-dice": row[:symbols], "number-dice": row[symbols:]},
+        tracks={
+            "hexes": [(x, geo.top_y, z) for x, z in pos["hexes"]],
+            "starts": [
+                (x, pos["piece_y"], z)
+                for x, z in (hex_table(geo, *s) for s in data["map"]["starts"])
+            ],
+            "symbol-dice": row[:symbols],
+            "number-dice": row[symbols:],
+        },
         areas={"ark": ((zx, zy - 1.0, zz), (zw, zd))},
         rosters={"pieces": entries, "cards": entries},
         omit=frozenset(omit),
-    )  # fmt: skip
+    )
 
 
 def seat_context(data: Data) -> list[Data]:
@@ -131,11 +162,16 @@ def seat_context(data: Data) -> list[Data]:
     seats = []
     for slot, seat in enumerate(data["table"]["seats"], start=1):
         hand = hand_placement(data["table"]["type"], seat["color"])
-        seats.append({"slot": slot, "color": seat["color"], "facing": float(seat["facing"]),
-                      "upright": reader_rot_y(seat["facing"]),
-                      "reveal": xyz(seat["reveal"], CARD_Y + 0.2),
-                      "hand": [float(v) for v in hand[0]] if hand else
-                      xyz(seat["reveal"], CARD_Y + 2)})  # fmt: skip
+        seats.append(
+            {
+                "slot": slot,
+                "color": seat["color"],
+                "facing": float(seat["facing"]),
+                "upright": reader_rot_y(seat["facing"]),
+                "reveal": xyz(seat["reveal"], CARD_Y + 0.2),
+                "hand": [float(v) for v in hand[0]] if hand else xyz(seat["reveal"], CARD_Y + 2),
+            }
+        )
     return seats
 
 
@@ -149,23 +185,54 @@ def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
     found = []
     for n, at in enumerate(pos["hexes"]):
         u, v = (k / side for k in hex_units(geo, *divmod(n, cols)))
-        found.append(ScriptPosition(f"hex {hex_name(*divmod(n, cols))}", (at[0], pos["piece_y"],
-                     at[1]), board_guid, (u, v), (cell, cell), kind="hex"))  # fmt: skip
+        found.append(
+            ScriptPosition(
+                f"hex {hex_name(*divmod(n, cols))}",
+                (at[0], pos["piece_y"], at[1]),
+                board_guid,
+                (u, v),
+                (cell, cell),
+                kind="hex",
+            )
+        )
     for n, at in enumerate(pos["markers"]):
         u, v = (k / side for k in marker_units(geo, *divmod(n, cols)))
-        found.append(ScriptPosition(f"flood mark {n}", (at[0], pos["marker_y"], at[1]),
-                     board_guid, (u, v), (0.2 / side, 0.2 / side), kind="mark"))  # fmt: skip
+        found.append(
+            ScriptPosition(
+                f"flood mark {n}",
+                (at[0], pos["marker_y"], at[1]),
+                board_guid,
+                (u, v),
+                (0.2 / side, 0.2 / side),
+                kind="mark",
+            )
+        )
     x0, y0, x1, y1 = ark_box(geo)
     ark_uv = ((x0 + x1) / 2 / side, (y0 + y1) / 2 / side)
     ark_tol = ((x1 - x0) / 2 / side, (y1 - y0) / 2 / side)
     for n, at in enumerate(pos["ark_slots"]):
-        found.append(ScriptPosition(f"Ark berth {n + 1}", tuple(at), board_guid, ark_uv, ark_tol,
-                                    kind="ark"))  # fmt: skip
+        found.append(
+            ScriptPosition(f"Ark berth {n + 1}", tuple(at), board_guid, ark_uv, ark_tol, kind="ark")
+        )
     anchors = data["table"]["anchors"]
     for name in ("deck", "set-aside"):
-        found.append(ScriptPosition(name.replace("-", " "), tuple(xyz(anchors[name], CARD_Y)),
-                                    size=PORTRAIT_CARD, rot_y=180.0, kind="card"))  # fmt: skip
+        found.append(
+            ScriptPosition(
+                name.replace("-", " "),
+                tuple(xyz(anchors[name], CARD_Y)),
+                size=PORTRAIT_CARD,
+                rot_y=180.0,
+                kind="card",
+            )
+        )
     for seat in seat_context(data):
-        found.append(ScriptPosition(f"{seat['color']} reveal", tuple(seat["reveal"]),
-                     size=PORTRAIT_CARD, rot_y=seat["facing"] + 180.0, kind="card"))  # fmt: skip
+        found.append(
+            ScriptPosition(
+                f"{seat['color']} reveal",
+                tuple(seat["reveal"]),
+                size=PORTRAIT_CARD,
+                rot_y=seat["facing"] + 180.0,
+                kind="card",
+            )
+        )
     return found
