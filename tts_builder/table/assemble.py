@@ -114,6 +114,10 @@ class _Layer:
         """An object's nickname: the piece's, numbered from 1 when the piece says ``numbered``."""
         return f"{name} {i + 1}" if piece.get("numbered") else name
 
+    def _drawn_width(self, piece: dict[str, Any]) -> float:
+        """The width of the game's picture a tile is drawn from (its states are that wide)."""
+        return float(self.art.pictures[piece["picture"]].width or 0.0)
+
     def _fields(self, spot: Spot) -> dict[str, Any]:
         """The {fields} a piece at a seat may print: ``seat`` and ``seat_color`` (#rrggbb)."""
         return seat_fields(spot.seat.color) if spot.seat else {}
@@ -312,10 +316,6 @@ class _Layer:
         return obj.custom_tile(self.guids.guid(key), self._url(component, "face", spot, piece),
                                thickness=float(piece.get("thickness", THICKNESS)), locked=locked,
                                transform=at, **self._info(piece, name))  # fmt: skip
-
-    def _drawn_width(self, piece: dict[str, Any]) -> float:
-        """The width of the game's picture a tile is drawn from (its states are that wide)."""
-        return float(self.art.pictures[piece["picture"]].width or 0.0)
 
     def _tile(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int,
               locked: bool = False) -> None:  # fmt: skip
