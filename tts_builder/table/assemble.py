@@ -114,6 +114,10 @@ class _Layer:
         """An object's nickname: the piece's, numbered from 1 when the piece says ``numbered``."""
         return f"{name} {i + 1}" if piece.get("numbered") else name
 
+    def _drawn_width(self, piece: dict[str, Any]) -> float:
+        """The width of the game's picture a tile is drawn from (its states are that wide)."""
+        return float(self.art.pictures[piece["picture"]].width or 0.0)
+
     def _fields(self, spot: Spot) -> dict[str, Any]:
         """The {fields} a piece at a seat may print: ``seat`` and ``seat_color`` (#rrggbb)."""
         return seat_fields(spot.seat.color) if spot.seat else {}
@@ -121,7 +125,7 @@ class _Layer:
     def _url(self, component: str | None, side: str, spot: Spot, piece: Any = None) -> str:
         """A side's picture, drawn for the piece's seat when its layout prints the seat; or
         the game's picture the piece names."""
-        if component is None or (piece is not None and "picture" in piece):
+        if component is None:  # a piece drawn from the game's picture
             return self.art.picture_url(piece["picture"])
         if spot.seat and uses_seat(self.data["components"][component][side]):
             suffix = f"-{spot.seat.color.lower()}"
@@ -306,7 +310,7 @@ class _Layer:
             width = float(piece.get("width", drawn.width or 0.0))
         else:
             width_px, height_px = self.art.size(component)
-            width = float(piece["width"])
+            width = float(piece["width"]) if "width" in piece else self._drawn_width(piece)
         at = obj.laid_transform((spot.x, spot.z), (width, width * height_px / width_px),
                                 (width_px, height_px), geo.reader_rot_y(spot.rot_y), y)  # fmt: skip
         return obj.custom_tile(self.guids.guid(key), self._url(component, "face", spot, piece),
