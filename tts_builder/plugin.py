@@ -12,7 +12,7 @@ exists between the pipeline and the games.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # types only: geometry imports nothing of the pipeline either
     from PIL import Image
 
     from .geometry import ScriptPosition
+
 
 @dataclass(frozen=True)
 class GameDefinition:
@@ -100,6 +101,10 @@ class Images(Protocol):
 
     def url(self, rel_path: str) -> str:
         """The URL TTS loads ``rel_path`` of the build folder from."""
+        ...
+
+    def picture(self, spec: Json, make: Callable[[], Image.Image]) -> Image.Image:
+        """The picture ``spec`` describes, made by ``make`` only when not cached."""
         ...
 
 
@@ -183,3 +188,58 @@ class Game:
     assemble: Assemble
     positions_on: PositionsOn | None = None
     strategies: str = ""
+
+
+#: A table point a game computes: ``(x, z)`` on the table top, or ``(x, y, z)`` with the height
+#: its piece's bottom lies at (a piece standing on the game's board).
+Point: TypeAlias = "tuple[float, float] | tuple[float, float, float]"
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture the game draws itself (a board drawn from its map, a card printed from its
+    rules), which a table manifest piece names with ``picture: <name>`` instead of a
+    ``component``: it is written as ``images/<name>.png``.
+
+    ``spec`` is everything it is drawn from (its cache key), ``make`` draws it. Optional:
+    ``width``, its width on the table in TTS units when the game decides it (a board drawn to
+    scale; a piece's own ``width`` wins), ``scale``, the Transform scale of a token of it (a
+    tile that must cover one printed hex; a piece's own ``scale`` wins), and ``faces``, the
+    labels of faces 1..6 when it is a d6 texture (a ``die`` piece's RotationValues).
+    ``file`` names the image it is written as when that is not its manifest name (one manifest
+    name for a picture that differs by variant: ``images/<file>.png``).
+    """
+
+    spec: Json
+    make: Callable[[], Image.Image]
+    width: float | None = None
+    scale: float | None = None
+    faces: tuple[str, ...] = ()
+    file: str = ""
+
+
+@dataclass(frozen=True)
+class TableHooks:
+    """What a game's own code hands its table manifest (``tts_builder.table``) beyond the
+    definition; every name is one the manifest may use, checked at load.
+
+    - ``pictures``: pictures it draws (``picture: <name>`` on a piece);
+    - ``anchors``: named points it computes (``at: {anchor: <name>}``, beside the manifest's
+      own ``anchors``);
+    - ``tracks``: named lists of points (``at: {track: <name>}``: the piece's objects lie one
+      per point, in order; hex centres, start fields, a marker's track);
+    - ``areas``: named rectangles ``(centre, (x size, z size))`` a zone covers
+      (``at: {area: <name>}`` on a ``zone``);
+    - ``rosters``: rosters it derives from its own keys (beside the definition's ``rosters``);
+    - ``omit``: ids of pieces its rules leave off the table for this build (a variant that
+      deals no cards), decided from rule data, never from a variant's id.
+
+    Anchors and tracks reach the scripts' context too (``anchors``, ``tracks``).
+    """
+
+    pictures: Mapping[str, Picture] = field(default_factory=dict)
+    anchors: Mapping[str, Point] = field(default_factory=dict)
+    tracks: Mapping[str, Sequence[Point]] = field(default_factory=dict)
+    areas: Mapping[str, tuple[Point, tuple[float, float]]] = field(default_factory=dict)
+    rosters: Mapping[str, Sequence[Data]] = field(default_factory=dict)
+    omit: frozenset[str] = frozenset()

@@ -2,6 +2,6 @@
 
 :mod:`.specs` (schema pieces: component layouts, sizes, tables, by-player-count rows,
 mappings), :mod:`.checks` (cross-field checks: seats, art files, names listed twice, player-count
-coverage), :mod:`.table` (table points, seats' hand zones) and :mod:`.output` (the save header
-from the definition, a build's files).
+coverage), :mod:`.table` (table points, seats' hand zones), :mod:`.output` (the save header from the
+definition, a build's files) and :mod:`.pictures` (the thumbnail and the preview sheet).
 """

@@ -5,13 +5,19 @@ table picture use.
 - :mod:`.schema`: the manifest's keys (``MANIFEST``) and cross-field checks;
 - :mod:`.layout`: anchors, seat frames, hand slots and setup spots (pure);
 - :mod:`.art`: component specs (``COMPONENT``) and their pictures, each rendered once;
-- :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest.
+- :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest;
+- :mod:`.preview`: :func:`add_previews`, a laid table's thumbnail and preview sheet.
+
+A rules engine hands the manifest what only its code knows as one
+:class:`~tts_builder.plugin.TableHooks` (pictures, anchors, tracks, areas, rosters, omitted
+pieces), to :func:`check_manifest` and :func:`lay_table`.
 """
 
 from .art import COMPONENT, Art, check_art
 from .assemble import Table, lay_table, setup_positions, target_of
 from .layout import SeatFrame, check_seat_spots, hand_capacity, hand_slots, seat_frames
-from .schema import MANIFEST, check_manifest, pieces_by_id, step_count
+from .preview import add_previews
+from .schema import MANIFEST, check_manifest, pieces_by_id, seat_colors, step_count
 
 __all__ = [
     "COMPONENT",
@@ -19,6 +25,7 @@ __all__ = [
     "Art",
     "SeatFrame",
     "Table",
+    "add_previews",
     "check_art",
     "check_manifest",
     "check_seat_spots",
@@ -27,6 +34,7 @@ __all__ = [
     "lay_table",
     "pieces_by_id",
     "seat_frames",
+    "seat_colors",
     "setup_positions",
     "step_count",
     "target_of",

@@ -8,13 +8,14 @@ fields and the digest of each art file it shows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 from ..errors import FieldError
+from ..plugin import Picture
 from ..schema import Custom, Int, ListOf, Map, Str
 
 SIZE = ListOf(Int(16, 4096), 2, 2)
@@ -47,12 +48,24 @@ class Art:
     """A build's component pictures: layout sides through the shared memoised renderer
     (:mod:`tts_builder.render.components`), d6 textures and faces, named output images."""
 
-    def __init__(self, root: Path, components: dict[str, Any], images: Any) -> None:
+    def __init__(self, root: Path, components: dict[str, Any], images: Any,
+                 pictures: Mapping[str, Picture] | None = None) -> None:  # fmt: skip
         from ..render.components import ArtFiles, Sides
 
         self.components = components
         self.images = images
         self.sides = Sides(components, ArtFiles(root), images)
+        self.pictures = dict(pictures or {})
+
+    def picture_url(self, name: str) -> str:
+        """The URL of a picture the game draws (``images/<name>.png``, or its ``file``)."""
+        drawn = self.pictures[name]
+        return self.png(drawn.file or name, drawn.spec, drawn.make)
+
+    def picture(self, name: str) -> Image.Image:
+        """A picture the game draws (drawn once per build)."""
+        drawn = self.pictures[name]
+        return self.images.picture(drawn.spec, drawn.make)
 
     def side(self, component: str, side: str, fields: dict[str, Any]) -> Image.Image:
         """One side of a layout component, drawn with ``fields`` (once per build)."""
@@ -102,21 +115,21 @@ class Art:
         return int(width), int(height)
 
 
-def check_art(data: dict[str, Any], root: Path) -> None:
+def check_art(data: dict[str, Any], root: Path, hooks: Any = None) -> None:
     """Every image element of a layout component names an art file inside the game folder,
     for each of the fields it is drawn with (the roster entries of the decks showing it, the
     seat colours): FieldError at ``components.<id>.<side>[i].src``. Checked at load, so a
     missing file is located in the definition (and in the variant that names it)."""
     from .assemble import card_fields, seat_fields
-    from .schema import deck_entries
+    from .schema import deck_entries, rosters_of, seat_colors
 
     table = data.get("table", {})
-    seats = [seat_fields(color) for color in table.get("seats", [])]
+    seats = [seat_fields(color) for color in seat_colors(table)] if "seats" in table else []
     for name, component in data["components"].items():
         fields = [{}, *seats]
         for piece in table.get("pieces", []):
             if piece.get("component") == name and "roster" in piece:
-                fields += [card_fields(e) for e in deck_entries(piece, data.get("rosters", {}))]
+                fields += [card_fields(e) for e in deck_entries(piece, rosters_of(data, hooks))]
         for side in ("face", "back"):
             for index, element in enumerate(component.get(side, [])):
                 if element.get("type") == "image":

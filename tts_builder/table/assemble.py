@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import geometry as geo
 from ..gamekit.table import hand_zones
+from ..plugin import TableHooks
 from ..save import objects as obj
 from ..save.tables import PLAYER_COLORS
 from .art import Art
@@ -22,13 +23,14 @@ from .layout import (
     CARD_LIFT,
     SeatFrame,
     Spot,
+    _rounded,
     hand_slots,
     row,
     seat_frames,
     spot_for_seat,
     spots,
 )
-from .schema import deck_entries, pieces_by_id, step_count
+from .schema import deck_entries, pieces_by_id, rosters_of, step_count
 
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
@@ -49,6 +51,8 @@ class Table:
     positions: list[geo.ScriptPosition] = field(default_factory=list)
     #: (label, component, side, fields) of every distinct face, for previews
     faces: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
+    #: the save's SnapPoints (``snap_points`` of the manifest)
+    snap_points: list[dict[str, Any]] = field(default_factory=list)
 
 
 def title(piece: dict[str, Any]) -> str:
@@ -64,14 +68,18 @@ def card_fields(entry: dict[str, Any]) -> dict[str, Any]:
 class _Layer:
     """Builds one manifest's objects, allocating GUIDs and deck ids as it goes."""
 
-    def __init__(self, data: dict[str, Any], key: str, art: Art, guids: Any) -> None:
+    def __init__(self, data: dict[str, Any], key: str, art: Art, guids: Any,
+                 hooks: TableHooks | None = None) -> None:  # fmt: skip
         self.data = data
         self.manifest = data[key]
         self.art = art
         self.guids = guids
+        self.hooks = hooks or TableHooks()
+        self.rosters = rosters_of(data, self.hooks)
         self.table = Table()
         self.next_deck_id = 1
         self.frames = seat_frames(self.manifest)
+        self.track: list[Spot] = []  # the spots of the piece being laid along a track
 
     def add(self, piece: dict[str, Any], made: dict[str, Any]) -> None:
         self.table.objects.append(made)
@@ -80,17 +88,45 @@ class _Layer:
     # --- pieces -----------------------------------------------------------------------------
 
     def lay(self, piece: dict[str, Any]) -> None:
-        for n, spot in enumerate(spots(piece["at"], self.manifest)):
+        if piece["id"] in self.hooks.omit:
+            return
+        places = spots(piece["at"], self.manifest, self.hooks)
+        on_track = isinstance(piece["at"], dict) and "track" in piece["at"]
+        self.track = places if on_track else []
+        for n, spot in enumerate(places[:1] if on_track else places):
             where = f"{piece['id']}:{spot.seat.color}" if spot.seat else piece["id"]
             name = f"{spot.seat.color} {title(piece)}" if spot.seat else title(piece)
             getattr(self, f"_{piece['kind']}")(piece, spot, where, name, n)
+        self.track = []
+
+    def _nth(self, spot: Spot, i: int, rise: float) -> tuple[Spot, float]:
+        """Where a piece's object ``i`` lies: its point of the track, else ``spot`` (with the
+        height ``rise`` above the spot's, for a pile); and that height."""
+        at = self.track[i] if self.track else spot
+        base = geo.TABLE_TOP_Y if at.y is None else at.y
+        return at, base + (0.0 if self.track else rise)
+
+    def _count(self, piece: dict[str, Any]) -> int:
+        """How many objects a piece lays: its ``count``; on a track without one, one per point."""
+        return int(piece.get("count", len(self.track) if self.track else 1))
+
+    def _numbered(self, piece: dict[str, Any], name: str, i: int) -> str:
+        """An object's nickname: the piece's, numbered from 1 when the piece says ``numbered``."""
+        return f"{name} {i + 1}" if piece.get("numbered") else name
+
+    def _drawn_width(self, piece: dict[str, Any]) -> float:
+        """The width of the game's picture a tile is drawn from (its states are that wide)."""
+        return float(self.art.pictures[piece["picture"]].width or 0.0)
 
     def _fields(self, spot: Spot) -> dict[str, Any]:
         """The {fields} a piece at a seat may print: ``seat`` and ``seat_color`` (#rrggbb)."""
         return seat_fields(spot.seat.color) if spot.seat else {}
 
-    def _url(self, component: str, side: str, spot: Spot) -> str:
-        """A side's picture, drawn for the piece's seat when its layout prints the seat."""
+    def _url(self, component: str | None, side: str, spot: Spot, piece: Any = None) -> str:
+        """A side's picture, drawn for the piece's seat when its layout prints the seat; or
+        the game's picture the piece names."""
+        if component is None:  # a piece drawn from the game's picture
+            return self.art.picture_url(piece["picture"])
         if spot.seat and uses_seat(self.data["components"][component][side]):
             suffix = f"-{spot.seat.color.lower()}"
             return self.art.side_url(component, side, self._fields(spot), suffix)
@@ -104,7 +140,7 @@ class _Layer:
         """One card per roster entry and copy; each distinct face once on the sheets (copies
         share their face's CardID, as TTS allows)."""
         component = piece["component"]
-        entries = deck_entries(piece, self.data["rosters"])
+        entries = deck_entries(piece, self.rosters)
         faces: list[dict[str, Any]] = []
         for entry in entries:
             if entry not in faces:
@@ -122,8 +158,9 @@ class _Layer:
                 ids[index] = (obj.card_id(deck_id, slot), entry)
         made = []
         cards = [e for e in entries for _ in range(piece.get("copies", 1))]
+        inner = {**piece, **piece.get("contents", {})}
         for index, card in enumerate(cards):
-            info = self._info(piece, str(card.get("name", name)))
+            info = self._info(inner, str(card.get("name", name)))
             info["gm_notes"] = json.dumps(card, sort_keys=True, ensure_ascii=False)
             card_id, entry = ids[faces.index(card)]
             guid = self.guids.guid(f"card:{where}:{index}")
@@ -154,13 +191,16 @@ class _Layer:
             self.table.faces.append((f"{title(piece)} back", component, "back", {}))
 
     def _token_obj(self, piece: dict[str, Any], key: str, name: str, at: Any, spot: Spot,
-                   component: str | None = None) -> dict[str, Any]:  # fmt: skip
-        component = component or piece["component"]
-        scale = float(piece.get("scale", DEFAULT_TOKEN_SCALE))
+                   component: str | None = None, url: str = "") -> dict[str, Any]:  # fmt: skip
+        drawn = self.art.pictures.get(piece.get("picture", "")) if self.art else None
+        scale = float(piece.get("scale", (drawn and drawn.scale) or DEFAULT_TOKEN_SCALE))
+        url = url or self._url(component or piece.get("component"), "face", spot,
+                               None if component else piece)  # fmt: skip
+        extra = {"stand_up": True} if piece.get("stand_up") else {}
         return obj.custom_token(
-            self.guids.guid(key), self._url(component, "face", spot), thickness=THICKNESS,
+            self.guids.guid(key), url, thickness=float(piece.get("thickness", THICKNESS)),
             stackable=False,  # the scripts hand tokens out one by one; a stack would hide them
-            locked=bool(piece.get("locked", False)),
+            locked=bool(piece.get("locked", False)), **extra,
             transform=obj.transform(at[0], at[1], (scale, 1.0, scale)), **self._info(piece, name),
         )  # fmt: skip
 
@@ -175,18 +215,57 @@ class _Layer:
         return made
 
     def _token(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
-        for i in range(piece.get("count", 1)):
-            at = ((spot.x, geo.TABLE_TOP_Y + THICKNESS * i, spot.z), (0.0, spot.rot_y, 0.0))
+        if "roster" in piece:
+            self._roster_tokens(piece, spot, where, n)
+            return
+        for i in range(self._count(piece)):
+            place, y = self._nth(spot, i, float(piece.get("thickness", THICKNESS)) * i)
+            at = ((place.x, y, place.z), (0.0, place.rot_y, 0.0))
             key = f"token:{where}:{i}"
+            label = self._numbered(piece, name, i)
 
-            def build(k: str, component: str | None = None, at: Any = at) -> dict[str, Any]:
-                return self._token_obj(piece, k, name, at, spot, component)
+            def build(k: str, component: str | None = None, at: Any = at,
+                      label: str = label) -> dict[str, Any]:  # fmt: skip
+                return self._token_obj(piece, k, label, at, spot, component)
 
             self.add(piece, self._with_states(piece, build(key), key, build))
         self._face_once(piece, spot, n)
 
+    def _roster_tokens(self, piece: dict[str, Any], spot: Spot, where: str, n: int) -> None:
+        """``count`` tokens per roster entry, each entry's face drawn with its fields
+        (``images/<component>-face-<k>.png``, the k-th distinct entry: equal entries share it
+        and are numbered among themselves), named after the entry, GM notes its entry (with
+        ``piece``: the object's number, 0-based, in the piece's order)."""
+        component, count = piece["component"], piece.get("count", 1)
+        thickness = float(piece.get("thickness", THICKNESS))
+        distinct: list[dict[str, Any]] = []
+        made_of: dict[int, int] = {}  # distinct entry -> objects made of it so far
+        entries = [e for e in self.rosters[piece["roster"]] for _ in range(count)]
+        for i, entry in enumerate(entries):
+            if entry not in distinct:
+                distinct.append(entry)
+            k = distinct.index(entry)
+            fields = {**card_fields(entry), **self._fields(spot)}
+            url = self.art.side_url(component, "face", fields, f"-{k + 1}")
+            label = str(entry.get("name", title(piece)))
+            j = made_of[k] = made_of.get(k, -1) + 1
+            if n == 0 and j == 0:
+                self.table.faces.append((label, component, "face", fields))
+            place, y = self._nth(spot, i, thickness * i)
+            at = ((place.x, y, place.z), (0.0, place.rot_y, 0.0))
+            nickname = self._numbered(piece, label, j)
+            made = self._token_obj(piece, f"token:{where}:{i}", nickname, at, spot, url=url)
+            made["GMNotes"] = json.dumps({**entry, "piece": i}, sort_keys=True, ensure_ascii=False)
+            self.add(piece, made)
+
     def _face_once(self, piece: dict[str, Any], spot: Spot, n: int) -> None:
-        """The piece's faces for the preview: once, or once per seat if they print the seat."""
+        """The piece's faces for the preview: once, or once per seat if they print the seat
+        (a game's picture: once, as ``(label, picture, "picture", {})``)."""
+        if "picture" in piece:
+            face = (title(piece), piece["picture"], "picture", {})
+            if face not in self.table.faces:
+                self.table.faces.append(face)
+            return
         for component in [piece["component"], *piece.get("states", [])]:
             layout = self.data["components"][component]["face"]
             if n > 0 and not (spot.seat and uses_seat(layout)):
@@ -200,10 +279,12 @@ class _Layer:
                 self.table.faces.append(face)
 
     def _bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
-        inside = [self._token_obj(piece, f"token:{where}:{i}", title(piece),
+        inner = {**piece, **piece.get("contents", {})}
+        inside = [self._token_obj(inner, f"token:{where}:{i}", title(inner),
                                   ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot)
                   for i in range(piece.get("count", 1))]  # fmt: skip
-        at = obj.transform((spot.x, geo.TABLE_TOP_Y + BAG_LIFT, spot.z), (0.0, spot.rot_y, 0.0))
+        at = obj.transform((spot.x, self._nth(spot, 0, 0.0)[1] + BAG_LIFT, spot.z),
+                           (0.0, spot.rot_y, 0.0))  # fmt: skip
         info = self._info(piece, name)
         self.add(piece, obj.bag(self.guids.guid(f"bag:{where}"), inside, transform=at,
                                 locked=bool(piece.get("locked", False)), **info))  # fmt: skip
@@ -211,60 +292,102 @@ class _Layer:
 
     def _infinite_bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str,
                       n: int) -> None:  # fmt: skip
-        template = self._token_obj(piece, f"token:{where}:template", title(piece),
+        inner = {**piece, **piece.get("contents", {})}
+        template = self._token_obj(inner, f"token:{where}:template", title(inner),
                                    ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot)  # fmt: skip
-        at = obj.transform((spot.x, geo.TABLE_TOP_Y + BAG_LIFT, spot.z), (0.0, spot.rot_y, 0.0))
+        at = obj.transform((spot.x, self._nth(spot, 0, 0.0)[1] + BAG_LIFT, spot.z),
+                           (0.0, spot.rot_y, 0.0))  # fmt: skip
         self.add(piece, obj.infinite_bag(self.guids.guid(f"bag:{where}"), template, transform=at,
                                          locked=bool(piece.get("locked", False)),
                                          **self._info(piece, name)))  # fmt: skip
         self._face_once(piece, spot, n)
 
     def _tile_obj(self, piece: dict[str, Any], key: str, name: str, spot: Spot, y: float,
-                  component: str, locked: bool) -> dict[str, Any]:  # fmt: skip
-        width_px, height_px = self.art.size(component)
-        width = float(piece["width"])
+                  component: str | None, locked: bool) -> dict[str, Any]:  # fmt: skip
+        if component is None:  # the game's picture
+            drawn = self.art.pictures[piece["picture"]]
+            width_px, height_px = self.art.picture(piece["picture"]).size
+            width = float(piece.get("width", drawn.width or 0.0))
+        else:
+            width_px, height_px = self.art.size(component)
+            width = float(piece["width"]) if "width" in piece else self._drawn_width(piece)
         at = obj.laid_transform((spot.x, spot.z), (width, width * height_px / width_px),
                                 (width_px, height_px), geo.reader_rot_y(spot.rot_y), y)  # fmt: skip
-        return obj.custom_tile(self.guids.guid(key), self._url(component, "face", spot),
-                               thickness=THICKNESS, locked=locked, transform=at,
-                               **self._info(piece, name))  # fmt: skip
+        return obj.custom_tile(self.guids.guid(key), self._url(component, "face", spot, piece),
+                               self._back_url(piece),
+                               thickness=float(piece.get("thickness", THICKNESS)), locked=locked,
+                               transform=at, **self._info(piece, name))  # fmt: skip
+
+    def _back_url(self, piece: dict[str, Any]) -> str:
+        """The picture of a tile's other side (``back``: the game's picture or a component's
+        face), or "" for a plain back."""
+        name = piece.get("back")
+        if name is None:
+            return ""
+        if name in self.art.pictures:
+            return self.art.picture_url(name)
+        return self.art.side_url(name, "face")
 
     def _tile(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int,
               locked: bool = False) -> None:  # fmt: skip
-        for i in range(piece.get("count", 1)):
+        for i in range(self._count(piece)):
             key = f"tile:{where}:{i}"
-            y = geo.TABLE_TOP_Y + THICKNESS * i
+            place, y = self._nth(spot, i, float(piece.get("thickness", THICKNESS)) * i)
+            label = self._numbered(piece, name, i)
 
-            def build(k: str, component: str | None = None, y: float = y) -> dict[str, Any]:
-                return self._tile_obj(piece, k, name, spot, y, component or piece["component"],
+            def build(k: str, component: str | None = None, y: float = y, place: Spot = place,
+                      label: str = label) -> dict[str, Any]:  # fmt: skip
+                return self._tile_obj(piece, k, label, place, y,
+                                      component or piece.get("component"),
                                       bool(piece.get("locked", locked)))  # fmt: skip
 
             self.add(piece, self._with_states(piece, build(key), key, build))
         self._face_once(piece, spot, n)
+        if n == 0 and "back" in piece:
+            side = "picture" if piece["back"] in self.art.pictures else "face"
+            self.table.faces.append((f"{title(piece)} back", piece["back"], side, {}))
 
     def _board(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         self._tile(piece, spot, where, name, n, locked=True)
 
     def _die(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
-        url = self.art.die_url(piece["component"])
-        faces = self.data["components"][piece["component"]]["faces"]
+        if "picture" in piece:
+            url = self.art.picture_url(piece["picture"])
+            faces = list(self.art.pictures[piece["picture"]].faces)
+        else:
+            url = self.art.die_url(piece["component"])
+            faces = self.data["components"][piece["component"]]["faces"]
         rotations = [(label, rot) for label, (_n, rot) in zip(faces, obj.D6_ROTATIONS,
                                                                strict=True)]  # fmt: skip
         scale = float(piece.get("scale", 1.0))
-        for i in range(piece.get("count", 1)):
-            at = obj.transform((spot.x + DIE_STEP * i, geo.TABLE_TOP_Y + geo.D6_SIDE * scale / 2,
-                                spot.z), (0.0, 0.0, 0.0), (scale, scale, scale))  # fmt: skip
-            self.add(piece, obj.custom_dice(self.guids.guid(f"die:{where}:{i}"), url, rotations,
-                                            transform=at, **self._info(piece, name)))  # fmt: skip
-        if n == 0:
+        for i in range(self._count(piece)):
+            place, y = self._nth(spot, i, 0.0)
+            x = place.x + (0.0 if self.track else DIE_STEP * i)
+            at = obj.transform((x, y + geo.D6_SIDE * scale / 2, place.z), (0.0, 0.0, 0.0),
+                               (scale, scale, scale))  # fmt: skip
+            self.add(
+                piece,
+                obj.custom_dice(
+                    self.guids.guid(f"die:{where}:{i}"),
+                    url,
+                    rotations,
+                    transform=at,
+                    **self._info(piece, self._numbered(piece, name, i)),
+                ),
+            )
+        if "picture" in piece:
+            self._face_once(piece, spot, n)
+        elif n == 0:
             for i, label in enumerate(faces):
                 face = (f"{title(piece)}: {label}", piece["component"], "die", {"face": i})
                 self.table.faces.append(face)
 
     def _zone(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
-        sx, sz = piece["size"]
+        """A scripting zone of ``size``, or covering the game's area, 2 units high."""
+        area = piece["at"].get("area") if isinstance(piece["at"], dict) else None
+        sx, sz = self.hooks.areas[area][1] if area else piece["size"]
         turn = spot.seat.hand_rot_y if spot.seat else 0.0
-        at = obj.transform((spot.x, geo.TABLE_TOP_Y + 1.0, spot.z), (0.0, turn, 0.0),
+        at = obj.transform((spot.x, self._nth(spot, 0, 0.0)[1] + 1.0, spot.z), (0.0, turn, 0.0),
                            (float(sx), 2.0, float(sz)))  # fmt: skip
         self.add(piece, obj.scripting_trigger(self.guids.guid(f"zone:{where}"), at,
                                               **self._info(piece, name)))  # fmt: skip
@@ -300,7 +423,7 @@ class _Layer:
                     at = hand_slots(frame, hand_total)
                     turn = frame.reader_rot_y
                 else:
-                    start = spot_for_seat(step["to"], self.manifest, frame)
+                    start = spot_for_seat(step["to"], self.manifest, frame, self.hooks)
                     at = row(start, most, step.get("spread"), lift, geo.TABLE_TOP_Y)
                     turn = start.rot_y
                     self._record(step, index, frame, at, turn, is_card)
@@ -347,25 +470,34 @@ def target_of(step: dict[str, Any]) -> str:
 
 
 def setup_positions(
-    data: dict[str, Any], colours: list[str] | None = None, key: str = "table"
+    data: dict[str, Any],
+    colours: list[str] | None = None,
+    key: str = "table",
+    hooks: TableHooks | None = None,
 ) -> list[geo.ScriptPosition]:
     """The positions Setup deals to (no art needed): every seat's, or only ``colours``' and
     the shared ones."""
-    layer = _Layer(data, key, None, None)  # type: ignore[arg-type]
+    layer = _Layer(data, key, None, None, hooks)  # type: ignore[arg-type]
     if colours is not None:
         layer.frames = [f for f in layer.frames if f.color in colours]
     layer.steps()
     return layer.table.positions
 
 
-def lay_table(data: dict[str, Any], art: Art, guids: Any, key: str = "table") -> Table:
-    """Every object of the manifest ``data[key]``, the scripts' data and the positions."""
-    layer = _Layer(data, key, art, guids)
+def lay_table(data: dict[str, Any], art: Art, guids: Any, key: str = "table",
+              hooks: TableHooks | None = None) -> Table:  # fmt: skip
+    """Every object of the manifest ``data[key]``, the scripts' data and the positions;
+    ``hooks`` are what the game supplies (pictures, anchors, tracks, rosters, omitted pieces)."""
+    layer = _Layer(data, key, art, guids, hooks)
     for piece in layer.manifest["pieces"]:
         layer.lay(piece)
     layer.hands()
     steps = layer.steps()
     table = layer.table
+    for snap in layer.manifest.get("snap_points", []):
+        for spot in spots(snap["at"], layer.manifest, layer.hooks):
+            y = geo.TABLE_TOP_Y if spot.y is None else spot.y
+            table.snap_points.append(obj.snap_point((spot.x, y, spot.z), tags=snap.get("tags")))
     table.context = {
         "seats": [{"color": f.color, "slot": f.slot} for f in layer.frames],
         "pieces": {
@@ -373,5 +505,9 @@ def lay_table(data: dict[str, Any], art: Art, guids: Any, key: str = "table") ->
             for pid, guids_ in table.guids.items()
         },  # fmt: skip
         "steps": steps,
+        "anchors": {k: _rounded(tuple(map(float, v))) for k, v in layer.hooks.anchors.items()},
+        "tracks": {
+            k: [_rounded(tuple(map(float, p))) for p in v] for k, v in layer.hooks.tracks.items()
+        },  # fmt: skip
     }
     return table

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import geometry as geo
+from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS
 
 Vec3 = tuple[float, float, float]
@@ -34,10 +35,14 @@ class SeatFrame:
     hand_pos: Vec3
     hand_rot_y: float
     hand_scale: Vec3
+    #: the rotY the seat faces when its entry says (``facing``), else its hand zone's
+    facing: float | None = None
+    #: the seat's named table points (``at: {seat: NAME}``)
+    points: tuple[tuple[str, tuple[float, float]], ...] = ()
 
     @property
     def reader_rot_y(self) -> float:
-        return geo.reader_rot_y(self.hand_rot_y)
+        return geo.reader_rot_y(self.hand_rot_y if self.facing is None else self.facing)
 
     def world(self, offset: Any) -> tuple[float, float]:
         """Table (x, z) of a seat-frame point (dx to the seat's right, dz towards the middle)."""
@@ -53,10 +58,14 @@ def seat_frames(manifest: dict[str, Any]) -> list[SeatFrame]:
     """The manifest's seats in order, each at the table's default hand zone of its colour."""
     placements = HAND_PLACEMENTS[manifest["type"]]
     frames = []
-    for slot, colour in enumerate(manifest["seats"], start=1):
-        pos, rot, scale = placements[colour]
-        frames.append(SeatFrame(colour, slot, tuple(map(float, pos)), float(rot[1]),
-                                tuple(map(float, scale))))  # fmt: skip
+    for slot, seat in enumerate(manifest["seats"], start=1):
+        entry = seat if isinstance(seat, dict) else {"color": seat}
+        pos, rot, scale = placements[entry["color"]]
+        facing = float(entry["facing"]) if "facing" in entry else None
+        points = tuple((k, (float(v[0]), float(v[1]))) for k, v in entry.items()
+                       if k not in ("color", "facing"))  # fmt: skip
+        frames.append(SeatFrame(entry["color"], slot, tuple(map(float, pos)), float(rot[1]),
+                                tuple(map(float, scale)), facing, points))  # fmt: skip
     return frames
 
 
@@ -83,25 +92,46 @@ class Spot:
     z: float
     rot_y: float
     seat: SeatFrame | None = None
+    #: the height the piece's bottom lies at, when the game's point says (else the table top)
+    y: float | None = None
 
 
-def spots(at: Any, manifest: dict[str, Any]) -> list[Spot]:
+def _point(at: Any, rot_y: float) -> Spot:
+    """A spot at a game's point ``(x, z)`` or ``(x, y, z)``."""
+    if len(at) == 3:
+        return Spot(float(at[0]), float(at[2]), rot_y, y=float(at[1]))
+    return Spot(float(at[0]), float(at[1]), rot_y)
+
+
+def spots(at: Any, manifest: dict[str, Any], hooks: TableHooks | None = None) -> list[Spot]:
     """The table spots of a position: one for ``[x, z]`` and ``{anchor}`` (read by the first
-    seat), one per seat for ``{seat: [dx, dz]}`` (read by that seat)."""
+    seat), one per point of a ``{track}``, one per seat for ``{seat: [dx, dz]}`` and
+    ``{seat: NAME}`` (read by that seat). Anchors and tracks may be the game's (``hooks``)."""
+    hooks = hooks or TableHooks()
     frames = seat_frames(manifest)
     shared = frames[0].reader_rot_y
     if isinstance(at, list):
         return [Spot(float(at[0]), float(at[1]), shared)]
     if "seat" in at:
+        if isinstance(at["seat"], str):
+            return [Spot(*dict(f.points)[at["seat"]], f.reader_rot_y, f) for f in frames]
         return [Spot(*f.world(at["seat"]), f.reader_rot_y, f) for f in frames]
-    ax, az = manifest["anchors"][at["anchor"]]
+    if "track" in at:
+        return [_point(p, shared) for p in hooks.tracks[at["track"]]]
+    if "area" in at:
+        return [_point(hooks.areas[at["area"]][0], shared)]
+    own = manifest.get("anchors", {})
+    base = _point(own[at["anchor"]] if at["anchor"] in own else hooks.anchors[at["anchor"]],
+                  shared)  # fmt: skip
     dx, dz = at.get("offset", (0.0, 0.0))
-    return [Spot(float(ax) + float(dx), float(az) + float(dz), shared)]
+    return [Spot(base.x + float(dx), base.z + float(dz), shared, y=base.y)]
 
 
-def spot_for_seat(at: Any, manifest: dict[str, Any], frame: SeatFrame) -> Spot:
+def spot_for_seat(
+    at: Any, manifest: dict[str, Any], frame: SeatFrame, hooks: TableHooks | None = None
+) -> Spot:
     """The spot of a position for one seat: its own spot if the position is per seat."""
-    found = spots(at, manifest)
+    found = spots(at, manifest, hooks)
     return found[frame.slot - 1] if len(found) > 1 else found[0]
 
 
@@ -140,7 +170,7 @@ def check_seat_spots(manifest: dict[str, Any]) -> None:
     places = [(f"table.pieces[{i}].at", p["at"]) for i, p in enumerate(manifest["pieces"])]
     places += [(f"table.setup[{i}].to", s["to"]) for i, s in enumerate(manifest.get("setup", []))]
     for field, at in places:
-        if not isinstance(at, dict) or "seat" not in at:
+        if not isinstance(at, dict) or not isinstance(at.get("seat"), list):
             continue
         for frame in frames:
             x, z = frame.world(at["seat"])

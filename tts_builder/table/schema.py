@@ -9,11 +9,13 @@ what the Setup button deals or hands out to each seated player, by player count.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import FieldError
 from ..gamekit.checks import unique_names
 from ..gamekit.specs import by_player_count
+from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
 
@@ -36,18 +38,25 @@ KINDS: dict[str, str] = {
 #: Kinds a setup step can take pieces from, and what it hands out.
 SOURCES = ("deck", "bag", "infinite_bag")
 PLAYER_COUNT = Int(1, 10)
+TAGS = ListOf(Str(pattern=r"[A-Za-z][A-Za-z0-9_]*", hint="a tag like 'Flower'"))
 
 
 def _position(value: Any, path: str) -> None:
-    """``[x, z]`` on the table, ``{anchor, offset}`` or ``{seat: [dx, dz]}``."""
+    """``[x, z]`` on the table, ``{anchor, offset}``, ``{track: NAME}``, ``{seat: [dx, dz]}``
+    or ``{seat: NAME}`` (a point every seat names)."""
     if isinstance(value, list):
         Point(2).check(value, path)
         return
     if not isinstance(value, dict):
-        raise FieldError(path, "expected [x, z], {anchor: NAME, offset: [dx, dz]} or "
-                         f"{{seat: [dx, dz]}}, got {type(value).__name__}")  # fmt: skip
+        raise FieldError(path, "expected [x, z], {anchor: NAME, offset: [dx, dz]}, "
+                         "{track: NAME}, {seat: [dx, dz]} or {seat: NAME}, got "
+                         f"{type(value).__name__}")  # fmt: skip
     if "seat" in value:
-        Map({"seat": Point(2)}).check(value, path)
+        Map({"seat": ID if isinstance(value["seat"], str) else Point(2)}).check(value, path)
+    elif "track" in value:
+        Map({"track": ID}).check(value, path)
+    elif "area" in value:
+        Map({"area": ID}).check(value, path)
     else:
         Map({"anchor": ID, "offset": Point(2)}, frozenset({"offset"})).check(value, path)
 
@@ -71,6 +80,8 @@ PIECE = Map(
         "kind": OneOf(tuple(KINDS)),
         "name": Str(),
         "component": ID,
+        "picture": ID,
+        "back": ID,
         "roster": ID,
         "copies": Int(1, 20),
         "each": Custom(lambda v, p: _each(v, p)),
@@ -79,14 +90,19 @@ PIECE = Map(
         "width": Num(),
         "size": Point(2),
         "scale": Num(),
-        "tags": ListOf(Str(pattern=r"[A-Za-z][A-Za-z0-9_]*", hint="a tag like 'Flower'")),
+        "thickness": Num(),
+        "stand_up": Bool(),
+        "numbered": Bool(),
+        "tags": TAGS,
         "notes": Str(),
         "states": ListOf(ID, 1, 9),
+        "contents": Map({"name": Str(), "tags": TAGS}, frozenset({"name", "tags"})),
         "locked": Bool(),
         "face_up": Bool(),
     },
-    frozenset({"name", "component", "roster", "copies", "each", "count", "width", "size", "scale",
-               "tags", "notes", "states", "locked", "face_up"}),
+    frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
+               "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
+               "locked", "face_up", "back"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -105,14 +121,32 @@ MANIFEST = Map(
     {
         "type": OneOf(TABLES),
         "sky": SKIES,
-        "seats": ListOf(OneOf(SEAT_COLORS), 1, 10),
+        "seats": ListOf(Custom(lambda v, p: _seat(v, p)), 1, 10),
         "anchors": Custom(lambda v, p: _anchors(v, p)),
         "pieces": ListOf(PIECE, 1),
         "setup": ListOf(STEP),
         "score": Map({"start": Int(-999, 999), "min": Int(-999, 999), "max": Int(-999, 999)}),
+        "snap_points": ListOf(Map({"at": POSITION, "tags": TAGS}, frozenset({"tags"}))),
     },
-    frozenset({"anchors", "setup", "score"}),
+    frozenset({"anchors", "setup", "score", "snap_points"}),
 )
+
+
+def _seat(value: Any, path: str) -> None:
+    """A seat colour, or ``{color, facing?, <point name>: [x, z]...}``: a seat with the table
+    points its pieces lie at (``at: {seat: NAME}``) and maybe the rotY they read at."""
+    if not isinstance(value, dict):
+        OneOf(SEAT_COLORS).check(value, path)
+        return
+    if "color" not in value:
+        raise FieldError(f"{path}.color", "missing required key")
+    OneOf(SEAT_COLORS).check(value["color"], f"{path}.color")
+    if "facing" in value:
+        Num().check(value["facing"], f"{path}.facing")
+    for key, point in value.items():
+        if key not in ("color", "facing"):
+            ID.check(key, f"{path}.{key}")
+            Point(2).check(point, f"{path}.{key}")
 
 
 def _each(value: Any, path: str) -> None:
@@ -170,30 +204,66 @@ def step_count(step: dict[str, Any], players: int) -> int:
     return 0
 
 
-def check_manifest(data: dict[str, Any], path: str = "table") -> None:
-    """Cross-field checks: unique ids, known anchors, components and rosters of the right
-    kind, seats at the table, player counts covered, enough pieces for every deal."""
+def seat_colors(manifest: dict[str, Any]) -> list[str]:
+    """The manifest's seat colours in order (a seat is a colour or a mapping with ``color``)."""
+    return [s["color"] if isinstance(s, dict) else s for s in manifest["seats"]]
+
+
+@dataclass(frozen=True)
+class _Known:
+    """The names a manifest may use: its own and those its game hands it."""
+
+    anchors: dict[str, Any]
+    tracks: dict[str, Any]
+    areas: dict[str, Any]
+    pictures: dict[str, Any]
+    seat_points: set[str]
+
+
+def rosters_of(data: dict[str, Any], hooks: TableHooks | None = None) -> dict[str, Any]:
+    """The definition's rosters and those the game derives (:class:`TableHooks`)."""
+    return {**data.get("rosters", {}), **(hooks.rosters if hooks else {})}
+
+
+def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks | None = None
+                   ) -> None:  # fmt: skip
+    """Cross-field checks: unique ids, known anchors, tracks, pictures, components and rosters
+    of the right kind, seats at the table, player counts covered, enough pieces for every deal.
+    ``hooks`` are the names the game supplies (:class:`~tts_builder.plugin.TableHooks`)."""
+    hooks = hooks or TableHooks()
     manifest = data[path]
     low, high = data["players"]["min"], data["players"]["max"]
     components = data.get("components", {})
-    rosters = data.get("rosters", {})
-    anchors = manifest.get("anchors", {})
-    seats = manifest["seats"]
+    rosters = rosters_of(data, hooks)
+    seats = seat_colors(manifest)
+    points = [set(s) - {"color", "facing"} for s in manifest["seats"] if isinstance(s, dict)]
+    own = manifest.get("anchors", {})
+    for name in own:
+        if name in hooks.anchors or name in hooks.tracks:
+            raise FieldError(f"{path}.anchors.{name}", f"{name!r} is a point the game supplies")
+    known = _Known({**hooks.anchors, **own}, dict(hooks.tracks), dict(hooks.areas),
+                   dict(hooks.pictures),
+                   set.intersection(*points) if len(points) == len(seats) else set())  # fmt: skip
     unique_names(seats, f"{path}.seats[{{}}]", "seat colour {!r} listed twice")
     if len(seats) < high:
         raise FieldError(f"{path}.seats", f"expected at least {high} seats, got {len(seats)}")
-    known = HAND_PLACEMENTS[manifest["type"]]
+    table_seats = HAND_PLACEMENTS[manifest["type"]]
     for i, colour in enumerate(seats):
-        if colour not in known:
+        if colour not in table_seats:
             raise FieldError(f"{path}.seats[{i}]", f"{manifest['type']} has no seat {colour}")
+    for i, snap in enumerate(manifest.get("snap_points", [])):
+        _check_at(snap["at"], f"{path}.snap_points[{i}].at", known)
     ids = [piece["id"] for piece in manifest["pieces"]]
     unique_names(ids, f"{path}.pieces[{{}}].id", "piece id {!r} listed twice")
     for i, piece in enumerate(manifest["pieces"]):
-        _check_piece(piece, f"{path}.pieces[{i}]", components, rosters, anchors)
+        _check_piece(piece, f"{path}.pieces[{i}]", components, rosters, known)
     pieces = pieces_by_id(manifest)
     taken: dict[tuple[str, int], int] = {}  # (source, players) -> dealt by the steps so far
     for i, step in enumerate(manifest.get("setup", [])):
-        _check_step(step, f"{path}.setup[{i}]", pieces, anchors, rosters, (low, high))
+        _check_step(step, f"{path}.setup[{i}]", pieces, known, rosters, (low, high))
+        if step["deal"] in hooks.omit:
+            raise FieldError(f"{path}.setup[{i}].deal", f"{step['deal']!r} is not on the table "
+                             "in this game")  # fmt: skip
         _check_supply(step, f"{path}.setup[{i}]", pieces[step["deal"]], rosters, (low, high),
                       taken)  # fmt: skip
     score = manifest.get("score")
@@ -202,72 +272,151 @@ def check_manifest(data: dict[str, Any], path: str = "table") -> None:
                          f"({score['min']}..{score['max']}), got {score['start']}")  # fmt: skip
 
 
-def _check_at(at: Any, path: str, anchors: dict[str, Any]) -> None:
-    if isinstance(at, dict) and "anchor" in at and at["anchor"] not in anchors:
-        names = ", ".join(sorted(anchors)) or "none"
-        raise FieldError(f"{path}.anchor", f"unknown anchor {at['anchor']!r} (anchors: {names})")
+def _check_at(at: Any, path: str, known: _Known) -> None:
+    if not isinstance(at, dict):
+        return
+    lists = (
+        ("anchor", known.anchors, "anchors"),
+        ("track", known.tracks, "tracks"),
+        ("seat", known.seat_points, "points of every seat"),
+        ("area", known.areas, "areas"),
+    )
+    for key, names, what in lists:
+        if isinstance(at.get(key), str) and at[key] not in names:
+            listed = ", ".join(sorted(names)) or "none"
+            raise FieldError(f"{path}.{key}", f"unknown {key} {at[key]!r} ({what}: {listed})")
+
+
+def object_count(piece: dict[str, Any], rosters: dict[str, Any]) -> int:
+    """How many objects a piece lays at each of its spots (a roster token: entries x count)."""
+    count = piece.get("count", 1)
+    if piece["kind"] == "token" and "roster" in piece:
+        return len(rosters[piece["roster"]]) * count
+    return count if piece["kind"] in ("token", "tile", "die", "bag") else 1
 
 
 def _check_piece(
     piece: dict[str, Any], path: str, components: dict[str, Any], rosters: dict[str, Any],
-    anchors: dict[str, Any],
+    known: _Known,
 ) -> None:  # fmt: skip
     kind = piece["kind"]
     needs = KINDS[kind]
-    _check_at(piece["at"], f"{path}.at", anchors)
+    _check_at(piece["at"], f"{path}.at", known)
     for key in _keys_not_for(kind):
         if key in piece:
             raise FieldError(f"{path}.{key}", f"a {kind} has no {key!r}")
-    if needs and "component" not in piece:
+    if "picture" in piece:
+        _check_picture(piece, path, known)
+    elif needs and "component" not in piece:
         raise FieldError(f"{path}.component", f"missing required key (a {kind} is drawn "
                          "from a component)")  # fmt: skip
     named = [("component", piece["component"])] if "component" in piece else []
     named += [(f"states[{i}]", state) for i, state in enumerate(piece.get("states", []))]
     for key, name in named:
         if name not in components:
-            known = ", ".join(sorted(components)) or "none"
-            raise FieldError(f"{path}.{key}", f"unknown component {name!r} (components: {known})")
+            listed = ", ".join(sorted(components)) or "none"
+            raise FieldError(f"{path}.{key}", f"unknown component {name!r} (components: {listed})")
         has_faces = "face" in components[name]
         if (needs == "die") == has_faces:
             want = "a die (faces, style)" if needs == "die" else "a layout (size, face)"
             raise FieldError(f"{path}.{key}", f"a {kind} needs {want} component; "
                              f"{name!r} is not one")  # fmt: skip
-    if kind == "deck":
-        if "roster" not in piece:
-            raise FieldError(f"{path}.roster", "missing required key (a deck has one card "
-                             "per roster entry)")  # fmt: skip
-        if piece["roster"] not in rosters:
-            known = ", ".join(sorted(rosters)) or "none"
-            raise FieldError(f"{path}.roster", f"unknown roster {piece['roster']!r} "
-                             f"(rosters: {known})")  # fmt: skip
-        if deck_size(piece, rosters) < 2:
-            raise FieldError(f"{path}.roster", "a deck holds at least 2 cards")
+    if kind == "deck" and "roster" not in piece:
+        raise FieldError(f"{path}.roster", "missing required key (a deck has one card "
+                         "per roster entry)")  # fmt: skip
+    if "roster" in piece and piece["roster"] not in rosters:
+        listed = ", ".join(sorted(rosters)) or "none"
+        raise FieldError(f"{path}.roster", f"unknown roster {piece['roster']!r} "
+                         f"(rosters: {listed})")  # fmt: skip
+    if kind == "deck" and deck_size(piece, rosters) < 2:
+        raise FieldError(f"{path}.roster", "a deck holds at least 2 cards")
     if kind in ("deck", "card") and "back" not in components[piece["component"]]:
         raise FieldError(f"{path}.component", f"a {kind}'s component needs a back layout")
-    if kind in ("board", "tile") and "width" not in piece:
+    if "back" in piece:
+        _check_back(piece["back"], f"{path}.back", components, known)
+    drawn_wide = "picture" in piece and known.pictures[piece["picture"]].width is not None
+    if kind in ("board", "tile") and "width" not in piece and not drawn_wide:
         raise FieldError(f"{path}.width", f"missing required key (the {kind}'s width on the "
                          "table, in TTS units)")  # fmt: skip
     if "width" in piece and not 0.5 <= piece["width"] <= 60:
         raise FieldError(f"{path}.width", f"expected 0.5 to 60 units, got {piece['width']}")
-    if kind == "zone" and "size" not in piece:
+    if kind == "zone" and "size" not in piece and not (isinstance(piece["at"], dict)
+                                                       and "area" in piece["at"]):  # fmt: skip
         raise FieldError(f"{path}.size", "missing required key (the zone's [x, z] size)")
     for axis, extent in enumerate(piece.get("size", [])):
         if not 0.1 <= extent <= 100:
             raise FieldError(f"{path}.size[{axis}]", f"expected 0.1 to 100 units, got {extent}")
     if "scale" in piece and not 0.05 <= piece["scale"] <= 10:
         raise FieldError(f"{path}.scale", f"expected 0.05 to 10, got {piece['scale']}")
+    if "thickness" in piece and not 0.01 <= piece["thickness"] <= 5:
+        raise FieldError(f"{path}.thickness", f"expected 0.01 to 5 units, got "
+                         f"{piece['thickness']}")  # fmt: skip
+    at = piece["at"]
+    if isinstance(at, dict) and ("area" in at) != (kind == "zone" and "size" not in piece):
+        raise FieldError(f"{path}.at", "a zone lies at an area or has a size; only a zone "
+                         "covers an area")  # fmt: skip
+    if "contents" in piece and (kind not in ("deck", "bag", "infinite_bag")
+                                or (kind == "deck" and "name" in piece["contents"])):  # fmt: skip
+        raise FieldError(f"{path}.contents", "contents name the tokens a bag holds (a deck's "
+                         "cards: their tags)")  # fmt: skip
+    if isinstance(at, dict) and "track" in at and ("count" in piece or "roster" in piece):
+        have, need = len(known.tracks[at["track"]]), object_count(piece, rosters)
+        if need > have:
+            raise FieldError(f"{path}.at.track", f"{need} objects but track {at['track']!r} "
+                             f"has {have} points")  # fmt: skip
+
+
+def _check_back(name: str, path: str, components: dict[str, Any], known: _Known) -> None:
+    """A tile's or board's other side: a picture the game draws, or a layout component."""
+    if name in known.pictures and not known.pictures[name].faces:
+        return
+    if name in components and "face" in components[name]:
+        return
+    listed = ", ".join(sorted({*known.pictures, *components})) or "none"
+    raise FieldError(path, f"unknown picture or layout component {name!r} (known: {listed})")
+
+
+def _check_picture(piece: dict[str, Any], path: str, known: _Known) -> None:
+    """A piece drawn from a picture of the game's: known, a d6 texture for a die, no component."""
+    name, kind = piece["picture"], piece["kind"]
+    if "component" in piece:
+        raise FieldError(f"{path}.picture", "a piece is drawn from a component or a picture, "
+                         "not both")  # fmt: skip
+    if name not in known.pictures:
+        listed = ", ".join(sorted(known.pictures)) or "none"
+        raise FieldError(f"{path}.picture", f"unknown picture {name!r} (the game draws: "
+                         f"{listed})")  # fmt: skip
+    if (kind == "die") != bool(known.pictures[name].faces):
+        want = "a d6 texture (with faces)" if kind == "die" else "a picture, not a d6 texture"
+        raise FieldError(f"{path}.picture", f"a {kind} needs {want}; {name!r} is not one")
 
 
 #: Keys each kind takes beyond id, kind, at, name, tags and notes.
 _KEYS: dict[str, frozenset[str]] = {
-    "deck": frozenset({"component", "roster", "copies", "each", "face_up"}),
+    "deck": frozenset({"component", "roster", "copies", "each", "face_up", "contents"}),
     "card": frozenset({"component", "face_up", "locked"}),
-    "token": frozenset({"component", "count", "scale", "states", "locked"}),
-    "bag": frozenset({"component", "count", "scale", "locked"}),
-    "infinite_bag": frozenset({"component", "scale", "locked"}),
-    "tile": frozenset({"component", "count", "width", "states", "locked"}),
-    "board": frozenset({"component", "width", "locked"}),
-    "die": frozenset({"component", "count", "scale"}),
+    "token": frozenset(
+        {
+            "component",
+            "picture",
+            "roster",
+            "count",
+            "scale",
+            "thickness",
+            "stand_up",
+            "numbered",
+            "states",
+            "locked",
+        }
+    ),
+    "bag": frozenset({"component", "picture", "count", "scale", "thickness", "locked", "contents"}),
+    "infinite_bag": frozenset({"component", "picture", "scale", "thickness", "locked", "contents"}),
+    "tile": frozenset(
+        {"component", "picture", "count", "width", "thickness", "numbered", "states", "locked",
+         "back"}
+    ),  # fmt: skip
+    "board": frozenset({"component", "picture", "width", "thickness", "locked", "back"}),
+    "die": frozenset({"component", "picture", "count", "scale", "numbered"}),
     "zone": frozenset({"size"}),
 }
 _OPTIONAL_KEYS = frozenset().union(*_KEYS.values())
@@ -279,7 +428,7 @@ def _keys_not_for(kind: str) -> Iterator[str]:
 
 def _check_step(
     step: dict[str, Any], path: str, pieces: dict[str, dict[str, Any]],
-    anchors: dict[str, Any], rosters: dict[str, Any], players: tuple[int, int],
+    known: _Known, rosters: dict[str, Any], players: tuple[int, int],
 ) -> None:  # fmt: skip
     low, high = players
     source = pieces.get(step["deal"])
@@ -294,8 +443,10 @@ def _check_step(
                          "shared piece")  # fmt: skip
     if step["to"] == "hand" and source["kind"] != "deck":
         raise FieldError(f"{path}.to", "only cards go to a hand; put tokens at a seat spot")
+    if isinstance(step["to"], dict) and "track" in step["to"]:
+        raise FieldError(f"{path}.to.track", "setup deals to a spot, not along a track")
     if step["to"] != "hand":
-        _check_at(step["to"], f"{path}.to", anchors)
+        _check_at(step["to"], f"{path}.to", known)
     elif "spread" in step:
         raise FieldError(f"{path}.spread", "a hand lays its cards out itself; spread is for spots")
     if isinstance(step["count"], list):

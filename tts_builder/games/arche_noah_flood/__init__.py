@@ -1,32 +1,26 @@
 """Arche Noah, the flood race (RULINGS §3, issue 3): its definition keys, map checks, rule
-config and scripted TTS table.
+config, and the hooks its table manifest (``table:`` in game.yaml, :mod:`tts_builder.table`)
+takes from the map and the rules.
 
-The table is drawn from the definition: the board from ``map`` and the board style, the cards,
-pieces and marker from their layouts, the movement-cost card from ``rules.costs``, the dice
-from the dice faces, and every position from ``table`` and the board geometry
-(:mod:`tts_builder.render.hexmap`), so snap points, pieces, flood tiles and the Ark zone line
-up with the printed hexes. Variants: ``junior`` (symbol dice, no costs, no cards) and
-``distinct-species`` (one card of each species is removed before the deal), each a data overlay
-of ``rules`` (``mode: junior``, ``distinct_species: true``).
+What lies on the table, where, with which tags, is the manifest's; the game's code draws the
+board from ``map`` (:mod:`tts_builder.render.hexmap`), the cost card from ``rules.costs`` and
+the dice from the rules' faces, and computes the points on the board (hex centres, start hexes,
+the flood track, the Ark), so pieces, snap points, flood tiles and the Ark zone line up with
+the printed hexes. Variants (``junior``, ``distinct-species``) overlay ``rules``; the pieces
+the junior rules do not use are left off (``TableHooks.omit``).
 
-The parts: :mod:`.schema` (the definition keys), :mod:`.checks` (cross-field and map checks),
-:mod:`.config` (terrain names, the rule config), :mod:`.table` (board geometry,
-table positions, seats), :mod:`.cost_card` (the cost-card layout), :mod:`.art` (component
-pictures), :mod:`.scene` (a build's shared state), :mod:`.pieces` (board, pieces, flood marker
-and bag, Ark and hand zones), :mod:`.dice`, :mod:`.cards`, :mod:`.preview` (thumbnail and
-preview sheet) and :mod:`.assemble` (the whole build).
+The parts: :mod:`.schema` (the definition keys, terrain names, the rule config), :mod:`.checks`
+(cross-field and map checks), :mod:`.cost_card` (the cost-card layout),
+:mod:`.table` (board geometry, pictures, hooks, the script's positions) and :mod:`.assemble`.
 """
 
 from __future__ import annotations
 
 from ...plugin import Game
-from .art import animal_fields
 from .assemble import assemble
 from .checks import MAX_BOARD_PX, check
-from .config import rules_config
 from .cost_card import cost_card_layout
-from .dice import die_labels, die_rotation_values
-from .schema import FIELDS, OPTIONAL
+from .schema import FIELDS, OPTIONAL, rules_config
 from .table import geometry, table_positions
 
 GAME_ID = "arche-noah-flood"
@@ -40,12 +34,9 @@ __all__ = [
     "GAME_ID",
     "MAX_BOARD_PX",
     "OPTIONAL",
-    "animal_fields",
     "assemble",
     "check",
     "cost_card_layout",
-    "die_labels",
-    "die_rotation_values",
     "geometry",
     "rules_config",
     "table_positions",

@@ -2,112 +2,54 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
 from pathlib import Path
 
-from rules_ref.arche_noah_flood import config_from_definition, neighbours, validate_map
+from rules_ref.arche_noah_flood import config_from_definition, validate_map
 
 from ...errors import FieldError
-from ...gamekit.checks import check_art_files, check_seats, unique_names
+from ...gamekit.checks import check_art_files, unique_names
 from ...json_types import Data
+from ...render import ArtFiles
 from ...render.hexmap import board_style
+from ...table import check_manifest
 from ...variants import with_variant
-from .config import terrains
-from .table import geometry, piece_count
+from .cost_card import check_cost_card
+from .schema import terrains
+from .table import geometry, hooks, piece_count
 
 MAX_BOARD_PX = 4096
 
 
-def _fmt(h: Sequence[int]) -> str:
-    return f"({h[0]}, {h[1]})"
-
-
-def _check_terrain(data: Data) -> tuple[int, int]:
-    """Ragged rows and unknown letters, each named by its hex; (rows, cols)."""
-    terrain = data["map"]["terrain"]
-    letters = data["rules"]["terrain"]
-    cols = len(terrain[0])
-    for r, row in enumerate(terrain):
-        if len(row) != cols:
-            raise FieldError(
-                f"map.terrain[{r}]",
-                f"row {r} has {len(row)} hexes but row 0 has {cols} (ragged rows)",
-            )
-        for c, ch in enumerate(row):
-            if ch not in letters:
-                known = ", ".join(sorted(letters))
-                raise FieldError(
-                    f"map.terrain[{r}]",
-                    f"hex {_fmt((r, c))}: unknown terrain letter {ch!r} ({known})",
-                )
-    return len(terrain), cols
-
-
-def _check_edges(data: Data, key: str, rows: int, cols: int) -> set[frozenset]:
-    """``map.rivers`` or ``map.fords``: edges between neighbouring hexes on the map."""
-    edges: set[frozenset] = set()
-    for i, (a, b) in enumerate(data["map"][key]):
-        label = f"{key[:-1]} edge {_fmt(a)}-{_fmt(b)}"
-        if not all(0 <= h[0] < rows and 0 <= h[1] < cols for h in (a, b)):
-            raise FieldError(f"map.{key}[{i}]", f"{label} lies outside the map")
-        if tuple(b) not in neighbours(a[0], a[1], rows, cols):
-            raise FieldError(f"map.{key}[{i}]", f"{label} joins hexes that are not neighbours")
-        edges.add(frozenset((tuple(a), tuple(b))))
-    return edges
-
-
-def _check_stairs(data: Data, rows: int, cols: int) -> None:
-    """As many stair hexes as the rules allow, all on the last row."""
-    stairs = data["map"]["stairs"]
-    low, high = data["rules"]["stair_hexes"]["min"], data["rules"]["stair_hexes"]["max"]
-    if not low <= len(stairs) <= high:
-        raise FieldError("map.stairs", f"{len(stairs)} stair hexes; the Ark needs {low} to {high}")
-    for i, s in enumerate(stairs):
-        if s[0] != rows - 1 or s[1] >= cols:
-            raise FieldError(
-                f"map.stairs[{i}]",
-                f"stair hex {_fmt(s)} is not a hex of the last row (row {rows - 1})",
-            )
-
-
-def _check_starts(data: Data, rows: int, cols: int) -> None:
-    """Enough distinct start hexes, all on the map's upper half."""
-    starts = data["map"]["starts"]
-    need = max(data["rules"]["min_start_hexes"], piece_count(data))
-    if len(starts) < need:
-        raise FieldError("map.starts", f"{len(starts)} start hexes; at least {need} are needed")
-    seen: list[list[int]] = []
-    for i, s in enumerate(starts):
-        if not (s[0] < rows and s[1] < cols):
-            raise FieldError(f"map.starts[{i}]", f"start hex {_fmt(s)} lies outside the map")
-        if 2 * s[0] >= rows:
-            raise FieldError(
-                f"map.starts[{i}]", f"start hex {_fmt(s)} is not in the upper half of the map"
-            )
-        if s in seen:
-            raise FieldError(f"map.starts[{i}]", f"start hex {_fmt(s)} is listed twice")
-        seen.append(s)
+def _located(problem: str, game_map: Data) -> FieldError:
+    """A problem of rules_ref's ``validate_map`` at the field it names: the row of a hex, the
+    edge, stair or start hex listed (each hex written ``(row, col)``)."""
+    problem = re.sub(r"\[(\d+), (\d+)\]", r"(\1, \2)", problem)
+    hexes = [(int(r), int(c)) for r, c in re.findall(r"\((\d+), (\d+)\)", problem)]
+    if row := re.match(r"row (\d+) ", problem):
+        return FieldError(f"map.terrain[{row[1]}]", problem)
+    if "terrain letter" in problem:
+        return FieldError(f"map.terrain[{hexes[0][0]}]", problem)
+    named = re.search(r"\b(river|ford|stair|start)", problem)
+    key = named[1] if named else ""
+    if not key or not hexes:
+        return FieldError(f"map.{key}s" if key else "map", problem)
+    listed = [
+        [tuple(h) for h in e] if key in ("river", "ford") else [tuple(e)]
+        for e in game_map[f"{key}s"]
+    ]
+    found = [i for i, e in enumerate(listed) if set(e) == set(hexes[: len(e)])]
+    return FieldError(f"map.{key}s[{found[-1] if 'twice' in problem else found[0]}]", problem)
 
 
 def _check_map(data: Data) -> None:
-    """The map's own rules (issue 3 part 1), each error at the field naming the hex/animal."""
-    rows, cols = _check_terrain(data)
-    rivers = _check_edges(data, "rivers", rows, cols)
-    _check_edges(data, "fords", rows, cols)
-    for i, (a, b) in enumerate(data["map"]["fords"]):
-        if frozenset((tuple(a), tuple(b))) not in rivers:
-            raise FieldError(f"map.fords[{i}]", f"ford {_fmt(a)}-{_fmt(b)} is not on a river edge")
-    _check_stairs(data, rows, cols)
-    _check_starts(data, rows, cols)
-    # Reachability (and anything else the reference rules find) from rules_ref itself.
-    starts = data["map"]["starts"]
+    """The map's own rules (issue 3 part 1: rules_ref's validate_map), each error at the
+    field naming the hex or edge; enough start hexes for every piece."""
     for problem in validate_map(config_from_definition(data)):
-        where = "map"
-        for i, s in enumerate(starts):
-            if problem.startswith(f"start hex {_fmt(s)}"):
-                where = f"map.starts[{i}]"
-                break
-        raise FieldError(where, problem)
+        raise _located(problem, data["map"])
+    starts, need = data["map"]["starts"], piece_count(data)
+    if len(starts) < need:
+        raise FieldError("map.starts", f"{len(starts)} start hexes; at least {need} are needed")
 
 
 def _check_species(data: Data) -> None:
@@ -149,10 +91,17 @@ def _check_board(data: Data) -> None:
         )
 
 
-def _check_players(data: Data) -> None:
+def _check_players(data: Data, root: Path) -> None:
     """A seat of its own colour per player, and a card per player in every variant."""
     high = data["players"]["max"]
-    check_seats(data["table"]["seats"], high)
+    check_manifest(data, hooks=hooks(data, ArtFiles(root)))
+    for i, seat in enumerate(data["table"]["seats"]):
+        for key in ("reveal", "facing"):
+            if not isinstance(seat, dict) or key not in seat:
+                raise FieldError(
+                    f"table.seats[{i}].{key}",
+                    "missing required key (the seat's reveal spot and facing)",
+                )
     cards = piece_count(data)
     if high > cards:
         raise FieldError("players.max", f"{high} players but only {cards} animal cards")
@@ -180,5 +129,6 @@ def check(data: Data, root: Path) -> None:
     if data["rules"]["stair_hexes"]["min"] > data["rules"]["stair_hexes"]["max"]:
         raise FieldError("rules.stair_hexes.max", "expected >= stair_hexes.min")
     _check_board(data)
-    _check_players(data)
+    check_cost_card(data)
     check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(data["animals"])))
+    _check_players(data, root)  # the manifest's hooks read the art files

@@ -1,13 +1,17 @@
-"""The flood race's definition keys: ``FIELDS`` and ``OPTIONAL`` with their value specs."""
+"""The flood race's definition keys (``FIELDS``, ``OPTIONAL``), its terrain names and the rule
+config it shares with rules_ref."""
 
 from __future__ import annotations
 
+from rules_ref.arche_noah_flood import config_from_definition
+
 from ...errors import FieldError
-from ...gamekit.specs import SIZE, TABLES, component, mapping_of
+from ...gamekit.specs import SIZE, component, mapping_of
 from ...json_types import Json
-from ...render import check_die_style
-from ...save.tables import SEAT_COLORS
-from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
+from ...render import check_die_style, validate_layout
+from ...schema import Bool, Color, Custom, Int, ListOf, Map, OneOf, Point, Str
+from ...table import MANIFEST
+from ...variants import with_variant
 
 SYMBOLS = ("sun", "water")
 #: The rules a game is played by (``rules.mode``): rules_ref's and the Lua's ``variant`` input.
@@ -108,6 +112,18 @@ def _board_style(value: Json, path: str) -> None:
         Color().check(color, f"{path}.{key}")
 
 
+def _cost_card(value: Json, path: str) -> None:
+    """The cost card: its size, its named colours and the layout drawn with its fields."""
+    Map(
+        {
+            "size": SIZE,
+            "colors": Map({k: Color() for k in COST_COLORS}),
+            "face": ListOf(Custom(lambda v, p: None), 1),
+        }
+    ).check(value, path)
+    validate_layout(value["face"], f"{path}.face", tuple(value["size"]))
+
+
 def _number_in(low: float, high: float) -> Custom:
     """A number (int or float, not bool) from ``low`` to ``high``."""
 
@@ -119,8 +135,12 @@ def _number_in(low: float, high: float) -> Custom:
     return Custom(check)
 
 
-SEAT = Map(
-    {"color": OneOf(SEAT_COLORS), "cost_card": Point(2), "reveal": Point(2), "facing": Num()}
+BOARD = Map(
+    {
+        "centre": Point(2),
+        "hex_width": _number_in(0.5, 10.0),
+        "pixels_per_unit": _number_in(16.0, 160.0),
+    }
 )
 
 FIELDS = {
@@ -139,30 +159,26 @@ FIELDS = {
         {
             "card": component("face", "back"),
             "piece": component("face"),
-            "flood_marker": component("face"),
-            "cost_card": Map({"size": SIZE, "colors": Map({k: Color() for k in COST_COLORS})}),
+            "flood-marker": component("face"),
+            "cost_card": Custom(_cost_card),
             "number_die": Map({"style": Custom(_die_style)}),
             "symbol_die": Map({"style": Custom(_die_style)}),
             "board": Map({"style": Custom(_board_style)}),
         }
     ),
-    "table": Map(
-        {
-            "type": OneOf(TABLES),
-            "sky": Str(),
-            "board": Map(
-                {
-                    "centre": Point(2),
-                    "hex_width": _number_in(0.5, 10.0),
-                    "pixels_per_unit": _number_in(16.0, 160.0),
-                }
-            ),
-            "dice": Point(2),
-            "deck": Point(2),
-            "set_aside": Point(2),
-            "flood_bag": Point(2),
-            "seats": ListOf(SEAT, 1, 10),
-        }
-    ),
+    # The table manifest (tts_builder.table), plus the board's place and scale.
+    "table": Map({**MANIFEST.fields, "board": BOARD}, MANIFEST.optional),
 }
 OPTIONAL: frozenset[str] = frozenset()
+
+
+def terrains(data: Json) -> list[str]:
+    """The terrain names of ``rules.terrain``, each once, in letter order of first use."""
+    return list(dict.fromkeys(data["rules"]["terrain"].values()))
+
+
+def rules_config(data: Json, variant: str | None = None) -> Json:
+    """The config shared by rules_ref and the Lua: ``rules`` (the variant's merged in) plus
+    ``map`` and the species names. ``mode`` says which rules apply (the rule functions take
+    it as their ``"variant"`` input)."""
+    return config_from_definition(with_variant(data, variant))

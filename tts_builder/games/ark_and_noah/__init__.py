@@ -4,12 +4,10 @@ One save serves 2-4 players (``ark-and-noah.json``): it holds every colour's pie
 laid out for four; Setup reads who is seated, builds the Ark for them, deals their starting
 pieces and animals at random and puts the rest away. The family variant is its own save.
 
-The parts: ``schema`` (definition keys), ``checks`` (cross-field checks), ``rules`` (rule
-numbers, action texts), ``tiles`` (the animal tiles' fields), ``table`` (seats, boards, the
-Ark of each player count and the areas, through ``tts_builder.geometry``), ``positions`` (the
-script's positions and the printed cells they mean, for the geometry checks), ``art``
-(pictures), ``boards`` / ``animals`` / ``pieces`` (objects on the table) and ``assemble`` (the
-build).
+The parts: ``schema`` and ``checks`` (the definition), ``rules`` and ``tiles`` (rule numbers,
+action texts, the animal tiles), ``table`` and ``positions`` (the geometry: seats, boards, the
+Ark of each player count, the script's positions and the printed cells they mean), ``art``,
+``boards``, ``animals`` and ``pieces`` (pictures and objects) and ``assemble`` (the build).
 """
 
 from __future__ import annotations
@@ -20,8 +18,8 @@ from .checks import check
 from .positions import positions_on
 from .rules import action_texts, rules_config
 from .schema import FIELDS, OPTIONAL
-from .table import AREA_SLOTS, area_slot, seat_point, table_points
-from .tiles import tile_fields, tile_list
+from .table import AREA_SLOTS, area_slot, table_points
+from .tiles import tile_list
 
 GAME_ID = "ark-and-noah"
 STRATEGIES = "tts_builder.strategies.ark_and_noah"  # its rule functions' input generators
@@ -30,18 +28,11 @@ GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_
 
 __all__ = [
     "AREA_SLOTS",
-    "FIELDS",
     "GAME",
     "GAME_ID",
-    "OPTIONAL",
-    "positions_on",
     "action_texts",
     "area_slot",
-    "assemble",
-    "check",
     "rules_config",
-    "seat_point",
     "table_points",
-    "tile_fields",
     "tile_list",
 ]

@@ -3,38 +3,22 @@ builds the Ark for the seated players), its Global script and UI."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules_ref.ark_and_noah import for_players, hull_edges, pitch_fields
 
 from ... import geometry as geo
 from ...gamekit.output import build_files, game_save
 from ...json_types import Data
 from ...lua.scripts import global_script, global_ui
-from ...plugin import BuildOptions, GameBuild, GameDefinition, Images
+from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
 from ...save import GuidAllocator
-from ...save import objects as obj
+from ...table import Art, lay_table
+from . import table as tab
 from .animals import animal_side, place_animals
-from .art import Art, board_art, preview, thumbnail
-from .boards import place_boards, section_keys, snap_points
-from .pieces import PIECES, place_pieces
+from .art import preview, thumbnail, tile_images
+from .boards import section_keys, snap_points, table_hooks
+from .pieces import place_pieces
 from .positions import ark_positions, board_positions, drawn_positions
 from .rules import rules_config
-from .table import (
-    ANIMAL_THICKNESS,
-    AREA_SLOTS,
-    BAG_Y,
-    BOARD_TOP,
-    DIVIDER_THICKNESS,
-    MARKER_CORNERS,
-    action_spaces,
-    area_slot,
-    ark_plan,
-    line_of,
-    piece_rot_y,
-    round_cells,
-    score_cells,
-)
 from .tiles import tile_list
 
 
@@ -42,14 +26,14 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     """The whole Ark & Noah build: art, the save, its scripts, thumbnail and preview."""
     data = definition.data  # the variant's overlay merged in
     config = rules_config(data, options.variant)
-    art = Art(definition, images)
     # The action board is printed on both sides (standard and family) whatever is built.
-    boards = board_art(definition.base_data, config, images)
+    hooks = table_hooks(definition.base_data, data, config)
+    art = Art(definition.root, data["components"], images, hooks.pictures)
     tiles = tile_list(data)
-    tile_images = art.tile_images(tiles)
-    save, script, ui, positions = _save(definition, config, art, boards, tiles, tile_images)
-    thumb = thumbnail(art, tiles, data["name"], images)
-    files = build_files(definition.id, save, thumb, preview(art, tiles, images), script, ui)
+    save, script, ui, positions = _save(definition, config, art, hooks, tiles)
+    thumb = thumbnail(art.sides, data, tiles, images)
+    sheet = preview(art.sides, data, tiles, images)
+    files = build_files(definition.id, save, thumb, sheet, script, ui)
     build = GameBuild(definition.id, definition, save, script, ui, files)
     build.positions = positions
     return build
@@ -57,34 +41,29 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
 
 def seats_of(data: Data) -> list[Data]:
     """Every seat of the table, each with its character and colour hex (seat order)."""
-    hexes = {c["name"]: c["hex"] for c in data["colors"]}
-    high = data["players"]["max"]
     return [
         {
             **data["table"]["seats"][i],
             "character": data["characters"][i],
-            "hex": hexes[data["colors"][i]["name"]],
+            "hex": data["colors"][i]["hex"],
         }
-        for i in range(high)
+        for i in range(data["players"]["max"])
     ]
 
 
-def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections: dict[str, str]):
+def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> Data:
     """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
     goes (the others leave the table) and the snap points."""
-    plan = ark_plan(data, config, n)
+    plan = tab.ark_plan(data, config, n)
     keys = section_keys(plan.layout)
-    placed = []
-    for key, (_kind, b) in zip(keys, plan.sections, strict=True):
-        t = b.transform
-        placed.append(
-            {
-                "guid": sections[key],
-                "pos": dict(zip("xyz", t.pos, strict=True)),
-                "rot": dict(zip("xyz", t.rot, strict=True)),
-            }
-        )
-    family = config["turn_mode"] != "worker"
+    placed = [
+        {
+            "guid": sections[key],
+            "pos": dict(zip("xyz", b.transform.pos, strict=True)),
+            "rot": dict(zip("xyz", b.transform.rot, strict=True)),
+        }
+        for key, (_kind, b) in zip(keys, plan.sections, strict=True)
+    ]
     return {
         "rows": plan.rows,
         "cols": plan.cols,
@@ -95,51 +74,46 @@ def _ark_context(data: dict[str, Any], config: dict[str, Any], n: int, sections:
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
-        "snaps": snap_points(plan, action_spaces(data, config), family),
+        "snaps": snap_points(plan, tab.action_spaces(data, config), config["turn_mode"] == "seats"),
     }
 
 
 def lua_snap_points(snaps: list[Data]) -> list[Data]:
     """Save-form snap points ({Position, Rotation, Tags}) in the form ``setSnapPoints`` takes
     ({position, rotation, rotation_snap, tags}: the Lua API's keys are lower case)."""
-    out = []
-    for point in snaps:
-        entry: Data = {"position": point["Position"], "tags": point.get("Tags", [])}
-        if "Rotation" in point:
-            entry |= {"rotation": point["Rotation"], "rotation_snap": True}
-        out.append(entry)
-    return out
+    return [
+        {"position": p["Position"], "tags": p.get("Tags", [])}
+        | ({"rotation": p["Rotation"], "rotation_snap": True} if "Rotation" in p else {})
+        for p in snaps
+    ]
 
 
 def _save(
-    definition: GameDefinition,
-    config: Data,
-    art: Art,
-    boards: Data,
-    tiles: list[Data],
-    tile_images: dict[int, tuple[str, str]],
+    definition: GameDefinition, config: Data, art: Art, hooks: TableHooks, tiles: list[Data]
 ) -> tuple[Data, str, str, list[geo.ScriptPosition]]:
     """The save (laid out for the most players), its Global script and UI, and the positions
     its script uses on that layout."""
-    data = definition.data
-    table = data["table"]
+    data, table = definition.data, definition.data["table"]
     low, high = data["players"]["min"], data["players"]["max"]
     guids = GuidAllocator(definition.id)
     seats = seats_of(data)
     colours = [s["color"] for s in seats]
-    hands = obj.default_hand_triggers(lambda c: guids.guid(f"hand:{c}"), table["type"], colours)
-    biggest = ark_plan(data, config, high)
-    on_boards = place_boards(data, config, biggest, boards, guids)
+    laid = lay_table(data, art, guids, hooks=hooks)  # the boards, the seats' hand zones
+    biggest = tab.ark_plan(data, config, high)
+    guids_of = {kind: iter(laid.guids.get(f"ark-{kind}", [])) for kind in biggest.layout}
+    keys = section_keys(biggest.layout)
+    sections = {key: next(guids_of[kind]) for key, kind in zip(keys, biggest.layout, strict=True)}
+    sides = art.sides
     aspect = geo.image_aspect(data["components"]["animal"]["size"]) or 1.0
-    animals = place_animals(guids, tiles, tile_images, table["bags"], table["square"], aspect)
-    cells = (score_cells(data), round_cells(data, config))
+    bags, animals = place_animals(guids, tiles, tile_images(sides, data, tiles), table, aspect)
+    cells = (tab.score_cells(data), tab.round_cells(data, config))
     most_workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
-    pieces = place_pieces(guids, art, config, seats, table, cells, most_workers)
-    spaces = action_spaces(data, config)
-    arks = {str(n): _ark_context(data, config, n, on_boards.sections) for n in range(low, high + 1)}
+    pieces, found = place_pieces(guids, sides, config, seats, table, cells, most_workers)
+    arks = {str(n): _ark_context(data, config, n, sections) for n in range(low, high + 1)}
     save_snaps = arks[str(high)]["snaps"]
     for ark in arks.values():
         ark["snaps"] = lua_snap_points(ark["snaps"])
+    drawn = [[round(x, 4), round(z, 4)] for x, z in tab.line_of(table["drawn"], 6)]
     ctx = {
         "game": {"id": definition.id, "name": data["name"]},
         "config": config,
@@ -149,24 +123,24 @@ def _save(
         "seats": [script_seat(seat) for seat in seats],
         "arks": arks,
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
-        "spaces": spaces,
+        "spaces": tab.action_spaces(data, config),
         "score_cells": cells[0],
-        "marker_corners": [list(c) for c in MARKER_CORNERS],
+        "marker_corners": [list(c) for c in tab.MARKER_CORNERS],
         "round_cells": cells[1],
-        "drawn": [[round(x, 4), round(z, 4)] for x, z in line_of(table["drawn"], 6)],
+        "drawn": drawn,
         "area": {
             "size": list(table["area_size"]),
-            "slots": {k: s._asdict() for k, s in AREA_SLOTS.items()},
+            "slots": {k: s._asdict() for k, s in tab.AREA_SLOTS.items()},
         },
-        "y": {"table": geo.TABLE_TOP_Y, "board": BOARD_TOP, "bag": BAG_Y},
+        "y": {"table": geo.TABLE_TOP_Y, "board": tab.BOARD_TOP, "bag": tab.BAG_Y},
         "thickness": {
-            **{kind: spec[2] for kind, spec in PIECES.items()},
-            "animal": ANIMAL_THICKNESS,
-            "divider": DIVIDER_THICKNESS,
+            **{kind: spec[2] for kind, spec in tab.PIECES.items()},
+            "animal": tab.ANIMAL_THICKNESS,
+            "divider": tab.DIVIDER_THICKNESS,
         },
-        "guids": {"bags": animals.bags, "sections": on_boards.sections, **pieces.guids},
-        "tiles": animals.tiles,
-        "tile_guids": [animals.by_tile[t] for t in sorted(animals.by_tile)],
+        "guids": {"bags": animals["bags"], "sections": sections, **found},
+        "tiles": animals["tiles"],
+        "tile_guids": animals["tile_guids"],
     }
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
@@ -175,32 +149,30 @@ def _save(
         data,
         name=f"{data['name']}{' (family)' if family else ''}",
         game_mode=data["name"],
-        objects=hands + on_boards.objects + animals.objects + pieces.objects,
+        objects=laid.objects + bags + pieces,
         script=script,
         ui=ui,
         note=data["description"],
         snap_points=save_snaps,
     )
-    drawn = ctx["drawn"]
-    keys = section_keys(biggest.layout)
-    positions = ark_positions(data, biggest, [on_boards.sections[k] for k in keys])
-    boards_by = {k: guids.guid(k) for k in ("action-board", "score-track", "round-track")}
+    positions = ark_positions(data, biggest, [sections[k] for k in keys])
+    boards_by = {k: laid.guids[k][0] for k in ("action-board", "score-track", "round-track")}
     positions += board_positions(data, config, boards_by)
     positions += drawn_positions(drawn, animal_side(table["square"]))
     return save, script, ui, positions
 
 
-def script_seat(seat: dict[str, Any]) -> dict[str, Any]:
+def script_seat(seat: Data) -> Data:
     """A seat as the script sees it: beside its fields, ``upright`` (the rotY its pieces read
     upright at), ``axes`` (the table directions [x, z] of its right and forward) and
     ``places`` (each kind's places in its area, one layer, as [x, z]: the table's
     ``area_slot``), so the script does no seat-relative arithmetic of its own."""
     places = {
-        kind: [area_slot(seat, kind, k)[::2] for k in range(s.per_line * s.lines)]
-        for kind, s in AREA_SLOTS.items()
+        kind: [tab.area_slot(seat, kind, k)[::2] for k in range(s.per_line * s.lines)]
+        for kind, s in tab.AREA_SLOTS.items()
     }
     axes = {
         name: list(geo.rotate_y(*unit, seat["facing"]))
         for name, unit in (("right", (1.0, 0.0)), ("forward", (0.0, 1.0)))
     }
-    return {**seat, "upright": piece_rot_y(seat), "axes": axes, "places": places}
+    return {**seat, "upright": tab.piece_rot_y(seat), "axes": axes, "places": places}

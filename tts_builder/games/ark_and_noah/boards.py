@@ -1,89 +1,88 @@
-"""Ark & Noah boards on the table: the Ark's sections, the action board and the two tracks, as
-Stretch Custom_Tiles at scaleY 1 (thickness from ``CustomTile.Thickness``), each upright for the
-first seat; and the snap points the pieces drop onto, per player count."""
+"""Ark & Noah boards: the pictures the game draws from its rule numbers (the Ark's sections,
+the action board's two sides, the tracks) and where the Ark's sections lie, handed to the table
+manifest (``table.pieces`` lays them as locked tiles, each upright for the first seat); and the
+snap points the pieces drop onto, per player count."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from functools import partial
+
+from rules_ref.ark_and_noah import make_config
 
 from ...json_types import Data
-from ...save import GuidAllocator
+from ...plugin import Picture, TableHooks
+from ...render import ark
 from ...save import objects as obj
-from .table import (
-    BOARD_THICKNESS,
-    BOARD_TOP,
-    ArkPlan,
-    Board,
-    action_board,
-    round_track,
-    score_track,
-)
-
-
-class BoardsOnTable(NamedTuple):
-    """The board objects, and the GUID of each Ark section by its key (``bow``, ``middle:1``,
-    ..., ``stern``)."""
-
-    objects: list[Data]
-    sections: dict[str, str]
+from .rules import action_texts
+from .table import BOARD_TOP, ArkPlan, ark_plan, round_track_width
 
 
 def section_keys(layout: list[str]) -> list[str]:
     """Each section's key in a layout: its kind, numbered for the middles (``middle:1``...)."""
-    out, middles = [], 0
-    for kind in layout:
-        if kind == "middle":
-            middles += 1
-            out.append(f"middle:{middles}")
-        else:
-            out.append(kind)
+    middles = iter(range(1, len(layout) + 1))
+    return [f"middle:{next(middles)}" if kind == "middle" else kind for kind in layout]
+
+
+def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
+    """What the table manifest lays the boards with: their pictures, and the tracks
+    ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a kind that Ark
+    has none of is left off)."""
+    plan = ark_plan(data, config, data["players"]["max"])
+    tracks = {f"ark-{kind}": [] for kind in ark.SECTION_KINDS}
+    for kind, b in plan.sections:
+        tracks[f"ark-{kind}"].append((b.transform.pos[0], b.transform.pos[2]))
+    omit = frozenset(name for name, points in tracks.items() if not points)
+    return TableHooks(pictures=board_pictures(base, data, config), tracks=tracks, omit=omit)
+
+
+def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
+    """The boards drawn from the rule numbers of ``config`` (the game built, ``data`` its
+    definition): each Ark section at its width on the table, the action board (the built
+    game's side, and as ``action-board-back`` the other side of ``base``, the definition with
+    its variants), the scoring track and the round track."""
+    b, section = data["boards"], config["ark"]["section"]
+    geometry = ark.ArkGeometry(section["rows"], section["cols"], **b["ark"])
+    whole: Data = {}
+
+    def cut(kind: str) -> object:
+        if not whole:
+            whole.update(ark.render_ark_sections(geometry, section["cols"], b["ark_colors"]))
+        return whole[kind]
+
+    unit = float(data["table"]["square"]) / geometry.square
+    out = {}
+    for kind in ark.SECTION_KINDS:
+        spec = {"ark": kind, "geometry": b["ark"], "section": section, "colors": b["ark_colors"]}
+        width = ark.section_size(kind, geometry, section["cols"])[0] * unit
+        out[f"ark-{kind}"] = Picture(spec, partial(cut, kind), width=width)
+    sides = {"standard": (make_config(base), f"{base['name']}: actions", True)}
+    if "family" in base.get("variants", {}):
+        family = make_config(base, "family")
+        sides["family"] = (family, "Family game: any action, in seat order", False)
+    drawn = {}
+    for side, (side_config, title, workers) in sides.items():
+        actions, texts = side_config["actions"], action_texts(side_config)
+        spec = {
+            "board": side,
+            "actions": actions,
+            "title": title,
+            "texts": texts,
+            "colors": b["board_colors"],
+        }
+        draw = partial(ark.render_action_board, actions, title, b["board_colors"], workers, texts)
+        drawn[side] = Picture(spec, draw, file=f"action-board-{side}")
+    face = "family" if config["turn_mode"] != "worker" and "family" in drawn else "standard"
+    out["action-board"] = drawn[face]
+    out["action-board-back"] = next((p for side, p in drawn.items() if side != face), drawn[face])
+    colors, rounds = b["track_colors"], config["end"]["min_rounds"]
+    out["score-track"] = Picture({"score": colors}, partial(ark.render_score_track, colors))
+    out["round-track"] = Picture(
+        {"rounds": rounds, "colors": colors},
+        partial(ark.render_round_track, rounds, colors),
+        width=round_track_width(data, config),
+        file=f"round-track-{rounds}",
+    )
     return out
-
-
-def place_boards(
-    data: Data,
-    config: Data,
-    biggest: ArkPlan,
-    boards: Data,
-    guids: GuidAllocator,
-) -> BoardsOnTable:
-    """Every board, the Ark laid out for the largest player count (Setup moves it)."""
-    objects: list[Data] = []
-    sections: dict[str, str] = {}
-    for key, (kind, b) in zip(section_keys(biggest.layout), biggest.sections, strict=True):
-        url, _size = boards["sections"][kind]
-        tile = _board_tile(guids, f"ark:{key}", (url,), f"Ark: {kind}", "Ark", b)
-        sections[key] = tile["GUID"]
-        objects.append(tile)
-    family = config["turn_mode"] != "worker"
-    # the family save shows the family side as the face: no flipped tile to read
-    side = "board-family" if family else "board-standard"
-    other = "board-standard" if family else "board-family"
-    urls = (boards[side], boards.get(other, boards[side]))
-    objects.append(
-        _board_tile(guids, "action-board", urls, "Action board", "ActionBoard", action_board(data))
-    )
-    objects.append(
-        _board_tile(
-            guids,
-            "score-track",
-            (boards["score"],),
-            "Scoring track",
-            "ScoreTrack",
-            score_track(data),
-        )
-    )
-    objects.append(
-        _board_tile(
-            guids,
-            "round-track",
-            (boards["rounds"],),
-            "Round track",
-            "RoundTrack",
-            round_track(data, config),
-        )
-    )
-    return BoardsOnTable(objects, sections)
 
 
 def snap_points(plan: ArkPlan, spaces: list[Data], family: bool) -> list[Data]:
@@ -99,29 +98,5 @@ def snap_points(plan: ArkPlan, spaces: list[Data], family: bool) -> list[Data]:
         obj.snap_point((x, BOARD_TOP, z), None, ["Animal", "Food"])
         for x, z in plan.squares.values()
     ]
-    if not family:
-        for entry in spaces:
-            for key in ("completed", "current"):
-                x, z = entry[key]
-                snaps.append(obj.snap_point((x, BOARD_TOP, z), None, ["Worker"]))
-    return snaps
-
-
-def _board_tile(
-    guids: GuidAllocator,
-    key: str,
-    urls: tuple[str, ...],
-    nickname: str,
-    tag: str,
-    b: Board,
-) -> Data:
-    """A locked board tile lying on the table (``urls``: face, then any back)."""
-    return obj.custom_tile(
-        guids.guid(key),
-        *urls,
-        thickness=BOARD_THICKNESS,
-        locked=True,
-        nickname=nickname,
-        tags=[tag],
-        transform=b.transform.as_save(),
-    )
+    workers = [] if family else [entry[key] for entry in spaces for key in ("completed", "current")]
+    return snaps + [obj.snap_point((x, BOARD_TOP, z), None, ["Worker"]) for x, z in workers]

@@ -7,62 +7,57 @@ from pathlib import Path
 from rules_ref.ark_and_noah import for_players
 
 from ...errors import FieldError
-from ...gamekit.checks import player_count_rows, unique_names
+from ...gamekit.checks import check_art_files, player_count_rows, unique_names
 from ...json_types import Data
 from ...save.tables import HAND_PLACEMENTS
+from ...table import check_manifest
 from ...variants import with_variant
+from .boards import table_hooks
+from .rules import rules_config
 
 
 def _check_rules(rules: Data, path: str, data: Data) -> None:
     """The rule numbers' cross-checks (also run on every variant's merged rules)."""
     low, high = data["players"]["min"], data["players"]["max"]
-    for key, sub in (
-        ("workers", "workers"),
-        ("ark.sections", "ark"),
-        ("taming.draws", "taming"),
-        ("first_round_spaces", "first_round_spaces"),
+    worker = rules["turn_mode"] == "worker"
+    for key, rows in (
+        ("workers", rules["workers"]),
+        ("ark.sections", rules["ark"]["sections"]),
+        ("taming.draws", rules["taming"]["draws"]),
+        ("first_round_spaces", rules["first_round_spaces"]),
     ):
-        entries = (
-            rules[sub]["sections"]
-            if key == "ark.sections"
-            else (rules[sub]["draws"] if key == "taming.draws" else rules[sub])
-        )
-        player_count_rows(entries, f"{path}.{key}", low, high)
+        player_count_rows(rows, f"{path}.{key}", low, high)
     ids = [a["id"] for a in rules["actions"]]
     for index, action in enumerate(rules["actions"]):
-        where = f"{path}.actions[{index}]"
         if ids.index(action["id"]) != index:
-            raise FieldError(f"{where}.id", f"action {action['id']!r} listed twice")
-        if action["kind"] in ("gain", "build", "load"):
-            for key in ("occupant", "others"):
-                if key not in action:
-                    raise FieldError(where, f"a {action['kind']} action needs {key}")
-        if action["kind"] == "gain" and "resource" not in action:
-            raise FieldError(where, "a gain action needs a resource")
-    worker_spaces = rules["first_round_spaces"] if rules["turn_mode"] == "worker" else []
-    for index, entry in enumerate(worker_spaces):
+            raise FieldError(f"{path}.actions[{index}].id", f"action {action['id']!r} listed twice")
+        needs = {
+            "gain": ("occupant", "others", "resource"),
+            "build": ("occupant", "others"),
+            "load": ("occupant", "others"),
+        }.get(action["kind"], ())
+        for key in (k for k in needs if k not in action):
+            what = "a resource" if key == "resource" else key
+            raise FieldError(f"{path}.actions[{index}]", f"a {action['kind']} action needs {what}")
+    for index, entry in enumerate(rules["first_round_spaces"] if worker else []):
         for seat, spaces in enumerate(entry["seats"]):
-            for j, space in enumerate(spaces):
-                if space not in ids:
-                    raise FieldError(
-                        f"{path}.first_round_spaces[{index}].seats[{seat}][{j}]",
-                        f"no action space {space!r} (spaces: {', '.join(ids)})",
-                    )
+            for j, space in (pair for pair in enumerate(spaces) if pair[1] not in ids):
+                where = f"{path}.first_round_spaces[{index}].seats[{seat}][{j}]"
+                raise FieldError(where, f"no action space {space!r} (spaces: {', '.join(ids)})")
+    setup, supply = rules["setup"], rules["supply"]
     for n in range(low, high + 1):
         layout = for_players(rules["ark"]["sections"], n)["layout"]
         if len(layout) < 2 or layout[0] != "bow" or layout[-1] != "stern":
             raise FieldError(f"{path}.ark.sections", f"{n} players: the Ark runs bow ... stern")
         workers = for_players(rules["workers"], n)["count"]
         seats = for_players(rules["first_round_spaces"], n)["seats"]
-        if rules["turn_mode"] == "worker":
-            if len(seats) != n or any(len(s) != workers for s in seats):
-                raise FieldError(
-                    f"{path}.first_round_spaces",
-                    f"{n} players need {n} seats of {workers} space(s) each",
-                )
-            if len(ids) < n * workers:
-                raise FieldError(f"{path}.actions", f"too few spaces for {n * workers} workers")
-        setup, supply = rules["setup"], rules["supply"]
+        if worker and (len(seats) != n or any(len(s) != workers for s in seats)):
+            raise FieldError(
+                f"{path}.first_round_spaces",
+                f"{n} players need {n} seats of {workers} space(s) each",
+            )
+        if worker and len(ids) < n * workers:
+            raise FieldError(f"{path}.actions", f"too few spaces for {n * workers} workers")
         for key, have in (
             ("dividers", supply["dividers_per_color"]),
             ("food", supply["food"]),
@@ -94,30 +89,20 @@ def check(data: Data, root: Path) -> None:
     unique_names(names, "species[{}].name", "species {!r} listed twice")
     _check_rules(data["rules"], "rules", data)
     for variant in data.get("variants", {}):  # the overlaid rules fit RULES (definition.py)
-        rules = with_variant(data, variant)["rules"]
-        _check_rules(rules, f"variants.{variant}.rules", data)
-    art = data["art"]
+        _check_rules(with_variant(data, variant)["rules"], f"variants.{variant}.rules", data)
     for index, s in enumerate(data["species"]):
-        for shown in {s["name"], s.get("female_name", s["name"])}:
-            if shown not in art:
-                raise FieldError("art", f"no picture for {shown!r} (species[{index}])")
-    for shown, rel in art.items():
-        if not isinstance(rel, str) or not (root / rel).is_file():
-            raise FieldError(f"art.{shown}", f"art file not found: {root / str(rel)}")
-    seats = data["table"]["seats"]
-    if [s["color"] for s in seats[:high]] != [c["name"] for c in data["colors"][:high]]:
+        for shown in {s["name"], s.get("female_name", s["name"])} - set(data["art"]):
+            raise FieldError("art", f"no picture for {shown!r} (species[{index}])")
+    check_art_files(root, ((f"art.{shown}", str(rel)) for shown, rel in data["art"].items()))
+    seats, table = data["table"]["seats"][:high], data["table"]["type"]
+    if [s["color"] for s in seats] != [c["name"] for c in data["colors"][:high]]:
         raise FieldError("table.seats", "seats must follow `colors`, one per colour in order")
-    _check_clockwise(data["table"]["type"], [s["color"] for s in seats[:high]])
-    _check_facing(data["table"]["type"], seats[:high])
-
-
-def _check_facing(table: str, seats: list[Data]) -> None:
-    """A seat's pieces read upright for it only if its ``facing`` is its hand zone's rotY."""
+    _check_clockwise(table, [s["color"] for s in seats])
+    check_manifest(data, hooks=table_hooks(data, data, rules_config(data)))  # the boards
     hands = HAND_PLACEMENTS.get(table, {})
     for index, seat in enumerate(seats):
-        if seat["color"] not in hands:
-            continue
-        rot_y = hands[seat["color"]][1][1]
+        # a seat's pieces read upright for it only if its facing is its hand zone's rotY
+        rot_y = hands[seat["color"]][1][1] if seat["color"] in hands else seat["facing"]
         if abs((seat["facing"] - rot_y + 180) % 360 - 180) > 1:
             raise FieldError(
                 f"table.seats[{index}].facing",
@@ -131,8 +116,7 @@ def _check_clockwise(table: str, colours: list[str]) -> None:
     Colours the table does not seat are not checked here."""
     order = list(HAND_PLACEMENTS.get(table, {}))
     at = [order.index(c) for c in colours if c in order]
-    backwards = sum(1 for a, b in zip(at, at[1:] + at[:1], strict=True) if b < a)
-    if len(at) > 2 and backwards != 1:
+    if len(at) > 2 and sum(1 for a, b in zip(at, at[1:] + at[:1], strict=True) if b < a) != 1:
         raise FieldError(
             "table.seats",
             f"seats must run clockwise round {table} (its seats in turn: {', '.join(order)})",

@@ -11,6 +11,12 @@ from ...render import ark
 from ...render.ark import Point
 from .table import BOARD_TOP, ArkPlan, Board, action_board, ark_plan, round_track, score_track
 
+_BOARDS = (
+    ("action-board", "ActionBoard"),
+    ("score-track", "ScoreTrack"),
+    ("round-track", "RoundTrack"),
+)
+
 
 def _on(
     label: str, xz: list[float], board: Board, guid: str, px: Point, half: Point, kind: str
@@ -18,14 +24,9 @@ def _on(
     """A position ``xz`` on ``board`` meaning the cell printed at pixel ``px`` (half-size
     ``half`` px)."""
     w, h = board.size
-    return geo.ScriptPosition(
-        label,
-        (float(xz[0]), BOARD_TOP, float(xz[1])),
-        guid,
-        (px[0] / w, px[1] / h),
-        (half[0] / w, half[1] / h),
-        kind=kind,
-    )
+    at = (float(xz[0]), BOARD_TOP, float(xz[1]))
+    uv, tolerance = (px[0] / w, px[1] / h), (half[0] / w, half[1] / h)
+    return geo.ScriptPosition(label, at, guid, uv, tolerance, kind=kind)
 
 
 def ark_positions(data: Data, plan: ArkPlan, section_guids: list[str]) -> list[geo.ScriptPosition]:
@@ -34,67 +35,70 @@ def ark_positions(data: Data, plan: ArkPlan, section_guids: list[str]) -> list[g
     g = ark.ArkGeometry(plan.rows, plan.cols, **data["boards"]["ark"])
     points = ark.ark_points(g)
     offsets = ark.section_offsets(plan.layout, g, plan.cols // len(plan.layout))
-    bounds = [  # (x0 px in the whole Ark, board, guid) per section
+    bounds = [
         (x0, b, guid)
         for (_kind, b), guid, (_k, x0) in zip(plan.sections, section_guids, offsets, strict=True)
     ]
 
-    def section_of(px: tuple[float, float]) -> tuple[Board, str, float]:
-        for x0, b, guid in reversed(bounds):
-            if px[0] >= x0:
-                return b, guid, x0
-        return bounds[0][1], bounds[0][2], bounds[0][0]
+    def on(
+        label: str,
+        xz: list[float],
+        px: tuple[float, float],
+        half: Point,
+        kind: str,
+        probe: float = 0.0,
+    ) -> geo.ScriptPosition:
+        """On the section under ``px`` (``probe`` px to its left: an edge on a seam belongs
+        to the left section)."""
+        x0, b, guid = next((s for s in reversed(bounds) if px[0] + probe >= s[0]), bounds[0])
+        return _on(label, xz, b, guid, (px[0] - x0, px[1]), half, kind)
 
-    found = []
-    half_square = g.square / 2 - 6
-    for name, px in points["squares"].items():
-        b, guid, x0 = section_of(px)
-        found.append(
-            _on(f"square {name}", plan.squares[name], b, guid, (px[0] - x0, px[1]),
-                (half_square, half_square), "square")
-        )  # fmt: skip
+    square, pitch = g.square / 2 - 6, g.margin * 0.34
+    found = [
+        on(f"square {name}", plan.squares[name], px, (square, square), "square")
+        for name, px in points["squares"].items()
+    ]
     for name, (x, y, angle) in points["edges"].items():
-        b, guid, x0 = section_of((x - 1, y))  # an edge on a seam belongs to the left section
-        across, along = 4.0, g.square / 2
-        half = (along, across) if angle == 0 else (across, along)
-        found.append(_on(f"edge {name}", plan.edges[name][:2], b, guid, (x - x0, y), half, "edge"))
-    half_pitch = g.margin * 0.34
-    for name, px in points["pitch"].items():
-        b, guid, x0 = section_of(px)
-        found.append(
-            _on(f"pitch field {name}", plan.pitch[name], b, guid, (px[0] - x0, px[1]),
-                (half_pitch, half_pitch), "pitch")
-        )  # fmt: skip
-    return found
+        half = (g.square / 2, 4.0) if angle == 0 else (4.0, g.square / 2)
+        found.append(on(f"edge {name}", plan.edges[name][:2], (x, y), half, "edge", -1))
+    return found + [
+        on(f"pitch field {name}", plan.pitch[name], px, (pitch, pitch), "pitch")
+        for name, px in points["pitch"].items()
+    ]
 
 
 def board_positions(data: Data, config: Data, guids: dict[str, str]) -> list[geo.ScriptPosition]:
     """The action spaces and bonus rings (standard game), and the tracks' cells (``guids``: the
     boards' GUIDs by ``action-board``, ``score-track``, ``round-track``)."""
-    found = []
-    b = action_board(data)
-    worker = config["turn_mode"] == "worker"
+    b, found = action_board(data), []
     # the family side prints no worker spaces, and its script puts nothing on the board
-    spots = ark.board_spots(len(config["actions"])) if worker else []
-    for action, spot in zip(config["actions"], spots, strict=False):
-        places = [("completed", spot.completed, 62), ("current", spot.current, 62)]
-        places += [("bonus", spot.bonus, 26)]
-        for what, px, r in places:
+    worker = config["turn_mode"] == "worker"
+    for action, spot in zip(
+        config["actions"], ark.board_spots(len(config["actions"])) if worker else [], strict=False
+    ):
+        for what, px, r in (
+            ("completed", spot.completed, 62),
+            ("current", spot.current, 62),
+            ("bonus", spot.bonus, 26),
+        ):
             found.append(
-                _on(f"{action['id']} {what}", b.at(px), b, guids["action-board"], px, (r, r),
-                    "space")
-            )  # fmt: skip
-    track = score_track(data)
-    half = ark.SCORE_CELL / 2 - 4
-    for vp in range(ark.SCORE_CELLS):
-        px = ark.score_cell_px(vp)
+                _on(
+                    f"{action['id']} {what}",
+                    b.at(px),
+                    b,
+                    guids["action-board"],
+                    px,
+                    (r, r),
+                    "space",
+                )
+            )
+    track, half = score_track(data), ark.SCORE_CELL / 2 - 4
+    for vp, px in ((vp, ark.score_cell_px(vp)) for vp in range(ark.SCORE_CELLS)):
         found.append(
-            _on(f"score {vp}", track.at(px), track, guids["score-track"], px, (half, half),
-                "score")
-        )  # fmt: skip
+            _on(f"score {vp}", track.at(px), track, guids["score-track"], px, (half, half), "score")
+        )
     rounds = round_track(data, config)
-    for k in range(config["end"]["min_rounds"] + 1):
-        px = ark.round_cell_px(k)
+    for k, px in ((k, ark.round_cell_px(k)) for k in range(config["end"]["min_rounds"] + 1)):
         found.append(
             _on(f"round {k}", rounds.at(px), rounds, guids["round-track"], px, (48, 48), "round")
         )
@@ -117,24 +121,18 @@ def positions_on(save: Data, data: Data, config: Data, n: int) -> list[geo.Scrip
     its place, the boards' spots on the boards of ``save``."""
     plan = ark_plan(data, config, n)
     objects = [o for o in save.get("ObjectStates") or [] if isinstance(o, dict)]
-    sections = []
-    for _kind, b in plan.sections:
-        x, _y, z = b.transform.pos
-        sections.append(
-            next(
-                o["GUID"]
-                for o in objects
-                if "Ark" in o.get("Tags", [])
-                and abs(o["Transform"]["posX"] - x) < 1e-3
-                and abs(o["Transform"]["posZ"] - z) < 1e-3
-            )
+
+    def lying_at(pos: tuple[float, ...]) -> str:
+        return next(
+            o["GUID"]
+            for o in objects
+            if "Ark" in o.get("Tags", [])
+            and abs(o["Transform"]["posX"] - pos[0]) < 1e-3
+            and abs(o["Transform"]["posZ"] - pos[2]) < 1e-3
         )
+
+    sections = [lying_at(b.transform.pos) for _kind, b in plan.sections]
     boards = {
-        key: next(o["GUID"] for o in objects if tag in o.get("Tags", []))
-        for key, tag in (
-            ("action-board", "ActionBoard"),
-            ("score-track", "ScoreTrack"),
-            ("round-track", "RoundTrack"),
-        )
+        key: next(o["GUID"] for o in objects if tag in o.get("Tags", [])) for key, tag in _BOARDS
     }
     return ark_positions(data, plan, sections) + board_positions(data, config, boards)

@@ -19,28 +19,24 @@ def rules_config(data: Data, variant: str | None = None) -> Data:
 def action_texts(config: Data) -> dict[str, str]:
     """What each action does, in a few words for its board column (from the rule numbers)."""
     resources = {"pitch": "pitch cubes", "food": "food", "dividers": "dividers"}
-    out = {}
+    trading, out = config["trading"], {}
     for action in config["actions"]:
         kind = action["kind"]
         if kind == "gain":
             text = f"take {resources[action['resource']]}"
         elif kind == "tame":
-            text = (
-                "draw animals; keep one each"
-                if action["shared"]
-                else "draw animals; keep one, the rest go back"
-            )
+            rest = " each" if action["shared"] else ", the rest go back"
+            text = f"draw animals; keep one{rest}"
         elif kind == "trade":
-            bonus = "+1 VP" if config["trading"]["bonus"] == ["vp"] else "a bonus"
-            draws = config["trading"]["draws"]
+            bonus = "+1 VP" if trading["bonus"] == ["vp"] else "a bonus"
             text = (
-                f"{bonus}, then swap two dividers or draw {draws} animals"
-                if config["trading"]["swap"]
-                else f"{bonus}, then draw {draws} animals; may swap one"
+                f"{bonus}, then swap two dividers or draw {trading['draws']} animals"
+                if trading["swap"]
+                else f"{bonus}, then draw {trading['draws']} animals; may swap one"
             )
         elif kind == "build":
-            pitch = config["supply"]["pitch"] > 0
-            text = "dividers and pitch to build" if pitch else "dividers to build"
+            pitch = " and pitch" if config["supply"]["pitch"] > 0 else ""
+            text = f"dividers{pitch} to build"
         else:
             text = "pairs to load" if config["loading"]["cost"] == "pairs" else "loading points"
         out[action["id"]] = text

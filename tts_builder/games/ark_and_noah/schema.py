@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 from ...errors import FieldError
-from ...gamekit.specs import TABLES, component
 from ...gamekit.specs import by_player_count as _by_count
+from ...gamekit.specs import component
 from ...json_types import Json
 from ...save.tables import SEAT_COLORS
 from ...schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
+from ...table import MANIFEST
 
 ID = r"[a-z0-9]+(-[a-z0-9_]+)*"
 _SECTION_KINDS = ("bow", "middle", "stern")
 _PIECES = ("food", "pitch", "divider", "worker", "score", "bonus", "round")
+
+
+def _ints(high: int, *keys: str) -> dict[str, Int]:
+    """Keys each taking an integer from 0 to ``high``."""
+    return {key: Int(0, high) for key in keys}
+
+
+def _colors(*keys: str) -> Map:
+    return Map({key: Color() for key in keys})
 
 
 ACTION = Map(
@@ -20,8 +30,7 @@ ACTION = Map(
         "name": Str(),
         "kind": OneOf(("gain", "tame", "trade", "build", "load")),
         "resource": OneOf(("pitch", "food", "dividers")),
-        "occupant": Int(0, 99),
-        "others": Int(0, 99),
+        **_ints(99, "occupant", "others"),
         "shared": Bool(),
     },
     frozenset({"resource", "occupant", "others"}),
@@ -30,12 +39,7 @@ ACTION = Map(
 RULES = Map(
     {
         "supply": Map(
-            {
-                "dividers_per_color": Int(0, 999),
-                "food": Int(0, 999),
-                "pitch": Int(0, 999),
-                "bonus_tokens": Int(0, 99),
-            }
+            {**_ints(999, "dividers_per_color", "food", "pitch"), **_ints(99, "bonus_tokens")}
         ),
         "bonus_max": Int(0, 99),
         "workers": _by_count({"count": Int(1, 9)}),
@@ -49,7 +53,7 @@ RULES = Map(
         "turn_mode": OneOf(("worker", "seats")),
         "first_round_spaces": _by_count({"seats": ListOf(ListOf(Str(pattern=ID), 1), 1)}),
         "actions": ListOf(ACTION, 1, 12),
-        "taming": Map({"draws": _by_count({s: Int(0, 9) for s in ("male", "female", "either")})}),
+        "taming": Map({"draws": _by_count(_ints(9, "male", "female", "either"))}),
         "trading": Map(
             {
                 "bonus": ListOf(OneOf(("vp", "food", "divider", "pitch")), 1),
@@ -60,29 +64,24 @@ RULES = Map(
                 "exchange_optional": Bool(),
             }
         ),
-        "building": Map({"vp_per_element": Int(0, 99)}),
+        "building": Map(_ints(99, "vp_per_element")),
         "loading": Map(
             {
-                "food_lp": Int(0, 99),
-                "food_vp": Int(0, 99),
+                **_ints(99, "food_lp", "food_vp"),
                 "food_needs_own_divider": Bool(),
                 "cost": OneOf(("size", "pairs")),
                 "food_required": Bool(),
                 "pitch_required": Bool(),
-                "capacity": Map({"small": Int(0, 9), "large": Int(0, 9)}),
+                "capacity": Map(_ints(9, "small", "large")),
                 "small_fits_any_size": Bool(),
-                "divider_vp": Int(0, 99),
-                "pitch_vp": Int(0, 99),
+                **_ints(99, "divider_vp", "pitch_vp"),
             }
         ),
         "small_animals": Bool(),
         "setup": Map(
             {
-                "dividers": Int(0, 99),
-                "pitch": Int(0, 99),
-                "food": Int(0, 99),
-                "males": Int(0, 9),
-                "females": Int(0, 9),
+                **_ints(99, "dividers", "pitch", "food"),
+                **_ints(9, "males", "females"),
                 "starting_pair_allowed": Bool(),
             }
         ),
@@ -90,7 +89,7 @@ RULES = Map(
         "final": Map(
             {
                 "hull_majority_bonus": Int(0, 99),
-                "leftover_penalty": Map({k: Int(0, 99) for k in ("dividers", "food", "pitch")}),
+                "leftover_penalty": Map(_ints(99, "dividers", "food", "pitch")),
                 "animal_penalty_per_size": Int(0, 99),
             }
         ),
@@ -103,26 +102,26 @@ def _any_mapping(value: Json, path: str) -> None:
         raise FieldError(path, f"expected a mapping, got {type(value).__name__}")
 
 
+_SPECIES = Map(
+    {
+        "name": Str(),
+        "size": Int(0, 9),
+        "vp": Int(0, 99),
+        "min_players": Int(1, 10),
+        "female_name": Str(),
+    },
+    frozenset({"min_players", "female_name"}),
+)
+_LINE = Map({"start": Point(2), "step": Point(2)})  # a row of places: the first, the next
+_SEAT = Map({"color": OneOf(SEAT_COLORS), "area": Point(2), "facing": Num()})
+
 FIELDS = {
     "colors": ListOf(Map({"name": OneOf(SEAT_COLORS), "hex": Color()}), 1, 10),
     "characters": ListOf(Str(), 1, 10),
     "rules": RULES,
-    "species": ListOf(
-        Map(
-            {
-                "name": Str(),
-                "size": Int(0, 9),
-                "vp": Int(0, 99),
-                "min_players": Int(1, 10),
-                "female_name": Str(),
-            },
-            frozenset({"min_players", "female_name"}),
-        ),
-        2,
-        60,
-    ),
+    "species": ListOf(_SPECIES, 2, 60),
     "art": Custom(_any_mapping),
-    "tile_colors": Map({"male": Color(), "female": Color(), "paired": Color()}),
+    "tile_colors": _colors("male", "female", "paired"),
     "components": Map(
         {
             "animal": component("unpaired", "paired", "back"),
@@ -133,43 +132,27 @@ FIELDS = {
     "boards": Map(
         {
             "ark": Map({"square": Int(40, 400), "margin": Int(10, 400), "prow": Int(0, 800)}),
-            "ark_colors": Map(
-                {k: Color() for k in ("wood", "plank", "deck", "square", "line", "label", "pitch")}
-            ),
-            "board_colors": Map(
-                {
-                    k: Color()
-                    for k in ("frame", "board", "column", "ink", "space", "bonus", "accent")
-                }
-            ),
+            "ark_colors": _colors("wood", "plank", "deck", "square", "line", "label", "pitch"),
+            "board_colors": _colors("frame", "board", "column", "ink", "space", "bonus", "accent"),
             "track_colors": Map(
-                {
-                    **{k: Color() for k in ("frame", "cell", "cell_alt", "ink", "deluge")},
-                    "rainbow": Str(),
-                }
+                {**_colors("frame", "cell", "cell_alt", "ink", "deluge").fields, "rainbow": Str()}
             ),
         }
     ),
     "table": Map(
         {
-            "type": OneOf(TABLES),
+            "type": MANIFEST.fields["type"],
             "sky": Str(),
             "square": Num(),
             "ark": Point(2),
-            "action_board": Point(2),
-            "action_board_width": Num(),
-            "score_track": Point(2),
-            "score_track_width": Num(),
-            "round_track": Point(2),
             "round_track_cell": Num(),
             "bags": Map({"male": Point(2), "female": Point(2)}),
-            "drawn": Map({"start": Point(2), "step": Point(2)}),
-            "bonus_bags": Map({"start": Point(2), "step": Point(2)}),
-            "supply": Map({"start": Point(2), "step": Point(2)}),
-            "seats": ListOf(
-                Map({"color": OneOf(SEAT_COLORS), "area": Point(2), "facing": Num()}), 1, 10
-            ),
+            "drawn": _LINE,
+            "bonus_bags": _LINE,
+            "supply": _LINE,
+            "seats": ListOf(_SEAT, 1, 10),
             "area_size": Point(2),
+            "pieces": MANIFEST.fields["pieces"],  # the boards (the table manifest's pieces)
         }
     ),
 }

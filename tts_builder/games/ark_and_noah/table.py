@@ -16,22 +16,21 @@ from typing import NamedTuple
 from rules_ref.ark_and_noah import for_players
 
 from ... import geometry as geo
+from ...gamekit.table import hand_placement
 from ...json_types import Data
 from ...render import ark
-from ...save.tables import HAND_PLACEMENTS
+from ...table import pieces_by_id
+from ...table.layout import spots
 
 #: Thickness of every board tile; pieces on a board lie on its top.
 BOARD_THICKNESS = 0.2
 BOARD_TOP = round(geo.TABLE_TOP_Y + BOARD_THICKNESS, 4)
 #: Bags are not Custom_Tiles (size and origin not established): dropped from a little above.
 BAG_Y = 1.8
-
-#: Every piece: (Custom_Tile type, footprint x × z at rest in table units, thickness).
-#: Tile type 0 box, 2 circle. Animal tiles are sized to fit an Ark square (``table.square``
-#: times ANIMAL_FILL).
-ANIMAL_FILL = 0.86
+#: Animal tiles are sized to fit an Ark square (``table.square`` times ANIMAL_FILL).
+ANIMAL_FILL, ANIMAL_THICKNESS, DIVIDER_THICKNESS = 0.86, 0.1, 0.1
+#: Every piece: (Custom_Tile type: 0 box, 2 circle; side or diameter at rest, thickness).
 PIECES: dict[str, tuple[int, float, float]] = {
-    # kind: (tile type, side or diameter, thickness)
     "food": (2, 0.44, 0.15),
     "pitch": (0, 0.28, 0.28),
     "worker": (2, 0.6, 0.3),
@@ -40,8 +39,6 @@ PIECES: dict[str, tuple[int, float, float]] = {
     "bonus": (2, 0.56, 0.1),
     "character": (2, 1.2, 0.1),
 }
-DIVIDER_THICKNESS = 0.1
-ANIMAL_THICKNESS = 0.1
 
 
 class Slots(NamedTuple):
@@ -66,14 +63,8 @@ AREA_SLOTS: dict[str, Slots] = {
     "workers": Slots((-3.0, -2.6), (0.8, 0.0), 4, (0.0, 0.0), 1, PIECES["worker"][2]),
     "character": Slots((-4.5, -2.2), (0.0, 0.0), 1, (0.0, 0.0), 1, PIECES["character"][2]),
 }
-
-
-# ------------------------------------------------------------------------------------ seats
-
-
-def hand_rot_y(table_type: str, colour: str) -> float:
-    """The rotY of a colour's HandTrigger on this table (FORMAT §5.2)."""
-    return HAND_PLACEMENTS[table_type][colour][1][1]
+#: Where each seat's scoring marker lies in a track cell: one corner per seat (dx, dz).
+MARKER_CORNERS = ((-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18))
 
 
 def seat_point(seat: Data, right: float, forward: float) -> list[float]:
@@ -87,22 +78,19 @@ def seat_point(seat: Data, right: float, forward: float) -> list[float]:
 def area_slot(seat: Data, what: str, k: int) -> list[float]:
     """The k-th (0-based) place of a kind of piece in a seat's area: [x, y, z] on the table."""
     s = AREA_SLOTS[what]
-    per_layer = s.per_line * s.lines
-    layer, rest = divmod(k, per_layer)
+    layer, rest = divmod(k, s.per_line * s.lines)
     line, col = divmod(rest, s.per_line)
-    right = s.origin[0] + s.step[0] * col + s.line[0] * line
-    forward = s.origin[1] + s.step[1] * col + s.line[1] * line
-    x, z = seat_point(seat, right, forward)
+    x, z = seat_point(
+        seat,
+        s.origin[0] + s.step[0] * col + s.line[0] * line,
+        s.origin[1] + s.step[1] * col + s.line[1] * line,
+    )
     return [x, round(geo.TABLE_TOP_Y + layer * s.lift, 4), z]
 
 
 def piece_rot_y(seat: Data) -> float:
     """The rotY of a seat's own printed pieces: upright for that seat (hand rotY + 180)."""
     return geo.reader_rot_y(seat["facing"])
-
-
-#: Where each seat's scoring marker lies in a track cell: one corner per seat (dx, dz).
-MARKER_CORNERS = ((-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18))
 
 
 def marker_spot(cell: list[float], seat_no: int) -> list[float]:
@@ -113,13 +101,8 @@ def marker_spot(cell: list[float], seat_no: int) -> list[float]:
 
 def line_of(spec: Data, count: int) -> list[list[float]]:
     """``count`` points from ``spec["start"]`` by ``spec["step"]`` (a row of bags or tiles)."""
-    return [
-        [spec["start"][0] + k * spec["step"][0], spec["start"][1] + k * spec["step"][1]]
-        for k in range(count)
-    ]
-
-
-# ----------------------------------------------------------------------------------- boards
+    (x, z), (dx, dz) = spec["start"], spec["step"]
+    return [[x + k * dx, z + k * dz] for k in range(count)]
 
 
 class Board(NamedTuple):
@@ -134,9 +117,8 @@ class Board(NamedTuple):
 
     def at(self, px: tuple[float, float]) -> list[float]:
         """Table [x, z] of a pixel of the board's picture (geometry's image <-> world)."""
-        x, _y, z = geo.world_of_uv(
-            self.transform, self.aspect, px[0] / self.size[0], px[1] / self.size[1]
-        )
+        u, v = px[0] / self.size[0], px[1] / self.size[1]
+        x, _y, z = geo.world_of_uv(self.transform, self.aspect, u, v)
         return [round(x, 4), round(z, 4)]
 
     def angle(self, image_angle: float) -> float:
@@ -147,19 +129,17 @@ class Board(NamedTuple):
 def board(centre: list[float], size: tuple[int, int], width: float, rot_y: float) -> Board:
     """A board ``width`` units wide (its picture's width) centred on ``centre``."""
     u = float(width) / size[0]
-    transform = geo.tile_transform_for(
-        (float(centre[0]), float(centre[1])),
-        (size[0] * u, size[1] * u),
-        size[0] / size[1],
-        rot_y,
+    centre_xz = (float(centre[0]), float(centre[1]))
+    return Board(
+        geo.tile_transform_for(centre_xz, (size[0] * u, size[1] * u), size[0] / size[1], rot_y),
+        size,
     )
-    return Board(transform, size)
 
 
 def shared_rot_y(data: Data) -> float:
     """The rotY of the shared boards: upright for the first seat."""
-    first = data["table"]["seats"][0]["color"]
-    return geo.reader_rot_y(hand_rot_y(data["table"]["type"], first))
+    table = data["table"]
+    return geo.reader_rot_y(hand_placement(table["type"], table["seats"][0]["color"])[1][1])
 
 
 class ArkPlan(NamedTuple):
@@ -174,46 +154,49 @@ class ArkPlan(NamedTuple):
     edges: dict[str, list[float]]
     pitch: dict[str, list[float]]
     squares: dict[str, list[float]]
-    whole: Board
 
 
 def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
     """Where the Ark's sections and spots lie for ``n`` players."""
-
-    table = data["table"]
     section = config["ark"]["section"]
     geometry = ark.ArkGeometry(section["rows"], section["cols"], **data["boards"]["ark"])
     layout = list(for_players(config["ark"]["sections"], n)["layout"])
-    whole_geo = ark.ArkGeometry(
+    g = ark.ArkGeometry(
         geometry.rows, geometry.cols * len(layout), geometry.square, geometry.margin, geometry.prow
     )
-    u = float(table["square"]) / geometry.square
-    whole = board(table["ark"], whole_geo.size, whole_geo.size[0] * u, shared_rot_y(data))
+    u = float(data["table"]["square"]) / geometry.square
+    whole = board(data["table"]["ark"], g.size, g.size[0] * u, shared_rot_y(data))
     sections = []
     for kind, x0 in ark.section_offsets(layout, geometry, section["cols"]):
         size = ark.section_size(kind, geometry, section["cols"])
         centre = whole.at((x0 + size[0] / 2, size[1] / 2))
         sections.append((kind, board(centre, size, size[0] * u, whole.transform.rot_y)))
-    points = ark.ark_points(whole_geo)
+    points = ark.ark_points(g)
     edges = {
         name: [*whole.at((x, y)), whole.angle(angle)]
         for name, (x, y, angle) in points["edges"].items()
     }
     pitch = {name: whole.at(xy) for name, xy in points["pitch"].items()}
     squares = {name: whole.at(xy) for name, xy in points["squares"].items()}
-    return ArkPlan(layout, sections, whole_geo.rows, whole_geo.cols, edges, pitch, squares, whole)
+    return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares)
+
+
+def laid_board(data: Data, piece: str, size: tuple[int, int], width: float | None = None) -> Board:
+    """A board of the table manifest (``table.pieces``, id ``piece``, at a table point): its
+    picture's pixel ``size``, its ``width`` (the piece's own, else the one the game draws)."""
+    (spot,) = spots(pieces_by_id(data["table"])[piece]["at"], data["table"])
+    width = pieces_by_id(data["table"])[piece].get("width", width)
+    return board([spot.x, spot.z], size, float(width), shared_rot_y(data))
 
 
 def action_board(data: Data) -> Board:
-    table = data["table"]
-    return board(
-        table["action_board"], ark.BOARD_SIZE, table["action_board_width"], shared_rot_y(data)
-    )
+    return laid_board(data, "action-board", ark.BOARD_SIZE)
 
 
 def action_spaces(data: Data, config: Data) -> list[Data]:
     """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
     b = action_board(data)
+    spots = ark.board_spots(len(config["actions"]))
     return [
         {
             "id": a["id"],
@@ -222,22 +205,23 @@ def action_spaces(data: Data, config: Data) -> list[Data]:
             "current": b.at(spot.current),
             "bonus": b.at(spot.bonus),
         }
-        for a, spot in zip(config["actions"], ark.board_spots(len(config["actions"])), strict=True)
+        for a, spot in zip(config["actions"], spots, strict=True)
     ]
 
 
 def score_track(data: Data) -> Board:
-    table = data["table"]
-    return board(
-        table["score_track"], ark.score_track_size(), table["score_track_width"], shared_rot_y(data)
-    )
+    return laid_board(data, "score-track", ark.score_track_size())
+
+
+def round_track_width(data: Data, config: Data) -> float:
+    """The round track's width on the table: ``table.round_track_cell`` per printed cell."""
+    size = ark.round_track_size(config["end"]["min_rounds"])
+    return size[0] * float(data["table"]["round_track_cell"]) / ark.ROUND_CELL
 
 
 def round_track(data: Data, config: Data) -> Board:
-    table = data["table"]
     size = ark.round_track_size(config["end"]["min_rounds"])
-    width = size[0] * float(table["round_track_cell"]) / ark.ROUND_CELL
-    return board(table["round_track"], size, width, shared_rot_y(data))
+    return laid_board(data, "round-track", size, round_track_width(data, config))
 
 
 def score_cells(data: Data) -> list[list[float]]:
@@ -254,8 +238,8 @@ def round_cells(data: Data, config: Data) -> list[list[float]]:
 
 def table_points(data: Data, config: Data, n: int) -> Data:
     """The scripted spots of an ``n``-player table: the Ark's ``edges`` (name -> [x, z, rotY]),
-    ``pitch`` and ``squares`` (name -> [x, z]), its ``rows`` and ``cols``, and the action
-    ``spaces`` ([{id, name, completed, current, bonus}] in board order)."""
+    ``pitch`` and ``squares`` (name -> [x, z]), its ``rows`` and ``cols``, the action
+    ``spaces`` ([{id, name, completed, current, bonus}] in board order) and the ``plan``."""
     plan = ark_plan(data, config, n)
     return {
         "edges": plan.edges,
