@@ -13,7 +13,6 @@ from ...json_types import Data
 from ...render import ArtFiles
 from ...render.hexmap import board_style
 from ...table import check_manifest
-from ...variants import with_variant
 from .cost_card import check_cost_card
 from .schema import terrains
 from .table import geometry, hooks, piece_count
@@ -92,7 +91,8 @@ def _check_board(data: Data) -> None:
 
 
 def _check_players(data: Data, root: Path) -> None:
-    """A seat of its own colour per player, and a card per player in every variant."""
+    """The table manifest (with the game's hooks), a seat's reveal spot and facing, a card per
+    player, species enough to deal one each."""
     high = data["players"]["max"]
     check_manifest(data, hooks=hooks(data, ArtFiles(root)))
     for i, seat in enumerate(data["table"]["seats"]):
@@ -105,22 +105,14 @@ def _check_players(data: Data, root: Path) -> None:
     cards = piece_count(data)
     if high > cards:
         raise FieldError("players.max", f"{high} players but only {cards} animal cards")
-    species = len(data["animals"])
-    for where, rules in _rule_sets(data):
-        if rules["distinct_species"] and rules["mode"] == "junior":
-            raise FieldError(f"{where}.distinct_species", "the junior variant deals no cards")
-        if rules["distinct_species"] and high > species:
-            raise FieldError(
-                f"{where}.distinct_species", f"{high} players but only {species} species to deal"
-            )
-
-
-def _rule_sets(data: Data) -> list[tuple[str, Data]]:
-    """The rules of the base game and of every variant (merged), each with its path."""
-    found = [("rules", data["rules"])]
-    for variant in data.get("variants") or {}:
-        found.append((f"variants.{variant}.rules", with_variant(data, variant)["rules"]))
-    return found
+    rules = data["rules"]  # a variant's merged: the loader checks each variant's data too
+    if rules["distinct_species"] and rules["mode"] == "junior":
+        raise FieldError("rules.distinct_species", "the junior variant deals no cards")
+    if rules["distinct_species"] and high > len(data["animals"]):
+        raise FieldError(
+            "rules.distinct_species",
+            f"{high} players but only {len(data['animals'])} species to deal",
+        )
 
 
 def check(data: Data, root: Path) -> None:

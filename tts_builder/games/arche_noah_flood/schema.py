@@ -101,17 +101,6 @@ RULES = Map(
 )
 
 
-def _die_style(value: Json, path: str) -> None:
-    check_die_style(value, path)  # FieldError at path.<key> for a bad style; nothing drawn
-
-
-def _board_style(value: Json, path: str) -> None:
-    if not isinstance(value, dict):
-        raise FieldError(path, f"expected a mapping, got {value!r}")
-    for key, color in value.items():
-        Color().check(color, f"{path}.{key}")
-
-
 def _cost_card(value: Json, path: str) -> None:
     """The cost card: its size, its named colours and the layout drawn with its fields."""
     Map(
@@ -161,9 +150,10 @@ FIELDS = {
             "piece": component("face"),
             "flood-marker": component("face"),
             "cost_card": Custom(_cost_card),
-            "number_die": Map({"style": Custom(_die_style)}),
-            "symbol_die": Map({"style": Custom(_die_style)}),
-            "board": Map({"style": Custom(_board_style)}),
+            # die styles: checked as drawing them would check them, without drawing
+            "number_die": Map({"style": Custom(check_die_style)}),
+            "symbol_die": Map({"style": Custom(check_die_style)}),
+            "board": Map({"style": mapping_of(Str(), Color(), "style key -> colour")}),
         }
     ),
     # The table manifest (tts_builder.table), plus the board's place and scale.
