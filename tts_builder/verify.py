@@ -43,6 +43,10 @@ def normalize(value: Json) -> Json:
     return value
 
 
+def _normal_float(text: str) -> Json:
+    return normalize(float(text))
+
+
 def refused(code: str, message: str | None = None) -> dict[str, str]:
     """The outcome of a rule refusing its input with ``code`` (``message``: the full text)."""
     return {RULE_ERROR: code} if message is None else {RULE_ERROR: code, "message": message}
@@ -105,8 +109,10 @@ class Engines:
 
     def __init__(self, game_id: str, config: dict[str, Any], global_script: str) -> None:
         from .emulator import LuaSandbox, LuaScriptError
+        from .emulator.sandbox import decoded, from_lua
 
         self._lua_error = LuaScriptError
+        self._decoded, self._from_lua = decoded, from_lua
         self.game_id = game_id
         self.config = config
         self.global_script = global_script
@@ -179,7 +185,12 @@ class Engines:
         """The shipped Lua's outcome (a refusal's message too when ``detail``)."""
         self.check_name(name)
         try:
-            return normalize(self.sandbox.call_function(self.lua_function(name), inp))
+            text, raw = self.sandbox.call_encoded(self.lua_function(name), inp)
+            if text is None:
+                return normalize(self._from_lua(raw))
+            # convert.lua's JSON is normal already (no empty or null-valued objects, string
+            # keys, integral numbers below 2^63 as integers) but for larger integral numbers.
+            return self._decoded(text, parse_float=_normal_float)
         except self._lua_error as err:
             return lua_error_outcome(err.message, detail)
         except Exception as err:  # noqa: BLE001 - e.g. a result JSON cannot hold

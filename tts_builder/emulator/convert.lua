@@ -19,7 +19,11 @@ local function escape(c)
 end
 
 -- Quoted texts, remembered (rule results repeat the same keys and names); at most LIMIT.
-local QUOTED, quoted_count, LIMIT = {}, 0, 4096
+-- PLAIN holds the strings quoted as they are; KEY a string as the first key of an object
+-- ('"k":'), NEXT_KEY as any later one (',"k":').
+-- NEXT_QUOTED is a quoted text after a comma (a later item of a list).
+local QUOTED, NEXT_QUOTED, PLAIN, KEY, NEXT_KEY = {}, {}, {}, {}, {}
+local quoted_count, LIMIT = 0, 4096
 
 local function quote(s)
   local done = QUOTED[s]
@@ -31,14 +35,22 @@ local function quote(s)
   else
     done = '"' .. s .. '"'
   end
-  if quoted_count >= LIMIT then QUOTED, quoted_count = {}, 0 end
-  QUOTED[s], quoted_count = done, quoted_count + 1
+  if quoted_count >= LIMIT then
+    QUOTED, NEXT_QUOTED, PLAIN, KEY, NEXT_KEY, quoted_count = {}, {}, {}, {}, {}, 0
+  end
+  QUOTED[s], NEXT_QUOTED[s], KEY[s], NEXT_KEY[s] = done, "," .. done, done .. ":", "," .. done .. ":"
+  PLAIN[s] = not special
+  quoted_count = quoted_count + 1
   return done
 end
 
--- Integers as text: small ones looked up, the rest formatted once each call.
-local SMALL = {}
-for i = -1024, 1024 do SMALL[i] = format("%d", i) end
+-- Integers as text: small ones looked up (also telling a small integer from anything else
+-- without a type() call), the rest formatted once each call.
+local SMALL, NEXT_SMALL = {}, {}
+for i = -1024, 1024 do
+  SMALL[i] = format("%d", i)
+  NEXT_SMALL[i] = "," .. SMALL[i]
+end
 
 local function number(n)
   local small = SMALL[n]
@@ -60,74 +72,230 @@ local function key_text(k)
   return nil -- fractions, huge numbers, tables...: the host words them
 end
 
-local encode
+-- Everything is written into one buffer (buf, n: the last slot used) and joined once; a
+-- writer returns the new n, or nil when the value has no JSON text here. Small integers and
+-- remembered strings are written in place (two lookups, no call): results are mostly short
+-- lists of them, and a list of only small integers or only plain strings is one concat.
+local put
 
-local function encode_table(t, ancestors)
-  if ancestors[t] then return nil end
-  if next(t) == nil then return "[]" end
-  local count, max, array = 0, 0, true
-  for k in pairs(t) do
-    count = count + 1
-    if array then
-      if type(k) == "number" and k >= 1 and k == floor(k) and k < TWO53 then
-        if k > max then max = k end
-      else
-        array = false
-      end
-    end
-  end
-  ancestors[t] = true
-  local parts = {}
-  if array then
-    if max > 4 * count + 64 then
-      ancestors[t] = nil
-      return nil -- mostly holes: the host pads them
-    end
-    for i = 1, max do
-      local v = t[i]
-      if v == nil then
-        parts[i] = "null"
-      else
-        local text = encode(v, ancestors)
-        if text == nil then return nil end
-        parts[i] = text
-      end
-    end
-    ancestors[t] = nil
-    return "[" .. concat(parts, ",") .. "]"
-  end
-  local n = 0
-  for k, v in pairs(t) do
-    local key = key_text(k)
-    if key == nil then return nil end
-    local text = encode(v, ancestors)
-    if text == nil then return nil end
-    n = n + 1
-    parts[n] = key .. ":" .. text
-  end
-  ancestors[t] = nil
-  return "{" .. concat(parts, ",") .. "}"
+-- #t when t has exactly #t keys, else nil: then t is a plain sequence 1..#t unless a nil in
+-- 1..#t shows another key (put_array, strict, says so). Cheaper than checking every key.
+local function sequence_length(t)
+  local len = #t
+  if len == 0 then return nil end
+  local count = 0
+  for _ in pairs(t) do count = count + 1 end
+  if count ~= len then return nil end
+  return len
 end
 
-encode = function(v, ancestors)
+-- The largest key when every key of t is a positive integer below 2^53, else nil (t is an
+-- object), or false when such an array is mostly holes (the host pads them).
+local function array_length(t)
+  local count, max = 0, 0
+  for k in pairs(t) do
+    count = count + 1
+    if type(k) == "number" and k >= 1 and k == floor(k) and k < TWO53 then
+      if k > max then max = k end
+    else
+      return nil
+    end
+  end
+  if max > 4 * count + 64 then return false end
+  return max
+end
+
+-- t[1..max] in one concat when all are plain remembered strings; nil otherwise. (Not for
+-- numbers: concat formats each one, slower than looking it up.)
+local function joined(t, max)
+  if PLAIN[t[1]] then
+    for i = 2, max do
+      if not PLAIN[t[i]] then return nil end
+    end
+    return '["' .. concat(t, '","', 1, max) .. '"]'
+  end
+  return nil
+end
+
+-- t[1..max] as an array (a nil as null; strict: false instead, t is no plain sequence).
+local function put_array(t, max, buf, n, ancestors, strict)
+  local whole = joined(t, max)
+  if whole then
+    n = n + 1
+    buf[n] = whole
+    return n
+  end
+  n = n + 1
+  buf[n] = "["
+  local small, quoted = SMALL, QUOTED
+  for i = 1, max do
+    local v = t[i]
+    local text = small[v] or quoted[v] -- with its comma after the first item
+    small, quoted = NEXT_SMALL, NEXT_QUOTED
+    if text == nil then
+      if i > 1 then
+        n = n + 1
+        buf[n] = ","
+      end
+      if v == nil then
+        if strict then return false end
+        text = "null"
+      else
+        n = put(v, buf, n, ancestors)
+        if n == nil then return nil end
+      end
+    end
+    if text then
+      n = n + 1
+      buf[n] = text
+    end
+  end
+  n = n + 1
+  buf[n] = "]"
+  return n
+end
+
+local function put_object(t, buf, n, ancestors)
+  local keys = KEY
+  n = n + 1
+  buf[n] = "{"
+  for k, v in pairs(t) do
+    local key = keys[k]
+    if key == nil then
+      key = key_text(k)
+      if key == nil then return nil end
+      key = (keys == KEY and "" or ",") .. key .. ":"
+    end
+    keys = NEXT_KEY
+    n = n + 1
+    buf[n] = key
+    local text = SMALL[v] or QUOTED[v]
+    if text then
+      n = n + 1
+      buf[n] = text
+    else
+      n = put(v, buf, n, ancestors)
+      if n == nil then return nil end
+    end
+  end
+  n = n + 1
+  buf[n] = "}"
+  return n
+end
+
+local function put_table(t, buf, n, ancestors)
+  if ancestors[t] then return nil end
+  if next(t) == nil then
+    n = n + 1
+    buf[n] = "[]"
+    return n
+  end
+  ancestors[t] = true
+  local len = sequence_length(t)
+  local done = false
+  if len then done = put_array(t, len, buf, n, ancestors, true) end
+  if done == false then -- not a plain sequence
+    local max = array_length(t)
+    if max == false then return nil end
+    if max then
+      done = put_array(t, max, buf, n, ancestors)
+    else
+      done = put_object(t, buf, n, ancestors)
+    end
+  end
+  ancestors[t] = nil
+  return done
+end
+
+put = function(v, buf, n, ancestors)
   local kind = type(v)
-  if kind == "string" then return quote(v) end
-  if kind == "number" then return number(v) end
-  if kind == "table" then return encode_table(v, ancestors) end
-  if kind == "boolean" then return v and "true" or "false" end
-  if kind == "nil" then return "null" end
-  return nil -- functions, userdata, threads: the host raises
+  local text
+  if kind == "table" then return put_table(v, buf, n, ancestors) end
+  if kind == "string" then
+    text = quote(v)
+  elseif kind == "number" then
+    text = number(v)
+  elseif kind == "boolean" then
+    text = v and "true" or "false"
+  elseif kind == "nil" then
+    text = "null"
+  end
+  if text == nil then return nil end -- functions, userdata, threads: the host raises
+  n = n + 1
+  buf[n] = text
+  return n
+end
+
+-- One buffer for every call (encode never runs inside another): no table to grow each time.
+local BUFFER = {}
+
+local function encode(v)
+  local n = put(v, BUFFER, 0, {})
+  if n == nil then return nil end
+  return concat(BUFFER, "", 1, n)
 end
 
 local M = {}
 
 --- The JSON text of v, or nil when the host must convert v itself.
 function M.encode(v)
-  return encode(v, {})
+  return encode(v)
 end
 
 local function message(e)
   return type(e) == "string" and e or tostring(e)
+end
+
+-- Arguments come in flat (sandbox.py's _flat): one list of scalars in which MARK, kind, n
+-- starts a table of n items (LIST: n values; DICT: n key, value pairs) written out after it.
+-- One list of scalars crosses in one lupa call; lupa makes each nested table it converts
+-- itself a Python object too, which costs more than building the tables here.
+local MARK, LIST = {}, 1
+M.MARK = MARK
+
+local function build(vals, i)
+  local kind, n = vals[i + 1], vals[i + 2]
+  i = i + 3
+  local t = {}
+  if kind == LIST then
+    for j = 1, n do
+      local v = vals[i]
+      if v == MARK then
+        v, i = build(vals, i)
+      else
+        i = i + 1
+      end
+      t[j] = v
+    end
+  else
+    for _ = 1, n do
+      local k, v = vals[i], vals[i + 1]
+      if v == MARK then
+        v, i = build(vals, i + 1)
+      else
+        i = i + 2
+      end
+      t[k] = v
+    end
+  end
+  return t, i
+end
+
+local unpack = table.unpack
+
+--- M.call(fn, args...) for count arguments written flat in vals.
+function M.call_flat(fn, vals, count)
+  local args, i = {}, 1
+  for a = 1, count do
+    local v = vals[i]
+    if v == MARK then
+      v, i = build(vals, i)
+    else
+      i = i + 1
+    end
+    args[a] = v
+  end
+  return M.call(fn, unpack(args, 1, count))
 end
 
 --- Call fn(...) catching errors, as sandbox.run does but without its traceback: true, the
@@ -136,7 +304,7 @@ end
 function M.call(fn, ...)
   local ok, result = xpcall(fn, message, ...)
   if not ok then return false, result end
-  local text = encode(result, {})
+  local text = encode(result)
   if text == nil then return true, nil, result end
   return true, text
 end

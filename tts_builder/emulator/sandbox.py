@@ -101,6 +101,43 @@ def to_lua(runtime: Any, value: Any) -> Any:
     return value
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_LIST, _DICT = 1, 2  # convert.lua's kinds of flat table
+
+
+class _NotFlat(Exception):
+    """A value :func:`_flat` leaves to the one-call-per-table conversion."""
+
+
+def _flat(value: Any, out: list[Any], mark: Any) -> None:
+    """Append ``value`` (a dict, list or tuple) to ``out`` as ``convert.lua`` builds it: ``mark,
+    kind, n`` and then the n items (a dict's as key, value), each scalar as itself, each
+    dict, list or tuple the same way. Anything else, and keys that are not strings, numbers
+    (not NaN) or booleans, raise :class:`_NotFlat`."""
+    kind = type(value)
+    if kind is dict:
+        out += (mark, _DICT, len(value))
+        for key, item in value.items():
+            if type(key) is not str and (
+                type(key) not in _SCALARS or key is None or key != key
+            ):
+                raise _NotFlat
+            out.append(key)
+            if type(item) in _SCALARS:
+                out.append(item)
+            else:
+                _flat(item, out, mark)
+    elif kind is list or kind is tuple:
+        out += (mark, _LIST, len(value))
+        for item in value:
+            if type(item) in _SCALARS:
+                out.append(item)
+            else:
+                _flat(item, out, mark)
+    else:
+        raise _NotFlat
+
+
 def _number(value: float) -> int | float:
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
         return int(value)
@@ -147,6 +184,14 @@ def _from_lua(value: Any, seen: set[int]) -> Any:
     return {_key_text(k): _from_lua(v, seen) for k, v in items}
 
 
+def decoded(text: str, **options: Any) -> Any:
+    """``json.loads(text, **options)`` for the JSON ``convert.lua`` writes."""
+    try:
+        return json.loads(text, **options)
+    except ValueError:
+        raise AssertionError(f"convert.lua wrote invalid JSON: {text[:200]!r}") from None
+
+
 class LuaSandbox:
     """A Lua 5.2 runtime whose script environments hold only the TTS library set.
 
@@ -176,7 +221,9 @@ class LuaSandbox:
         self._loader = self.runtime.eval("function(src, name) return load(src, name, 't') end")
         self.lib = self.load_module("sandbox.lua", services)
         self._run = self.lib["run"]
-        self._call_json = self.load_module("convert.lua")["call"]
+        convert = self.load_module("convert.lua")
+        self._call_json, self._call_flat = convert["call"], convert["call_flat"]
+        self._mark = convert["MARK"]
         self._table_from = self.runtime.table_from
 
     def load_module(self, filename: str, *args: Any) -> Any:
@@ -283,15 +330,31 @@ class LuaSandbox:
         message as :meth:`call` (no traceback). The arguments go in with :meth:`json_to_lua`;
         the result comes out as one JSON string encoded in Lua (``convert.lua``), or through
         :func:`from_lua` when it holds something that encoder leaves to the host."""
-        ok, value, *raw = self._call_json(fn, *(self.json_to_lua(a) for a in json_args))
+        text, raw = self.call_encoded(fn, *json_args)
+        return from_lua(raw) if text is None else decoded(text)
+
+    def call_encoded(self, fn: Any, *json_args: Any) -> tuple[str | None, Any]:
+        """:meth:`call_function` up to the decoding: ``(json_text, None)``, or ``(None,
+        raw_result)`` when ``convert.lua`` leaves the result to :func:`from_lua`. The arguments
+        cross as one flat list of scalars that ``convert.lua`` builds the tables from (dicts,
+        lists and tuples of scalars), else through :meth:`json_to_lua`."""
+        out: list[Any] = []
+        try:
+            for arg in json_args:
+                if type(arg) in _SCALARS:
+                    out.append(arg)
+                else:
+                    _flat(arg, out, self._mark)
+        except (_NotFlat, RecursionError):
+            result = self._call_json(fn, *(self.json_to_lua(a) for a in json_args))
+        else:
+            result = self._call_flat(fn, self._table_from(out), len(json_args))
+        ok, value, *raw = result
         if not ok:
             raise LuaScriptError(explain(str(value)))
         if value is None:
-            return from_lua(raw[0] if raw else None)
-        try:
-            return json.loads(value)
-        except ValueError:
-            raise AssertionError(f"convert.lua wrote invalid JSON: {value[:200]!r}") from None
+            return None, raw[0] if raw else None
+        return value, None
 
     def call(self, env: Any, dotted_name: str, *json_args: Any) -> Any:
         """Call the function at ``dotted_name`` with JSON-shaped args; return its JSON result."""
