@@ -118,9 +118,7 @@ def _flat(value: Any, out: list[Any], mark: Any) -> None:
     if kind is dict:
         out += (mark, _DICT, len(value))
         for key, item in value.items():
-            if type(key) is not str and (
-                type(key) not in _SCALARS or key is None or key != key
-            ):
+            if type(key) is not str and (type(key) not in _SCALARS or key is None or key != key):
                 raise _NotFlat
             out.append(key)
             if type(item) in _SCALARS:
