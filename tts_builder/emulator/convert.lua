@@ -265,7 +265,7 @@ local function build(vals, i)
       else
         i = i + 1
       end
-      t[j] = v
+      t[j] = v -- a nil too, as lupa's table_from sets it (the slot it makes shapes #t)
     end
   else
     for _ = 1, n do
@@ -275,7 +275,7 @@ local function build(vals, i)
       else
         i = i + 2
       end
-      t[k] = v
+      if v ~= nil then t[k] = v end -- as json_to_lua drops it (t[k] = nil would make a slot)
     end
   end
   return t, i
