@@ -7,6 +7,7 @@ import math
 import random
 import re
 from collections.abc import Callable, Mapping
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,7 @@ def to_lua(runtime: Any, value: Any) -> Any:
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+_STR = frozenset({str})
 _LIST, _DICT = 1, 2  # convert.lua's kinds of flat table
 
 
@@ -113,13 +115,19 @@ def _flat(value: Any, out: list[Any], mark: Any) -> None:
     """Append ``value`` (a dict, list or tuple) to ``out`` as ``convert.lua`` builds it: ``mark,
     kind, n`` and then the n items (a dict's as key, value), each scalar as itself, each
     dict, list or tuple the same way. Anything else, and keys that are not strings, numbers
-    (not NaN) or booleans, raise :class:`_NotFlat`."""
+    (not NaN) or booleans, raise :class:`_NotFlat`. (Items of one kind of scalar go in with
+    one C-level extend: the types checked as a set.)"""
     kind = type(value)
     if kind is dict:
         out += (mark, _DICT, len(value))
+        if not set(map(type, value)) <= _STR:
+            for key in value:
+                if type(key) not in _SCALARS or key is None or key != key:
+                    raise _NotFlat
+        if set(map(type, value.values())) <= _SCALARS:
+            out += chain.from_iterable(value.items())
+            return
         for key, item in value.items():
-            if type(key) is not str and (type(key) not in _SCALARS or key is None or key != key):
-                raise _NotFlat
             out.append(key)
             if type(item) in _SCALARS:
                 out.append(item)
@@ -127,6 +135,9 @@ def _flat(value: Any, out: list[Any], mark: Any) -> None:
                 _flat(item, out, mark)
     elif kind is list or kind is tuple:
         out += (mark, _LIST, len(value))
+        if set(map(type, value)) <= _SCALARS:
+            out += value
+            return
         for item in value:
             if type(item) in _SCALARS:
                 out.append(item)
@@ -182,10 +193,10 @@ def _from_lua(value: Any, seen: set[int]) -> Any:
     return {_key_text(k): _from_lua(v, seen) for k, v in items}
 
 
-def decoded(text: str, **options: Any) -> Any:
-    """``json.loads(text, **options)`` for the JSON ``convert.lua`` writes."""
+def decoded(text: str, decode: Callable[[str], Any] = json.loads) -> Any:
+    """``decode(text)`` (a JSON decoder's) for the JSON ``convert.lua`` writes."""
     try:
-        return json.loads(text, **options)
+        return decode(text)
     except ValueError:
         raise AssertionError(f"convert.lua wrote invalid JSON: {text[:200]!r}") from None
 
