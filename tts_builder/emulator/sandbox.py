@@ -7,7 +7,6 @@ import math
 import random
 import re
 from collections.abc import Callable, Mapping
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +102,6 @@ def to_lua(runtime: Any, value: Any) -> Any:
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
-_STR = frozenset({str})
 _LIST, _DICT = 1, 2  # convert.lua's kinds of flat table
 
 
@@ -115,36 +113,45 @@ def _flat(value: Any, out: list[Any], mark: Any) -> None:
     """Append ``value`` (a dict, list or tuple) to ``out`` as ``convert.lua`` builds it: ``mark,
     kind, n`` and then the n items (a dict's as key, value), each scalar as itself, each
     dict, list or tuple the same way. Anything else, and keys that are not strings, numbers
-    (not NaN) or booleans, raise :class:`_NotFlat`. (Items of one kind of scalar go in with
-    one C-level extend: the types checked as a set.)"""
+    (not NaN) or booleans, raise :class:`_NotFlat`. (A list's dicts are written in its own
+    loop: inputs are mostly lists of small records.)"""
+    append = out.append
     kind = type(value)
     if kind is dict:
         out += (mark, _DICT, len(value))
-        if not set(map(type, value)) <= _STR:
-            for key in value:
-                if type(key) not in _SCALARS or key is None or key != key:
-                    raise _NotFlat
-        if set(map(type, value.values())) <= _SCALARS:
-            out += chain.from_iterable(value.items())
-            return
         for key, item in value.items():
-            out.append(key)
+            if type(key) is not str and _bad_key(key):
+                raise _NotFlat
+            append(key)
             if type(item) in _SCALARS:
-                out.append(item)
+                append(item)
             else:
                 _flat(item, out, mark)
     elif kind is list or kind is tuple:
         out += (mark, _LIST, len(value))
-        if set(map(type, value)) <= _SCALARS:
-            out += value
-            return
         for item in value:
-            if type(item) in _SCALARS:
-                out.append(item)
+            kind = type(item)
+            if kind in _SCALARS:
+                append(item)
+            elif kind is dict:
+                out += (mark, _DICT, len(item))
+                for key, field in item.items():
+                    if type(key) is not str and _bad_key(key):
+                        raise _NotFlat
+                    append(key)
+                    if type(field) in _SCALARS:
+                        append(field)
+                    else:
+                        _flat(field, out, mark)
             else:
                 _flat(item, out, mark)
     else:
         raise _NotFlat
+
+
+def _bad_key(key: Any) -> bool:
+    """A dict key the flat form does not carry: no scalar, None or NaN."""
+    return type(key) not in _SCALARS or key is None or key != key
 
 
 def _number(value: float) -> int | float:
