@@ -167,3 +167,10 @@ def test_encoder_paths_convert_alike(case: str) -> None:
     )
     fn = SANDBOX.lookup(env, "Built.get")
     assert SANDBOX.call_function(fn, case) == SANDBOX.call(env, "Built.get", case)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_lua_to_json_reads_lua_values_as_from_lua_does(case: str) -> None:
+    value = SANDBOX.lookup(ENV, "Echo.built")[case]
+    slow = outcome(lambda: SANDBOX.call(ENV, "Echo.lua", case))
+    assert outcome(lambda: SANDBOX.lua_to_json(value)) == slow

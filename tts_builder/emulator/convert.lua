@@ -285,6 +285,7 @@ local unpack = table.unpack
 
 --- M.call(fn, args...) for count arguments written flat in vals.
 function M.call_flat(fn, vals, count)
+  if count == 1 and vals[1] == MARK then return M.call(fn, (build(vals, 1))) end
   local args, i = {}, 1
   for a = 1, count do
     local v = vals[i]

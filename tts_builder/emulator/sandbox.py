@@ -239,6 +239,7 @@ class LuaSandbox:
         self._run = self.lib["run"]
         convert = self.load_module("convert.lua")
         self._call_json, self._call_flat = convert["call"], convert["call_flat"]
+        self._encode = convert["encode"]
         self._mark = convert["MARK"]
         self._table_from = self.runtime.table_from
 
@@ -348,6 +349,14 @@ class LuaSandbox:
         :func:`from_lua` when it holds something that encoder leaves to the host."""
         text, raw = self.call_encoded(fn, *json_args)
         return from_lua(raw) if text is None else decoded(text)
+
+    def lua_to_json(self, value: Any) -> Any:
+        """:func:`from_lua` of a Lua value, the same result (errors too), through one JSON
+        string encoded in Lua (``convert.lua``) rather than one lupa call per table entry."""
+        if lua52.lua_type(value) != "table":
+            return from_lua(value)
+        text = self._encode(value)
+        return from_lua(value) if text is None else decoded(text)
 
     def call_encoded(self, fn: Any, *json_args: Any) -> tuple[str | None, Any]:
         """:meth:`call_function` up to the decoding: ``(json_text, None)``, or ``(None,
