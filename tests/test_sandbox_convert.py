@@ -174,3 +174,17 @@ def test_lua_to_json_reads_lua_values_as_from_lua_does(case: str) -> None:
     value = SANDBOX.lookup(ENV, "Echo.built")[case]
     slow = outcome(lambda: SANDBOX.call(ENV, "Echo.lua", case))
     assert outcome(lambda: SANDBOX.lua_to_json(value)) == slow
+
+
+def test_a_table_with_a_metatable_is_read_raw_as_from_lua_reads_it() -> None:
+    env = SANDBOX.load_script(
+        """
+        local shown = setmetatable({x = 1}, {__index = function(_, k) return k end,
+          __len = function() return 3 end, __pairs = function() return next, {y = 2} end})
+        function Shown() return {shown, shown} end
+        """,
+        "Meta",
+    )
+    fn = SANDBOX.lookup(env, "Shown")
+    assert SANDBOX.call_function(fn) == SANDBOX.call(env, "Shown") == [{"x": 1}, {"x": 1}]
+    assert SANDBOX.lua_to_json(fn()) == [{"x": 1}, {"x": 1}]

@@ -4,11 +4,13 @@
 -- integers, other numbers exact to the last bit, NaN and infinities as Python's json reads
 -- them). One string crosses into Python instead of one call per table entry.
 -- Anything from_lua would refuse or word differently (functions, userdata, cycles, keys that
--- are not strings, booleans or safe numbers, very sparse arrays, non-ASCII text) is not encoded: encode
+-- are not strings, booleans or safe numbers, very sparse arrays, non-ASCII text, tables with
+-- a metatable) is not encoded: encode
 -- returns nil and the host converts the value itself, the slow way, with from_lua's errors.
 -- Loaded unsandboxed by sandbox.py.
 local floor, huge, format, concat = math.floor, math.huge, string.format, table.concat
-local type, pairs, next, xpcall, tostring = type, pairs, next, xpcall, tostring
+local type, next, xpcall, tostring = type, next, xpcall, tostring
+local metatable_of = debug.getmetatable
 
 local TWO63 = 2 ^ 63
 local TWO53 = 2 ^ 53
@@ -84,7 +86,7 @@ local function sequence_length(t)
   local len = #t
   if len == 0 then return nil end
   local count = 0
-  for _ in pairs(t) do count = count + 1 end
+  for _ in next, t do count = count + 1 end
   if count ~= len then return nil end
   return len
 end
@@ -93,7 +95,7 @@ end
 -- object), or false when such an array is mostly holes (the host pads them).
 local function array_length(t)
   local count, max = 0, 0
-  for k in pairs(t) do
+  for k in next, t do
     count = count + 1
     if type(k) == "number" and k >= 1 and k == floor(k) and k < TWO53 then
       if k > max then max = k end
@@ -159,7 +161,7 @@ local function put_object(t, buf, n, ancestors)
   local keys = KEY
   n = n + 1
   buf[n] = "{"
-  for k, v in pairs(t) do
+  for k, v in next, t do
     local key = keys[k]
     if key == nil then
       key = key_text(k)
@@ -184,7 +186,9 @@ local function put_object(t, buf, n, ancestors)
 end
 
 local function put_table(t, buf, n, ancestors)
-  if ancestors[t] then return nil end
+  -- from_lua reads tables raw (lua_next): one with a metatable (a Vector, say, whose __index
+  -- or __len would answer here) is left to it, as is a cycle
+  if ancestors[t] or metatable_of(t) then return nil end
   if next(t) == nil then
     n = n + 1
     buf[n] = "[]"
