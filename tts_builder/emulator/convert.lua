@@ -251,16 +251,31 @@ local function message(e)
 end
 
 -- Arguments come in flat (sandbox.py's _flat): one list of scalars in which MARK, kind, n
--- starts a table of n items (LIST: n values; DICT: n key, value pairs) written out after it.
--- One list of scalars crosses in one lupa call; lupa makes each nested table it converts
--- itself a Python object too, which costs more than building the tables here.
+-- starts a table of n items (LIST: n values; DICT: n key, value pairs) written out after it,
+-- and MARK, keys (a list of string keys, made once per key set by the host) a record: a value
+-- for each key in turn. One list of scalars crosses in one lupa call; lupa makes each nested
+-- table it converts itself a Python object too, which costs more than building them here.
 local MARK, LIST = {}, 1
 M.MARK = MARK
 
 local function build(vals, i)
-  local kind, n = vals[i + 1], vals[i + 2]
-  i = i + 3
+  local kind = vals[i + 1]
   local t = {}
+  if type(kind) == "table" then
+    i = i + 2
+    for j = 1, #kind do
+      local v = vals[i]
+      if v == MARK then
+        v, i = build(vals, i)
+      else
+        i = i + 1
+      end
+      if v ~= nil then t[kind[j]] = v end -- as json_to_lua drops it (t[k] = nil makes a slot)
+    end
+    return t, i
+  end
+  local n = vals[i + 2]
+  i = i + 3
   if kind == LIST then
     for j = 1, n do
       local v = vals[i]
@@ -279,7 +294,7 @@ local function build(vals, i)
       else
         i = i + 2
       end
-      if v ~= nil then t[k] = v end -- as json_to_lua drops it (t[k] = nil would make a slot)
+      if v ~= nil then t[k] = v end
     end
   end
   return t, i

@@ -109,24 +109,38 @@ class _NotFlat(Exception):
     """A value :func:`_flat` leaves to the one-call-per-table conversion."""
 
 
-def _flat(value: Any, out: list[Any], mark: Any) -> None:
+class _Shapes(dict[tuple[Any, ...], Any]):
+    """Key tuples of dicts -> a Lua list of those keys (``convert.lua``'s record form), made
+    on first sight; None for a tuple with a key that is not a string (1, 1.0 and True are
+    equal in a tuple but not in Lua) and, after LIMIT key sets, for any new one."""
+
+    LIMIT = 4096
+
+    def __init__(self, table_from: Callable[..., Any]) -> None:
+        super().__init__()
+        self._table_from = table_from
+
+    def __missing__(self, keys: tuple[Any, ...]) -> Any:
+        if len(self) >= self.LIMIT:
+            return None
+        keys_table = None
+        if all(type(k) is str for k in keys):
+            keys_table = self._table_from(list(keys))
+        self[keys] = keys_table
+        return keys_table
+
+
+def _flat(value: Any, out: list[Any], mark: Any, shapes: _Shapes) -> None:
     """Append ``value`` (a dict, list or tuple) to ``out`` as ``convert.lua`` builds it: ``mark,
-    kind, n`` and then the n items (a dict's as key, value), each scalar as itself, each
-    dict, list or tuple the same way. Anything else, and keys that are not strings, numbers
-    (not NaN) or booleans, raise :class:`_NotFlat`. (A list's dicts are written in its own
-    loop: inputs are mostly lists of small records.)"""
+    kind, n`` and then the n items (a dict's as key, value), or for a dict of string keys
+    ``mark, keys`` (``shapes``' Lua list of them) and a value per key; each scalar as itself,
+    each dict, list or tuple the same way. Anything else, and keys that are not strings,
+    numbers (not NaN) or booleans, raise :class:`_NotFlat`. (A list's dicts are written in
+    its own loop: inputs are mostly lists of small records.)"""
     append = out.append
     kind = type(value)
     if kind is dict:
-        out += (mark, _DICT, len(value))
-        for key, item in value.items():
-            if type(key) is not str and _bad_key(key):
-                raise _NotFlat
-            append(key)
-            if type(item) in _SCALARS:
-                append(item)
-            else:
-                _flat(item, out, mark)
+        _flat_dict(value, out, mark, shapes)
     elif kind is list or kind is tuple:
         out += (mark, _LIST, len(value))
         for item in value:
@@ -134,19 +148,43 @@ def _flat(value: Any, out: list[Any], mark: Any) -> None:
             if kind in _SCALARS:
                 append(item)
             elif kind is dict:
-                out += (mark, _DICT, len(item))
-                for key, field in item.items():
-                    if type(key) is not str and _bad_key(key):
-                        raise _NotFlat
-                    append(key)
+                keys = shapes[tuple(item)]
+                if keys is None:
+                    _flat_dict(item, out, mark, shapes)
+                    continue
+                out += (mark, keys)
+                for field in item.values():
                     if type(field) in _SCALARS:
                         append(field)
                     else:
-                        _flat(field, out, mark)
+                        _flat(field, out, mark, shapes)
             else:
-                _flat(item, out, mark)
+                _flat(item, out, mark, shapes)
     else:
         raise _NotFlat
+
+
+def _flat_dict(value: dict[Any, Any], out: list[Any], mark: Any, shapes: _Shapes) -> None:
+    """:func:`_flat` of a dict."""
+    append = out.append
+    keys = shapes[tuple(value)]
+    if keys is not None:
+        out += (mark, keys)
+        for item in value.values():
+            if type(item) in _SCALARS:
+                append(item)
+            else:
+                _flat(item, out, mark, shapes)
+        return
+    out += (mark, _DICT, len(value))
+    for key, item in value.items():
+        if type(key) is not str and _bad_key(key):
+            raise _NotFlat
+        append(key)
+        if type(item) in _SCALARS:
+            append(item)
+        else:
+            _flat(item, out, mark, shapes)
 
 
 def _bad_key(key: Any) -> bool:
@@ -241,6 +279,7 @@ class LuaSandbox:
         self._call_json, self._call_flat = convert["call"], convert["call_flat"]
         self._encode = convert["encode"]
         self._mark = convert["MARK"]
+        self._shapes = _Shapes(self.runtime.table_from)
         self._table_from = self.runtime.table_from
 
     def load_module(self, filename: str, *args: Any) -> Any:
@@ -369,7 +408,7 @@ class LuaSandbox:
                 if type(arg) in _SCALARS:
                     out.append(arg)
                 else:
-                    _flat(arg, out, self._mark)
+                    _flat(arg, out, self._mark, self._shapes)
         except (_NotFlat, RecursionError):
             result = self._call_json(fn, *(self.json_to_lua(a) for a in json_args))
         else:
