@@ -49,6 +49,7 @@ def _normal_float(text: str) -> Json:
 
 _NORMAL_JSON = json.JSONDecoder(parse_float=_normal_float).decode
 
+
 def refused(code: str, message: str | None = None) -> dict[str, str]:
     """The outcome of a rule refusing its input with ``code`` (``message``: the full text)."""
     return {RULE_ERROR: code} if message is None else {RULE_ERROR: code, "message": message}
