@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tts_builder.emulator import LuaSandbox, LuaScriptError
+from tts_builder.emulator import LuaSandbox, LuaScriptError, from_lua, to_lua
 
 SANDBOX = LuaSandbox()
 ENV = SANDBOX.load_script(
@@ -188,3 +188,17 @@ def test_a_table_with_a_metatable_is_read_raw_as_from_lua_reads_it() -> None:
     fn = SANDBOX.lookup(env, "Shown")
     assert SANDBOX.call_function(fn) == SANDBOX.call(env, "Shown") == [{"x": 1}, {"x": 1}]
     assert SANDBOX.lua_to_json(fn()) == [{"x": 1}, {"x": 1}]
+
+
+@settings(max_examples=300, database=None, deadline=None)
+@given(holey_values.filter(lambda v: isinstance(v, list | dict)))
+def test_the_sandbox_to_lua_lays_tables_out_as_to_lua(value: Any) -> None:
+    """LuaSandbox.to_lua (built in Lua from a flat list) makes the tables to_lua makes (one
+    lupa call per entry, None skipped everywhere): the same #t and pairs order."""
+    assert LAYOUT(SANDBOX.to_lua(value)) == LAYOUT(to_lua(SANDBOX.runtime, value))
+
+
+def test_the_sandbox_to_lua_passes_other_values_through() -> None:
+    service = SANDBOX.to_lua({"f": len, "n": [1, None, 2]})
+    assert service["f"] is len and from_lua(service["n"]) == [1, None, 2]  # no slot 2
+    assert SANDBOX.to_lua("text") == "text" and SANDBOX.to_lua(None) is None

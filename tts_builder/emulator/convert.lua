@@ -251,11 +251,12 @@ local function message(e)
 end
 
 -- Arguments come in flat (sandbox.py's _flat): one list of scalars in which MARK, kind, n
--- starts a table of n items (LIST: n values; DICT: n key, value pairs) written out after it,
+-- starts a table of n items (LIST, or SPARSE_LIST where a nil makes no slot: n values; DICT:
+-- n key, value pairs) written out after it,
 -- and MARK, keys (a list of string keys, made once per key set by the host) a record: a value
 -- for each key in turn. One list of scalars crosses in one lupa call; lupa makes each nested
 -- table it converts itself a Python object too, which costs more than building them here.
-local MARK, LIST = {}, 1
+local MARK, LIST, SPARSE_LIST = {}, 1, 3
 M.MARK = MARK
 
 local function build(vals, i)
@@ -286,6 +287,16 @@ local function build(vals, i)
       end
       t[j] = v -- a nil too, as lupa's table_from sets it (the slot it makes shapes #t)
     end
+  elseif kind == SPARSE_LIST then
+    for j = 1, n do
+      local v = vals[i]
+      if v == MARK then
+        v, i = build(vals, i)
+      else
+        i = i + 1
+      end
+      if v ~= nil then t[j] = v end -- no slot, as sandbox.py's to_lua skips it
+    end
   else
     for _ = 1, n do
       local k, v = vals[i], vals[i + 1]
@@ -298,6 +309,11 @@ local function build(vals, i)
     end
   end
   return t, i
+end
+
+--- The table written flat in vals (its first item a MARK).
+function M.build_flat(vals)
+  return (build(vals, 1))
 end
 
 local unpack = table.unpack

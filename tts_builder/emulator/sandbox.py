@@ -102,7 +102,7 @@ def to_lua(runtime: Any, value: Any) -> Any:
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
-_LIST, _DICT = 1, 2  # convert.lua's kinds of flat table
+_LIST, _DICT, _SPARSE_LIST = 1, 2, 3  # convert.lua's kinds of flat table
 
 
 class _NotFlat(Exception):
@@ -130,19 +130,21 @@ class _Shapes(dict[tuple[Any, ...], Any]):
         return keys_table
 
 
-def _flat(value: Any, out: list[Any], mark: Any, shapes: _Shapes) -> None:
+def _flat(value: Any, out: list[Any], mark: Any, shapes: _Shapes, list_kind: int = _LIST) -> None:
     """Append ``value`` (a dict, list or tuple) to ``out`` as ``convert.lua`` builds it: ``mark,
     kind, n`` and then the n items (a dict's as key, value), or for a dict of string keys
     ``mark, keys`` (``shapes``' Lua list of them) and a value per key; each scalar as itself,
     each dict, list or tuple the same way. Anything else, and keys that are not strings,
-    numbers (not NaN) or booleans, raise :class:`_NotFlat`. (A list's dicts are written in
-    its own loop: inputs are mostly lists of small records.)"""
+    numbers (not NaN) or booleans, raise :class:`_NotFlat`. Lists are ``list_kind``: _LIST
+    (a None item keeps its slot, as lupa's ``table_from`` does) or _SPARSE_LIST (it makes none,
+    as :func:`to_lua` does). (A list's dicts are written in its own loop: inputs are mostly
+    lists of small records.)"""
     append = out.append
     kind = type(value)
     if kind is dict:
-        _flat_dict(value, out, mark, shapes)
+        _flat_dict(value, out, mark, shapes, list_kind)
     elif kind is list or kind is tuple:
-        out += (mark, _LIST, len(value))
+        out += (mark, list_kind, len(value))
         for item in value:
             kind = type(item)
             if kind in _SCALARS:
@@ -150,21 +152,23 @@ def _flat(value: Any, out: list[Any], mark: Any, shapes: _Shapes) -> None:
             elif kind is dict:
                 keys = shapes[tuple(item)]
                 if keys is None:
-                    _flat_dict(item, out, mark, shapes)
+                    _flat_dict(item, out, mark, shapes, list_kind)
                     continue
                 out += (mark, keys)
                 for field in item.values():
                     if type(field) in _SCALARS:
                         append(field)
                     else:
-                        _flat(field, out, mark, shapes)
+                        _flat(field, out, mark, shapes, list_kind)
             else:
-                _flat(item, out, mark, shapes)
+                _flat(item, out, mark, shapes, list_kind)
     else:
         raise _NotFlat
 
 
-def _flat_dict(value: dict[Any, Any], out: list[Any], mark: Any, shapes: _Shapes) -> None:
+def _flat_dict(
+    value: dict[Any, Any], out: list[Any], mark: Any, shapes: _Shapes, list_kind: int
+) -> None:
     """:func:`_flat` of a dict."""
     append = out.append
     keys = shapes[tuple(value)]
@@ -174,7 +178,7 @@ def _flat_dict(value: dict[Any, Any], out: list[Any], mark: Any, shapes: _Shapes
             if type(item) in _SCALARS:
                 append(item)
             else:
-                _flat(item, out, mark, shapes)
+                _flat(item, out, mark, shapes, list_kind)
         return
     out += (mark, _DICT, len(value))
     for key, item in value.items():
@@ -184,7 +188,7 @@ def _flat_dict(value: dict[Any, Any], out: list[Any], mark: Any, shapes: _Shapes
         if type(item) in _SCALARS:
             append(item)
         else:
-            _flat(item, out, mark, shapes)
+            _flat(item, out, mark, shapes, list_kind)
 
 
 def _bad_key(key: Any) -> bool:
@@ -265,6 +269,13 @@ class LuaSandbox:
         self.prints: list[str] = []
         self._random = random.Random(seed)
         self._on_print = on_print or self.prints.append
+        self._table_from = self.runtime.table_from
+        self._loader = self.runtime.eval("function(src, name) return load(src, name, 't') end")
+        convert = self.load_module("convert.lua")
+        self._call_json, self._call_flat = convert["call"], convert["call_flat"]
+        self._encode = convert["encode"]
+        self._mark, self._build_flat = convert["MARK"], convert["build_flat"]
+        self._shapes = _Shapes(self.runtime.table_from)
         services = self.to_lua(
             {
                 "random": self._random.random,
@@ -272,15 +283,8 @@ class LuaSandbox:
                 "print": lambda text: self._on_print(text),
             }
         )
-        self._loader = self.runtime.eval("function(src, name) return load(src, name, 't') end")
         self.lib = self.load_module("sandbox.lua", services)
         self._run = self.lib["run"]
-        convert = self.load_module("convert.lua")
-        self._call_json, self._call_flat = convert["call"], convert["call_flat"]
-        self._encode = convert["encode"]
-        self._mark = convert["MARK"]
-        self._shapes = _Shapes(self.runtime.table_from)
-        self._table_from = self.runtime.table_from
 
     def load_module(self, filename: str, *args: Any) -> Any:
         """Run a Lua file shipped with this package, unsandboxed, with ``args``; return its
@@ -303,8 +307,17 @@ class LuaSandbox:
         self.lib["clock"]["seconds"] = seconds
 
     def to_lua(self, value: Any) -> Any:
-        """:func:`to_lua` bound to this runtime."""
-        return to_lua(self.runtime, value)
+        """:func:`to_lua` bound to this runtime: the same tables (the same slots and order),
+        built in Lua from one flat list (:func:`_flat`) when ``value`` is dicts, lists, tuples
+        and scalars only."""
+        if type(value) is not dict and type(value) is not list and type(value) is not tuple:
+            return to_lua(self.runtime, value)
+        out: list[Any] = []
+        try:
+            _flat(value, out, self._mark, self._shapes, _SPARSE_LIST)
+        except (_NotFlat, RecursionError):
+            return to_lua(self.runtime, value)
+        return self._build_flat(self._table_from(out))
 
     def table(self) -> Any:
         """A new empty Lua table."""
