@@ -78,18 +78,7 @@ end
 -- writer returns the new n, or nil when the value has no JSON text here. Small integers and
 -- remembered strings are written in place (two lookups, no call): results are mostly short
 -- lists of them, and a list of only small integers or only plain strings is one concat.
-local put
-
--- #t when t has exactly #t keys, else nil: then t is a plain sequence 1..#t unless a nil in
--- 1..#t shows another key (put_array, strict, says so). Cheaper than checking every key.
-local function sequence_length(t)
-  local len = #t
-  if len == 0 then return nil end
-  local count = 0
-  for _ in next, t do count = count + 1 end
-  if count ~= len then return nil end
-  return len
-end
+local put, put_table
 
 -- The largest key when every key of t is a positive integer below 2^53, else nil (t is an
 -- object), or false when such an array is mostly holes (the host pads them).
@@ -143,7 +132,7 @@ local function put_array(t, max, buf, n, ancestors, strict)
         if strict then return false end
         text = "null"
       else
-        n = put(v, buf, n, ancestors)
+        n = (type(v) == "table" and put_table or put)(v, buf, n, ancestors)
         if n == nil then return nil end
       end
     end
@@ -176,7 +165,7 @@ local function put_object(t, buf, n, ancestors)
       n = n + 1
       buf[n] = text
     else
-      n = put(v, buf, n, ancestors)
+      n = (type(v) == "table" and put_table or put)(v, buf, n, ancestors)
       if n == nil then return nil end
     end
   end
@@ -185,7 +174,7 @@ local function put_object(t, buf, n, ancestors)
   return n
 end
 
-local function put_table(t, buf, n, ancestors)
+put_table = function(t, buf, n, ancestors)
   -- from_lua reads tables raw (lua_next): one with a metatable (a Vector, say, whose __index
   -- or __len would answer here) is left to it, as is a cycle
   if ancestors[t] or metatable_of(t) then return nil end
@@ -195,9 +184,12 @@ local function put_table(t, buf, n, ancestors)
     return n
   end
   ancestors[t] = true
-  local len = sequence_length(t)
-  local done = false
-  if len then done = put_array(t, len, buf, n, ancestors, true) end
+  local done, len = false, #t
+  if len > 0 then -- a plain sequence when it has #t keys (and no nil in 1..#t: put_array)
+    local count = 0
+    for _ in next, t do count = count + 1 end
+    if count == len then done = put_array(t, len, buf, n, ancestors, true) end
+  end
   if done == false then -- not a plain sequence
     local max = array_length(t)
     if max == false then return nil end
