@@ -222,12 +222,16 @@ put = function(v, buf, n, ancestors)
   return n
 end
 
--- One buffer for every call (encode never runs inside another): no table to grow each time.
-local BUFFER = {}
+-- One buffer for every call (encode never runs inside another): no table to grow each time;
+-- one set of the tables being written (empty again after a success, replaced after a failure).
+local BUFFER, ANCESTORS = {}, {}
 
 local function encode(v)
-  local n = put(v, BUFFER, 0, {})
-  if n == nil then return nil end
+  local n = put(v, BUFFER, 0, ANCESTORS)
+  if n == nil then
+    ANCESTORS = {}
+    return nil
+  end
   return concat(BUFFER, "", 1, n)
 end
 
@@ -309,6 +313,12 @@ function M.build_flat(vals)
 end
 
 local unpack = table.unpack
+
+--- M.call_flat(fn, {...}, count): the flat list as the call's own arguments (no table for
+--- the host to make and wrap).
+function M.call_spread(fn, count, ...)
+  return M.call_flat(fn, { ... }, count)
+end
 
 --- M.call(fn, args...) for count arguments written flat in vals.
 function M.call_flat(fn, vals, count)

@@ -102,6 +102,7 @@ def to_lua(runtime: Any, value: Any) -> Any:
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+_SPREAD_MAX = 4096  # flat items passed as call arguments at most (more go in as one table)
 _LIST, _DICT, _SPARSE_LIST = 1, 2, 3  # convert.lua's kinds of flat table
 
 
@@ -273,6 +274,7 @@ class LuaSandbox:
         self._loader = self.runtime.eval("function(src, name) return load(src, name, 't') end")
         convert = self.load_module("convert.lua")
         self._call_json, self._call_flat = convert["call"], convert["call_flat"]
+        self._call_spread = convert["call_spread"]
         self._encode = convert["encode"]
         self._mark, self._build_flat = convert["MARK"], convert["build_flat"]
         self._shapes = _Shapes(self.runtime.table_from)
@@ -425,7 +427,10 @@ class LuaSandbox:
         except (_NotFlat, RecursionError):
             result = self._call_json(fn, *(self.json_to_lua(a) for a in json_args))
         else:
-            result = self._call_flat(fn, self._table_from(out), len(json_args))
+            if len(out) <= _SPREAD_MAX:  # the items as arguments: no lupa table object to make
+                result = self._call_spread(fn, len(json_args), *out)
+            else:
+                result = self._call_flat(fn, self._table_from(out), len(json_args))
         ok, value, *raw = result
         if not ok:
             raise LuaScriptError(explain(str(value)))
