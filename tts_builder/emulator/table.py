@@ -449,8 +449,8 @@ class EmulatedTable:
 
     @staticmethod
     def _snapshot(item: dict[str, Any]) -> dict[str, Any]:
-        item["position"] = tuple(float(v) for v in item["position"])
-        item["rotation"] = tuple(float(v) for v in item["rotation"])
+        item["position"] = tuple(map(float, item["position"]))
+        item["rotation"] = tuple(map(float, item["rotation"]))
         return item
 
     @property
