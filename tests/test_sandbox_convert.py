@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tts_builder.emulator import LuaSandbox, LuaScriptError
+from tts_builder.emulator import LuaSandbox, LuaScriptError, from_lua, to_lua
 
 SANDBOX = LuaSandbox()
 ENV = SANDBOX.load_script(
@@ -111,3 +111,94 @@ def test_errors_carry_the_same_message() -> None:
 def test_an_infinite_float_is_kept() -> None:
     fn = SANDBOX.lookup(ENV, "Echo.same")
     assert SANDBOX.call_function(fn, [math.inf]) == [math.inf]
+
+
+LAYOUT = SANDBOX.runtime.eval(
+    """function(x)
+      local out = {}
+      local function walk(t)
+        out[#out + 1] = "#" .. #t
+        for k, v in pairs(t) do
+          out[#out + 1] = tostring(k)
+          if type(v) == "table" then walk(v) end
+        end
+      end
+      walk(x)
+      return table.concat(out, " ")
+    end"""
+)
+holey_values = st.recursive(
+    st.none() | st.integers(-3, 3) | st.sampled_from(["a", "b", "edge", "color"]),
+    lambda inner: st.lists(inner, max_size=12)
+    | st.dictionaries(st.sampled_from(["a", "b", "c", "edge", "x1"]) | st.integers(-2, 20),
+                      inner, max_size=12),
+    max_leaves=40,
+)  # fmt: skip
+
+
+@settings(max_examples=300, database=None, deadline=None)
+@given(st.lists(holey_values.filter(lambda v: isinstance(v, list | dict)), min_size=1,
+                max_size=1))  # fmt: skip
+def test_arguments_are_laid_out_as_json_to_lua_lays_them_out(args: list[Any]) -> None:
+    """The tables call_function builds from its flat list are the ones json_to_lua made (one
+    lupa call per table): the same #t with nil holes, the same pairs order."""
+    assert SANDBOX.call_function(LAYOUT, *args) == LAYOUT(SANDBOX.json_to_lua(args[0]))
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["border", "strings", "string_then_number", "number_then_string", "lists_of_lists",
+     "comma_keys"],
+)  # fmt: skip
+def test_encoder_paths_convert_alike(case: str) -> None:
+    env = SANDBOX.load_script(
+        """
+        Built = {
+          border = {[1] = 1, [3] = 3, x = "y"},
+          strings = {"a", "b", "c[d]"},
+          string_then_number = {"a", 1, "b"},
+          number_then_string = {1, "a", 2000},
+          lists_of_lists = {{0, 1}, {}, {{"h:0:0"}}},
+          comma_keys = {[","] = 1, ['",'] = 2, ["a:b"] = {c = 3}},
+        }
+        function Built.get(name) return Built[name] end
+        """,
+        "Built",
+    )
+    fn = SANDBOX.lookup(env, "Built.get")
+    assert SANDBOX.call_function(fn, case) == SANDBOX.call(env, "Built.get", case)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_lua_to_json_reads_lua_values_as_from_lua_does(case: str) -> None:
+    value = SANDBOX.lookup(ENV, "Echo.built")[case]
+    slow = outcome(lambda: SANDBOX.call(ENV, "Echo.lua", case))
+    assert outcome(lambda: SANDBOX.lua_to_json(value)) == slow
+
+
+def test_a_table_with_a_metatable_is_read_raw_as_from_lua_reads_it() -> None:
+    env = SANDBOX.load_script(
+        """
+        local shown = setmetatable({x = 1}, {__index = function(_, k) return k end,
+          __len = function() return 3 end, __pairs = function() return next, {y = 2} end})
+        function Shown() return {shown, shown} end
+        """,
+        "Meta",
+    )
+    fn = SANDBOX.lookup(env, "Shown")
+    assert SANDBOX.call_function(fn) == SANDBOX.call(env, "Shown") == [{"x": 1}, {"x": 1}]
+    assert SANDBOX.lua_to_json(fn()) == [{"x": 1}, {"x": 1}]
+
+
+@settings(max_examples=300, database=None, deadline=None)
+@given(holey_values.filter(lambda v: isinstance(v, list | dict)))
+def test_the_sandbox_to_lua_lays_tables_out_as_to_lua(value: Any) -> None:
+    """LuaSandbox.to_lua (built in Lua from a flat list) makes the tables to_lua makes (one
+    lupa call per entry, None skipped everywhere): the same #t and pairs order."""
+    assert LAYOUT(SANDBOX.to_lua(value)) == LAYOUT(to_lua(SANDBOX.runtime, value))
+
+
+def test_the_sandbox_to_lua_passes_other_values_through() -> None:
+    service = SANDBOX.to_lua({"f": len, "n": [1, None, 2]})
+    assert service["f"] is len and from_lua(service["n"]) == [1, None, 2]  # no slot 2
+    assert SANDBOX.to_lua("text") == "text" and SANDBOX.to_lua(None) is None

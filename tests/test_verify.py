@@ -3,6 +3,7 @@ strategy, refusals agree only on the same code, any other exception is a failure
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -138,3 +139,23 @@ def test_malformed_payloads_are_refused_alike_by_both_engines(engines: Make) -> 
     for name in e.names():
         outcome = check_function(e, name, generators[name], 60, 3)
         assert outcome.mismatch is None, outcome.mismatch.describe()
+
+
+def test_verify_variant_checks_that_variant_only(capsys: pytest.CaptureFixture[str]) -> None:
+    from tts_builder.cli import EXIT_OK, run
+
+    code = run(["verify", "arche-noah-flood", "--variant", "junior", "--examples", "3"])
+    out, err = capsys.readouterr()
+    assert code == EXIT_OK, out + err
+    assert re.search(r"arche-noah-flood-junior: (\d+) of \1 functions cross-checked", out)
+    assert "arche-noah-flood:" not in out + err and "distinct-species" not in out + err
+
+
+def test_verify_unknown_variant_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from tts_builder.cli import EXIT_BAD_INPUT, run
+
+    code = run(["verify", "arche-noah-flood", "--variant", "nope", "--examples", "3"])
+    err = capsys.readouterr().err.strip()
+    assert code == EXIT_BAD_INPUT
+    assert err == ("error: --variant: arche-noah-flood has no variant 'nope' "
+                   "(variants: junior, distinct-species)")  # fmt: skip

@@ -323,9 +323,12 @@ def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
 @click.option("--seed", default=0, show_default=True, help="Seed for the input generator.")
 @click.option("--table", "table_games", default=0, show_default=True,
               help="Also play this many random games on each emulated table (model-based).")
+@click.option("--variant", "only_variant",
+              help="Check only this variant (default: the game and every variant).")
 @click.pass_obj
 def verify(
-    report: Reporter, games: tuple[str, ...], examples: int, seed: int, table_games: int
+    report: Reporter, games: tuple[str, ...], examples: int, seed: int, table_games: int,
+    only_variant: str | None,
 ) -> None:
     """Cross-check every function of the shipped Rules tables: Lua vs rules_ref (and, with
     --table, whole random games on the emulated table against rules_ref).
@@ -338,9 +341,16 @@ def verify(
     from .verify import check_functions
 
     failed = False
-    for game in _games(games, report.assets):
-        variants = [None, *_variants(game, report.assets)]
-        built = {variant: _engines(game, report.assets, variant) for variant in variants}
+    chosen_games = _games(games, report.assets)
+    for game in chosen_games if only_variant is not None else []:
+        if only_variant not in _variants(game, report.assets):
+            known = ", ".join(_variants(game, report.assets)) or "none"
+            raise BuildError(
+                f"--variant: {game} has no variant {only_variant!r} (variants: {known})"
+            )
+    for game in chosen_games:
+        variants = [only_variant] if only_variant else [None, *_variants(game, report.assets)]
+        built = {v: _engines(game, report.assets, v) for v in variants}
         # Variants with the same rule config draw the same inputs: generate them once for all.
         groups: dict[str, list[Any]] = {}
         for variant, (result, engines) in built.items():

@@ -43,6 +43,13 @@ def normalize(value: Json) -> Json:
     return value
 
 
+def _normal_float(text: str) -> Json:
+    return normalize(float(text))
+
+
+_NORMAL_JSON = json.JSONDecoder(parse_float=_normal_float).decode
+
+
 def refused(code: str, message: str | None = None) -> dict[str, str]:
     """The outcome of a rule refusing its input with ``code`` (``message``: the full text)."""
     return {RULE_ERROR: code} if message is None else {RULE_ERROR: code, "message": message}
@@ -105,13 +112,18 @@ class Engines:
 
     def __init__(self, game_id: str, config: dict[str, Any], global_script: str) -> None:
         from .emulator import LuaSandbox, LuaScriptError
+        from .emulator.sandbox import decoded, from_lua
 
         self._lua_error = LuaScriptError
+        self._decoded, self._from_lua = decoded, from_lua
         self.game_id = game_id
         self.config = config
         self.global_script = global_script
         self.python_functions: dict[str, Callable[..., Json]] = rules_module(game_id).FUNCTIONS
         self.sandbox = LuaSandbox()
+        # Rule calls make many short-lived tables: a collection cycle once the heap has
+        # quadrupled (Lua's default: doubled) saves 5-10 % of their time. Memory only.
+        self.sandbox.runtime.execute("collectgarbage('setpause', 400)")
         self.env = self.sandbox.load_script(global_script, "Global")
         self._lua_functions: dict[str, Any] = {}
 
@@ -179,7 +191,12 @@ class Engines:
         """The shipped Lua's outcome (a refusal's message too when ``detail``)."""
         self.check_name(name)
         try:
-            return normalize(self.sandbox.call_function(self.lua_function(name), inp))
+            text, raw = self.sandbox.call_encoded(self.lua_function(name), inp)
+            if text is None:
+                return normalize(self._from_lua(raw))
+            # convert.lua's JSON is normal already (no empty or null-valued objects, string
+            # keys, integral numbers below 2^63 as integers) but for larger integral numbers.
+            return self._decoded(text, _NORMAL_JSON)
         except self._lua_error as err:
             return lua_error_outcome(err.message, detail)
         except Exception as err:  # noqa: BLE001 - e.g. a result JSON cannot hold

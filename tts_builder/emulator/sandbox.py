@@ -101,6 +101,102 @@ def to_lua(runtime: Any, value: Any) -> Any:
     return value
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_SPREAD_MAX = 4096  # flat items passed as call arguments at most (more go in as one table)
+_LIST, _DICT, _SPARSE_LIST = 1, 2, 3  # convert.lua's kinds of flat table
+
+
+class _NotFlat(Exception):
+    """A value :func:`_flat` leaves to the one-call-per-table conversion."""
+
+
+class _Shapes(dict[tuple[Any, ...], Any]):
+    """Key tuples of dicts -> a Lua list of those keys (``convert.lua``'s record form), made
+    on first sight; None for a tuple with a key that is not a string (1, 1.0 and True are
+    equal in a tuple but not in Lua) and, after LIMIT key sets, for any new one."""
+
+    LIMIT = 4096
+
+    def __init__(self, table_from: Callable[..., Any]) -> None:
+        super().__init__()
+        self._table_from = table_from
+
+    def __missing__(self, keys: tuple[Any, ...]) -> Any:
+        if len(self) >= self.LIMIT:
+            return None
+        keys_table = None
+        if all(type(k) is str for k in keys):
+            keys_table = self._table_from(list(keys))
+        self[keys] = keys_table
+        return keys_table
+
+
+def _flat(value: Any, out: list[Any], mark: Any, shapes: _Shapes, list_kind: int = _LIST) -> None:
+    """Append ``value`` (a dict, list or tuple) to ``out`` as ``convert.lua`` builds it: ``mark,
+    kind, n`` and then the n items (a dict's as key, value), or for a dict of string keys
+    ``mark, keys`` (``shapes``' Lua list of them) and a value per key; each scalar as itself,
+    each dict, list or tuple the same way. Anything else, and keys that are not strings,
+    numbers (not NaN) or booleans, raise :class:`_NotFlat`. Lists are ``list_kind``: _LIST
+    (a None item keeps its slot, as lupa's ``table_from`` does) or _SPARSE_LIST (it makes none,
+    as :func:`to_lua` does). (A list's dicts are written in its own loop: inputs are mostly
+    lists of small records.)"""
+    append = out.append
+    kind = type(value)
+    if kind is dict:
+        _flat_dict(value, out, mark, shapes, list_kind)
+    elif kind is list or kind is tuple:
+        out += (mark, list_kind, len(value))
+        for item in value:
+            kind = type(item)
+            if kind in _SCALARS:
+                append(item)
+            elif kind is dict:
+                keys = shapes[tuple(item)]
+                if keys is None:
+                    _flat_dict(item, out, mark, shapes, list_kind)
+                    continue
+                out += (mark, keys)
+                for field in item.values():
+                    if type(field) in _SCALARS:
+                        append(field)
+                    else:
+                        _flat(field, out, mark, shapes, list_kind)
+            else:
+                _flat(item, out, mark, shapes, list_kind)
+    else:
+        raise _NotFlat
+
+
+def _flat_dict(
+    value: dict[Any, Any], out: list[Any], mark: Any, shapes: _Shapes, list_kind: int
+) -> None:
+    """:func:`_flat` of a dict."""
+    append = out.append
+    keys = shapes[tuple(value)]
+    if keys is not None:
+        out += (mark, keys)
+        for item in value.values():
+            if type(item) in _SCALARS:
+                append(item)
+            else:
+                _flat(item, out, mark, shapes, list_kind)
+        return
+    out += (mark, _DICT, len(value))
+    for key, item in value.items():
+        if type(key) is not str and _bad_key(key):
+            raise _NotFlat
+        append(key)
+        if type(item) in _SCALARS:
+            append(item)
+        else:
+            _flat(item, out, mark, shapes, list_kind)
+
+
+def _bad_key(key: Any) -> bool:
+    """A dict key the flat form does not carry: no scalar, None or NaN."""
+    return type(key) not in _SCALARS or key is None or key != key
+
+
 def _number(value: float) -> int | float:
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
         return int(value)
@@ -147,6 +243,14 @@ def _from_lua(value: Any, seen: set[int]) -> Any:
     return {_key_text(k): _from_lua(v, seen) for k, v in items}
 
 
+def decoded(text: str, decode: Callable[[str], Any] = json.loads) -> Any:
+    """``decode(text)`` (a JSON decoder's) for the JSON ``convert.lua`` writes."""
+    try:
+        return decode(text)
+    except ValueError:
+        raise AssertionError(f"convert.lua wrote invalid JSON: {text[:200]!r}") from None
+
+
 class LuaSandbox:
     """A Lua 5.2 runtime whose script environments hold only the TTS library set.
 
@@ -166,6 +270,14 @@ class LuaSandbox:
         self.prints: list[str] = []
         self._random = random.Random(seed)
         self._on_print = on_print or self.prints.append
+        self._table_from = self.runtime.table_from
+        self._loader = self.runtime.eval("function(src, name) return load(src, name, 't') end")
+        convert = self.load_module("convert.lua")
+        self._call_json, self._call_flat = convert["call"], convert["call_flat"]
+        self._call_spread = convert["call_spread"]
+        self._encode = convert["encode"]
+        self._mark, self._build_flat = convert["MARK"], convert["build_flat"]
+        self._shapes = _Shapes(self.runtime.table_from)
         services = self.to_lua(
             {
                 "random": self._random.random,
@@ -173,11 +285,8 @@ class LuaSandbox:
                 "print": lambda text: self._on_print(text),
             }
         )
-        self._loader = self.runtime.eval("function(src, name) return load(src, name, 't') end")
         self.lib = self.load_module("sandbox.lua", services)
         self._run = self.lib["run"]
-        self._call_json = self.load_module("convert.lua")["call"]
-        self._table_from = self.runtime.table_from
 
     def load_module(self, filename: str, *args: Any) -> Any:
         """Run a Lua file shipped with this package, unsandboxed, with ``args``; return its
@@ -200,8 +309,17 @@ class LuaSandbox:
         self.lib["clock"]["seconds"] = seconds
 
     def to_lua(self, value: Any) -> Any:
-        """:func:`to_lua` bound to this runtime."""
-        return to_lua(self.runtime, value)
+        """:func:`to_lua` bound to this runtime: the same tables (the same slots and order),
+        built in Lua from one flat list (:func:`_flat`) when ``value`` is dicts, lists, tuples
+        and scalars only."""
+        if type(value) is not dict and type(value) is not list and type(value) is not tuple:
+            return to_lua(self.runtime, value)
+        out: list[Any] = []
+        try:
+            _flat(value, out, self._mark, self._shapes, _SPARSE_LIST)
+        except (_NotFlat, RecursionError):
+            return to_lua(self.runtime, value)
+        return self._build_flat(self._table_from(out))
 
     def table(self) -> Any:
         """A new empty Lua table."""
@@ -283,15 +401,42 @@ class LuaSandbox:
         message as :meth:`call` (no traceback). The arguments go in with :meth:`json_to_lua`;
         the result comes out as one JSON string encoded in Lua (``convert.lua``), or through
         :func:`from_lua` when it holds something that encoder leaves to the host."""
-        ok, value, *raw = self._call_json(fn, *(self.json_to_lua(a) for a in json_args))
+        text, raw = self.call_encoded(fn, *json_args)
+        return from_lua(raw) if text is None else decoded(text)
+
+    def lua_to_json(self, value: Any) -> Any:
+        """:func:`from_lua` of a Lua value, the same result (errors too), through one JSON
+        string encoded in Lua (``convert.lua``) rather than one lupa call per table entry."""
+        if lua52.lua_type(value) != "table":
+            return from_lua(value)
+        text = self._encode(value)
+        return from_lua(value) if text is None else decoded(text)
+
+    def call_encoded(self, fn: Any, *json_args: Any) -> tuple[str | None, Any]:
+        """:meth:`call_function` up to the decoding: ``(json_text, None)``, or ``(None,
+        raw_result)`` when ``convert.lua`` leaves the result to :func:`from_lua`. The arguments
+        cross as one flat list of scalars that ``convert.lua`` builds the tables from (dicts,
+        lists and tuples of scalars), else through :meth:`json_to_lua`."""
+        out: list[Any] = []
+        try:
+            for arg in json_args:
+                if type(arg) in _SCALARS:
+                    out.append(arg)
+                else:
+                    _flat(arg, out, self._mark, self._shapes)
+        except (_NotFlat, RecursionError):
+            result = self._call_json(fn, *(self.json_to_lua(a) for a in json_args))
+        else:
+            if len(out) <= _SPREAD_MAX:  # the items as arguments: no lupa table object to make
+                result = self._call_spread(fn, len(json_args), *out)
+            else:
+                result = self._call_flat(fn, self._table_from(out), len(json_args))
+        ok, value, *raw = result
         if not ok:
             raise LuaScriptError(explain(str(value)))
         if value is None:
-            return from_lua(raw[0] if raw else None)
-        try:
-            return json.loads(value)
-        except ValueError:
-            raise AssertionError(f"convert.lua wrote invalid JSON: {value[:200]!r}") from None
+            return None, raw[0] if raw else None
+        return value, None
 
     def call(self, env: Any, dotted_name: str, *json_args: Any) -> Any:
         """Call the function at ``dotted_name`` with JSON-shaped args; return its JSON result."""

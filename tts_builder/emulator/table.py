@@ -413,7 +413,7 @@ class EmulatedTable:
 
     def buttons(self, guid: str) -> list[dict[str, Any]]:
         """The buttons on an object: ``{index, label, click_function, tooltip}``."""
-        return from_lua(self._world["buttons"](guid)) or []
+        return self.sandbox.lua_to_json(self._world["buttons"](guid)) or []
 
     def drop(self, color: str, guid: str, position: Iterable[float] | None = None) -> None:
         """A player picks up and drops an object, optionally at a new position."""
@@ -434,29 +434,29 @@ class EmulatedTable:
         if not result[0]:
             traceback = result[2] if len(result) > 2 else None
             raise LuaScriptError(explain(str(result[1])), traceback)
-        return from_lua(result[1]) if len(result) > 1 else None
+        return self.sandbox.lua_to_json(result[1]) if len(result) > 1 else None
 
     def objects(self, contents: bool = True) -> list[dict[str, Any]]:
         """A snapshot of the loose objects, in creation order; without ``contents`` the
         containers' ``contained`` lists are left out (a quicker read)."""
         raw = self._world["snapshot"](None, not contents)
-        return [self._snapshot(item) for item in from_lua(raw)]
+        return [self._snapshot(item) for item in self.sandbox.lua_to_json(raw)]
 
     def object(self, guid: str) -> dict[str, Any] | None:
         """A snapshot of one loose object, or None."""
         item = self._world["snapshot"](guid)
-        return None if item is None else self._snapshot(from_lua(item))
+        return None if item is None else self._snapshot(self.sandbox.lua_to_json(item))
 
     @staticmethod
     def _snapshot(item: dict[str, Any]) -> dict[str, Any]:
-        item["position"] = tuple(float(v) for v in item["position"])
-        item["rotation"] = tuple(float(v) for v in item["rotation"])
+        item["position"] = tuple(map(float, item["position"]))
+        item["rotation"] = tuple(map(float, item["rotation"]))
         return item
 
     @property
     def notebook(self) -> list[dict[str, Any]]:
         """Notebook tabs ``{title, body, color}`` in index order (index 0 first)."""
-        return from_lua(self._world["notebook"]())
+        return self.sandbox.lua_to_json(self._world["notebook"]())
 
     @property
     def notes(self) -> str:
@@ -480,7 +480,7 @@ class EmulatedTable:
 
     def save_state(self) -> dict[str, Any]:
         """The current table as a save dict (calls every ``onSave``)."""
-        state = from_lua(self._run("save_state"))
+        state = self.sandbox.lua_to_json(self._run("save_state"))
         save = _copy_data(self.save)
         save["ObjectStates"] = state["objects"]
         save["LuaScriptState"] = state["script_state"]

@@ -258,16 +258,30 @@ local function get_value(st)
 end
 
 ---------------------------------------------------------------------------- tags
+-- tostring(tag):lower() of every tag seen, remembered (the same few tags are compared over
+-- and over by getObjectsWithTag and zones); at most 4096, then forgotten.
+local lowered, lowered_count = {}, 0
+local function lower(tag)
+  local text = tostring(tag)
+  local low = lowered[text]
+  if low == nil then
+    if lowered_count >= 4096 then lowered, lowered_count = {}, 0 end
+    low = text:lower()
+    lowered[text], lowered_count = low, lowered_count + 1
+  end
+  return low
+end
+
 local function lower_tags(st)
   local set = {}
-  for _, tag in ipairs(st.data.Tags or {}) do set[tostring(tag):lower()] = true end
+  for _, tag in ipairs(st.data.Tags or {}) do set[lower(tag)] = true end
   return set
 end
 
 local function has_tag(st, tag)
-  local want = tostring(tag):lower()
+  local want = lower(tag)
   for _, t in ipairs(st.data.Tags or {}) do
-    if tostring(t):lower() == want then return true end
+    if lower(t) == want then return true end
   end
   return false
 end
@@ -275,7 +289,7 @@ end
 local function shares_tag(a, b)
   local set = lower_tags(a)
   for _, tag in ipairs(b.data.Tags or {}) do
-    if set[tostring(tag):lower()] then return true end
+    if set[lower(tag)] then return true end
   end
   return false
 end

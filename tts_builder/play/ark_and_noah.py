@@ -47,6 +47,8 @@ class ArkAdapter(SeatedTable):
                 if notes.get("kind") == "animal":
                     self.tile_guid[notes["tile"]] = item["GUID"]
         self._notes: dict[str, dict[str, Any]] = {}  # GM notes text -> parsed
+        self._areas_of: tuple[tuple[str, ...], list[Any]] = ((), [])
+        self._annotated: list[dict[str, Any]] | None = None  # the last objects annotated
         self.table: EmulatedTable
         self.state: R.State
         self.points: dict[str, Any] = {}
@@ -391,6 +393,9 @@ class ArkAdapter(SeatedTable):
         """The table's loose objects, each with its GM notes parsed (``notes``) and the seat
         whose area it lies in (``owner``, or None)."""
         objects = self.table.objects(contents=False)
+        if objects is self._annotated:  # the table's remembered read, annotated already
+            return objects
+        self._annotated = objects
         for o in objects:
             text = o["gm_notes"] or "{}"
             notes = self._notes.get(text)
@@ -423,14 +428,25 @@ class ArkAdapter(SeatedTable):
     def _owner(self, o: dict[str, Any]) -> str | None:
         """The seated colour in whose area ``o`` lies (as the glue's ``board.owner_of``)."""
         w, d = self.data["table"]["area_size"]
-        for color in self.colors:
-            seat = self._seat(color)
-            a = math.radians(seat["facing"])
-            cos, sin = math.cos(a), math.sin(a)
-            dx, dz = o["position"][0] - seat["area"][0], o["position"][2] - seat["area"][1]
+        x, z = o["position"][0], o["position"][2]
+        for color, ax, az, cos, sin in self._areas():
+            dx, dz = x - ax, z - az
             if abs(dx * cos - dz * sin) <= w / 2 and abs(dx * sin + dz * cos) <= d / 2:
                 return color
         return None
+
+    def _areas(self) -> list[tuple[str, float, float, float, float]]:
+        """Each seated colour's area: colour, centre x and z, cos and sin of its facing
+        (worked out once per seating)."""
+        key = tuple(self.colors)
+        if self._areas_of[0] != key:
+            areas = []
+            for color in self.colors:
+                seat = self._seat(color)
+                a = math.radians(seat["facing"])
+                areas.append((color, seat["area"][0], seat["area"][1], math.cos(a), math.sin(a)))
+            self._areas_of = (key, areas)
+        return self._areas_of[1]
 
     def _in_area(
         self, color: str, kind: str, objects: list[dict[str, Any]] | None = None
