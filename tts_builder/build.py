@@ -99,6 +99,9 @@ class ImageSet:
         )
 
     def _remember(self, key: str, img: Image.Image) -> None:
+        from .render.layout import freeze
+
+        freeze(img)  # callers must not change it: its fitted copies may be reused
         size = img.width * img.height * len(img.getbands())
         if key in self._memo or size > MEMO_BYTES:
             return

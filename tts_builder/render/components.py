@@ -30,6 +30,7 @@ from tts_builder.render.composite import (
 )
 from tts_builder.render.layout import (
     art_path,
+    freeze,
     load_art,
     render_layout,
     resolve_layout,
@@ -69,7 +70,7 @@ class ArtFiles:
     def __call__(self, src: str) -> Image.Image:
         """The picture ``src`` as RGBA (the layout engine's image loader)."""
         if src not in self._images:
-            self._images[src] = load_art(self.root, src, "art")
+            self._images[src] = freeze(load_art(self.root, src, "art"))
         return self._images[src]
 
     def digest(self, src: str) -> str:

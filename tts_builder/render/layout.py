@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 import string
+import weakref
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -238,22 +240,31 @@ def _paint(canvas: Image.Image, mask: Image.Image, color: str, at: tuple[int, in
 
 
 def _shape_masks(el: dict) -> tuple[Image.Image, Image.Image | None]:
-    """Antialiased (fill, outline) coverage masks of a rect or ellipse, the size of its box."""
+    """Antialiased (fill, outline) coverage masks of a rect or ellipse, the size of its box
+    (shared: the same shape is supersampled once per process, callers must not change them)."""
     x0, y0, x1, y1 = el["box"]
-    w, h = x1 - x0, y1 - y0
+    radius = el.get("radius", 0) if el["type"] == "rect" else 0
+    width = el["width"] if el["outline"] else 0
+    return _masks(el["type"], x1 - x0, y1 - y0, radius, width)
+
+
+@lru_cache(maxsize=128)
+def _masks(
+    kind: str, w: int, h: int, radius: int, width: int
+) -> tuple[Image.Image, Image.Image | None]:
+    """:func:`_shape_masks` of a ``kind`` shape of ``w`` x ``h`` px (``width`` 0: no outline)."""
     s = SUPERSAMPLE
     big = (w * s - 1, h * s - 1)
-    width = el["width"] * s
     fill = Image.new("L", (w * s, h * s), 0)
-    ring = Image.new("L", (w * s, h * s), 0) if el["outline"] else None
-    for mask, kw in ((fill, {"fill": 255}), (ring, {"outline": 255, "width": width})):
+    ring = Image.new("L", (w * s, h * s), 0) if width else None
+    for mask, kw in ((fill, {"fill": 255}), (ring, {"outline": 255, "width": width * s})):
         if mask is None:
             continue
         draw = ImageDraw.Draw(mask)
-        if el["type"] == "ellipse":
+        if kind == "ellipse":
             draw.ellipse([(0, 0), big], **kw)
         else:
-            draw.rounded_rectangle([(0, 0), big], radius=el.get("radius", 0) * s, **kw)
+            draw.rounded_rectangle([(0, 0), big], radius=radius * s, **kw)
     return fill.reduce(s), (ring.reduce(s) if ring else None)
 
 
@@ -303,9 +314,36 @@ def fit_image(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
     return img.resize(size, Image.Resampling.LANCZOS)
 
 
+#: Pictures promised never to change again (:func:`freeze`) -> their fitted copies by size.
+_FROZEN: dict[int, tuple[weakref.ref, dict[tuple[int, int], Image.Image]]] = {}
+
+
+def freeze(img: Image.Image) -> Image.Image:
+    """Promise that ``img`` will never change again (e.g. art, a cached card face), so a fit of
+    it may be reused (:func:`fitted`); ``img`` itself."""
+    key = id(img)
+    known = _FROZEN.get(key)
+    if known is None or known[0]() is not img:
+        _FROZEN[key] = (weakref.ref(img, lambda _ref, key=key: _FROZEN.pop(key, None)), {})
+    return img
+
+
+def fitted(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
+    """:func:`fit_image` of ``img``, made once per size for a frozen picture (:func:`freeze`):
+    callers must not change the result."""
+    known = _FROZEN.get(id(img))
+    if known is None or known[0]() is not img:
+        return fit_image(img, box_size)
+    sizes = known[1]
+    size = (box_size[0], box_size[1])
+    if size not in sizes:
+        sizes[size] = fit_image(img, size)
+    return sizes[size]
+
+
 def _draw_image(canvas: Image.Image, el: dict, images: ImageLoader) -> None:
     x0, y0, x1, y1 = el["box"]
-    art = fit_image(images(el["src"]), (x1 - x0, y1 - y0))
+    art = fitted(images(el["src"]), (x1 - x0, y1 - y0))
     at = (x0 + (x1 - x0 - art.width) // 2, y0 + (y1 - y0 - art.height) // 2)
     canvas.alpha_composite(art, dest=at)
 
@@ -360,10 +398,12 @@ def fit_text(
     return font(1, bold), paragraphs
 
 
+@lru_cache(maxsize=512)
 def text_mask(
     text: str, box_size: tuple[int, int], size: int, bold: bool, align: str
 ) -> Image.Image:
-    """Coverage mask (mode L, the size of the box) of ``text`` fitted and placed in the box.
+    """Coverage mask (mode L, the size of the box) of ``text`` fitted and placed in the box
+    (made once per process for the same arguments: callers must not change it).
 
     Lines are aligned by their ink; the block is centred vertically on its cap height (so
     labels with and without descenders share a baseline), then kept inside the box.
