@@ -54,13 +54,18 @@ def encode_band(img: Image.Image) -> bytes:
     """The bytes of :class:`Band` for every row of ``img`` (RGB or RGBA)."""
     if img.mode not in _COLOR_TYPE:
         raise ValueError(f"a band is RGB or RGBA, not {img.mode}")
-    data = img.tobytes()
+    data = memoryview(img.tobytes())
     stride = len(data) // img.height
-    raw = b"".join([b"\x00" + data[i : i + stride] for i in range(0, len(data), stride)])
     packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15, 9)
-    deflated = packer.compress(raw) + packer.flush(zlib.Z_SYNC_FLUSH)
-    head = f"{img.mode} {img.width} {img.height} {zlib.adler32(raw)} {len(raw)}\n".encode()
-    return _BAND_MAGIC + b" " + head + deflated
+    parts, adler = [], 1
+    for start in range(0, len(data), stride):  # row by row: the filtered data is never joined
+        row = b"\x00" + data[start : start + stride]
+        adler = zlib.adler32(row, adler)
+        parts.append(packer.compress(row))
+    parts.append(packer.flush(zlib.Z_SYNC_FLUSH))
+    raw_length = len(data) + img.height
+    head = f"{img.mode} {img.width} {img.height} {adler} {raw_length}\n".encode()
+    return b"".join([_BAND_MAGIC, b" ", head, *parts])
 
 
 def decode_band(data: bytes) -> Band:
