@@ -229,14 +229,73 @@ def _rgba(color: str) -> tuple[int, int, int, int]:
     return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16), alpha
 
 
-def _paint(canvas: Image.Image, mask: Image.Image, color: str, at: tuple[int, int]) -> None:
-    """Composite ``color`` through the coverage ``mask`` (mode L) onto ``canvas`` at ``at``."""
-    r, g, b, a = _rgba(color)
-    if a < 255:
-        mask = mask.point(lambda v: v * a // 255)
-    layer = Image.new("RGBA", mask.size, (r, g, b, 0))
+def _composite(
+    canvas: Image.Image, mask: Image.Image, rgb: tuple[int, int, int], at: tuple[int, int]
+) -> None:
+    """Alpha-composite ``rgb`` with the alpha ``mask`` (mode L) onto ``canvas`` at ``at``."""
+    layer = Image.new("RGBA", mask.size, (*rgb, 0))
     layer.putalpha(mask)
     canvas.alpha_composite(layer, dest=at)
+
+
+#: Coverage masks seen by :func:`_paint` (by identity) -> :func:`_mask_plan`.
+_PLANS: dict[int, tuple[weakref.ref, list[tuple[bool, Box]]]] = {}
+#: A mask whose partly covered pixels need more boxes than this is composited in one box.
+_MAX_BLENDS = 4
+
+
+def _mask_plan(mask: Image.Image) -> list[tuple[bool, Box]]:
+    """How :func:`_paint` covers a coverage mask with an opaque colour: (blend, box) in mask
+    pixels, ``blend`` False for a box the mask covers fully (filled with the colour), True for
+    one to composite through the mask; the mask is 0 everywhere else. Worked out once per mask
+    object (masks are shared and never changed). The boxes come from cutting the mask's
+    bounding box at the edges of its partly covered pixels, quadrant by quadrant (a rounded
+    rect: four corners to blend, the rest filled)."""
+    known = _PLANS.get(id(mask))
+    if known is not None and known[0]() is mask:
+        return known[1]
+    plan: list[tuple[bool, Box]] = []
+    bbox = mask.getbbox()
+    if bbox is not None:
+        part = mask.point([255 if 0 < v < 255 else 0 for v in range(256)])
+        xs, ys = {bbox[0], bbox[2]}, {bbox[1], bbox[3]}
+        bx0, by0, bx1, by1 = bbox
+        mx, my = (bx0 + bx1) // 2, (by0 + by1) // 2
+        for qx0, qy0, qx1, qy1 in ((bx0, by0, mx, my), (mx, by0, bx1, my),
+                                   (bx0, my, mx, by1), (mx, my, bx1, by1)):  # fmt: skip
+            found = part.crop((qx0, qy0, qx1, qy1)).getbbox() if qx1 > qx0 and qy1 > qy0 else None
+            if found:
+                xs.update((qx0 + found[0], qx0 + found[2]))
+                ys.update((qy0 + found[1], qy0 + found[3]))
+        xcuts, ycuts = sorted(xs), sorted(ys)
+        for y0, y1 in zip(ycuts, ycuts[1:], strict=False):
+            for x0, x1 in zip(xcuts, xcuts[1:], strict=False):
+                low, high = mask.crop((x0, y0, x1, y1)).getextrema()
+                if high:
+                    plan.append((low < 255, (x0, y0, x1, y1)))
+        if sum(blend for blend, _box in plan) > _MAX_BLENDS:
+            plan = [(True, bbox)]
+    key = id(mask)
+    _PLANS[key] = (weakref.ref(mask, lambda _ref, key=key: _PLANS.pop(key, None)), plan)
+    return plan
+
+
+def _paint(canvas: Image.Image, mask: Image.Image, color: str, at: tuple[int, int]) -> None:
+    """Composite ``color`` through the coverage ``mask`` (mode L) onto ``canvas`` at ``at``.
+
+    An opaque colour is filled in where the mask is full (an opaque colour over anything is
+    that colour) and composited only where it is partial (an uncovered pixel stays as it is),
+    box by box (:func:`_mask_plan`): the very pixels of compositing the whole mask."""
+    r, g, b, a = _rgba(color)
+    if a < 255:
+        _composite(canvas, mask.point(lambda v: v * a // 255), (r, g, b), at)
+        return
+    x, y = at
+    for blend, (x0, y0, x1, y1) in _mask_plan(mask):
+        if blend:
+            _composite(canvas, mask.crop((x0, y0, x1, y1)), (r, g, b), (x + x0, y + y0))
+        else:
+            canvas.paste((r, g, b, 255), (x + x0, y + y0, x + x1, y + y1))
 
 
 def _shape_masks(el: dict) -> tuple[Image.Image, Image.Image | None]:

@@ -1,0 +1,80 @@
+"""The layout engine's shortcuts give the very pixels of the general way: a coverage mask
+painted box by box (filled where full, composited where partial) equals compositing the whole
+mask; shared masks and fits equal freshly made ones."""
+
+from __future__ import annotations
+
+import random
+
+from PIL import Image
+
+from tts_builder.render import layout
+
+
+def _noise(rng: random.Random, size: tuple[int, int]) -> Image.Image:
+    w, h = size
+    img = Image.frombytes("RGBA", size, bytes(rng.randrange(256) for _ in range(w * h * 4)))
+    # some fully transparent and some fully opaque pixels, as on a real canvas
+    for _ in range(w * h // 4):
+        x, y = rng.randrange(w), rng.randrange(h)
+        r, g, b, _a = img.getpixel((x, y))
+        img.putpixel((x, y), (r, g, b, rng.choice([0, 255])))
+    return img
+
+
+def _masks(rng: random.Random) -> list[Image.Image]:
+    """Coverage masks of every kind the engine paints: rounded rects, ellipses, rings, text,
+    binary and noisy ones."""
+    found = []
+    for _ in range(25):
+        w, h = rng.randint(1, 70), rng.randint(1, 70)
+        kind = rng.choice(["rect", "ellipse"])
+        radius = rng.randint(0, max(0, min(w, h) // 2)) if kind == "rect" else 0
+        fill, ring = layout._masks(kind, w, h, radius, rng.choice([0, 1, 3, 8]))
+        found += [fill] + ([ring] if ring is not None else [])
+    for text in ["1", "Giraffe 3", "0|2", "Mixed words to wrap", "g"]:
+        box = (rng.randint(8, 90), rng.randint(8, 60))
+        found.append(layout.text_mask(text, box, rng.randint(6, 40), rng.random() < 0.5, "center"))
+    for _ in range(10):
+        w, h = rng.randint(1, 30), rng.randint(1, 30)
+        values = [0, 255] if rng.random() < 0.5 else list(range(256))
+        found.append(Image.frombytes("L", (w, h), bytes(rng.choice(values) for _ in range(w * h))))
+    found.append(Image.new("L", (9, 7), 0))
+    found.append(Image.new("L", (9, 7), 255))
+    return found
+
+
+def test_painting_a_mask_box_by_box_is_compositing_it_whole() -> None:
+    rng = random.Random(2026)
+    for mask in _masks(rng):
+        for _ in range(3):
+            w, h = mask.width + rng.randint(0, 12), mask.height + rng.randint(0, 12)
+            at = (rng.randint(0, w - mask.width), rng.randint(0, h - mask.height))
+            alpha = rng.choice(["", "", "ff", "80", "00"])
+            colour = f"#{rng.randrange(1 << 24):06x}{alpha}"
+            painted = _noise(rng, (w, h))
+            general = painted.copy()
+            layout._paint(painted, mask, colour, at)
+            r, g, b, a = layout._rgba(colour)
+            coverage = mask if a == 255 else mask.point(lambda v, a=a: v * a // 255)
+            layout._composite(general, coverage, (r, g, b), at)
+            assert painted.tobytes() == general.tobytes(), (mask.size, colour, at)
+
+
+def test_a_rounded_rect_is_blended_in_its_corners_only() -> None:
+    fill, _ring = layout._masks("rect", 400, 560, 24, 0)
+    blended = [box for blend, box in layout._mask_plan(fill) if blend]
+    assert len(blended) == 4
+    assert all((x1 - x0) * (y1 - y0) <= 30 * 30 for x0, y0, x1, y1 in blended)
+
+
+def test_a_frozen_picture_is_fitted_once_per_size_and_like_a_fresh_fit() -> None:
+    rng = random.Random(5)
+    art = _noise(rng, (60, 40))
+    fresh = layout.fitted(art, (30, 30))
+    assert fresh is not layout.fitted(art, (30, 30))  # not frozen: made each time
+    layout.freeze(art)
+    once = layout.fitted(art, (30, 30))
+    assert once is layout.fitted(art, (30, 30))
+    assert once.tobytes() == fresh.tobytes() == layout.fit_image(art, (30, 30)).tobytes()
+    assert layout.fitted(art, (20, 20)).size == (20, 13)
