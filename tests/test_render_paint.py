@@ -78,3 +78,24 @@ def test_a_frozen_picture_is_fitted_once_per_size_and_like_a_fresh_fit() -> None
     assert once is layout.fitted(art, (30, 30))
     assert once.tobytes() == fresh.tobytes() == layout.fit_image(art, (30, 30)).tobytes()
     assert layout.fitted(art, (20, 20)).size == (20, 13)
+
+
+def test_compositing_a_frozen_picture_box_by_box_is_alpha_compositing_it() -> None:
+    rng = random.Random(7)
+    card = layout.render_layout(
+        [{"type": "rect", "box": [0, 0, 90, 120], "fill": "#fbf7ef", "radius": 12},
+         {"type": "ellipse", "box": [10, 10, 40, 40], "fill": "#e76f51", "outline": "#1d1d1d"},
+         {"type": "text", "text": "Lion 3", "box": [5, 80, 85, 115], "size": 20}],
+        (90, 120), {},
+    )  # fmt: skip
+    pictures = [card] + [_noise(rng, (rng.randint(1, 40), rng.randint(1, 40))) for _ in range(20)]
+    for picture in pictures:
+        layout.freeze(picture)
+        for _ in range(3):
+            w, h = picture.width + rng.randint(0, 10), picture.height + rng.randint(0, 10)
+            at = (rng.randint(0, w - picture.width), rng.randint(0, h - picture.height))
+            fast = _noise(rng, (w, h))
+            general = fast.copy()
+            layout.composite_over(fast, picture, at)
+            general.alpha_composite(picture, dest=at)
+            assert fast.tobytes() == general.tobytes(), (picture.size, at)

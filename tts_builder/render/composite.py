@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from tts_builder.errors import FieldError
-from tts_builder.render.layout import VALUE_CHECKS, fit_image, render_layout
+from tts_builder.render.layout import VALUE_CHECKS, fit_image, fit_size_of, render_layout
 
 THUMB_BG = "#2b4162"
 THUMB_TEXT = "#f1d18a"
@@ -108,9 +108,7 @@ def preview_cell_limit(count: int, columns: int, cell_max: int) -> int:
 
 def fit_size(size: tuple[int, int], box_size: tuple[int, int]) -> tuple[int, int]:
     """The size :func:`~tts_builder.render.layout.fit_image` gives a picture of ``size``."""
-    (w, h), (bw, bh) = size, box_size
-    k = min(bw / w, bh / h)
-    return max(1, min(bw, round(w * k))), max(1, min(bh, round(h * k)))
+    return fit_size_of(size, box_size)
 
 
 @dataclass(frozen=True)

@@ -244,13 +244,13 @@ _PLANS: dict[int, tuple[weakref.ref, list[tuple[bool, Box]]]] = {}
 _MAX_BLENDS = 4
 
 
-def _mask_plan(mask: Image.Image) -> list[tuple[bool, Box]]:
+def _mask_plan(mask: Image.Image, remember: bool = True) -> list[tuple[bool, Box]]:
     """How :func:`_paint` covers a coverage mask with an opaque colour: (blend, box) in mask
     pixels, ``blend`` False for a box the mask covers fully (filled with the colour), True for
     one to composite through the mask; the mask is 0 everywhere else. Worked out once per mask
-    object (masks are shared and never changed). The boxes come from cutting the mask's
-    bounding box at the edges of its partly covered pixels, quadrant by quadrant (a rounded
-    rect: four corners to blend, the rest filled)."""
+    object (masks are shared and never changed) if asked to ``remember``. The boxes come from
+    cutting the mask's bounding box at the edges of its partly covered pixels, quadrant by
+    quadrant (a rounded rect: four corners to blend, the rest filled)."""
     known = _PLANS.get(id(mask))
     if known is not None and known[0]() is mask:
         return known[1]
@@ -275,8 +275,9 @@ def _mask_plan(mask: Image.Image) -> list[tuple[bool, Box]]:
                     plan.append((low < 255, (x0, y0, x1, y1)))
         if sum(blend for blend, _box in plan) > _MAX_BLENDS:
             plan = [(True, bbox)]
-    key = id(mask)
-    _PLANS[key] = (weakref.ref(mask, lambda _ref, key=key: _PLANS.pop(key, None)), plan)
+    if remember:
+        key = id(mask)
+        _PLANS[key] = (weakref.ref(mask, lambda _ref, key=key: _PLANS.pop(key, None)), plan)
     return plan
 
 
@@ -365,21 +366,21 @@ def _draw_shape(canvas: Image.Image, el: dict, _images: ImageLoader) -> None:
 def fit_image(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
     """``img`` (RGBA) scaled to fit inside ``box_size`` keeping its aspect ratio."""
     img = img.convert("RGBA")
-    bw, bh = box_size
-    k = min(bw / img.width, bh / img.height)
-    size = (max(1, min(bw, round(img.width * k))), max(1, min(bh, round(img.height * k))))
+    size = fit_size_of(img.size, box_size)
     if size == img.size:
         return img
     return img.resize(size, Image.Resampling.LANCZOS)
 
 
-#: Pictures promised never to change again (:func:`freeze`) -> their fitted copies by size.
-_FROZEN: dict[int, tuple[weakref.ref, dict[tuple[int, int], Image.Image]]] = {}
+#: Pictures promised never to change again (:func:`freeze`) -> their fitted copies by size
+#: and, once worked out, the plan of compositing them (:func:`composite_over`).
+_FROZEN: dict[int, tuple[weakref.ref, dict[Any, Any]]] = {}
 
 
 def freeze(img: Image.Image) -> Image.Image:
     """Promise that ``img`` will never change again (e.g. art, a cached card face), so a fit of
-    it may be reused (:func:`fitted`); ``img`` itself."""
+    it (:func:`fitted`) and how to composite it (:func:`composite_over`) may be reused;
+    ``img`` itself."""
     key = id(img)
     known = _FROZEN.get(key)
     if known is None or known[0]() is not img:
@@ -387,24 +388,57 @@ def freeze(img: Image.Image) -> Image.Image:
     return img
 
 
-def fitted(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
-    """:func:`fit_image` of ``img``, made once per size for a frozen picture (:func:`freeze`):
-    callers must not change the result."""
+def _frozen(img: Image.Image) -> dict[Any, Any] | None:
+    """What is known of a frozen picture (its fits by size, its plan), or None if not frozen."""
     known = _FROZEN.get(id(img))
-    if known is None or known[0]() is not img:
+    return known[1] if known is not None and known[0]() is img else None
+
+
+def fitted(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
+    """:func:`fit_image` of ``img``, made once per size for a frozen picture (:func:`freeze`),
+    the result frozen too (an RGBA picture that already fits is itself): callers must not
+    change the result."""
+    known = _frozen(img)
+    if known is None:
         return fit_image(img, box_size)
-    sizes = known[1]
     size = (box_size[0], box_size[1])
-    if size not in sizes:
-        sizes[size] = fit_image(img, size)
-    return sizes[size]
+    if size not in known:
+        same = img.mode == "RGBA" and fit_size_of(img.size, size) == img.size
+        known[size] = img if same else freeze(fit_image(img, size))
+    return known[size]
+
+
+def fit_size_of(size: tuple[int, int], box_size: tuple[int, int]) -> tuple[int, int]:
+    """The size :func:`fit_image` gives a picture of ``size`` in a box of ``box_size``."""
+    (w, h), (bw, bh) = size, box_size
+    k = min(bw / w, bh / h)
+    return max(1, min(bw, round(w * k))), max(1, min(bh, round(h * k)))
+
+
+def composite_over(canvas: Image.Image, img: Image.Image, dest: tuple[int, int]) -> None:
+    """``canvas.alpha_composite(img, dest=dest)`` (``img`` RGBA), the very pixels: a frozen
+    picture's opaque boxes are copied and only its partly transparent ones composited (its
+    alpha planned once, as a coverage mask by :func:`_mask_plan`)."""
+    known = _frozen(img)
+    if known is None or img.mode != "RGBA":
+        canvas.alpha_composite(img, dest=dest)
+        return
+    if "plan" not in known:
+        known["plan"] = _mask_plan(img.getchannel("A"), remember=False)
+    x, y = dest
+    for blend, box in known["plan"]:
+        piece = img.crop(box)
+        if blend:
+            canvas.alpha_composite(piece, dest=(x + box[0], y + box[1]))
+        else:
+            canvas.paste(piece, (x + box[0], y + box[1]))
 
 
 def _draw_image(canvas: Image.Image, el: dict, images: ImageLoader) -> None:
     x0, y0, x1, y1 = el["box"]
     art = fitted(images(el["src"]), (x1 - x0, y1 - y0))
     at = (x0 + (x1 - x0 - art.width) // 2, y0 + (y1 - y0 - art.height) // 2)
-    canvas.alpha_composite(art, dest=at)
+    composite_over(canvas, art, at)
 
 
 def _wrap(words: list[str], f: ImageFont.FreeTypeFont, width: int) -> list[str] | None:

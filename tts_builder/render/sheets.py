@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from tts_builder.errors import BuildError
+from tts_builder.render.layout import composite_over
 
 MAX_COLUMNS = 10
 MAX_ROWS = 7
@@ -101,7 +102,7 @@ def compose_sheet(
         if img.size != (w, h):
             raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
         x0, y0, _x1, _y1 = plan.slot_box(slot, card_size)
-        sheet.alpha_composite(img.convert("RGBA"), dest=(x0, y0))
+        composite_over(sheet, img if img.mode == "RGBA" else img.convert("RGBA"), (x0, y0))
     return sheet.convert("RGB")
 
 
@@ -127,7 +128,5 @@ def compose_sheet_row(
         img = face() if callable(face) else face
         if img.size != (w, h):
             raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
-        band.alpha_composite(
-            img if img.mode == "RGBA" else img.convert("RGBA"), dest=(column * w, 0)
-        )
+        composite_over(band, img if img.mode == "RGBA" else img.convert("RGBA"), (column * w, 0))
     return band.convert("RGB")
