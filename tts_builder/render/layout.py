@@ -238,6 +238,18 @@ def _composite(
     canvas.alpha_composite(layer, dest=at)
 
 
+def _forgetting(img: Image.Image, table: dict[int, Any]) -> weakref.ref:
+    """A weak reference to ``img`` that drops its entry (by ``id``) from ``table`` when ``img``
+    is gone, so no later picture at the same address is taken for it."""
+    key = id(img)
+
+    def forget(ref: weakref.ref, table: dict[int, Any] = table) -> None:
+        if table.get(key, (None,))[0] is ref:
+            del table[key]
+
+    return weakref.ref(img, forget)
+
+
 #: Coverage masks seen by :func:`_paint` (by identity) -> :func:`_mask_plan`.
 _PLANS: dict[int, tuple[weakref.ref, list[tuple[bool, Box]]]] = {}
 #: A mask whose partly covered pixels need more boxes than this is composited in one box.
@@ -277,7 +289,7 @@ def _mask_plan(mask: Image.Image, remember: bool = True) -> list[tuple[bool, Box
             plan = [(True, bbox)]
     if remember:
         key = id(mask)
-        _PLANS[key] = (weakref.ref(mask, lambda _ref, key=key: _PLANS.pop(key, None)), plan)
+        _PLANS[key] = (_forgetting(mask, _PLANS), plan)
     return plan
 
 
@@ -384,7 +396,7 @@ def freeze(img: Image.Image) -> Image.Image:
     key = id(img)
     known = _FROZEN.get(key)
     if known is None or known[0]() is not img:
-        _FROZEN[key] = (weakref.ref(img, lambda _ref, key=key: _FROZEN.pop(key, None)), {})
+        _FROZEN[key] = (_forgetting(img, _FROZEN), {})
     return img
 
 
