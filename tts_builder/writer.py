@@ -126,6 +126,10 @@ class DirCache(MutableMapping[str, bytes]):
         # Not flushed to disk: an entry cut short by a crash fails its checksum, reads as a miss.
         write_file(self._path(key), hashlib.sha256(value).digest() + value, durable=False)
 
+    def holds(self, key: str) -> bool:
+        """Whether an entry for ``key`` is on disk (reading it may still find it damaged)."""
+        return self._path(key).is_file()
+
     def __delitem__(self, key: str) -> None:
         self._path(key).unlink(missing_ok=True)
 

@@ -69,8 +69,8 @@ class ArtFiles:
 
     def __call__(self, src: str) -> Image.Image:
         """The picture ``src`` as RGBA (the layout engine's image loader)."""
-        if src not in self._images:
-            self._images[src] = freeze(load_art(self.root, src, "art"))
+        if src not in self._images:  # known by content: its fits outlive this build
+            self._images[src] = freeze(load_art(self.root, src, "art"), ("art", self.digest(src)))
         return self._images[src]
 
     def digest(self, src: str) -> str:

@@ -10,7 +10,14 @@ from typing import Any
 from PIL import Image
 
 from tts_builder.errors import FieldError
-from tts_builder.render.layout import VALUE_CHECKS, fit_image, fit_size_of, render_layout
+from tts_builder.render.layout import (
+    VALUE_CHECKS,
+    derived,
+    fit_image,
+    fit_size_of,
+    fitted,
+    render_layout,
+)
 
 THUMB_BG = "#2b4162"
 THUMB_TEXT = "#f1d18a"
@@ -48,8 +55,14 @@ def _fan(images: list[Image.Image], size: tuple[int, int], max_cards: int = 5) -
     n = len(shown)
     for i, img in enumerate(shown):
         offset = i - (n - 1) / 2
-        card = fit_image(img, (round(w * 0.5), round(h * 0.82)))
-        card = card.rotate(-14 * offset, resample=Image.Resampling.BICUBIC, expand=True)
+        angle = -14 * offset
+        card = derived(
+            fitted(img, (round(w * 0.5), round(h * 0.82))),
+            ("rotate", angle),
+            lambda fit, angle=angle: fit.rotate(
+                angle, resample=Image.Resampling.BICUBIC, expand=True
+            ),
+        )
         x = round(w / 2 + offset * w * 0.13 - card.width / 2)
         y = round(h / 2 + abs(offset) * h * 0.04 - card.height / 2)
         layer.alpha_composite(card, dest=(x, y))

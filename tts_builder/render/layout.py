@@ -384,40 +384,81 @@ def fit_image(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
     return img.resize(size, Image.Resampling.LANCZOS)
 
 
-#: Pictures promised never to change again (:func:`freeze`) -> their fitted copies by size
+#: Pictures promised never to change again (:func:`freeze`) -> what is known of them: their
+#: content key (if given), pictures derived from them (:func:`derived`, e.g. fits by size)
 #: and, once worked out, the plan of compositing them (:func:`composite_over`).
 _FROZEN: dict[int, tuple[weakref.ref, dict[Any, Any]]] = {}
+#: Pictures derived from frozen pictures of a known content, by (content key, how), shared by
+#: every picture of that content and kept across builds within :data:`DERIVED_BYTES`, the
+#: least recently used dropped first (e.g. a card fitted into the thumbnail, fitted art).
+_DERIVED: dict[Any, Image.Image] = {}
+DERIVED_BYTES = 32 * 2**20
+_derived_bytes = [0]
 
 
-def freeze(img: Image.Image) -> Image.Image:
-    """Promise that ``img`` will never change again (e.g. art, a cached card face), so a fit of
-    it (:func:`fitted`) and how to composite it (:func:`composite_over`) may be reused;
-    ``img`` itself."""
+def freeze(img: Image.Image, content: Any = None) -> Image.Image:
+    """Promise that ``img`` will never change again (e.g. art, a cached card face), so what is
+    derived from it (:func:`derived`, :func:`fitted`) and how to composite it
+    (:func:`composite_over`) may be reused; ``content`` (hashable, e.g. a digest of what it
+    shows) lets every picture of that content share what is derived; ``img`` itself."""
     key = id(img)
     known = _FROZEN.get(key)
     if known is None or known[0]() is not img:
-        _FROZEN[key] = (_forgetting(img, _FROZEN), {})
+        known = _FROZEN[key] = (_forgetting(img, _FROZEN), {})
+    if content is not None:
+        known[1]["content"] = content
     return img
 
 
 def _frozen(img: Image.Image) -> dict[Any, Any] | None:
-    """What is known of a frozen picture (its fits by size, its plan), or None if not frozen."""
+    """What is known of a frozen picture (see :data:`_FROZEN`), or None if not frozen."""
     known = _FROZEN.get(id(img))
     return known[1] if known is not None and known[0]() is img else None
 
 
-def fitted(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
-    """:func:`fit_image` of ``img``, made once per size for a frozen picture (:func:`freeze`),
-    the result frozen too (an RGBA picture that already fits is itself): callers must not
-    change the result."""
+def derived(img: Image.Image, how: Any, make: Callable[[Image.Image], Image.Image]) -> Image.Image:
+    """``make(img)``, made once per ``how`` (hashable, naming what ``make`` does) for a frozen
+    picture, and once per content for pictures frozen with a content key; the result frozen
+    too (callers must not change it). A picture not frozen gets ``make(img)`` every time."""
     known = _frozen(img)
     if known is None:
-        return fit_image(img, box_size)
+        return make(img)
+    if how in known:
+        return known[how]
+    content = known.get("content")
+    shared = None if content is None else (content, how)
+    result = _DERIVED.get(shared) if shared is not None else None
+    if result is None:
+        result = freeze(make(img), shared)
+    if shared is not None:
+        _keep_derived(shared, result)
+    known[how] = result
+    return result
+
+
+def _keep_derived(key: Any, img: Image.Image) -> None:
+    """Keep ``img`` in :data:`_DERIVED` as the most recently used, within its budget."""
+    size = img.width * img.height * len(img.getbands())
+    if size > DERIVED_BYTES:
+        return
+    old = _DERIVED.pop(key, None)
+    if old is not None:
+        _derived_bytes[0] -= old.width * old.height * len(old.getbands())
+    while _DERIVED and _derived_bytes[0] + size > DERIVED_BYTES:
+        dropped = _DERIVED.pop(next(iter(_DERIVED)))
+        _derived_bytes[0] -= dropped.width * dropped.height * len(dropped.getbands())
+    _DERIVED[key] = img
+    _derived_bytes[0] += size
+
+
+def fitted(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
+    """:func:`fit_image` of ``img``, made once per size for a frozen picture (see
+    :func:`derived`; a frozen RGBA picture that already fits is itself): callers must not
+    change the result."""
     size = (box_size[0], box_size[1])
-    if size not in known:
-        same = img.mode == "RGBA" and fit_size_of(img.size, size) == img.size
-        known[size] = img if same else freeze(fit_image(img, size))
-    return known[size]
+    if img.mode == "RGBA" and fit_size_of(img.size, size) == img.size and _frozen(img) is not None:
+        return img
+    return derived(img, ("fit", size), lambda picture: fit_image(picture, size))
 
 
 def fit_size_of(size: tuple[int, int], box_size: tuple[int, int]) -> tuple[int, int]:
