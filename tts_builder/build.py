@@ -103,6 +103,15 @@ def kept_pictures(cache: MutableMapping[str, bytes]) -> tuple[KeptPictures, bool
     return _KEPT[folder], True
 
 
+def forget_pictures() -> None:
+    """Drop every picture this process keeps between builds (:func:`kept_pictures`, the
+    renderer's shared masks and derived pictures): the next build draws as a new process."""
+    from .render.layout import forget_shared
+
+    _KEPT.clear()
+    forget_shared()
+
+
 class ImageSet:
     """The images of one game build: named PNGs and the pictures they are made of, through a
     content-keyed cache.

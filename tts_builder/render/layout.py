@@ -451,6 +451,15 @@ def _keep_derived(key: Any, img: Image.Image) -> None:
     _derived_bytes[0] += size
 
 
+def forget_shared() -> None:
+    """Drop every picture this process keeps for reuse (shape and text masks, derived
+    pictures): the next drawing starts from nothing, as in a new process (benchmarks)."""
+    _masks.cache_clear()
+    text_mask.cache_clear()
+    _DERIVED.clear()
+    _derived_bytes[0] = 0
+
+
 def fitted(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
     """:func:`fit_image` of ``img``, made once per size for a frozen picture (see
     :func:`derived`; a frozen RGBA picture that already fits is itself): callers must not
