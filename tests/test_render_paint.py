@@ -99,3 +99,17 @@ def test_compositing_a_frozen_picture_box_by_box_is_alpha_compositing_it() -> No
             layout.composite_over(fast, picture, at)
             general.alpha_composite(picture, dest=at)
             assert fast.tobytes() == general.tobytes(), (picture.size, at)
+
+
+def test_cached_parts_of_runs_and_noise_round_trip() -> None:
+    from tts_builder.render import decode_part, encode_part
+
+    rng = random.Random(3)
+    for mode in ("RGBA", "RGB"):
+        for w, h in [(1, 1), (129, 3), (300, 2), (257, 9)]:
+            img = Image.new(mode, (w, h), (10, 20, 30, 40)[: len(mode)])
+            for _ in range(w * h // 3):  # runs broken by noise, runs longer than a packet
+                img.putpixel((rng.randrange(w), rng.randrange(h)),
+                             tuple(rng.randrange(256) for _ in mode))  # fmt: skip
+            back = decode_part(encode_part(img))
+            assert (back.mode, back.size, back.tobytes()) == (mode, (w, h), img.tobytes())
