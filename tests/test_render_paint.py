@@ -113,3 +113,32 @@ def test_cached_parts_of_runs_and_noise_round_trip() -> None:
                              tuple(rng.randrange(256) for _ in mode))  # fmt: skip
             back = decode_part(encode_part(img))
             assert (back.mode, back.size, back.tobytes()) == (mode, (w, h), img.tobytes())
+
+
+def test_a_layout_drawn_on_an_opaque_rgb_canvas_is_the_rgba_drawing_converted() -> None:
+    rng = random.Random(11)
+    art = layout.freeze(_noise(rng, (30, 20)))
+
+    def colour() -> str:
+        return f"#{rng.randrange(1 << 24):06x}" + rng.choice(["", "", "80", "ff", "00"])
+
+    for _ in range(30):
+        w, h = rng.randint(20, 90), rng.randint(20, 90)
+        elements: list[dict] = [{"type": "rect", "box": [0, 0, w, h], "fill": colour()[:7]}]
+        for _ in range(rng.randint(1, 6)):
+            x0, y0 = rng.randrange(w - 4), rng.randrange(h - 4)
+            box = [x0, y0, rng.randint(x0 + 4, w), rng.randint(y0 + 4, h)]
+            kind = rng.choice(["rect", "ellipse", "text", "image"])
+            if kind == "text":
+                elements.append({"type": "text", "text": "Ag 3", "box": box, "color": colour()})
+            elif kind == "image":
+                elements.append({"type": "image", "src": "art", "box": box})
+            else:
+                shape = {"type": kind, "box": box, "fill": colour(), "outline": colour()}
+                if kind == "rect":
+                    shape["radius"] = rng.randint(0, 6)
+                elements.append(shape)
+        rgba = layout.render_layout(elements, (w, h), {}, {"art": art}.__getitem__)
+        canvas = Image.new("RGB", (w, h), elements[0]["fill"])
+        rgb = layout.render_layout(elements, (w, h), {}, {"art": art}.__getitem__, canvas=canvas)
+        assert rgb.mode == "RGB" and rgb.tobytes() == rgba.convert("RGB").tobytes(), elements

@@ -231,5 +231,6 @@ def _preview_row(plan: PreviewPlan, items: list[PreviewItem], row: int) -> bytes
         pictures[str(i)] = preview_picture(plan, img)
         fields[f"label{i}"] = label
         layout += preview_cell_layout(plan, i, y0)
-    img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview")
-    return encode_band(img.convert("RGB"))
+    img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview",
+                        canvas=Image.new("RGB", (width, y1 - y0), PREVIEW_BG))  # fmt: skip
+    return encode_band(img)

@@ -91,8 +91,9 @@ def render_thumbnail(
         },
     ]
     fan = _fan(images, (art_box[2] - art_box[0], art_box[3] - art_box[1]))
-    img = render_layout(layout, size, {"title": title}, lambda _src: fan, where="thumbnail")
-    return img.convert("RGB")
+    background = Image.new("RGB", size, THUMB_BG)  # the first element, opaque: drawn as RGB
+    return render_layout(layout, size, {"title": title}, lambda _src: fan, where="thumbnail",
+                         canvas=background)  # fmt: skip
 
 
 PREVIEW_PAD, PREVIEW_LABEL_H = 16, 40
@@ -227,8 +228,8 @@ def render_preview(
         pictures[str(i)] = preview_picture(plan, img)
         fields[f"label{i}"] = label
         layout += preview_cell_layout(plan, i)
-    img = render_layout(layout, plan.size, fields, pictures.__getitem__, where="preview")
-    return img.convert("RGB")
+    return render_layout(layout, plan.size, fields, pictures.__getitem__, where="preview",
+                         canvas=Image.new("RGB", plan.size, PREVIEW_BG))  # fmt: skip
 
 
 def _die_style(style: Mapping[str, object], where: str) -> dict[str, Any]:
@@ -285,7 +286,11 @@ def render_die_face(
             "color": st["color"],
         },
     ]
-    return render_layout(layout, (c, c), {"label": label}, where=where).convert("RGB")
+    opaque = len(str(st["background"])) == 7 or str(st["background"]).lower().endswith("ff")
+    # an opaque first element covering the canvas: drawn as RGB from the start
+    background = Image.new("RGB", (c, c), str(st["background"])[:7]) if opaque else None
+    img = render_layout(layout, (c, c), {"label": label}, where=where, canvas=background)
+    return img if opaque else img.convert("RGB")
 
 
 def render_die_texture(

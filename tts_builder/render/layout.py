@@ -229,13 +229,30 @@ def _rgba(color: str) -> tuple[int, int, int, int]:
     return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16), alpha
 
 
+def alpha_over(canvas: Image.Image, layer: Image.Image, at: tuple[int, int]) -> None:
+    """``canvas.alpha_composite(layer, dest=at)`` (``layer`` RGBA), on an RGBA canvas or an RGB
+    one (opaque: the pixels of an opaque RGBA canvas composited, then converted to RGB)."""
+    if canvas.mode == "RGBA":
+        canvas.alpha_composite(layer, dest=at)
+        return
+    box = (at[0], at[1], at[0] + layer.width, at[1] + layer.height)
+    region = canvas.crop(box).convert("RGBA")
+    region.alpha_composite(layer)
+    canvas.paste(region.convert(canvas.mode), box)
+
+
+def _ink(canvas: Image.Image, rgb: tuple[int, int, int]) -> tuple[int, ...]:
+    """An opaque colour as ``canvas`` takes it (RGBA or RGB)."""
+    return (*rgb, 255) if canvas.mode == "RGBA" else rgb
+
+
 def _composite(
     canvas: Image.Image, mask: Image.Image, rgb: tuple[int, int, int], at: tuple[int, int]
 ) -> None:
     """Alpha-composite ``rgb`` with the alpha ``mask`` (mode L) onto ``canvas`` at ``at``."""
     layer = Image.new("RGBA", mask.size, (*rgb, 0))
     layer.putalpha(mask)
-    canvas.alpha_composite(layer, dest=at)
+    alpha_over(canvas, layer, at)
 
 
 def _forgetting(img: Image.Image, table: dict[int, Any]) -> weakref.ref:
@@ -308,7 +325,7 @@ def _paint(canvas: Image.Image, mask: Image.Image, color: str, at: tuple[int, in
         if blend:
             _composite(canvas, mask.crop((x0, y0, x1, y1)), (r, g, b), (x + x0, y + y0))
         else:
-            canvas.paste((r, g, b, 255), (x + x0, y + y0, x + x1, y + y1))
+            canvas.paste(_ink(canvas, (r, g, b)), (x + x0, y + y0, x + x1, y + y1))
 
 
 def _shape_masks(el: dict) -> tuple[Image.Image, Image.Image | None]:
@@ -352,9 +369,9 @@ def _draw_plain_rect(canvas: Image.Image, el: dict) -> None:
     if el["fill"]:
         r, g, b, a = _rgba(el["fill"])
         if a == 255:  # an opaque colour over anything is that colour
-            canvas.paste((r, g, b, 255), (x0, y0, x1, y1))
+            canvas.paste(_ink(canvas, (r, g, b)), (x0, y0, x1, y1))
         else:
-            canvas.alpha_composite(Image.new("RGBA", (w, h), (r, g, b, a)), dest=(x0, y0))
+            alpha_over(canvas, Image.new("RGBA", (w, h), (r, g, b, a)), (x0, y0))
     if el["outline"]:
         ring = Image.new("L", (w, h), 0)
         ImageDraw.Draw(ring).rectangle([(0, 0), (w - 1, h - 1)], outline=255, width=el["width"])
@@ -478,12 +495,12 @@ def fit_size_of(size: tuple[int, int], box_size: tuple[int, int]) -> tuple[int, 
 
 
 def composite_over(canvas: Image.Image, img: Image.Image, dest: tuple[int, int]) -> None:
-    """``canvas.alpha_composite(img, dest=dest)`` (``img`` RGBA), the very pixels: a frozen
-    picture's opaque boxes are copied and only its partly transparent ones composited (its
-    alpha planned once, as a coverage mask by :func:`_mask_plan`)."""
+    """:func:`alpha_over` of ``img`` (RGBA), the very pixels: a frozen picture's opaque boxes
+    are copied and only its partly transparent ones composited (its alpha planned once, as a
+    coverage mask by :func:`_mask_plan`)."""
     known = _frozen(img)
     if known is None or img.mode != "RGBA":
-        canvas.alpha_composite(img, dest=dest)
+        alpha_over(canvas, img, dest)
         return
     if "plan" not in known:
         known["plan"] = _mask_plan(img.getchannel("A"), remember=False)
@@ -491,9 +508,10 @@ def composite_over(canvas: Image.Image, img: Image.Image, dest: tuple[int, int])
     for blend, box in known["plan"]:
         piece = img.crop(box)
         if blend:
-            canvas.alpha_composite(piece, dest=(x + box[0], y + box[1]))
+            alpha_over(canvas, piece, (x + box[0], y + box[1]))
         else:
-            canvas.paste(piece, (x + box[0], y + box[1]))
+            canvas.paste(piece if canvas.mode == "RGBA" else piece.convert(canvas.mode),
+                         (x + box[0], y + box[1]))  # fmt: skip
 
 
 def _draw_image(canvas: Image.Image, el: dict, images: ImageLoader) -> None:
@@ -610,8 +628,11 @@ def render_layout(
     images: ImageLoader = _no_images,
     *,
     where: str = "layout",
+    canvas: Image.Image | None = None,
 ) -> Image.Image:
-    """Draw ``elements`` in order on a transparent RGBA canvas of ``size``.
+    """Draw ``elements`` in order on a transparent RGBA canvas of ``size`` (or on ``canvas``,
+    of that size: an RGB one, opaque, gives the pixels of drawing on that picture as RGBA and
+    converting the result to RGB, for less work).
 
     ``fields`` fill ``{field}`` templates, all of them before anything is drawn;
     ``images(src)`` loads the picture of an image element. Errors are FieldErrors at
@@ -630,7 +651,10 @@ def render_layout(
                 f"the bundled font (DejaVu Sans) cannot draw {missing!r}: it would print as "
                 "empty boxes",
             )
-    canvas = Image.new("RGBA", size, (0, 0, 0, 0))
+    if canvas is None:
+        canvas = Image.new("RGBA", size, (0, 0, 0, 0))
+    elif canvas.size != size or canvas.mode not in ("RGB", "RGBA"):
+        raise ValueError(f"a canvas of {size} RGB or RGBA, not {canvas.size} {canvas.mode}")
     for el in resolved:
         _DRAW[el["type"]](canvas, el, images)
     return canvas
