@@ -99,6 +99,11 @@ def test_compositing_a_frozen_picture_box_by_box_is_alpha_compositing_it() -> No
             layout.composite_over(fast, picture, at)
             general.alpha_composite(picture, dest=at)
             assert fast.tobytes() == general.tobytes(), (picture.size, at)
+            rgb = fast.convert("RGB")  # an opaque canvas, kept as RGB
+            opaque = rgb.convert("RGBA")
+            layout.composite_over(rgb, picture, at)
+            opaque.alpha_composite(picture, dest=at)
+            assert rgb.mode == "RGB" and rgb.tobytes() == opaque.convert("RGB").tobytes()
 
 
 def test_cached_parts_of_runs_and_noise_round_trip() -> None:

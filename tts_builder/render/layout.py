@@ -510,8 +510,7 @@ def composite_over(canvas: Image.Image, img: Image.Image, dest: tuple[int, int])
         if blend:
             alpha_over(canvas, piece, (x + box[0], y + box[1]))
         else:
-            canvas.paste(piece if canvas.mode == "RGBA" else piece.convert(canvas.mode),
-                         (x + box[0], y + box[1]))  # fmt: skip
+            canvas.paste(piece, (x + box[0], y + box[1]))  # opaque: RGBA onto RGB is its RGB
 
 
 def _draw_image(canvas: Image.Image, el: dict, images: ImageLoader) -> None:
