@@ -16,7 +16,21 @@ busy machine disturbs the figures less than wall-clock time would. One round run
   fonts), then a clean build into a fresh folder and the one-animal change into it, both timed
   through ``tts_builder.cli.run`` (what ``watch`` pays per edit); the change is also given as a
   ratio to that in-process clean build;
-- encode floor: encoding every PNG of the build once (``render.encode_png``), nothing else;
+- encode floor: encoding every final PNG of the build once (the images, thumbnails, previews
+  and ``table.png`` of every folder the clean build wrote, its variants' too, decoded from
+  them) with the build's own encoder and settings (``render.encode_png``: bands of rows, filter
+  none, zlib level 1, as every build PNG is written), in one process, timed after loading;
+  nothing drawn, nothing else built;
+- work besides pictures (with the one-animal step): in one warm process, the game built again
+  in memory through a cache already holding every picture of it (``build_game``: loading,
+  assembling, scripts, the save), its scripts linted and its saves checked with no cache; with
+  the floor, the least a clean build can cost whatever its drawing costs (in a new process,
+  plus a no-op build's start-up: interpreter, the build's imports, the fingerprint): their sum
+  over the floor bounds ``clean / encode floor`` from below;
+- publish: recompressing every PNG ``publish`` uploads for the game's own save (``images/`` and
+  the thumbnail of ``dist/<game>/``) once
+  with its lossless optimiser (oxipng, no cache), as a ratio to the clean build, and the
+  bytes it gives as a ratio to the build's (all, and the largest ratio of one file);
 - interpreter floor: ``python -c "import tts_builder.cli"``.
 
 ``all`` builds every bundled game and variant (``build`` without a game; no one-animal step).
@@ -70,6 +84,42 @@ assert run(args) == 0
 started = time.process_time()
 assert run(args) == 0
 print(time.process_time() - started)
+"""
+
+BESIDES_PICTURES = """
+import sys, time
+from tts_builder.build import BuildOptions, build_game, check_build, lint_build
+game = sys.argv[1]
+cache = {}
+build_game(game, BuildOptions(), cache)  # every picture of it now cached
+started = time.process_time()
+result = build_game(game, BuildOptions(), cache)
+assemble = time.process_time() - started
+assert result.drawn == 0 and result.rendered == 0
+started = time.process_time()
+lint_build(result)
+lint = time.process_time() - started
+started = time.process_time()
+check_build(result)
+print(assemble, lint, time.process_time() - started)
+"""
+
+PUBLISH = """
+import sys, time
+from pathlib import Path
+from tts_builder.ship.publish import png_optimizer
+folder = Path(sys.argv[1])
+names = sorted(p for p in (folder / "images").glob("*.png")) + [folder / sys.argv[2]]
+data = [p.read_bytes() for p in names]
+optimize = png_optimizer()
+if optimize is None:
+    print("nan nan nan")
+    raise SystemExit
+started = time.process_time()
+out = [optimize(d) for d in data]
+seconds = time.process_time() - started
+worst = max(len(o) / len(d) for o, d in zip(out, data))
+print(seconds, sum(map(len, out)) / sum(map(len, data)), worst)
 """
 
 WARM_CHANGE = """
@@ -149,6 +199,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--sizes", default="1,2,4,6", help="deck-size factors (Arche Noah)")
     parser.add_argument("--no-sizes", action="store_true", help="skip the deck-size series")
+    parser.add_argument("--publish", action="store_true",
+                        help="also time publish's PNG optimiser (seconds per round)")  # fmt: skip
     opts = parser.parse_args()
     print("command:", shlex.join([Path(sys.executable).name, *sys.argv]))
     measure([sys.executable, "-c", "import tts_builder.cli"])  # bytecode written once
@@ -180,21 +232,47 @@ def main() -> None:
                 record("clean, warm process", warm_clean)
                 record("one-animal change, warm process", warm_changed)
                 record("  change / clean, warm process", warm_changed / warm_clean)
-            floor = measure([sys.executable, "-c", ENCODE, str(out / opts.game if games else out)])
+                besides = measure([sys.executable, "-c", BESIDES_PICTURES, opts.game])
+                labels = ("  assemble, all pictures cached", "  lint, no cache",
+                          "  check, no cache")
+                for step, value in zip(labels, besides[2].split()[-3:], strict=True):
+                    record(step, float(value))
+            floor = measure([sys.executable, "-c", ENCODE, str(out)])  # every folder built
             record("encode floor (PNGs once)", float(floor[2].split()[-1]))
             record("interpreter + imports", *measure([sys.executable, "-c",
                                                       "import tts_builder.cli"])[:2])  # fmt: skip
+            if games and opts.publish:
+                folder = out / opts.game
+                thumb = next(p.name for p in folder.glob("*.png")
+                             if p.name not in ("preview.png", "table.png"))  # fmt: skip
+                pub = measure([sys.executable, "-c", PUBLISH, str(folder), thumb])
+                seconds, overall, worst = map(float, pub[2].split()[-3:])
+                record("publish: optimise PNGs (CPU)", seconds)
+                record("  published bytes / built", overall)
+                record("  largest ratio of one PNG", worst)
         finally:
             shutil.rmtree(work, ignore_errors=True)
     clean = min(steps["clean"])
     print(f"{opts.game}, {opts.repeat} paired rounds (CPU seconds of each child):")
+    ratios = {"  change / clean, warm process": "ratio to the warm clean build",
+              "  published bytes / built": "ratio of bytes, all published PNGs",
+              "  largest ratio of one PNG": "ratio of bytes, the least shrunk PNG"}  # fmt: skip
     for step, values in steps.items():
-        if step.startswith("  change / clean"):  # already a ratio, paired within one round
+        if step in ratios:  # already a ratio, paired within one round
             print(f"  {step:34s} min {min(values):7.3f}    median "
-                  f"{statistics.median(values):7.3f}    (ratio to the warm clean build)")
+                  f"{statistics.median(values):7.3f}    ({ratios[step]})")
         else:
             print(ratio_line(step, values, clean))
-    print(f"  clean / encode floor: {clean / min(steps['encode floor (PNGs once)']):.2f}")
+    floor = min(steps["encode floor (PNGs once)"])
+    print(f"  clean / encode floor: {clean / floor:.2f} "
+          f"(warm process: {min(steps.get('clean, warm process', [clean])) / floor:.2f})")
+    if "  assemble, all pictures cached" in steps:
+        besides = sum(min(steps[f"  {step}"]) for step in
+                      ("assemble, all pictures cached", "lint, no cache", "check, no cache"))
+        startup = min(steps["no-op"])  # interpreter, the build's imports, the fingerprint
+        print(f"  least clean / encode floor (floor + work besides pictures): "
+              f"{(floor + besides) / floor:.2f} warm, {(floor + besides + startup) / floor:.2f} "
+              "with a no-op CLI build's start-up")
     print(f"  peak memory: clean {max(memory['clean']):.0f} MB, "
           f"no-op {max(memory['no-op']):.0f} MB")
     if opts.no_sizes:
