@@ -10,8 +10,9 @@ busy machine disturbs the figures less than wall-clock time would. One round run
 - no-op: the same command again (everything cached, nothing written);
 - no-op in a warm process: the build command run twice in one child through ``tts_builder.cli.run``,
   the second timed (what ``watch`` pays per rebuild: no interpreter start, no imports);
-- one-animal change: the game copied, one animal's colour edited (its cards change), rebuilt
-  into the same folder with ``--assets``;
+- one-animal change: the game copied, one animal's colour edited (its cards change; for a game
+  without animal colours, one pixel of the first animal's art), rebuilt into the same folder
+  with ``--assets``;
 - clean and one-animal change in a warm process: in one child, a throwaway build (imports,
   fonts), then a clean build into a fresh folder and the one-animal change into it, both timed
   through ``tts_builder.cli.run`` (what ``watch`` pays per edit); the change is also given as a
@@ -163,12 +164,28 @@ def copy_game(game: str, into: Path) -> Path:
     return into / game / "game.yaml"
 
 
-def change_one_animal(definition: Path) -> None:
-    """Edit the colour of the first animal that has one (its cards' faces change)."""
+def change_one_animal(definition: Path) -> str:
+    """Change one animal's cards: the colour of the first animal of the roster that has one
+    (Arche Noah, the flood game), else one pixel of the first animal's art (Ark & Noah's
+    ``art:`` table); what was changed."""
     text = definition.read_text(encoding="utf-8")
-    changed, count = re.subn(r'(color: )"#[0-9a-fA-F]{6}"', r'\1"#123456"', text, count=1)
-    assert count == 1, "no animal colour to change"
-    definition.write_text(changed, encoding="utf-8")
+    roster = r'(?m)^(  - \{name: [^\n]*color: )"#[0-9a-fA-F]{6}"'
+    changed, count = re.subn(roster, r'\1"#123456"', text, count=1)
+    if count == 1:
+        definition.write_text(changed, encoding="utf-8")
+        return "the first animal's colour"
+    found = re.search(r"(?m)^art:\n  [^:\n]+: (\S+\.png)$", text)
+    assert found, "no animal colour or art to change"
+    from PIL import Image
+
+    path = definition.parent / found.group(1)
+    with Image.open(path) as img:
+        img.load()
+        pixel = img.getpixel((0, 0))
+        img.putpixel((0, 0), tuple((v + 1) % 256 for v in pixel) if isinstance(pixel, tuple)
+                     else (pixel + 1) % 256)  # fmt: skip
+        img.save(path)
+    return f"one pixel of {found.group(1)}"
 
 
 def scale_roster(definition: Path, factor: int) -> None:
@@ -223,7 +240,7 @@ def main() -> None:
             record("no-op in a warm process", float(warm[2].split()[-1]))
             if games:
                 assets = work / "assets"
-                change_one_animal(copy_game(opts.game, assets))
+                print("one-animal change:", change_one_animal(copy_game(opts.game, assets)))
                 changed = [*CLI, "--assets", str(assets), "build", opts.game, "--out", str(out)]
                 record("one-animal change", *measure(changed)[:2])
                 warm_change = measure([sys.executable, "-c", WARM_CHANGE, opts.game, str(assets),
