@@ -56,3 +56,24 @@ def test_a_rebuild_in_one_process_reuses_its_pictures_while_the_cache_holds_them
     shutil.rmtree(folder)  # an emptied cache: everything drawn again, nothing from memory
     emptied = build_game("arche-noah", options, DirCache(folder))
     assert emptied.drawn == first.drawn and emptied.files == first.files
+
+
+def test_a_picture_with_one_changed_band_deflates_that_band_only(monkeypatch) -> None:
+    from tts_builder.build import ImageSet
+    from tts_builder.render import png
+
+    deflated = []
+    real = png.encode_band
+
+    def counted(img: Image.Image) -> bytes:
+        deflated.append(img.size)
+        return real(img)
+
+    monkeypatch.setattr(png, "encode_band", counted)
+    images = ImageSet("arche-noah", BuildOptions(), {})
+    picture = Image.new("RGB", (300, 3 * png.BAND_ROWS + 7), (40, 90, 200))
+    assert images.encode_png(picture) == png.encode_png(picture)
+    deflated.clear()
+    picture.putpixel((150, png.BAND_ROWS + 3), (1, 2, 3))  # the second band only
+    assert images.encode_png(picture) == png.encode_png(picture)
+    assert deflated[0] == (300, png.BAND_ROWS) and len(deflated) == 1 + 4  # then encode_png's

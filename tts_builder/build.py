@@ -11,7 +11,7 @@ import hashlib
 import json
 from collections.abc import Callable, MutableMapping
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -205,8 +205,6 @@ class ImageSet:
     def png(self, name: str, spec: Any, make: Callable[[], Image.Image | bytes]) -> str:
         """Add ``images/<name>.png``, the picture ``spec`` describes: from the cache, else made
         from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
-        from .render import encode_png
-
         keys = self._keys(spec)
         key = keys[0]
         data = self.cache.get(key)
@@ -216,12 +214,28 @@ class ImageSet:
                 img = make()
                 if isinstance(img, Image.Image):
                     self._remember(keys[1], img)
-            data = img if isinstance(img, bytes) else encode_png(img)
+            data = img if isinstance(img, bytes) else self.encode_png(img)
             self.cache[key] = data
             self.rendered += 1
         path = f"{IMAGES_DIR}/{name}.png"
         self.files[path] = data
         return self.url(path)
+
+    def encode_png(self, img: Image.Image) -> bytes:
+        """:func:`tts_builder.render.encode_png` of ``img`` (the same bytes), each band of a
+        picture of several bands known by a digest of its pixels: a picture redrawn with a
+        small change (a preview with one new cell) deflates only the bands that changed."""
+        from .render.png import BAND_ROWS, ENCODER, encode_band, encode_png, join_bands
+
+        if img.mode not in ("RGB", "RGBA") or img.height <= BAND_ROWS:
+            return encode_png(img)
+        bands = []
+        for y in range(0, img.height, BAND_ROWS):
+            band = img.crop((0, y, img.width, min(img.height, y + BAND_ROWS)))
+            pixels = hashlib.sha256(band.tobytes()).hexdigest()
+            spec = {"band": [band.mode, band.width, band.height, pixels], "encoder": ENCODER}
+            bands.append(self.encoded(spec, partial(encode_band, band)))
+        return join_bands(bands)
 
     def url(self, rel_path: str) -> str:
         """The URL TTS loads ``rel_path`` from: hosted under --base-url, else a local file."""
