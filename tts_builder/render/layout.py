@@ -334,11 +334,16 @@ def _shape_masks(el: dict) -> tuple[Image.Image, Image.Image | None]:
     x0, y0, x1, y1 = el["box"]
     radius = el.get("radius", 0) if el["type"] == "rect" else 0
     width = el["width"] if el["outline"] else 0
-    return _masks(el["type"], x1 - x0, y1 - y0, radius, width)
+    args = (el["type"], x1 - x0, y1 - y0, radius, width)
+    return _masks(*args) if (x1 - x0) * (y1 - y0) <= SHARED_MASK_PIXELS else _make_masks(*args)
 
 
-@lru_cache(maxsize=128)
-def _masks(
+#: Masks of at most this many pixels are shared (a few MB for a whole set of card layouts);
+#: bigger ones (a board-sized shape) are made each time, so memory stays bounded.
+SHARED_MASK_PIXELS = 600_000
+
+
+def _make_masks(
     kind: str, w: int, h: int, radius: int, width: int
 ) -> tuple[Image.Image, Image.Image | None]:
     """:func:`_shape_masks` of a ``kind`` shape of ``w`` x ``h`` px (``width`` 0: no outline)."""
@@ -355,6 +360,9 @@ def _masks(
         else:
             draw.rounded_rectangle([(0, 0), big], radius=radius * s, **kw)
     return fill.reduce(s), (ring.reduce(s) if ring else None)
+
+
+_masks = lru_cache(maxsize=128)(_make_masks)
 
 
 def _is_plain(el: dict) -> bool:
@@ -472,7 +480,7 @@ def forget_shared() -> None:
     """Drop every picture this process keeps for reuse (shape and text masks, derived
     pictures): the next drawing starts from nothing, as in a new process (benchmarks)."""
     _masks.cache_clear()
-    text_mask.cache_clear()
+    _text_masks.cache_clear()
     _DERIVED.clear()
     _derived_bytes[0] = 0
 
@@ -570,12 +578,21 @@ def fit_text(
     return font(1, bold), paragraphs
 
 
-@lru_cache(maxsize=512)
 def text_mask(
     text: str, box_size: tuple[int, int], size: int, bold: bool, align: str
 ) -> Image.Image:
     """Coverage mask (mode L, the size of the box) of ``text`` fitted and placed in the box
-    (made once per process for the same arguments: callers must not change it).
+    (made once per process for the same arguments and a box of at most
+    :data:`SHARED_MASK_PIXELS`: callers must not change it); see :func:`_make_text_mask`."""
+    args = (text, (box_size[0], box_size[1]), size, bold, align)
+    small = box_size[0] * box_size[1] <= SHARED_MASK_PIXELS
+    return _text_masks(*args) if small else _make_text_mask(*args)
+
+
+def _make_text_mask(
+    text: str, box_size: tuple[int, int], size: int, bold: bool, align: str
+) -> Image.Image:
+    """Coverage mask (mode L, the size of the box) of ``text`` fitted and placed in the box.
 
     Lines are aligned by their ink; the block is centred vertically on its cap height (so
     labels with and without descenders share a baseline), then kept inside the box.
@@ -600,6 +617,9 @@ def text_mask(
             x = round((w - ink_w) / 2) - ink[0]
         draw.text((x, first + i * pitch), line, font=f, fill=255, anchor="ls")
     return mask
+
+
+_text_masks = lru_cache(maxsize=512)(_make_text_mask)
 
 
 def _draw_text(canvas: Image.Image, el: dict, _images: ImageLoader) -> None:
