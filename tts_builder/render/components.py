@@ -110,12 +110,16 @@ class Sides:
         return w, h
 
     def spec(self, component: str, side: str, fields: Fields) -> dict[str, Any]:
-        """Everything the side is drawn from: its cache key (worked out once per side)."""
+        """What the side is drawn from, as its cache key: the sha256 of everything
+        :func:`layout_spec` names (worked out once per side), short to embed in the specs of
+        the sheets, rows and previews it is shown in."""
         key = json.dumps([component, side, fields], sort_keys=True, default=str)
         if key not in self._specs:
             layout = self.components[component][side]
             where = f"components.{component}.{side}"
-            self._specs[key] = layout_spec(layout, self.size(component), fields, self.art, where)
+            full = layout_spec(layout, self.size(component), fields, self.art, where)
+            text = json.dumps(full, sort_keys=True, default=str)
+            self._specs[key] = {"side": hashlib.sha256(text.encode()).hexdigest()}
         return self._specs[key]
 
     def draw(self, component: str, side: str, fields: Fields) -> Image.Image:
