@@ -290,20 +290,25 @@ def _mask_plan(mask: Image.Image, remember: bool = True) -> list[tuple[bool, Box
         xs, ys = {bbox[0], bbox[2]}, {bbox[1], bbox[3]}
         bx0, by0, bx1, by1 = bbox
         mx, my = (bx0 + bx1) // 2, (by0 + by1) // 2
+        partial = 0  # pixels of the boxes of partial coverage
         for qx0, qy0, qx1, qy1 in ((bx0, by0, mx, my), (mx, by0, bx1, my),
                                    (bx0, my, mx, by1), (mx, my, bx1, by1)):  # fmt: skip
             found = part.crop((qx0, qy0, qx1, qy1)).getbbox() if qx1 > qx0 and qy1 > qy0 else None
             if found:
                 xs.update((qx0 + found[0], qx0 + found[2]))
                 ys.update((qy0 + found[1], qy0 + found[3]))
-        xcuts, ycuts = sorted(xs), sorted(ys)
-        for y0, y1 in zip(ycuts, ycuts[1:], strict=False):
-            for x0, x1 in zip(xcuts, xcuts[1:], strict=False):
-                low, high = mask.crop((x0, y0, x1, y1)).getextrema()
-                if high:
-                    plan.append((low < 255, (x0, y0, x1, y1)))
-        if sum(blend for blend, _box in plan) > _MAX_BLENDS:
+                partial += (found[2] - found[0]) * (found[3] - found[1])
+        if 2 * partial >= (bx1 - bx0) * (by1 - by0):  # mostly partial (text, a small ellipse)
             plan = [(True, bbox)]
+        else:
+            xcuts, ycuts = sorted(xs), sorted(ys)
+            for y0, y1 in zip(ycuts, ycuts[1:], strict=False):
+                for x0, x1 in zip(xcuts, xcuts[1:], strict=False):
+                    low, high = mask.crop((x0, y0, x1, y1)).getextrema()
+                    if high:
+                        plan.append((low < 255, (x0, y0, x1, y1)))
+            if sum(blend for blend, _box in plan) > _MAX_BLENDS:
+                plan = [(True, bbox)]
     if remember:
         key = id(mask)
         _PLANS[key] = (_forgetting(mask, _PLANS), plan)
