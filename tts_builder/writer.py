@@ -107,8 +107,10 @@ class DirCache(MutableMapping[str, bytes]):
         self.root = root
 
     def _path(self, key: str) -> Path:
+        """One flat folder: a build writes dozens of entries, and a folder per entry costs a
+        mkdir and a failed open each."""
         digest = hashlib.sha256(key.encode()).hexdigest()
-        return self.root / digest[:2] / f"{digest}{self.SUFFIX}"
+        return self.root / f"{digest}{self.SUFFIX}"
 
     def __getitem__(self, key: str) -> bytes:
         path = self._path(key)
