@@ -92,6 +92,12 @@ def layout_spec(
     return {"layout": layout, "size": list(size), "fields": dict(fields), "art": digests}
 
 
+#: A side's layout, size and fields (as JSON) -> the art files it shows, for sides already
+#: validated in this process (at most CHECKED_SIDES of them).
+_CHECKED: dict[str, list[str]] = {}
+CHECKED_SIDES = 4096
+
+
 class Sides:
     """Component sides drawn from the definition's layouts (``components.<name>.<side>``),
     each distinct side once per build: later uses take it from the picture store."""
@@ -110,16 +116,26 @@ class Sides:
         return w, h
 
     def spec(self, component: str, side: str, fields: Fields) -> dict[str, Any]:
-        """What the side is drawn from, as its cache key: the sha256 of everything
-        :func:`layout_spec` names (worked out once per side), short to embed in the specs of
-        the sheets, rows and previews it is shown in."""
+        """What the side is drawn from, as its cache key: the sha256 of its layout, size and
+        fields and the digest of each art file it shows (what :func:`layout_spec` names;
+        worked out once per side), short to embed in the specs of the sheets, rows and
+        previews it is shown in."""
         key = json.dumps([component, side, fields], sort_keys=True, default=str)
         if key not in self._specs:
-            layout = self.components[component][side]
-            where = f"components.{component}.{side}"
-            full = layout_spec(layout, self.size(component), fields, self.art, where)
-            text = json.dumps(full, sort_keys=True, default=str)
-            self._specs[key] = {"side": hashlib.sha256(text.encode()).hexdigest()}
+            layout, size = self.components[component][side], self.size(component)
+            text = json.dumps([layout, list(size), fields], sort_keys=True, default=str)
+            shown = _CHECKED.get(text)
+            if shown is None:  # validated and its art found once per process
+                where = f"components.{component}.{side}"
+                validate_layout(layout, where, size)
+                resolved = resolve_layout(layout, fields, where)
+                shown = [el["src"] for el in resolved if el["type"] == "image"]
+                if len(_CHECKED) >= CHECKED_SIDES:
+                    _CHECKED.clear()
+                _CHECKED[text] = shown
+            digests = json.dumps([self.art.digest(src) for src in shown])
+            digest = hashlib.sha256(f"{text}\n{digests}".encode()).hexdigest()
+            self._specs[key] = {"side": digest}
         return self._specs[key]
 
     def draw(self, component: str, side: str, fields: Fields) -> Image.Image:
