@@ -13,7 +13,6 @@ from tts_builder.errors import FieldError
 from tts_builder.render.layout import (
     VALUE_CHECKS,
     derived,
-    fit_image,
     fit_size_of,
     fitted,
     render_layout,
@@ -189,9 +188,10 @@ def preview_cell_layout(plan: PreviewPlan, index: int, dy: int = 0) -> list[dict
 
 
 def shrink(img: Image.Image, limit: int, cell_max: int) -> Image.Image:
-    """An item's picture as a preview with cells of at most ``limit`` px shows it."""
+    """An item's picture as a preview with cells of at most ``limit`` px shows it (made once
+    per size for a frozen picture: callers must not change it)."""
     if limit < cell_max and (img.width > limit or img.height > limit):
-        return fit_image(img, (limit, limit))
+        return fitted(img, (limit, limit))
     return img
 
 
