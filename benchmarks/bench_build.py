@@ -206,8 +206,10 @@ def scale_roster(definition: Path, factor: int) -> None:
 
 def ratio_line(label: str, values: list[float], base: float, unit: str = "s") -> str:
     low, mid = min(values), statistics.median(values)
-    return (f"  {label:34s} min {low:7.3f} {unit}  median {mid:7.3f} {unit}  "
-            f"= {low / base:6.3f} x clean")
+    return (
+        f"  {label:34s} min {low:7.3f} {unit}  median {mid:7.3f} {unit}  "
+        f"= {low / base:6.3f} x clean"
+    )
 
 
 def main() -> None:
@@ -250,8 +252,11 @@ def main() -> None:
                 record("one-animal change, warm process", warm_changed)
                 record("  change / clean, warm process", warm_changed / warm_clean)
                 besides = measure([sys.executable, "-c", BESIDES_PICTURES, opts.game])
-                labels = ("  assemble, all pictures cached", "  lint, no cache",
-                          "  check, no cache")
+                labels = (
+                    "  assemble, all pictures cached",
+                    "  lint, no cache",
+                    "  check, no cache",
+                )
                 for step, value in zip(labels, besides[2].split()[-3:], strict=True):
                     record(step, float(value))
             floor = measure([sys.executable, "-c", ENCODE, str(out)])  # every folder built
@@ -276,22 +281,31 @@ def main() -> None:
               "  largest ratio of one PNG": "ratio of bytes, the least shrunk PNG"}  # fmt: skip
     for step, values in steps.items():
         if step in ratios:  # already a ratio, paired within one round
-            print(f"  {step:34s} min {min(values):7.3f}    median "
-                  f"{statistics.median(values):7.3f}    ({ratios[step]})")
+            print(
+                f"  {step:34s} min {min(values):7.3f}    median "
+                f"{statistics.median(values):7.3f}    ({ratios[step]})"
+            )
         else:
             print(ratio_line(step, values, clean))
     floor = min(steps["encode floor (PNGs once)"])
-    print(f"  clean / encode floor: {clean / floor:.2f} "
-          f"(warm process: {min(steps.get('clean, warm process', [clean])) / floor:.2f})")
+    print(
+        f"  clean / encode floor: {clean / floor:.2f} "
+        f"(warm process: {min(steps.get('clean, warm process', [clean])) / floor:.2f})"
+    )
     if "  assemble, all pictures cached" in steps:
-        besides = sum(min(steps[f"  {step}"]) for step in
-                      ("assemble, all pictures cached", "lint, no cache", "check, no cache"))
+        besides = sum(
+            min(steps[f"  {step}"])
+            for step in ("assemble, all pictures cached", "lint, no cache", "check, no cache")
+        )
         startup = min(steps["no-op"])  # interpreter, the build's imports, the fingerprint
-        print(f"  least clean / encode floor (floor + work besides pictures): "
-              f"{(floor + besides) / floor:.2f} warm, {(floor + besides + startup) / floor:.2f} "
-              "with a no-op CLI build's start-up")
-    print(f"  peak memory: clean {max(memory['clean']):.0f} MB, "
-          f"no-op {max(memory['no-op']):.0f} MB")
+        print(
+            f"  least clean / encode floor (floor + work besides pictures): "
+            f"{(floor + besides) / floor:.2f} warm, {(floor + besides + startup) / floor:.2f} "
+            "with a no-op CLI build's start-up"
+        )
+    print(
+        f"  peak memory: clean {max(memory['clean']):.0f} MB, no-op {max(memory['no-op']):.0f} MB"
+    )
     if opts.no_sizes:
         return
     factors = [int(f) for f in opts.sizes.split(",")]
@@ -310,9 +324,11 @@ def main() -> None:
             finally:
                 shutil.rmtree(work, ignore_errors=True)
         first = first or (min(cpu), max(mb))
-        print(f"  {factor}x ({40 * factor:3d} cards): CPU min {min(cpu):6.2f} s "
-              f"({min(cpu) / first[0]:5.2f} x 1x), peak {max(mb):6.0f} MB "
-              f"({max(mb) / first[1]:5.2f} x 1x)")
+        print(
+            f"  {factor}x ({40 * factor:3d} cards): CPU min {min(cpu):6.2f} s "
+            f"({min(cpu) / first[0]:5.2f} x 1x), peak {max(mb):6.0f} MB "
+            f"({max(mb) / first[1]:5.2f} x 1x)"
+        )
 
 
 if __name__ == "__main__":
