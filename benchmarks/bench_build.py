@@ -10,13 +10,28 @@ busy machine disturbs the figures less than wall-clock time would. One round run
 - no-op: the same command again (everything cached, nothing written);
 - no-op in a warm process: the build command run twice in one child through ``tts_builder.cli.run``,
   the second timed (what ``watch`` pays per rebuild: no interpreter start, no imports);
-- one-animal change: the game copied, one animal's colour edited (its cards change), rebuilt
-  into the same folder with ``--assets``;
+- one-animal change: the game copied, one animal's colour edited (its cards change; for a game
+  without animal colours, one pixel of the first animal's art), rebuilt into the same folder
+  with ``--assets``;
 - clean and one-animal change in a warm process: in one child, a throwaway build (imports,
   fonts), then a clean build into a fresh folder and the one-animal change into it, both timed
   through ``tts_builder.cli.run`` (what ``watch`` pays per edit); the change is also given as a
   ratio to that in-process clean build;
-- encode floor: encoding every PNG of the build once (``render.encode_png``), nothing else;
+- encode floor: encoding every final PNG of the build once (the images, thumbnails, previews
+  and ``table.png`` of every folder the clean build wrote, its variants' too, decoded from
+  them) with the build's own encoder and settings (``render.encode_png``: bands of rows, filter
+  none, zlib level 1, as every build PNG is written), in one process, timed after loading;
+  nothing drawn, nothing else built;
+- work besides pictures (with the one-animal step): in one warm process, the game built again
+  in memory through a cache already holding every picture of it (``build_game``: loading,
+  assembling, scripts, the save), its scripts linted and its saves checked with no cache; with
+  the floor, the least a clean build can cost whatever its drawing costs (in a new process,
+  plus a no-op build's start-up: interpreter, the build's imports, the fingerprint): their sum
+  over the floor bounds ``clean / encode floor`` from below;
+- publish: recompressing every PNG ``publish`` uploads for the game's own save (``images/`` and
+  the thumbnail of ``dist/<game>/``) once
+  with its lossless optimiser (oxipng, no cache), as a ratio to the clean build, and the
+  bytes it gives as a ratio to the build's (all, and the largest ratio of one file);
 - interpreter floor: ``python -c "import tts_builder.cli"``.
 
 ``all`` builds every bundled game and variant (``build`` without a game; no one-animal step).
@@ -72,12 +87,50 @@ assert run(args) == 0
 print(time.process_time() - started)
 """
 
+BESIDES_PICTURES = """
+import sys, time
+from tts_builder.build import BuildOptions, build_game, check_build, lint_build
+game = sys.argv[1]
+cache = {}
+build_game(game, BuildOptions(), cache)  # every picture of it now cached
+started = time.process_time()
+result = build_game(game, BuildOptions(), cache)
+assemble = time.process_time() - started
+assert result.drawn == 0 and result.rendered == 0
+started = time.process_time()
+lint_build(result)
+lint = time.process_time() - started
+started = time.process_time()
+check_build(result)
+print(assemble, lint, time.process_time() - started)
+"""
+
+PUBLISH = """
+import sys, time
+from pathlib import Path
+from tts_builder.ship.publish import png_optimizer
+folder = Path(sys.argv[1])
+names = sorted(p for p in (folder / "images").glob("*.png")) + [folder / sys.argv[2]]
+data = [p.read_bytes() for p in names]
+optimize = png_optimizer()
+if optimize is None:
+    print("nan nan nan")
+    raise SystemExit
+started = time.process_time()
+out = [optimize(d) for d in data]
+seconds = time.process_time() - started
+worst = max(len(o) / len(d) for o, d in zip(out, data))
+print(seconds, sum(map(len, out)) / sum(map(len, data)), worst)
+"""
+
 WARM_CHANGE = """
 import re, shutil, sys, tempfile, time
 from pathlib import Path
+from tts_builder.build import forget_pictures
 from tts_builder.cli import run
 game, assets_copy, work = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 assert run(["-q", "build", game, "--out", str(work / "warm")]) == 0
+forget_pictures()  # the clean build draws everything, as a new process would
 started = time.process_time()
 assert run(["-q", "build", game, "--out", str(work / "fresh")]) == 0
 clean = time.process_time() - started
@@ -111,12 +164,28 @@ def copy_game(game: str, into: Path) -> Path:
     return into / game / "game.yaml"
 
 
-def change_one_animal(definition: Path) -> None:
-    """Edit the colour of the first animal that has one (its cards' faces change)."""
+def change_one_animal(definition: Path) -> str:
+    """Change one animal's cards: the colour of the first animal of the roster that has one
+    (Arche Noah, the flood game), else one pixel of the first animal's art (Ark & Noah's
+    ``art:`` table); what was changed."""
     text = definition.read_text(encoding="utf-8")
-    changed, count = re.subn(r'(color: )"#[0-9a-fA-F]{6}"', r'\1"#123456"', text, count=1)
-    assert count == 1, "no animal colour to change"
-    definition.write_text(changed, encoding="utf-8")
+    roster = r'(?m)^(  - \{name: [^\n]*color: )"#[0-9a-fA-F]{6}"'
+    changed, count = re.subn(roster, r'\1"#123456"', text, count=1)
+    if count == 1:
+        definition.write_text(changed, encoding="utf-8")
+        return "the first animal's colour"
+    found = re.search(r"(?m)^art:\n  [^:\n]+: (\S+\.png)$", text)
+    assert found, "no animal colour or art to change"
+    from PIL import Image
+
+    path = definition.parent / found.group(1)
+    with Image.open(path) as img:
+        img.load()
+        pixel = img.getpixel((0, 0))
+        img.putpixel((0, 0), tuple((v + 1) % 256 for v in pixel) if isinstance(pixel, tuple)
+                     else (pixel + 1) % 256)  # fmt: skip
+        img.save(path)
+    return f"one pixel of {found.group(1)}"
 
 
 def scale_roster(definition: Path, factor: int) -> None:
@@ -137,8 +206,10 @@ def scale_roster(definition: Path, factor: int) -> None:
 
 def ratio_line(label: str, values: list[float], base: float, unit: str = "s") -> str:
     low, mid = min(values), statistics.median(values)
-    return (f"  {label:34s} min {low:7.3f} {unit}  median {mid:7.3f} {unit}  "
-            f"= {low / base:6.3f} x clean")
+    return (
+        f"  {label:34s} min {low:7.3f} {unit}  median {mid:7.3f} {unit}  "
+        f"= {low / base:6.3f} x clean"
+    )
 
 
 def main() -> None:
@@ -147,6 +218,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--sizes", default="1,2,4,6", help="deck-size factors (Arche Noah)")
     parser.add_argument("--no-sizes", action="store_true", help="skip the deck-size series")
+    parser.add_argument("--publish", action="store_true",
+                        help="also time publish's PNG optimiser (seconds per round)")  # fmt: skip
     opts = parser.parse_args()
     print("command:", shlex.join([Path(sys.executable).name, *sys.argv]))
     measure([sys.executable, "-c", "import tts_builder.cli"])  # bytecode written once
@@ -169,7 +242,7 @@ def main() -> None:
             record("no-op in a warm process", float(warm[2].split()[-1]))
             if games:
                 assets = work / "assets"
-                change_one_animal(copy_game(opts.game, assets))
+                print("one-animal change:", change_one_animal(copy_game(opts.game, assets)))
                 changed = [*CLI, "--assets", str(assets), "build", opts.game, "--out", str(out)]
                 record("one-animal change", *measure(changed)[:2])
                 warm_change = measure([sys.executable, "-c", WARM_CHANGE, opts.game, str(assets),
@@ -178,23 +251,61 @@ def main() -> None:
                 record("clean, warm process", warm_clean)
                 record("one-animal change, warm process", warm_changed)
                 record("  change / clean, warm process", warm_changed / warm_clean)
-            floor = measure([sys.executable, "-c", ENCODE, str(out / opts.game if games else out)])
+                besides = measure([sys.executable, "-c", BESIDES_PICTURES, opts.game])
+                labels = (
+                    "  assemble, all pictures cached",
+                    "  lint, no cache",
+                    "  check, no cache",
+                )
+                for step, value in zip(labels, besides[2].split()[-3:], strict=True):
+                    record(step, float(value))
+            floor = measure([sys.executable, "-c", ENCODE, str(out)])  # every folder built
             record("encode floor (PNGs once)", float(floor[2].split()[-1]))
             record("interpreter + imports", *measure([sys.executable, "-c",
                                                       "import tts_builder.cli"])[:2])  # fmt: skip
+            if games and opts.publish:
+                folder = out / opts.game
+                thumb = next(p.name for p in folder.glob("*.png")
+                             if p.name not in ("preview.png", "table.png"))  # fmt: skip
+                pub = measure([sys.executable, "-c", PUBLISH, str(folder), thumb])
+                seconds, overall, worst = map(float, pub[2].split()[-3:])
+                record("publish: optimise PNGs (CPU)", seconds)
+                record("  published bytes / built", overall)
+                record("  largest ratio of one PNG", worst)
         finally:
             shutil.rmtree(work, ignore_errors=True)
     clean = min(steps["clean"])
     print(f"{opts.game}, {opts.repeat} paired rounds (CPU seconds of each child):")
+    ratios = {"  change / clean, warm process": "ratio to the warm clean build",
+              "  published bytes / built": "ratio of bytes, all published PNGs",
+              "  largest ratio of one PNG": "ratio of bytes, the least shrunk PNG"}  # fmt: skip
     for step, values in steps.items():
-        if step.startswith("  change / clean"):  # already a ratio, paired within one round
-            print(f"  {step:34s} min {min(values):7.3f}    median "
-                  f"{statistics.median(values):7.3f}    (ratio to the warm clean build)")
+        if step in ratios:  # already a ratio, paired within one round
+            print(
+                f"  {step:34s} min {min(values):7.3f}    median "
+                f"{statistics.median(values):7.3f}    ({ratios[step]})"
+            )
         else:
             print(ratio_line(step, values, clean))
-    print(f"  clean / encode floor: {clean / min(steps['encode floor (PNGs once)']):.2f}")
-    print(f"  peak memory: clean {max(memory['clean']):.0f} MB, "
-          f"no-op {max(memory['no-op']):.0f} MB")
+    floor = min(steps["encode floor (PNGs once)"])
+    print(
+        f"  clean / encode floor: {clean / floor:.2f} "
+        f"(warm process: {min(steps.get('clean, warm process', [clean])) / floor:.2f})"
+    )
+    if "  assemble, all pictures cached" in steps:
+        besides = sum(
+            min(steps[f"  {step}"])
+            for step in ("assemble, all pictures cached", "lint, no cache", "check, no cache")
+        )
+        startup = min(steps["no-op"])  # interpreter, the build's imports, the fingerprint
+        print(
+            f"  least clean / encode floor (floor + work besides pictures): "
+            f"{(floor + besides) / floor:.2f} warm, {(floor + besides + startup) / floor:.2f} "
+            "with a no-op CLI build's start-up"
+        )
+    print(
+        f"  peak memory: clean {max(memory['clean']):.0f} MB, no-op {max(memory['no-op']):.0f} MB"
+    )
     if opts.no_sizes:
         return
     factors = [int(f) for f in opts.sizes.split(",")]
@@ -213,9 +324,11 @@ def main() -> None:
             finally:
                 shutil.rmtree(work, ignore_errors=True)
         first = first or (min(cpu), max(mb))
-        print(f"  {factor}x ({40 * factor:3d} cards): CPU min {min(cpu):6.2f} s "
-              f"({min(cpu) / first[0]:5.2f} x 1x), peak {max(mb):6.0f} MB "
-              f"({max(mb) / first[1]:5.2f} x 1x)")
+        print(
+            f"  {factor}x ({40 * factor:3d} cards): CPU min {min(cpu):6.2f} s "
+            f"({min(cpu) / first[0]:5.2f} x 1x), peak {max(mb):6.0f} MB "
+            f"({max(mb) / first[1]:5.2f} x 1x)"
+        )
 
 
 if __name__ == "__main__":

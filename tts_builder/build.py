@@ -11,7 +11,7 @@ import hashlib
 import json
 from collections.abc import Callable, MutableMapping
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +54,62 @@ def package_digest() -> str:
     return digest.hexdigest()
 
 
-#: Pictures one build keeps in memory for reuse (bytes of pixels); more are re-read from the cache.
+#: Pictures kept in memory for reuse (bytes of pixels); more are re-read from the cache.
 MEMO_BYTES = 64 * 2**20
+
+
+class KeptPictures:
+    """Pictures by part key within :data:`MEMO_BYTES`, the least recently used dropped first."""
+
+    def __init__(self) -> None:
+        self.pictures: dict[str, Image.Image] = {}
+        self.bytes = 0
+
+    def get(self, key: str) -> Image.Image | None:
+        img = self.pictures.pop(key, None)
+        if img is not None:
+            self.pictures[key] = img  # now the most recently used
+        return img
+
+    def add(self, key: str, img: Image.Image) -> None:
+        size = img.width * img.height * len(img.getbands())
+        if key in self.pictures or size > MEMO_BYTES:
+            return
+        while self.pictures and self.bytes + size > MEMO_BYTES:
+            old = self.pictures.pop(next(iter(self.pictures)))
+            self.bytes -= old.width * old.height * len(old.getbands())
+        self.pictures[key] = img
+        self.bytes += size
+
+
+#: The pictures this process keeps between builds into one cache folder (``watch``, a warm
+#: process), by the folder: only the latest folder's, so memory stays within MEMO_BYTES and a
+#: build into another folder starts from nothing.
+_KEPT: dict[str, KeptPictures] = {}
+
+
+def kept_pictures(cache: MutableMapping[str, bytes]) -> tuple[KeptPictures, bool]:
+    """The pictures a build through ``cache`` may reuse, and whether they outlive the build: a
+    cache folder that can say which entries it holds (``cache.holds(key)``, the writer's
+    ``DirCache``) shares them with the process's later builds into it; any other cache gets
+    pictures of its own."""
+    root = getattr(cache, "root", None)
+    if not callable(getattr(cache, "holds", None)) or root is None:
+        return KeptPictures(), False
+    folder = str(root)
+    if folder not in _KEPT:
+        _KEPT.clear()
+        _KEPT[folder] = KeptPictures()
+    return _KEPT[folder], True
+
+
+def forget_pictures() -> None:
+    """Drop every picture this process keeps between builds (:func:`kept_pictures`, the
+    renderer's shared masks and derived pictures): the next build draws as a new process."""
+    from .render.layout import forget_shared
+
+    _KEPT.clear()
+    forget_shared()
 
 
 class ImageSet:
@@ -64,9 +118,11 @@ class ImageSet:
 
     An output image (:meth:`png`) and a part (:meth:`picture`, e.g. a card face composed into a
     sheet, shown in the thumbnail and the preview) are both known by their spec. A part is
-    drawn once: it is kept in memory while it fits :data:`MEMO_BYTES`, and in the cache (packed
-    quickly by :func:`tts_builder.render.png.encode_part`) for later builds, so a changed card
-    redraws that card only.
+    drawn once: it is kept in memory while it fits :data:`MEMO_BYTES` (between the builds of
+    one process into the same cache folder, while the folder holds it: see
+    :func:`kept_pictures`), and in the cache (packed quickly by
+    :func:`tts_builder.render.png.encode_part`) for later builds, so a changed card redraws
+    that card only.
     """
 
     def __init__(
@@ -79,8 +135,7 @@ class ImageSet:
         self.files: dict[str, bytes] = {}
         self.rendered = 0  # output images made (not found in the cache)
         self.drawn = 0  # parts drawn (not found in memory or the cache)
-        self._memo: dict[str, Image.Image] = {}
-        self._memo_bytes = 0
+        self._memo, self._shared = kept_pictures(cache)
 
     @staticmethod
     def _key(spec: Any, part: bool = False) -> str:
@@ -99,23 +154,23 @@ class ImageSet:
         )
 
     def _remember(self, key: str, img: Image.Image) -> None:
-        size = img.width * img.height * len(img.getbands())
-        if key in self._memo or size > MEMO_BYTES:
-            return
-        while self._memo and self._memo_bytes + size > MEMO_BYTES:
-            old = self._memo.pop(next(iter(self._memo)))
-            self._memo_bytes -= old.width * old.height * len(old.getbands())
-        self._memo[key] = img
-        self._memo_bytes += size
+        from .render.layout import freeze
+
+        freeze(img, key)  # callers must not change it: what is derived from it may be reused
+        self._memo.add(key, img)
 
     def _known(self, spec: Any, keys: tuple[str, str] | None = None) -> Image.Image | None:
-        """The picture of ``spec`` (its :meth:`_keys` if known) if this build holds it or the
-        cache has it (as a part or an output image), else None."""
+        """The picture of ``spec`` (its :meth:`_keys` if known) if this build holds it (or an
+        earlier one of this process, while the cache still has it) or the cache has it (as a
+        part or an output image), else None."""
         from .render import decode_part, decode_png
 
         whole, part = keys or self._keys(spec)
-        if part in self._memo:
-            return self._memo[part]
+        img = self._memo.get(part)
+        if img is not None and (
+            not self._shared or self.cache.holds(part) or self.cache.holds(whole)  # type: ignore[attr-defined]
+        ):
+            return img
         for key, decode in ((whole, decode_png), (part, decode_part)):
             data = self.cache.get(key)
             if data is not None:
@@ -150,8 +205,6 @@ class ImageSet:
     def png(self, name: str, spec: Any, make: Callable[[], Image.Image | bytes]) -> str:
         """Add ``images/<name>.png``, the picture ``spec`` describes: from the cache, else made
         from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
-        from .render import encode_png
-
         keys = self._keys(spec)
         key = keys[0]
         data = self.cache.get(key)
@@ -161,12 +214,28 @@ class ImageSet:
                 img = make()
                 if isinstance(img, Image.Image):
                     self._remember(keys[1], img)
-            data = img if isinstance(img, bytes) else encode_png(img)
+            data = img if isinstance(img, bytes) else self.encode_png(img)
             self.cache[key] = data
             self.rendered += 1
         path = f"{IMAGES_DIR}/{name}.png"
         self.files[path] = data
         return self.url(path)
+
+    def encode_png(self, img: Image.Image) -> bytes:
+        """:func:`tts_builder.render.encode_png` of ``img`` (the same bytes), each band of a
+        picture of several bands known by a digest of its pixels: a picture redrawn with a
+        small change (a preview with one new cell) deflates only the bands that changed."""
+        from .render.png import BAND_ROWS, ENCODER, encode_band, encode_png, join_bands
+
+        if img.mode not in ("RGB", "RGBA") or img.height <= BAND_ROWS:
+            return encode_png(img)
+        bands = []
+        for y in range(0, img.height, BAND_ROWS):
+            band = img.crop((0, y, img.width, min(img.height, y + BAND_ROWS)))
+            pixels = hashlib.sha256(band.tobytes()).hexdigest()
+            spec = {"band": [band.mode, band.width, band.height, pixels], "encoder": ENCODER}
+            bands.append(self.encoded(spec, partial(encode_band, band)))
+        return join_bands(bands)
 
     def url(self, rel_path: str) -> str:
         """The URL TTS loads ``rel_path`` from: hosted under --base-url, else a local file."""

@@ -107,8 +107,10 @@ class DirCache(MutableMapping[str, bytes]):
         self.root = root
 
     def _path(self, key: str) -> Path:
+        """One flat folder: a build writes dozens of entries, and a folder per entry costs a
+        mkdir and a failed open each."""
         digest = hashlib.sha256(key.encode()).hexdigest()
-        return self.root / digest[:2] / f"{digest}{self.SUFFIX}"
+        return self.root / f"{digest}{self.SUFFIX}"
 
     def __getitem__(self, key: str) -> bytes:
         path = self._path(key)
@@ -125,6 +127,10 @@ class DirCache(MutableMapping[str, bytes]):
     def __setitem__(self, key: str, value: bytes) -> None:
         # Not flushed to disk: an entry cut short by a crash fails its checksum, reads as a miss.
         write_file(self._path(key), hashlib.sha256(value).digest() + value, durable=False)
+
+    def holds(self, key: str) -> bool:
+        """Whether an entry for ``key`` is on disk (reading it may still find it damaged)."""
+        return self._path(key).is_file()
 
     def __delitem__(self, key: str) -> None:
         self._path(key).unlink(missing_ok=True)

@@ -30,6 +30,7 @@ from tts_builder.render.composite import (
 )
 from tts_builder.render.layout import (
     art_path,
+    freeze,
     load_art,
     render_layout,
     resolve_layout,
@@ -68,8 +69,8 @@ class ArtFiles:
 
     def __call__(self, src: str) -> Image.Image:
         """The picture ``src`` as RGBA (the layout engine's image loader)."""
-        if src not in self._images:
-            self._images[src] = load_art(self.root, src, "art")
+        if src not in self._images:  # known by content: its fits outlive this build
+            self._images[src] = freeze(load_art(self.root, src, "art"), ("art", self.digest(src)))
         return self._images[src]
 
     def digest(self, src: str) -> str:
@@ -91,6 +92,12 @@ def layout_spec(
     return {"layout": layout, "size": list(size), "fields": dict(fields), "art": digests}
 
 
+#: A side's layout, size and fields (as JSON) -> the art files it shows, for sides already
+#: validated in this process (at most CHECKED_SIDES of them).
+_CHECKED: dict[str, list[str]] = {}
+CHECKED_SIDES = 4096
+
+
 class Sides:
     """Component sides drawn from the definition's layouts (``components.<name>.<side>``),
     each distinct side once per build: later uses take it from the picture store."""
@@ -109,12 +116,26 @@ class Sides:
         return w, h
 
     def spec(self, component: str, side: str, fields: Fields) -> dict[str, Any]:
-        """Everything the side is drawn from: its cache key (worked out once per side)."""
+        """What the side is drawn from, as its cache key: the sha256 of its layout, size and
+        fields and the digest of each art file it shows (what :func:`layout_spec` names;
+        worked out once per side), short to embed in the specs of the sheets, rows and
+        previews it is shown in."""
         key = json.dumps([component, side, fields], sort_keys=True, default=str)
         if key not in self._specs:
-            layout = self.components[component][side]
-            where = f"components.{component}.{side}"
-            self._specs[key] = layout_spec(layout, self.size(component), fields, self.art, where)
+            layout, size = self.components[component][side], self.size(component)
+            text = json.dumps([layout, list(size), fields], sort_keys=True, default=str)
+            shown = _CHECKED.get(text)
+            if shown is None:  # validated and its art found once per process
+                where = f"components.{component}.{side}"
+                validate_layout(layout, where, size)
+                resolved = resolve_layout(layout, fields, where)
+                shown = [el["src"] for el in resolved if el["type"] == "image"]
+                if len(_CHECKED) >= CHECKED_SIDES:
+                    _CHECKED.clear()
+                _CHECKED[text] = shown
+            digests = json.dumps([self.art.digest(src) for src in shown])
+            digest = hashlib.sha256(f"{text}\n{digests}".encode()).hexdigest()
+            self._specs[key] = {"side": digest}
         return self._specs[key]
 
     def draw(self, component: str, side: str, fields: Fields) -> Image.Image:
@@ -230,5 +251,6 @@ def _preview_row(plan: PreviewPlan, items: list[PreviewItem], row: int) -> bytes
         pictures[str(i)] = preview_picture(plan, img)
         fields[f"label{i}"] = label
         layout += preview_cell_layout(plan, i, y0)
-    img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview")
-    return encode_band(img.convert("RGB"))
+    img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview",
+                        canvas=Image.new("RGB", (width, y1 - y0), PREVIEW_BG))  # fmt: skip
+    return encode_band(img)

@@ -10,7 +10,13 @@ from typing import Any
 from PIL import Image
 
 from tts_builder.errors import FieldError
-from tts_builder.render.layout import VALUE_CHECKS, fit_image, render_layout
+from tts_builder.render.layout import (
+    VALUE_CHECKS,
+    derived,
+    fit_size_of,
+    fitted,
+    render_layout,
+)
 
 THUMB_BG = "#2b4162"
 THUMB_TEXT = "#f1d18a"
@@ -48,8 +54,14 @@ def _fan(images: list[Image.Image], size: tuple[int, int], max_cards: int = 5) -
     n = len(shown)
     for i, img in enumerate(shown):
         offset = i - (n - 1) / 2
-        card = fit_image(img, (round(w * 0.5), round(h * 0.82)))
-        card = card.rotate(-14 * offset, resample=Image.Resampling.BICUBIC, expand=True)
+        angle = -14 * offset
+        card = derived(
+            fitted(img, (round(w * 0.5), round(h * 0.82))),
+            ("rotate", angle),
+            lambda fit, angle=angle: fit.rotate(
+                angle, resample=Image.Resampling.BICUBIC, expand=True
+            ),
+        )
         x = round(w / 2 + offset * w * 0.13 - card.width / 2)
         y = round(h / 2 + abs(offset) * h * 0.04 - card.height / 2)
         layer.alpha_composite(card, dest=(x, y))
@@ -78,8 +90,9 @@ def render_thumbnail(
         },
     ]
     fan = _fan(images, (art_box[2] - art_box[0], art_box[3] - art_box[1]))
-    img = render_layout(layout, size, {"title": title}, lambda _src: fan, where="thumbnail")
-    return img.convert("RGB")
+    background = Image.new("RGB", size, THUMB_BG)  # the first element, opaque: drawn as RGB
+    return render_layout(layout, size, {"title": title}, lambda _src: fan, where="thumbnail",
+                         canvas=background)  # fmt: skip
 
 
 PREVIEW_PAD, PREVIEW_LABEL_H = 16, 40
@@ -108,9 +121,7 @@ def preview_cell_limit(count: int, columns: int, cell_max: int) -> int:
 
 def fit_size(size: tuple[int, int], box_size: tuple[int, int]) -> tuple[int, int]:
     """The size :func:`~tts_builder.render.layout.fit_image` gives a picture of ``size``."""
-    (w, h), (bw, bh) = size, box_size
-    k = min(bw / w, bh / h)
-    return max(1, min(bw, round(w * k))), max(1, min(bh, round(h * k)))
+    return fit_size_of(size, box_size)
 
 
 @dataclass(frozen=True)
@@ -177,9 +188,10 @@ def preview_cell_layout(plan: PreviewPlan, index: int, dy: int = 0) -> list[dict
 
 
 def shrink(img: Image.Image, limit: int, cell_max: int) -> Image.Image:
-    """An item's picture as a preview with cells of at most ``limit`` px shows it."""
+    """An item's picture as a preview with cells of at most ``limit`` px shows it (made once
+    per size for a frozen picture: callers must not change it)."""
     if limit < cell_max and (img.width > limit or img.height > limit):
-        return fit_image(img, (limit, limit))
+        return fitted(img, (limit, limit))
     return img
 
 
@@ -216,8 +228,8 @@ def render_preview(
         pictures[str(i)] = preview_picture(plan, img)
         fields[f"label{i}"] = label
         layout += preview_cell_layout(plan, i)
-    img = render_layout(layout, plan.size, fields, pictures.__getitem__, where="preview")
-    return img.convert("RGB")
+    return render_layout(layout, plan.size, fields, pictures.__getitem__, where="preview",
+                         canvas=Image.new("RGB", plan.size, PREVIEW_BG))  # fmt: skip
 
 
 def _die_style(style: Mapping[str, object], where: str) -> dict[str, Any]:
@@ -274,7 +286,11 @@ def render_die_face(
             "color": st["color"],
         },
     ]
-    return render_layout(layout, (c, c), {"label": label}, where=where).convert("RGB")
+    opaque = len(str(st["background"])) == 7 or str(st["background"]).lower().endswith("ff")
+    # an opaque first element covering the canvas: drawn as RGB from the start
+    background = Image.new("RGB", (c, c), str(st["background"])[:7]) if opaque else None
+    img = render_layout(layout, (c, c), {"label": label}, where=where, canvas=background)
+    return img if opaque else img.convert("RGB")
 
 
 def render_die_texture(

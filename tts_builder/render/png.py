@@ -28,7 +28,7 @@ ENCODER = f"bands, filter none, zlib {zlib.ZLIB_RUNTIME_VERSION} level {COMPRESS
 BAND_ROWS = 256
 #: zlib level of a cached part (a face other pictures are composed from): quick to write.
 PART_COMPRESS_LEVEL = 1
-_PART_MAGIC = b"tts-builder part"
+_PART_MAGIC = b"tts-builder part"  # then: mode, width, height, codec
 _BAND_MAGIC = b"tts-builder band"
 _COLOR_TYPE = {"RGB": 2, "RGBA": 6}
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -54,13 +54,18 @@ def encode_band(img: Image.Image) -> bytes:
     """The bytes of :class:`Band` for every row of ``img`` (RGB or RGBA)."""
     if img.mode not in _COLOR_TYPE:
         raise ValueError(f"a band is RGB or RGBA, not {img.mode}")
-    data = img.tobytes()
+    data = memoryview(img.tobytes())
     stride = len(data) // img.height
-    raw = b"".join([b"\x00" + data[i : i + stride] for i in range(0, len(data), stride)])
     packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15, 9)
-    deflated = packer.compress(raw) + packer.flush(zlib.Z_SYNC_FLUSH)
-    head = f"{img.mode} {img.width} {img.height} {zlib.adler32(raw)} {len(raw)}\n".encode()
-    return _BAND_MAGIC + b" " + head + deflated
+    parts, adler = [], 1
+    for start in range(0, len(data), stride):  # row by row: the filtered data is never joined
+        row = b"\x00" + data[start : start + stride]
+        adler = zlib.adler32(row, adler)
+        parts.append(packer.compress(row))
+    parts.append(packer.flush(zlib.Z_SYNC_FLUSH))
+    raw_length = len(data) + img.height
+    head = f"{img.mode} {img.width} {img.height} {adler} {raw_length}\n".encode()
+    return b"".join([_BAND_MAGIC, b" ", head, *parts])
 
 
 def decode_band(data: bytes) -> Band:
@@ -139,17 +144,29 @@ def image_digest(img: Image.Image) -> str:
     return h.hexdigest()
 
 
+#: A cached RGBA or RGB part is run-length encoded first (Pillow's TGA RLE, in C: flat art
+#: packs into runs quickly), then deflated: half the time of deflating the pixels, fewer bytes.
+_PART_RLE = {"RGBA": ("BGRA", 32), "RGB": ("BGR", 24)}
+
+
 def encode_part(img: Image.Image) -> bytes:
-    """Bytes of a picture for the render cache: mode, size and zlib-packed pixels (lossless
-    like PNG, three times quicker to write since nothing is filtered)."""
-    head = f"{img.mode} {img.width} {img.height}\n".encode()
-    return _PART_MAGIC + b" " + head + zlib.compress(img.tobytes(), PART_COMPRESS_LEVEL)
+    """Bytes of a picture for the render cache: mode, size and packed pixels (lossless like
+    PNG, several times quicker to write since nothing is filtered)."""
+    rle = _PART_RLE.get(img.mode)
+    codec = "tga_rle" if rle else "raw"
+    pixels = img.tobytes("tga_rle", rle[0], -1) if rle else img.tobytes()
+    head = f"{img.mode} {img.width} {img.height} {codec}\n".encode()
+    return _PART_MAGIC + b" " + head + zlib.compress(pixels, PART_COMPRESS_LEVEL)
 
 
 def decode_part(data: bytes) -> Image.Image:
     """The picture of :func:`encode_part` bytes."""
     head, _, packed = data.partition(b"\n")
-    magic, mode, width, height = head.decode().rsplit(" ", 3)
+    magic, mode, width, height, codec = head.decode().rsplit(" ", 4)
     if magic.encode() != _PART_MAGIC:
         raise ValueError("not a cached part")
-    return Image.frombytes(mode, (int(width), int(height)), zlib.decompress(packed))
+    size, pixels = (int(width), int(height)), zlib.decompress(packed)
+    if codec == "tga_rle":
+        rawmode, depth = _PART_RLE[mode]
+        return Image.frombytes(mode, size, pixels, "tga_rle", rawmode, -1, depth)
+    return Image.frombytes(mode, size, pixels)

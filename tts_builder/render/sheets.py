@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from tts_builder.errors import BuildError
+from tts_builder.render.layout import composite_over
 
 MAX_COLUMNS = 10
 MAX_ROWS = 7
@@ -92,7 +93,7 @@ def compose_sheet(
     if len(faces) != len(plan.indexes):
         raise ValueError(f"{len(faces)} faces for a sheet of {len(plan.indexes)} cards")
     w, h = card_size
-    sheet = Image.new("RGBA", (plan.num_width * w, plan.num_height * h), NEUTRAL + (255,))
+    sheet = Image.new("RGB", (plan.num_width * w, plan.num_height * h), NEUTRAL)
     placed = list(enumerate(faces))
     if back is not None and plan.slots > 1:
         placed.append((plan.slots - 1, back))
@@ -101,8 +102,8 @@ def compose_sheet(
         if img.size != (w, h):
             raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
         x0, y0, _x1, _y1 = plan.slot_box(slot, card_size)
-        sheet.alpha_composite(img.convert("RGBA"), dest=(x0, y0))
-    return sheet.convert("RGB")
+        composite_over(sheet, img if img.mode == "RGBA" else img.convert("RGBA"), (x0, y0))
+    return sheet
 
 
 def compose_sheet_row(
@@ -122,12 +123,10 @@ def compose_sheet_row(
     shown = [(slot - first, faces[slot]) for slot in slots if slot < len(faces)]
     if back is not None and plan.slots > 1 and plan.slots - 1 in slots:
         shown.append((plan.slots - 1 - first, back))
-    band = Image.new("RGBA", (plan.num_width * w, h), NEUTRAL + (255,))
+    band = Image.new("RGB", (plan.num_width * w, h), NEUTRAL)  # opaque: composited as RGB
     for column, face in shown:
         img = face() if callable(face) else face
         if img.size != (w, h):
             raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
-        band.alpha_composite(
-            img if img.mode == "RGBA" else img.convert("RGBA"), dest=(column * w, 0)
-        )
-    return band.convert("RGB")
+        composite_over(band, img if img.mode == "RGBA" else img.convert("RGBA"), (column * w, 0))
+    return band
