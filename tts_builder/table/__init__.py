@@ -6,7 +6,8 @@ table picture use.
 - :mod:`.layout`: anchors, seat frames, hand slots and setup spots (pure);
 - :mod:`.art`: component specs (``COMPONENT``) and their pictures, each rendered once;
 - :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest;
-- :mod:`.preview`: :func:`add_previews`, a laid table's thumbnail and preview sheet.
+- :mod:`.preview`: :func:`add_previews`, a laid table's thumbnail and preview sheet (through
+  :mod:`tts_builder.gamekit.pictures`).
 
 A rules engine hands the manifest what only its code knows as one
 :class:`~tts_builder.plugin.TableHooks` (pictures, anchors, tracks, areas, rosters, omitted
