@@ -18,7 +18,14 @@ from .art import COMPONENT, Art, check_art
 from .assemble import Table, lay_table, setup_positions, target_of
 from .layout import SeatFrame, check_seat_spots, hand_capacity, hand_slots, seat_frames
 from .preview import add_previews
-from .schema import MANIFEST, check_manifest, pieces_by_id, seat_colors, step_count
+from .schema import (
+    MANIFEST,
+    check_manifest,
+    pieces_by_id,
+    seat_colors,
+    step_count,
+    thickness_by_kind,
+)
 
 __all__ = [
     "COMPONENT",
@@ -39,4 +46,5 @@ __all__ = [
     "setup_positions",
     "step_count",
     "target_of",
+    "thickness_by_kind",
 ]

@@ -9,6 +9,7 @@ deals to (``steps``) as data, so no position is computed twice.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +31,7 @@ from .layout import (
     spot_for_seat,
     spots,
 )
-from .schema import deck_entries, pieces_by_id, rosters_of, step_count
+from .schema import SHAPES, deck_entries, pieces_by_id, rosters_of, step_count
 
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
@@ -63,6 +64,24 @@ def title(piece: dict[str, Any]) -> str:
 def card_fields(entry: dict[str, Any]) -> dict[str, Any]:
     """The {fields} a card face may use: its roster entry's keys."""
     return dict(entry)
+
+
+def filled(text: str, fields: dict[str, Any]) -> Any:
+    """``text`` with each known ``{field}`` printed; text that is one whole field is that
+    field's value (a number stays a number in JSON notes)."""
+    whole = re.fullmatch(r"\{(\w+)\}", text)
+    if whole and whole.group(1) in fields:
+        return fields[whole.group(1)]
+    return re.sub(r"\{(\w+)\}", lambda m: str(fields.get(m.group(1), m.group(0))), text)
+
+
+def notes_of(piece: dict[str, Any], fields: dict[str, Any]) -> str:
+    """A piece's GM notes: its text, or its mapping as JSON, with the object's fields filled."""
+    notes = piece.get("notes", "")
+    if not isinstance(notes, dict):
+        return str(filled(notes, fields)) if fields else notes
+    return json.dumps({k: filled(v, fields) if isinstance(v, str) else v
+                       for k, v in notes.items()})  # fmt: skip
 
 
 class _Layer:
@@ -132,9 +151,10 @@ class _Layer:
             return self.art.side_url(component, side, self._fields(spot), suffix)
         return self.art.side_url(component, side)
 
-    def _info(self, piece: dict[str, Any], name: str) -> dict[str, Any]:
+    def _info(self, piece: dict[str, Any], name: str,
+              fields: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
         return {"nickname": name, "tags": list(piece.get("tags", [])),
-                "gm_notes": piece.get("notes", "")}  # fmt: skip
+                "gm_notes": notes_of(piece, fields or {})}  # fmt: skip
 
     def _deck(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         """One card per roster entry and copy; each distinct face once on the sheets (copies
@@ -191,17 +211,35 @@ class _Layer:
             self.table.faces.append((f"{title(piece)} back", component, "back", {}))
 
     def _token_obj(self, piece: dict[str, Any], key: str, name: str, at: Any, spot: Spot,
-                   component: str | None = None, url: str = "") -> dict[str, Any]:  # fmt: skip
+                   component: str | None = None, url: str = "",
+                   fields: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
         drawn = self.art.pictures.get(piece.get("picture", "")) if self.art else None
         scale = float(piece.get("scale", (drawn and drawn.scale) or DEFAULT_TOKEN_SCALE))
         url = url or self._url(component or piece.get("component"), "face", spot,
                                None if component else piece)  # fmt: skip
+        if "shape" in piece:
+            return self._shaped(piece, key, name, at, url, fields or self._fields(spot))
         extra = {"stand_up": True} if piece.get("stand_up") else {}
         return obj.custom_token(
             self.guids.guid(key), url, thickness=float(piece.get("thickness", THICKNESS)),
             stackable=False,  # the scripts hand tokens out one by one; a stack would hide them
             locked=bool(piece.get("locked", False)), **extra,
             transform=obj.transform(at[0], at[1], (scale, 1.0, scale)), **self._info(piece, name),
+        )  # fmt: skip
+
+    def _shaped(self, piece: dict[str, Any], key: str, name: str, at: Any, url: str,
+                fields: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+        """A token shaped as a Custom_Tile (``shape``): ``width`` across at rest, its picture's
+        aspect along z, lying at ``at`` ((x, y, z), (0, rotY, 0))."""
+        w_px, h_px = self.art.size(piece["component"])
+        width = float(piece["width"])
+        (x, y, z), (_rx, rot_y, _rz) = at
+        laid = geo.tile_transform_for((x, z), (width, width * h_px / w_px), w_px / h_px, rot_y, y)
+        return obj.custom_tile(
+            self.guids.guid(key), url, tile_type=SHAPES[piece["shape"]],
+            thickness=float(piece.get("thickness", THICKNESS)),
+            locked=bool(piece.get("locked", False)), transform=laid.as_save(),
+            **self._info(piece, name, fields),
         )  # fmt: skip
 
     def _with_states(self, piece: dict[str, Any], made: dict[str, Any], key: str,
@@ -292,6 +330,9 @@ class _Layer:
 
     def _infinite_bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str,
                       n: int) -> None:  # fmt: skip
+        if "roster" in piece:
+            self._roster_bags(piece, spot, where, name)
+            return
         inner = {**piece, **piece.get("contents", {})}
         template = self._token_obj(inner, f"token:{where}:template", title(inner),
                                    ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot)  # fmt: skip
@@ -301,6 +342,27 @@ class _Layer:
                                          locked=bool(piece.get("locked", False)),
                                          **self._info(piece, name)))  # fmt: skip
         self._face_once(piece, spot, n)
+
+    def _roster_bags(self, piece: dict[str, Any], spot: Spot, where: str, name: str) -> None:
+        """An infinite bag per roster entry (at a track: one per point, in order), each of
+        tokens drawn with the entry's fields (``images/<component>-face-<k>.png``), named,
+        noted and titled with them."""
+        inner = {**piece, **piece.get("contents", {})}
+        component = piece["component"]
+        for i, entry in enumerate(self.rosters[piece["roster"]]):
+            fields = {**card_fields(entry), **self._fields(spot)}
+            url = self.art.side_url(component, "face", fields, f"-{i + 1}")
+            place, y = self._nth(spot, i, 0.0)
+            label = filled(title(inner), fields)
+            self.table.faces.append((str(label), component, "face", fields))
+            template = self._token_obj(inner, f"token:{where}:{i}", str(label),
+                                       ((0.0, 0.0, 0.0), (0.0, place.rot_y, 0.0)), place,
+                                       url=url, fields=fields)  # fmt: skip
+            at = obj.transform((place.x, y + BAG_LIFT, place.z), (0.0, place.rot_y, 0.0))
+            self.add(piece, obj.infinite_bag(self.guids.guid(f"bag:{where}:{i}"), template,
+                                             transform=at, locked=bool(piece.get("locked", False)),
+                                             **self._info(piece, str(filled(name, fields)),
+                                                          fields)))  # fmt: skip
 
     def _tile_obj(self, piece: dict[str, Any], key: str, name: str, spot: Spot, y: float,
                   component: str | None, locked: bool) -> dict[str, Any]:  # fmt: skip

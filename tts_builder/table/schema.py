@@ -39,6 +39,21 @@ KINDS: dict[str, str] = {
 SOURCES = ("deck", "bag", "infinite_bag")
 PLAYER_COUNT = Int(1, 10)
 TAGS = ListOf(Str(pattern=r"[A-Za-z][A-Za-z0-9_]*", hint="a tag like 'Flower'"))
+#: Custom_Tile shapes a token (or a bag's tokens) may take instead of a Custom_Token's outline.
+SHAPES: dict[str, int] = {"box": 0, "hex": 1, "circle": 2, "rounded": 3}
+
+
+def _notes(value: Any, path: str) -> None:
+    """GM notes: text, or a mapping written as JSON (text values may print {fields})."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            Str().check(key, f"{path}.{key}")
+            _scalar(item, f"{path}.{key}")
+    else:
+        Str().check(value, path)
+
+
+NOTES = Custom(_notes)
 
 
 def _position(value: Any, path: str) -> None:
@@ -94,15 +109,20 @@ PIECE = Map(
         "stand_up": Bool(),
         "numbered": Bool(),
         "tags": TAGS,
-        "notes": Str(),
+        "notes": NOTES,
+        "shape": OneOf(tuple(SHAPES)),
         "states": ListOf(ID, 1, 9),
-        "contents": Map({"name": Str(), "tags": TAGS}, frozenset({"name", "tags"})),
+        "contents": Map(
+            {"name": Str(), "tags": TAGS, "notes": NOTES, "shape": OneOf(tuple(SHAPES)),
+             "width": Num(), "thickness": Num()},
+            frozenset({"name", "tags", "notes", "shape", "width", "thickness"}),
+        ),  # fmt: skip
         "locked": Bool(),
         "face_up": Bool(),
     },
     frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
                "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
-               "locked", "face_up", "back"}),
+               "locked", "face_up", "back", "shape"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -174,6 +194,18 @@ def _anchors(value: Any, path: str) -> None:
 def pieces_by_id(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The manifest's pieces by id (checked unique by :func:`check_manifest`)."""
     return {piece["id"]: piece for piece in manifest["pieces"]}
+
+
+def thickness_by_kind(manifest: dict[str, Any]) -> dict[str, float]:
+    """The ``thickness`` of each piece (or bag's contents) whose notes mapping names its
+    ``kind``: what a script stacks such pieces by."""
+    found = {}
+    for piece in manifest["pieces"]:
+        for made in (piece, piece.get("contents", {})):
+            notes = made.get("notes")
+            if isinstance(notes, dict) and "kind" in notes and "thickness" in made:
+                found[str(notes["kind"])] = float(made["thickness"])
+    return found
 
 
 def deck_entries(piece: dict[str, Any], rosters: dict[str, Any]) -> list[dict[str, Any]]:
@@ -292,6 +324,8 @@ def object_count(piece: dict[str, Any], rosters: dict[str, Any]) -> int:
     count = piece.get("count", 1)
     if piece["kind"] == "token" and "roster" in piece:
         return len(rosters[piece["roster"]]) * count
+    if piece["kind"] == "infinite_bag" and "roster" in piece:
+        return len(rosters[piece["roster"]])
     return count if piece["kind"] in ("token", "tile", "die", "bag") else 1
 
 
@@ -334,11 +368,13 @@ def _check_piece(
         raise FieldError(f"{path}.component", f"a {kind}'s component needs a back layout")
     if "back" in piece:
         _check_back(piece["back"], f"{path}.back", components, known)
+    _check_shape(piece, path)
+    _check_shape(piece.get("contents", {}), f"{path}.contents", piece)
     drawn_wide = "picture" in piece and known.pictures[piece["picture"]].width is not None
     if kind in ("board", "tile") and "width" not in piece and not drawn_wide:
         raise FieldError(f"{path}.width", f"missing required key (the {kind}'s width on the "
                          "table, in TTS units)")  # fmt: skip
-    if "width" in piece and not 0.5 <= piece["width"] <= 60:
+    if "width" in piece and "shape" not in piece and not 0.5 <= piece["width"] <= 60:
         raise FieldError(f"{path}.width", f"expected 0.5 to 60 units, got {piece['width']}")
     if kind == "zone" and "size" not in piece and not (isinstance(piece["at"], dict)
                                                        and "area" in piece["at"]):  # fmt: skip
@@ -364,6 +400,27 @@ def _check_piece(
         if need > have:
             raise FieldError(f"{path}.at.track", f"{need} objects but track {at['track']!r} "
                              f"has {have} points")  # fmt: skip
+
+
+def _check_shape(
+    shaped: dict[str, Any], path: str, piece: dict[str, Any] | None = None
+) -> None:
+    """A tile-shaped token (``shape``) is drawn from a layout component, ``width`` wide at
+    rest; a plain token has no width (its ``scale`` sizes it)."""
+    owner = piece or shaped
+    if "shape" in shaped:
+        if "component" not in owner:
+            raise FieldError(f"{path}.shape", "a shaped token is drawn from a component")
+        if "width" not in shaped:
+            raise FieldError(f"{path}.width", "missing required key (a shaped token's side "
+                             "or diameter at rest, in TTS units)")  # fmt: skip
+        if not 0.1 <= shaped["width"] <= 20:
+            raise FieldError(f"{path}.width", f"expected 0.1 to 20 units, got {shaped['width']}")
+        if not 0.01 <= shaped.get("thickness", 0.2) <= 5:
+            raise FieldError(f"{path}.thickness", "expected 0.01 to 5 units, got "
+                             f"{shaped['thickness']}")  # fmt: skip
+    elif "width" in shaped and owner["kind"] != "tile" and owner["kind"] != "board":
+        raise FieldError(f"{path}.width", "only a shaped token (shape) has a width")
 
 
 def _check_back(name: str, path: str, components: dict[str, Any], known: _Known) -> None:
@@ -407,10 +464,14 @@ _KEYS: dict[str, frozenset[str]] = {
             "numbered",
             "states",
             "locked",
+            "shape",
+            "width",
         }
     ),
     "bag": frozenset({"component", "picture", "count", "scale", "thickness", "locked", "contents"}),
-    "infinite_bag": frozenset({"component", "picture", "scale", "thickness", "locked", "contents"}),
+    "infinite_bag": frozenset(
+        {"component", "picture", "roster", "scale", "thickness", "locked", "contents"}
+    ),
     "tile": frozenset(
         {"component", "picture", "count", "width", "thickness", "numbered", "states", "locked",
          "back"}
@@ -441,6 +502,9 @@ def _check_step(
     if isinstance(source["at"], dict) and "seat" in source["at"]:
         raise FieldError(f"{path}.deal", f"{step['deal']!r} lies at every seat; deal from a "
                          "shared piece")  # fmt: skip
+    if "roster" in source and source["kind"] == "infinite_bag":
+        raise FieldError(f"{path}.deal", f"{step['deal']!r} is a bag per roster entry; deal "
+                         "from one bag")  # fmt: skip
     if step["to"] == "hand" and source["kind"] != "deck":
         raise FieldError(f"{path}.to", "only cards go to a hand; put tokens at a seat spot")
     if isinstance(step["to"], dict) and "track" in step["to"]:

@@ -11,7 +11,7 @@ from ...json_types import Data
 from ...lua.scripts import global_script, global_ui
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
 from ...save import GuidAllocator
-from ...table import Art, lay_table
+from ...table import Art, lay_table, thickness_by_kind
 from . import table as tab
 from .animals import animal_side, place_animals
 from .art import preview, thumbnail, tile_images
@@ -135,10 +135,15 @@ def _save(
         "y": {"table": geo.TABLE_TOP_Y, "board": tab.BOARD_TOP, "bag": tab.BAG_Y},
         "thickness": {
             **{kind: spec[2] for kind, spec in tab.PIECES.items()},
+            **thickness_by_kind(table),
             "animal": tab.ANIMAL_THICKNESS,
             "divider": tab.DIVIDER_THICKNESS,
         },
-        "guids": {"bags": animals["bags"], "sections": sections, **found},
+        "guids": {
+            **{"bags": animals["bags"], "sections": sections, **found},
+            "round": laid.guids["round-marker"][0],
+            "bonus": {str(v): g for v, g in enumerate(laid.guids["bonus-bags"], start=1)},
+        },
         "tiles": animals["tiles"],
         "tile_guids": animals["tile_guids"],
     }

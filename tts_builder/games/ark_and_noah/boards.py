@@ -14,7 +14,7 @@ from ...plugin import Picture, TableHooks
 from ...render import ark
 from ...save import objects as obj
 from .rules import action_texts
-from .table import BOARD_TOP, ArkPlan, ark_plan, round_track_width
+from .table import BOARD_TOP, ArkPlan, ark_plan, line_of, round_cells, round_track_width
 
 
 def section_keys(layout: list[str]) -> list[str]:
@@ -24,15 +24,25 @@ def section_keys(layout: list[str]) -> list[str]:
 
 
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
-    """What the table manifest lays the boards with: their pictures, and the tracks
-    ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a kind that Ark
-    has none of is left off)."""
+    """What the table manifest lays the boards and shared pieces with: the boards' pictures,
+    the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
+    kind that Ark has none of is left off), the round track's first cell (``round-start``),
+    the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``)."""
     plan = ark_plan(data, config, data["players"]["max"])
     tracks = {f"ark-{kind}": [] for kind in ark.SECTION_KINDS}
     for kind, b in plan.sections:
         tracks[f"ark-{kind}"].append((b.transform.pos[0], b.transform.pos[2]))
     omit = frozenset(name for name, points in tracks.items() if not points)
-    return TableHooks(pictures=board_pictures(base, data, config), tracks=tracks, omit=omit)
+    values = range(1, config["bonus_max"] + 1)
+    tracks["bonus-bags"] = [tuple(p) for p in line_of(data["table"]["bonus_bags"], len(values))]
+    x, z = round_cells(data, config)[0]
+    return TableHooks(
+        pictures=board_pictures(base, data, config),
+        anchors={"round-start": (x, BOARD_TOP, z)},
+        tracks=tracks,
+        rosters={"bonus-values": [{"value": v} for v in values]},
+        omit=omit,
+    )
 
 
 def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:

@@ -1,7 +1,8 @@
 """Ark & Noah loose pieces, as Stretch Custom_Tiles at scaleY 1: the supply bags (each colour's
-dividers, then food and pitch), every colour's character, workers and scoring marker, the round
-marker and an infinite bag of each bonus token. The save holds the pieces of every colour; Setup
-keeps the seated colours' and deals their starting pieces out of the supply bags."""
+dividers, then food and pitch), every colour's character, workers and scoring marker (the round
+marker and the bonus tokens' infinite bags are the table manifest's). The save holds the pieces
+of every colour; Setup keeps the seated colours' and deals their starting pieces out of the
+supply bags."""
 
 from __future__ import annotations
 
@@ -101,8 +102,7 @@ def place_pieces(
 ) -> tuple[list[Data], Data]:
     """The objects and the GUIDs the script finds them by: supplies, then every colour's pieces
     (``workers`` each, in its area; its marker on the score track's first cell, ``cells``: the
-    score and the round track's), the round marker and the bonus tokens' infinite bags (a
-    token taken from one gets a fresh GUID)."""
+    score and the round track's)."""
     make = Maker(guids, sides, table["square"])
     objects, supply = _supplies(make, config, seats, table)
     found: Data = {"workers": {}, "score": {}, "characters": {}}
@@ -123,28 +123,7 @@ def place_pieces(
         found["workers"][c] = [w["GUID"] for w in mans]
         found["score"][c] = marker["GUID"]
         objects += [character, *mans, marker]
-    shared = partial(make.piece, rot_y=upright(seats[0]))  # upright for the first seat
-    x, z = cells[1][0]
-    round_marker = shared(
-        "round", make.url("round-marker", "round"), "round", "Round marker", [x, BOARD_TOP, z]
-    )
-    objects.append(round_marker)
-    found["bonus"] = {}
-    for v, (x, z) in enumerate(line_of(table["bonus_bags"], config["bonus_max"]), start=1):
-        url = make.url(f"bonus-{v}", "bonus", {"value": v})
-        token = shared(
-            f"bonus:{v}", url, "bonus", f"Bonus +{v}", [x, BOARD_TOP, z], extra={"value": v}
-        )
-        infinite = obj.infinite_bag(
-            guids.guid(f"bonus-bag:{v}"),
-            token,
-            nickname=f"Bonus +{v} tokens",
-            tags=["BonusSupply"],
-            transform=obj.transform((x, BAG_Y, z)),
-        )
-        found["bonus"][str(v)] = infinite["GUID"]
-        objects.append(infinite)
-    return objects, found | {"supply": supply, "round": round_marker["GUID"]}
+    return objects, found | {"supply": supply}
 
 
 def _supplies(

@@ -35,8 +35,6 @@ PIECES: dict[str, tuple[int, float, float]] = {
     "pitch": (0, 0.28, 0.28),
     "worker": (2, 0.6, 0.3),
     "score": (2, 0.32, 0.2),
-    "round": (2, 0.5, 0.3),
-    "bonus": (2, 0.56, 0.1),
     "character": (2, 1.2, 0.1),
 }
 
