@@ -28,6 +28,7 @@ from .layout import (
     hand_slots,
     row,
     seat_frames,
+    seat_track,
     spot_for_seat,
     spots,
 )
@@ -109,12 +110,18 @@ class _Layer:
     def lay(self, piece: dict[str, Any]) -> None:
         if piece["id"] in self.hooks.omit:
             return
-        places = spots(piece["at"], self.manifest, self.hooks)
-        on_track = isinstance(piece["at"], dict) and "track" in piece["at"]
+        at = piece["at"]
+        places = spots(at, self.manifest, self.hooks)
+        on_track = isinstance(at, dict) and "track" in at
         self.track = places if on_track else []
         for n, spot in enumerate(places[:1] if on_track else places):
+            if isinstance(at, dict) and "seat_track" in at:
+                self.track = seat_track(at["seat_track"], spot.seat, self.hooks)  # type: ignore[arg-type]
             where = f"{piece['id']}:{spot.seat.color}" if spot.seat else piece["id"]
-            name = f"{spot.seat.color} {title(piece)}" if spot.seat else title(piece)
+            name = title(piece)
+            if spot.seat:  # named after its seat, or with the seat's fields when it prints them
+                fields = self._fields(spot)
+                name = str(filled(name, fields)) if "{" in name else f"{spot.seat.color} {name}"
             getattr(self, f"_{piece['kind']}")(piece, spot, where, name, n)
         self.track = []
 
@@ -138,15 +145,28 @@ class _Layer:
         return float(self.art.pictures[piece["picture"]].width or 0.0)
 
     def _fields(self, spot: Spot) -> dict[str, Any]:
-        """The {fields} a piece at a seat may print: ``seat`` and ``seat_color`` (#rrggbb)."""
-        return seat_fields(spot.seat.color) if spot.seat else {}
+        """The {fields} a piece at a seat may print: ``seat`` and ``seat_color`` (#rrggbb),
+        and the seat's entry of the ``seat_fields`` roster (the game's: a character's name)."""
+        if not spot.seat:
+            return {}
+        return {**self._seat_extra(spot.seat.slot), **seat_fields(spot.seat.color)}
+
+    def _seat_extra(self, slot: int) -> dict[str, Any]:
+        """The seat's entry of the manifest's ``seat_fields`` roster (slot is 1-based)."""
+        name = self.manifest.get("seat_fields")
+        return dict(self.rosters[name][slot - 1]) if name else {}
+
+    def _prints_seat(self, layout: list[dict[str, Any]]) -> bool:
+        """Whether a layout prints a seat's field (so each seat gets its own picture)."""
+        extra = self._seat_extra(1)
+        return uses_seat(layout) or any(f"{{{key}}}" in json.dumps(layout) for key in extra)
 
     def _url(self, component: str | None, side: str, spot: Spot, piece: Any = None) -> str:
         """A side's picture, drawn for the piece's seat when its layout prints the seat; or
         the game's picture the piece names."""
         if component is None:  # a piece drawn from the game's picture
             return self.art.picture_url(piece["picture"])
-        if spot.seat and uses_seat(self.data["components"][component][side]):
+        if spot.seat and self._prints_seat(self.data["components"][component][side]):
             suffix = f"-{spot.seat.color.lower()}"
             return self.art.side_url(component, side, self._fields(spot), suffix)
         return self.art.side_url(component, side)
@@ -306,10 +326,10 @@ class _Layer:
             return
         for component in [piece["component"], *piece.get("states", [])]:
             layout = self.data["components"][component]["face"]
-            if n > 0 and not (spot.seat and uses_seat(layout)):
+            if n > 0 and not (spot.seat and self._prints_seat(layout)):
                 continue
             label = title(piece) if component == piece["component"] else component
-            fields = self._fields(spot) if spot.seat and uses_seat(layout) else {}
+            fields = self._fields(spot) if spot.seat and self._prints_seat(layout) else {}
             if fields:
                 label = f"{label} ({spot.seat.color})" if spot.seat else label
             face = (label, component, "face", fields)

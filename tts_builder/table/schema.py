@@ -70,6 +70,8 @@ def _position(value: Any, path: str) -> None:
         Map({"seat": ID if isinstance(value["seat"], str) else Point(2)}).check(value, path)
     elif "track" in value:
         Map({"track": ID}).check(value, path)
+    elif "seat_track" in value:
+        Map({"seat_track": ID}).check(value, path)
     elif "area" in value:
         Map({"area": ID}).check(value, path)
     else:
@@ -147,8 +149,9 @@ MANIFEST = Map(
         "setup": ListOf(STEP),
         "score": Map({"start": Int(-999, 999), "min": Int(-999, 999), "max": Int(-999, 999)}),
         "snap_points": ListOf(Map({"at": POSITION, "tags": TAGS}, frozenset({"tags"}))),
+        "seat_fields": ID,
     },
-    frozenset({"anchors", "setup", "score", "snap_points"}),
+    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields"}),
 )
 
 
@@ -250,6 +253,8 @@ class _Known:
     areas: dict[str, Any]
     pictures: dict[str, Any]
     seat_points: set[str]
+    #: the game's tracks every seat has (``<name>:<colour>``), by name
+    seat_tracks: set[str] = frozenset()  # type: ignore[assignment]
 
 
 def rosters_of(data: dict[str, Any], hooks: TableHooks | None = None) -> dict[str, Any]:
@@ -275,7 +280,10 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
             raise FieldError(f"{path}.anchors.{name}", f"{name!r} is a point the game supplies")
     known = _Known({**hooks.anchors, **own}, dict(hooks.tracks), dict(hooks.areas),
                    dict(hooks.pictures),
-                   set.intersection(*points) if len(points) == len(seats) else set())  # fmt: skip
+                   set.intersection(*points) if len(points) == len(seats) else set(),
+                   seat_tracks(hooks, seats))  # fmt: skip
+    if "seat_fields" in manifest:
+        _check_seat_fields(manifest["seat_fields"], f"{path}.seat_fields", rosters, len(seats))
     unique_names(seats, f"{path}.seats[{{}}]", "seat colour {!r} listed twice")
     if len(seats) < high:
         raise FieldError(f"{path}.seats", f"expected at least {high} seats, got {len(seats)}")
@@ -312,11 +320,28 @@ def _check_at(at: Any, path: str, known: _Known) -> None:
         ("track", known.tracks, "tracks"),
         ("seat", known.seat_points, "points of every seat"),
         ("area", known.areas, "areas"),
+        ("seat_track", known.seat_tracks, "tracks of every seat"),
     )
     for key, names, what in lists:
         if isinstance(at.get(key), str) and at[key] not in names:
             listed = ", ".join(sorted(names)) or "none"
             raise FieldError(f"{path}.{key}", f"unknown {key} {at[key]!r} ({what}: {listed})")
+
+
+def seat_tracks(hooks: TableHooks, seats: list[str]) -> set[str]:
+    """The names of the game's tracks every seat has: a track ``<name>:<colour>`` per seat."""
+    names = {name.rsplit(":", 1)[0] for name in hooks.tracks if ":" in name}
+    return {n for n in names if all(f"{n}:{colour}" in hooks.tracks for colour in seats)}
+
+
+def _check_seat_fields(name: str, path: str, rosters: dict[str, Any], seats: int) -> None:
+    """``seat_fields`` names a roster with an entry (the seat's {fields}) for every seat."""
+    if name not in rosters:
+        listed = ", ".join(sorted(rosters)) or "none"
+        raise FieldError(path, f"unknown roster {name!r} (rosters: {listed})")
+    if len(rosters[name]) < seats:
+        raise FieldError(path, f"roster {name!r} has {len(rosters[name])} entries for "
+                         f"{seats} seats")  # fmt: skip
 
 
 def object_count(piece: dict[str, Any], rosters: dict[str, Any]) -> int:
@@ -402,9 +427,7 @@ def _check_piece(
                              f"has {have} points")  # fmt: skip
 
 
-def _check_shape(
-    shaped: dict[str, Any], path: str, piece: dict[str, Any] | None = None
-) -> None:
+def _check_shape(shaped: dict[str, Any], path: str, piece: dict[str, Any] | None = None) -> None:
     """A tile-shaped token (``shape``) is drawn from a layout component, ``width`` wide at
     rest; a plain token has no width (its ``scale`` sizes it)."""
     owner = piece or shaped
@@ -473,8 +496,17 @@ _KEYS: dict[str, frozenset[str]] = {
         {"component", "picture", "roster", "scale", "thickness", "locked", "contents"}
     ),
     "tile": frozenset(
-        {"component", "picture", "count", "width", "thickness", "numbered", "states", "locked",
-         "back"}
+        {
+            "component",
+            "picture",
+            "count",
+            "width",
+            "thickness",
+            "numbered",
+            "states",
+            "locked",
+            "back",
+        }
     ),  # fmt: skip
     "board": frozenset({"component", "picture", "width", "thickness", "locked", "back"}),
     "die": frozenset({"component", "picture", "count", "scale", "numbered"}),
@@ -499,7 +531,7 @@ def _check_step(
     if source["kind"] not in SOURCES:
         raise FieldError(f"{path}.deal", f"{step['deal']!r} is a {source['kind']}; setup deals "
                          f"from a {', '.join(SOURCES)}")  # fmt: skip
-    if isinstance(source["at"], dict) and "seat" in source["at"]:
+    if isinstance(source["at"], dict) and ("seat" in source["at"] or "seat_track" in source["at"]):
         raise FieldError(f"{path}.deal", f"{step['deal']!r} lies at every seat; deal from a "
                          "shared piece")  # fmt: skip
     if "roster" in source and source["kind"] == "infinite_bag":

@@ -3,7 +3,7 @@ builds the Ark for the seated players), its Global script and UI."""
 
 from __future__ import annotations
 
-from rules_ref.ark_and_noah import for_players, hull_edges, pitch_fields
+from rules_ref.ark_and_noah import hull_edges, pitch_fields
 
 from ... import geometry as geo
 from ...gamekit.output import build_files, game_save
@@ -16,7 +16,7 @@ from . import table as tab
 from .animals import animal_side, place_animals
 from .art import preview, thumbnail, tile_images
 from .boards import section_keys, snap_points, table_hooks
-from .pieces import place_pieces
+from .pieces import place_supplies
 from .positions import ark_positions, board_positions, drawn_positions
 from .rules import rules_config
 from .tiles import tile_list
@@ -107,8 +107,9 @@ def _save(
     aspect = geo.image_aspect(data["components"]["animal"]["size"]) or 1.0
     bags, animals = place_animals(guids, tiles, tile_images(sides, data, tiles), table, aspect)
     cells = (tab.score_cells(data), tab.round_cells(data, config))
-    most_workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
-    pieces, found = place_pieces(guids, sides, config, seats, table, cells, most_workers)
+    pieces, supply = place_supplies(guids, sides, config, seats, table)
+    workers = laid.guids["workers"]
+    per = len(workers) // len(colours)  # each seat's, in seat order
     arks = {str(n): _ark_context(data, config, n, sections) for n in range(low, high + 1)}
     save_snaps = arks[str(high)]["snaps"]
     for ark in arks.values():
@@ -120,7 +121,7 @@ def _save(
         "players": {"min": low, "max": high},
         "variant": config["variant"] or "",
         "colors": colours,
-        "seats": [script_seat(seat) for seat in seats],
+        "seats": [script_seat(seat, tab.area_slots(data)) for seat in seats],
         "arks": arks,
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
         "spaces": tab.action_spaces(data, config),
@@ -130,7 +131,7 @@ def _save(
         "drawn": drawn,
         "area": {
             "size": list(table["area_size"]),
-            "slots": {k: s._asdict() for k, s in tab.AREA_SLOTS.items()},
+            "slots": {k: s._asdict() for k, s in tab.area_slots(data).items()},
         },
         "y": {"table": geo.TABLE_TOP_Y, "board": tab.BOARD_TOP, "bag": tab.BAG_Y},
         "thickness": {
@@ -140,7 +141,10 @@ def _save(
             "divider": tab.DIVIDER_THICKNESS,
         },
         "guids": {
-            **{"bags": animals["bags"], "sections": sections, **found},
+            **{"bags": animals["bags"], "sections": sections, "supply": supply},
+            "characters": dict(zip(colours, laid.guids["characters"], strict=True)),
+            "workers": {c: workers[i * per : (i + 1) * per] for i, c in enumerate(colours)},
+            "score": dict(zip(colours, laid.guids["score-markers"], strict=True)),
             "round": laid.guids["round-marker"][0],
             "bonus": {str(v): g for v, g in enumerate(laid.guids["bonus-bags"], start=1)},
         },
@@ -167,14 +171,14 @@ def _save(
     return save, script, ui, positions
 
 
-def script_seat(seat: Data) -> Data:
+def script_seat(seat: Data, slots: dict[str, tab.Slots]) -> Data:
     """A seat as the script sees it: beside its fields, ``upright`` (the rotY its pieces read
     upright at), ``axes`` (the table directions [x, z] of its right and forward) and
     ``places`` (each kind's places in its area, one layer, as [x, z]: the table's
-    ``area_slot``), so the script does no seat-relative arithmetic of its own."""
+    ``area_slot`` of ``slots``), so the script does no seat-relative arithmetic of its own."""
     places = {
-        kind: [tab.area_slot(seat, kind, k)[::2] for k in range(s.per_line * s.lines)]
-        for kind, s in tab.AREA_SLOTS.items()
+        kind: [tab.area_slot(seat, kind, k, slots)[::2] for k in range(s.per_line * s.lines)]
+        for kind, s in slots.items()
     }
     axes = {
         name: list(geo.rotate_y(*unit, seat["facing"]))

@@ -7,14 +7,25 @@ from __future__ import annotations
 
 from functools import partial
 
-from rules_ref.ark_and_noah import make_config
+from rules_ref.ark_and_noah import for_players, make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
 from ...render import ark
 from ...save import objects as obj
 from .rules import action_texts
-from .table import BOARD_TOP, ArkPlan, ark_plan, line_of, round_cells, round_track_width
+from .table import (
+    BOARD_TOP,
+    ArkPlan,
+    area_slot,
+    area_slots,
+    ark_plan,
+    line_of,
+    marker_spot,
+    round_cells,
+    round_track_width,
+    score_cells,
+)
 
 
 def section_keys(layout: list[str]) -> list[str]:
@@ -27,7 +38,10 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     """What the table manifest lays the boards and shared pieces with: the boards' pictures,
     the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
     kind that Ark has none of is left off), the round track's first cell (``round-start``),
-    the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``)."""
+    the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); and
+    per seat its character's, its workers' and its score marker's places (``character:<colour>``,
+    ``workers:<colour>``, ``score-start:<colour>``) and its fields (roster ``seat-pieces``: the
+    character's ``name``, the colour's ``color`` hex)."""
     plan = ark_plan(data, config, data["players"]["max"])
     tracks = {f"ark-{kind}": [] for kind in ark.SECTION_KINDS}
     for kind, b in plan.sections:
@@ -35,12 +49,25 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     omit = frozenset(name for name, points in tracks.items() if not points)
     values = range(1, config["bonus_max"] + 1)
     tracks["bonus-bags"] = [tuple(p) for p in line_of(data["table"]["bonus_bags"], len(values))]
+    low, high = data["players"]["min"], data["players"]["max"]
+    workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
+    slots, start = area_slots(data), score_cells(data)[0]
+    for i, seat in enumerate(data["table"]["seats"][:high]):
+        c = seat["color"]
+        tracks[f"character:{c}"] = [tuple(area_slot(seat, "character", 0, slots))]
+        tracks[f"workers:{c}"] = [
+            tuple(area_slot(seat, "workers", k, slots)) for k in range(workers)
+        ]
+        x, z = marker_spot(start, i)
+        tracks[f"score-start:{c}"] = [(x, BOARD_TOP, z)]
+    seat_pieces = [{"name": data["characters"][i], "color": data["colors"][i]["hex"]}
+                   for i in range(high)]  # fmt: skip
     x, z = round_cells(data, config)[0]
     return TableHooks(
         pictures=board_pictures(base, data, config),
         anchors={"round-start": (x, BOARD_TOP, z)},
         tracks=tracks,
-        rosters={"bonus-values": [{"value": v} for v in values]},
+        rosters={"bonus-values": [{"value": v} for v in values], "seat-pieces": seat_pieces},
         omit=omit,
     )
 

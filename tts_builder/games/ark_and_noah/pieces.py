@@ -1,5 +1,5 @@
-"""Ark & Noah loose pieces, as Stretch Custom_Tiles at scaleY 1: the supply bags (each colour's
-dividers, then food and pitch), every colour's character, workers and scoring marker (the round
+"""Ark & Noah supply bags, their pieces as Stretch Custom_Tiles at scaleY 1: each colour's
+dividers, then food and pitch (every colour's character, workers and scoring marker, the round
 marker and the bonus tokens' infinite bags are the table manifest's). The save holds the pieces
 of every colour; Setup keeps the seated colours' and deals their starting pieces out of the
 supply bags."""
@@ -7,15 +7,13 @@ supply bags."""
 from __future__ import annotations
 
 import json
-from functools import partial
 
 from ... import geometry as geo
 from ...json_types import Data
 from ...render import Sides
 from ...save import GuidAllocator
 from ...save import objects as obj
-from .table import BAG_Y, BOARD_TOP, DIVIDER_THICKNESS, PIECES, area_slot, line_of, marker_spot
-from .table import piece_rot_y as upright
+from .table import BAG_Y, DIVIDER_THICKNESS, PIECES, line_of
 
 #: A divider's picture is 8:1; it lies along one square's edge, short of the corners, so that
 #: the dividers of two edges meeting at a corner do not touch.
@@ -91,46 +89,18 @@ class Maker:
         )
 
 
-def place_pieces(
-    guids: GuidAllocator,
-    sides: Sides,
-    config: Data,
-    seats: list[Data],
-    table: Data,
-    cells: tuple[list[list[float]], list[list[float]]],
-    workers: int,
-) -> tuple[list[Data], Data]:
-    """The objects and the GUIDs the script finds them by: supplies, then every colour's pieces
-    (``workers`` each, in its area; its marker on the score track's first cell, ``cells``: the
-    score and the round track's)."""
-    make = Maker(guids, sides, table["square"])
-    objects, supply = _supplies(make, config, seats, table)
-    found: Data = {"workers": {}, "score": {}, "characters": {}}
-    for seat_no, seat in enumerate(seats):
-        c, name, colour = seat["color"], seat["character"], {"color": seat["hex"]}
-        own = partial(make.piece, rot_y=upright(seat), extra={"color": c})
-        url = make.url(f"character-{name.lower()}", "character", {"name": name, **colour})
-        character = own(f"character:{c}", url, "character", name, area_slot(seat, "character", 0))
-        url = make.url(f"worker-{c.lower()}", "worker", colour)
-        places = [area_slot(seat, "workers", k) for k in range(workers)]
-        mans = [
-            own(f"worker:{c}:{k}", url, "worker", f"{c} worker", at) for k, at in enumerate(places)
-        ]
-        x, z = marker_spot(cells[0][0], seat_no)
-        url = make.url(f"score-{c.lower()}", "score", colour)
-        marker = own(f"score:{c}", url, "score", f"{c} score", [x, BOARD_TOP, z])
-        found["characters"][c] = character["GUID"]
-        found["workers"][c] = [w["GUID"] for w in mans]
-        found["score"][c] = marker["GUID"]
-        objects += [character, *mans, marker]
-    return objects, found | {"supply": supply}
+def place_supplies(
+    guids: GuidAllocator, sides: Sides, config: Data, seats: list[Data], table: Data
+) -> tuple[list[Data], dict[str, str]]:
+    """The supply bags in a row (each colour's dividers, then food and pitch, if the game has
+    them) and their GUIDs by colour or kind. Setup deals the starting pieces from them."""
+    return _supplies(Maker(guids, sides, table["square"]), config, seats, table)
 
 
 def _supplies(
     make: Maker, config: Data, seats: list[Data], table: Data
 ) -> tuple[list[Data], dict[str, str]]:
-    """The supply bags in a row (each colour's dividers, then food and pitch, if the game has
-    them) and their GUIDs by colour or kind. Setup deals the starting pieces from them."""
+    """:func:`place_supplies` with the pieces' maker."""
     supply, spots = config["supply"], iter(line_of(table["supply"], len(seats) + 2))
     bags: list[Data] = []
     urls = {kind: make.url(kind, kind) for kind in ("food", "pitch")}  # drawn in every game

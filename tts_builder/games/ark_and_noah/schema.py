@@ -153,6 +153,7 @@ FIELDS = {
             "seats": ListOf(_SEAT, 1, 10),
             "area_size": Point(2),
             "pieces": MANIFEST.fields["pieces"],  # the boards (the table manifest's pieces)
+            "seat_fields": MANIFEST.fields["seat_fields"],
         }
     ),
 }
