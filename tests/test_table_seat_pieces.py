@@ -25,7 +25,11 @@ HOOKS = TableHooks(
         "start:Red": [(0.0, 7.0)],
         "start:Blue": [(5.0, 7.0)],  # a seat the manifest does not have: ignored
     },
-    rosters={"heroes": [{"name": "Ada", "color": "#112233"}, {"name": "Bo", "color": "#445566"}]},
+    rosters={
+        "heroes": [{"name": "Ada", "color": "#112233"}, {"name": "Bo", "color": "#445566"}],
+        "three": [{}, {}, {}],
+        "gems": [{"gem": "ruby"}, {"gem": "opal"}, {"gem": "ruby"}],
+    },
 )
 
 
@@ -62,12 +66,38 @@ def definition() -> dict[str, Any]:
                     "component": "hero",
                     "name": "{name}",
                     "at": {"seat_track": "start"},
-                },  # fmt: skip
+                },
                 {
                     "id": "stones",
                     "kind": "token",
                     "component": "plain",
                     "at": {"seat_track": "start"},
+                },
+                {
+                    "id": "pouches",
+                    "kind": "bag",
+                    "component": "pawn",
+                    "roster": "three",
+                    "name": "{seat} pouch",
+                    "tint": "{color}",
+                    "order": "random",
+                    "tags": ["Pouch"],
+                    "contents": {
+                        "name": "{name}'s pawn",
+                        "tags": ["Pawn"],
+                        "notes": {"kind": "pawn", "color": "{seat}"},
+                        "shape": "box",
+                        "width": 0.5,
+                    },
+                    "at": {"seat_track": "start"},
+                },
+                {
+                    "id": "gems",
+                    "kind": "bag",
+                    "component": "plain",
+                    "roster": "gems",
+                    "tint": "#ff8000",
+                    "at": [9.0, 0.0],
                 },
             ],
         },
@@ -114,6 +144,25 @@ def test_a_seat_prints_the_games_fields_in_its_own_picture(laid: Any) -> None:
     assert white["CustomImage"]["ImageURL"] == red["CustomImage"]["ImageURL"]
 
 
+def test_a_bag_holds_one_token_per_roster_entry_tinted_and_in_order(laid: Any) -> None:
+    table, _images = laid
+    white, red = by_piece(table, "pouches")
+    assert (white["Nickname"], red["Nickname"]) == ("White pouch", "Red pouch")
+    assert white["Bag"]["Order"] == 2 and white["Tags"] == ["Pouch"]
+    colour = white["ColorDiffuse"]
+    assert (colour["r"], colour["g"], colour["b"]) == (0.0667, 0.1333, 0.2)  # Ada's #112233
+    assert red["ColorDiffuse"]["b"] == 0.4  # Bo's #445566
+    inside = red["ContainedObjects"]
+    assert [o["Nickname"] for o in inside] == ["Bo's pawn"] * 3
+    assert {o["Name"] for o in inside} == {"Custom_Tile"}
+    assert json.loads(inside[0]["GMNotes"]) == {"kind": "pawn", "color": "Red"}
+    assert inside[0]["CustomImage"]["ImageURL"].endswith("/pawn-face-red.png")
+    (gems,) = by_piece(table, "gems")
+    assert gems["Bag"]["Order"] == 0  # last in, first out unless the bag says
+    urls = [o["CustomImage"]["ImageURL"].rsplit("/", 1)[1] for o in gems["ContainedObjects"]]
+    assert urls == ["plain-face-1.png", "plain-face-2.png", "plain-face-1.png"]
+
+
 @pytest.mark.parametrize(
     ("change", "field", "message"),
     [
@@ -129,6 +178,14 @@ def test_a_seat_prints_the_games_fields_in_its_own_picture(laid: Any) -> None:
             "unknown seat_track 'pawns' (tracks of every seat: start)",
         ),
         (lambda t: t.update(seat_fields="few"), "table.seat_fields", "has 1 entries for 2 seats"),
+        (lambda t: t["pieces"][3].update(count=2), "table.pieces[3].count", "not both"),
+        (lambda t: t["pieces"][3].update(tint="red"), "table.pieces[3].tint", "#rrggbb"),
+        (lambda t: t["pieces"][3].update(order="stack"), "table.pieces[3].order", "stack"),
+        (
+            lambda t: t.update(setup=[{"deal": "gems", "count": 2, "to": [0, 0]}]),
+            "table.setup[0].count",
+            "2 players need 4 from 'gems', which holds 3",
+        ),
         (
             lambda t: (
                 t["pieces"][2].update(kind="bag"),

@@ -32,7 +32,7 @@ from .layout import (
     spot_for_seat,
     spots,
 )
-from .schema import SHAPES, deck_entries, pieces_by_id, rosters_of, step_count
+from .schema import BAG_ORDERS, SHAPES, deck_entries, pieces_by_id, rosters_of, step_count
 
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
@@ -244,7 +244,8 @@ class _Layer:
             self.guids.guid(key), url, thickness=float(piece.get("thickness", THICKNESS)),
             stackable=False,  # the scripts hand tokens out one by one; a stack would hide them
             locked=bool(piece.get("locked", False)), **extra,
-            transform=obj.transform(at[0], at[1], (scale, 1.0, scale)), **self._info(piece, name),
+            transform=obj.transform(at[0], at[1], (scale, 1.0, scale)),
+            **self._info(piece, name, fields or self._fields(spot)),
         )  # fmt: skip
 
     def _shaped(self, piece: dict[str, Any], key: str, name: str, at: Any, url: str,
@@ -337,14 +338,35 @@ class _Layer:
                 self.table.faces.append(face)
 
     def _bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        """A bag of ``count`` tokens, or of one per roster entry (each drawn with its entry's
+        fields); tinted ``tint`` (#rrggbb, or a field of the bag's), handing them out in
+        ``order``."""
         inner = {**piece, **piece.get("contents", {})}
-        inside = [self._token_obj(inner, f"token:{where}:{i}", title(inner),
-                                  ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot)
-                  for i in range(piece.get("count", 1))]  # fmt: skip
+        seat = self._fields(spot)
+        entries = (
+            self.rosters[piece["roster"]] if "roster" in piece else [{}] * piece.get("count", 1)
+        )
+        distinct = [e for i, e in enumerate(entries) if e and e not in entries[:i]]
+        inside = []
+        for i, entry in enumerate(entries):
+            fields = {**card_fields(entry), **seat}
+            url = ""
+            if entry:  # a picture per distinct entry (and per seat, at a seat)
+                suffix = f"-{distinct.index(entry) + 1}" + (f"-{spot.seat.color.lower()}"
+                                                            if spot.seat else "")  # fmt: skip
+                url = self.art.side_url(inner["component"], "face", fields, suffix)
+            inside.append(self._token_obj(inner, f"token:{where}:{i}",
+                                          str(filled(title(inner), fields)),
+                                          ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot,
+                                          url=url, fields=fields))  # fmt: skip
         at = obj.transform((spot.x, self._nth(spot, 0, 0.0)[1] + BAG_LIFT, spot.z),
                            (0.0, spot.rot_y, 0.0))  # fmt: skip
-        info = self._info(piece, name)
+        info = self._info(piece, name, seat)
+        if "tint" in piece:
+            tint = str(filled(piece["tint"], seat)).lstrip("#")
+            info["color"] = tuple(round(int(tint[k : k + 2], 16) / 255, 4) for k in (0, 2, 4))
         self.add(piece, obj.bag(self.guids.guid(f"bag:{where}"), inside, transform=at,
+                                order=BAG_ORDERS[piece.get("order", "lifo")],
                                 locked=bool(piece.get("locked", False)), **info))  # fmt: skip
         self._face_once(piece, spot, n)
 

@@ -39,6 +39,8 @@ KINDS: dict[str, str] = {
 SOURCES = ("deck", "bag", "infinite_bag")
 PLAYER_COUNT = Int(1, 10)
 TAGS = ListOf(Str(pattern=r"[A-Za-z][A-Za-z0-9_]*", hint="a tag like 'Flower'"))
+#: How a bag hands out its objects (TTS Bag ``Order``).
+BAG_ORDERS: dict[str, int] = {"lifo": 0, "fifo": 1, "random": 2}
 #: Custom_Tile shapes a token (or a bag's tokens) may take instead of a Custom_Token's outline.
 SHAPES: dict[str, int] = {"box": 0, "hex": 1, "circle": 2, "rounded": 3}
 
@@ -121,10 +123,12 @@ PIECE = Map(
         ),  # fmt: skip
         "locked": Bool(),
         "face_up": Bool(),
+        "tint": Str(pattern=r"#[0-9a-fA-F]{6}|\{\w+\}", hint="'#rrggbb' or a '{field}'"),
+        "order": OneOf(tuple(BAG_ORDERS)),
     },
     frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
                "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
-               "locked", "face_up", "back", "shape"}),
+               "locked", "face_up", "back", "shape", "tint", "order"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -349,7 +353,7 @@ def object_count(piece: dict[str, Any], rosters: dict[str, Any]) -> int:
     count = piece.get("count", 1)
     if piece["kind"] == "token" and "roster" in piece:
         return len(rosters[piece["roster"]]) * count
-    if piece["kind"] == "infinite_bag" and "roster" in piece:
+    if piece["kind"] in ("bag", "infinite_bag") and "roster" in piece:
         return len(rosters[piece["roster"]])
     return count if piece["kind"] in ("token", "tile", "die", "bag") else 1
 
@@ -395,6 +399,9 @@ def _check_piece(
         _check_back(piece["back"], f"{path}.back", components, known)
     _check_shape(piece, path)
     _check_shape(piece.get("contents", {}), f"{path}.contents", piece)
+    if kind == "bag" and "roster" in piece and "count" in piece:
+        raise FieldError(f"{path}.count", "a bag holds count tokens or one per roster entry, "
+                         "not both")  # fmt: skip
     drawn_wide = "picture" in piece and known.pictures[piece["picture"]].width is not None
     if kind in ("board", "tile") and "width" not in piece and not drawn_wide:
         raise FieldError(f"{path}.width", f"missing required key (the {kind}'s width on the "
@@ -491,7 +498,10 @@ _KEYS: dict[str, frozenset[str]] = {
             "width",
         }
     ),
-    "bag": frozenset({"component", "picture", "count", "scale", "thickness", "locked", "contents"}),
+    "bag": frozenset(
+        {"component", "picture", "roster", "count", "scale", "thickness", "locked", "contents",
+         "tint", "order"}
+    ),  # fmt: skip
     "infinite_bag": frozenset(
         {"component", "picture", "roster", "scale", "thickness", "locked", "contents"}
     ),
@@ -565,7 +575,7 @@ def _check_supply(
     if source["kind"] == "infinite_bag":
         return
     have = (deck_size(source, rosters) if source["kind"] == "deck"
-            else source.get("count", 1))  # fmt: skip
+            else object_count(source, rosters))  # fmt: skip
     for n in range(players[0], players[1] + 1):
         need = taken.get((source["id"], n), 0) + step_count(step, n) * n
         taken[(source["id"], n)] = need

@@ -10,11 +10,33 @@ from ... import geometry as geo
 from ...json_types import Data
 from ...save import GuidAllocator
 from ...save import objects as obj
-from .pieces import bag
-from .table import ANIMAL_FILL, ANIMAL_THICKNESS
+from .table import ANIMAL_FILL, ANIMAL_THICKNESS, BAG_Y
 
 _BAG_TINTS = {"male": (0.12, 0.12, 0.12), "female": (0.95, 0.95, 0.95)}
 _INFO = ("species", "sex", "name", "size", "vp", "tile")
+
+
+def bag(
+    guids: GuidAllocator,
+    key: str,
+    contained: list[Data],
+    order: int,
+    nickname: str,
+    tag: str,
+    xz: list[float],
+    tint: tuple[float, ...] | None = None,
+) -> Data:
+    """A bag of ``contained`` (order 0 LIFO, 2 random) dropped at ``xz``, tinted if given."""
+    colour = {} if tint is None else {"color": tint}
+    return obj.bag(
+        guids.guid(key),
+        contained,
+        order,
+        nickname=nickname,
+        tags=[tag],
+        **colour,
+        transform=obj.transform((xz[0], BAG_Y, xz[1])),
+    )
 
 
 def animal_side(square: float) -> float:

@@ -16,7 +16,6 @@ from . import table as tab
 from .animals import animal_side, place_animals
 from .art import preview, thumbnail, tile_images
 from .boards import section_keys, snap_points, table_hooks
-from .pieces import place_supplies
 from .positions import ark_positions, board_positions, drawn_positions
 from .rules import rules_config
 from .tiles import tile_list
@@ -107,7 +106,10 @@ def _save(
     aspect = geo.image_aspect(data["components"]["animal"]["size"]) or 1.0
     bags, animals = place_animals(guids, tiles, tile_images(sides, data, tiles), table, aspect)
     cells = (tab.score_cells(data), tab.round_cells(data, config))
-    pieces, supply = place_supplies(guids, sides, config, seats, table)
+    supply = dict(zip(colours, laid.guids["dividers"], strict=True))  # the supply bags
+    supply |= {
+        k: laid.guids[f"{k}-supply"][0] for k in ("food", "pitch") if f"{k}-supply" in laid.guids
+    }
     workers = laid.guids["workers"]
     per = len(workers) // len(colours)  # each seat's, in seat order
     arks = {str(n): _ark_context(data, config, n, sections) for n in range(low, high + 1)}
@@ -135,10 +137,8 @@ def _save(
         },
         "y": {"table": geo.TABLE_TOP_Y, "board": tab.BOARD_TOP, "bag": tab.BAG_Y},
         "thickness": {
-            **{kind: spec[2] for kind, spec in tab.PIECES.items()},
             **thickness_by_kind(table),
             "animal": tab.ANIMAL_THICKNESS,
-            "divider": tab.DIVIDER_THICKNESS,
         },
         "guids": {
             **{"bags": animals["bags"], "sections": sections, "supply": supply},
@@ -158,7 +158,7 @@ def _save(
         data,
         name=f"{data['name']}{' (family)' if family else ''}",
         game_mode=data["name"],
-        objects=laid.objects + bags + pieces,
+        objects=laid.objects + bags,
         script=script,
         ui=ui,
         note=data["description"],

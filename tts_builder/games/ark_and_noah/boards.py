@@ -39,6 +39,8 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
     kind that Ark has none of is left off), the round track's first cell (``round-start``),
     the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); and
+    the supply bags' places (``supply:<colour>``, ``food-supply``, ``pitch-supply``) and
+    pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per piece); and
     per seat its character's, its workers' and its score marker's places (``character:<colour>``,
     ``workers:<colour>``, ``score-start:<colour>``) and its fields (roster ``seat-pieces``: the
     character's ``name``, the colour's ``color`` hex)."""
@@ -62,13 +64,25 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
         tracks[f"score-start:{c}"] = [(x, BOARD_TOP, z)]
     seat_pieces = [{"name": data["characters"][i], "color": data["colors"][i]["hex"]}
                    for i in range(high)]  # fmt: skip
+    # The supply bags in a row: each colour's dividers, then food and pitch (if the game has them).
+    supply, row = config["supply"], [tuple(p) for p in line_of(data["table"]["supply"], high + 2)]
+    for i, seat in enumerate(data["table"]["seats"][:high]):
+        tracks[f"supply:{seat['color']}"] = [row[i]]
     x, z = round_cells(data, config)[0]
+    anchors = {"round-start": (x, BOARD_TOP, z), "food-supply": row[high],
+               "pitch-supply": row[high + (supply["food"] > 0)]}  # fmt: skip
+    counts = {"dividers": supply["dividers_per_color"], "food": supply["food"],
+              "pitch": supply["pitch"]}  # fmt: skip
     return TableHooks(
         pictures=board_pictures(base, data, config),
-        anchors={"round-start": (x, BOARD_TOP, z)},
+        anchors=anchors,
         tracks=tracks,
-        rosters={"bonus-values": [{"value": v} for v in values], "seat-pieces": seat_pieces},
-        omit=omit,
+        rosters={
+            "bonus-values": [{"value": v} for v in values],
+            "seat-pieces": seat_pieces,
+            **{kind: [{}] * n for kind, n in counts.items()},  # a bag's pieces, one per entry
+        },
+        omit=omit | {f"{kind}-supply" for kind in ("food", "pitch") if counts[kind] == 0},
     )
 
 

@@ -28,13 +28,7 @@ BOARD_TOP = round(geo.TABLE_TOP_Y + BOARD_THICKNESS, 4)
 #: Bags are not Custom_Tiles (size and origin not established): dropped from a little above.
 BAG_Y = 1.8
 #: Animal tiles are sized to fit an Ark square (``table.square`` times ANIMAL_FILL).
-ANIMAL_FILL, ANIMAL_THICKNESS, DIVIDER_THICKNESS = 0.86, 0.1, 0.1
-#: The supply pieces: (Custom_Tile type: 0 box, 2 circle; side or diameter at rest, thickness).
-#: (The seats' characters, workers and markers are the table manifest's.)
-PIECES: dict[str, tuple[int, float, float]] = {
-    "food": (2, 0.44, 0.15),
-    "pitch": (0, 0.28, 0.28),
-}
+ANIMAL_FILL, ANIMAL_THICKNESS = 0.86, 0.1
 
 
 class Slots(NamedTuple):
@@ -53,13 +47,13 @@ class Slots(NamedTuple):
 #: Where a seat's pieces lie in its area (right, forward from the area's centre, toward the Ark).
 AREA_SLOTS: dict[str, Slots] = {
     "animals": Slots((-4.5, 2.1), (1.5, 0.0), 7, (0.0, -1.45), 2, ANIMAL_THICKNESS),
-    "dividers": Slots((-2.6, -0.3), (0.0, -0.3), 7, (1.7, 0.0), 3, DIVIDER_THICKNESS),
-    "food": Slots((2.4, -0.6), (0.5, 0.0), 6, (0.0, -0.5), 2, PIECES["food"][2]),
-    "pitch": Slots((2.4, -1.8), (0.4, 0.0), 7, (0.0, -0.4), 3, PIECES["pitch"][2]),
 }
-#: The places of the seat pieces the table manifest lays (kind -> the notes kind of its piece,
+#: The places of the pieces the table manifest lays (kind -> the notes kind of its piece,
 #: whose manifest thickness is the lift: :func:`area_slots`).
 MANIFEST_SLOTS: dict[str, tuple[str, Slots]] = {
+    "dividers": ("divider", Slots((-2.6, -0.3), (0.0, -0.3), 7, (1.7, 0.0), 3)),
+    "food": ("food", Slots((2.4, -0.6), (0.5, 0.0), 6, (0.0, -0.5), 2)),
+    "pitch": ("pitch", Slots((2.4, -1.8), (0.4, 0.0), 7, (0.0, -0.4), 3)),
     "workers": ("worker", Slots((-3.0, -2.6), (0.8, 0.0), 4, (0.0, 0.0), 1)),
     "character": ("character", Slots((-4.5, -2.2), (0.0, 0.0), 1, (0.0, 0.0), 1)),
 }
