@@ -24,7 +24,6 @@ from tts_builder.definition import ASSETS_ROOT
 from tts_builder.emulator import EmulatedTable
 from tts_builder.games.ark_and_noah import area_slot, rules_config, table_points
 from tts_builder.games.ark_and_noah.table import (
-    ANIMAL_THICKNESS,
     BOARD_TOP,
     area_slots,
     marker_spot,
@@ -153,7 +152,7 @@ class Game:
 
     def give_tile(self, species: str, sex: str, colour: str, slot: int = 5) -> str:
         seat = self.seats[self.colours.index(colour)]
-        at = area_slot(seat, "animals", slot)
+        at = area_slot(seat, "animals", slot, area_slots(self.data))
         return self.lay(self.tile(species, sex), at, seat["facing"] + 180)
 
     def give(self, colour: str, nickname: str, count: int) -> list[str]:
@@ -250,7 +249,7 @@ class Game:
         seat = self.seats[self.colours.index(colour)]
         taken = [o["position"] for o in self.table.objects()]
         for k in range(60):  # the first free place for an animal in the area
-            x, y, z = area_slot(seat, "animals", k)
+            x, y, z = area_slot(seat, "animals", k, area_slots(self.data))
             if all((p[0] - x) ** 2 + (p[2] - z) ** 2 > 0.5 for p in taken):
                 self.table.drop(colour, guid, [x, y + 0.5, z])
                 return
@@ -897,7 +896,8 @@ def test_a_pair_in_a_one_square_enclosure_stacks_on_its_square(standard: Any) ->
     game.drop_on(loader, dogs["male"], square)
     game.drop_on(loader, dogs["female"], square)
     assert any(m.startswith(f"{loader} loads the Dog pair") for m in game.messages())
-    food, animal = thickness_by_kind(game.data["table"])["food"], ANIMAL_THICKNESS
+    thickness = thickness_by_kind(game.data["table"])  # the manifest's food tokens and tiles
+    food, animal = thickness["food"], thickness["animal"]
     heights = sorted(game.table.object(g)["position"][1] for g in dogs.values())
     assert heights == [pytest.approx(BOARD_TOP + food), pytest.approx(BOARD_TOP + food + animal)]
     assert not game.table.errors

@@ -160,7 +160,7 @@ def test_a_bag_holds_one_token_per_roster_entry_tinted_and_in_order(laid: Any) -
     (gems,) = by_piece(table, "gems")
     assert gems["Bag"]["Order"] == 0  # last in, first out unless the bag says
     urls = [o["CustomImage"]["ImageURL"].rsplit("/", 1)[1] for o in gems["ContainedObjects"]]
-    assert urls == ["plain-face-1.png", "plain-face-2.png", "plain-face-1.png"]
+    assert urls == ["plain-face-gems-1.png", "plain-face-gems-2.png", "plain-face-gems-1.png"]
 
 
 @pytest.mark.parametrize(

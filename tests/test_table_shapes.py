@@ -20,7 +20,13 @@ from tts_builder.table import MANIFEST, Art, check_manifest, lay_table
 HOOKS = TableHooks(
     anchors={"start": (2.0, 1.5, -3.0)},
     tracks={"bag-row": [(-10.0, 0.0), (-10.0, -2.0), (-10.0, -4.0)]},
-    rosters={"values": [{"value": 1}, {"value": 2}, {"value": 3}]},
+    rosters={
+        "values": [{"value": 1}, {"value": 2}, {"value": 3}],
+        "beasts": [
+            {"name": "Lion", "key": "lion", "size": 3},
+            {"name": "Seal", "key": "seal", "size": 1},
+        ],
+    },
 )
 
 
@@ -28,12 +34,14 @@ def definition() -> dict[str, Any]:
     coin = [{"type": "rect", "box": [0, 0, 64, 64], "fill": "#aa8800"},
             {"type": "text", "text": "+{value}", "box": [0, 0, 64, 64], "size": 20}]  # fmt: skip
     plain = [{"type": "rect", "box": [0, 0, 64, 32], "fill": "#224466"}]
+    wild = [*plain, {"type": "text", "text": "{name}", "box": [0, 0, 64, 64], "size": 12}]
     return {
         "players": {"min": 2, "max": 2},
         "components": {
             "coin": {"size": [64, 64], "face": coin},
             "strip": {"size": [64, 32], "face": plain},
-        },  # fmt: skip
+            "beast": {"size": [64, 64], "wild": wild, "tame": plain},
+        },
         "table": {
             "type": "Table_RPG",
             "sky": "Sky_Field",
@@ -68,6 +76,24 @@ def definition() -> dict[str, Any]:
                         "thickness": 0.1,
                     },
                     "at": {"track": "bag-row"},
+                },
+                {
+                    "id": "beasts",
+                    "kind": "bag",
+                    "component": "beast",
+                    "roster": "beasts",
+                    "order": "random",
+                    "contents": {
+                        "name": "{name}",
+                        "description": "size {size}",
+                        "tags": ["Beast"],
+                        "shape": "box",
+                        "sides": ["wild", "tame"],
+                        "file": "beast-{key}",
+                        "width": 1.2,
+                        "thickness": 0.1,
+                    },
+                    "at": [4.0, 4.0],
                 },
             ],
         },
@@ -123,7 +149,24 @@ def test_an_infinite_bag_per_roster_entry_along_its_track(laid: Any) -> None:
         assert notes == {"kind": "coin", "value": value, "label": f"+{value}"}
         assert token["Tags"] == ["Coin"]
     assert {f"images/coin-face-{v}.png" for v in (1, 2, 3)} <= set(images.files)
-    assert [f[0] for f in table.faces] == ["Marker", "Coin +1", "Coin +2", "Coin +3"]
+    assert [f[0] for f in table.faces][:4] == ["Marker", "Coin +1", "Coin +2", "Coin +3"]
+
+
+def test_a_roster_bag_of_double_sided_tiles_prints_two_named_layouts(laid: Any) -> None:
+    table, images = laid
+    (bag,) = by_piece(table, "beasts")
+    assert bag["Bag"]["Order"] == 2
+    lion, seal = bag["ContainedObjects"]
+    assert table.contents["beasts"] == [lion["GUID"], seal["GUID"]]
+    assert (lion["Nickname"], lion["Description"], lion["Tags"]) == ("Lion", "size 3", ["Beast"])
+    urls = [lion["CustomImage"][k].rsplit("/", 1)[1] for k in ("ImageURL", "ImageSecondaryURL")]
+    assert urls == ["beast-lion-wild.png", "beast-lion-tame.png"]  # images/<file>-<side>.png
+    assert images.files["images/beast-lion-wild.png"] != images.files["images/beast-lion-tame.png"]
+    assert seal["CustomImage"]["ImageURL"].endswith("/beast-seal-wild.png")
+    assert lion["Transform"]["scaleX"] == pytest.approx(1.2 / 2)
+    labels = [f[:3] for f in table.faces if f[1] == "beast"]
+    assert labels == [("Lion", "beast", "wild"), ("Lion", "beast", "tame"),
+                      ("Seal", "beast", "wild"), ("Seal", "beast", "tame")]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -147,6 +190,16 @@ def test_an_infinite_bag_per_roster_entry_along_its_track(laid: Any) -> None:
             lambda t: t["pieces"][1]["contents"].update(thickness=9),
             "table.pieces[1].contents.thickness",
             "0.01 to 5",
+        ),
+        (
+            lambda t: t["pieces"][2]["contents"].update(sides=["wild", "lost"]),
+            "table.pieces[2].component",
+            "needs a layout",
+        ),
+        (
+            lambda t: t["pieces"][2].pop("roster"),
+            "table.pieces[2].contents",
+            "sides and file are for the shaped tiles of a roster bag",
         ),
         (
             lambda t: t["pieces"][1]["at"].update(track="short"),

@@ -53,6 +53,8 @@ class Table:
     positions: list[geo.ScriptPosition] = field(default_factory=list)
     #: (label, component, side, fields) of every distinct face, for previews
     faces: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
+    #: piece id -> the GUIDs of the objects inside its bags, in order
+    contents: dict[str, list[str]] = field(default_factory=dict)
     #: the save's SnapPoints (``snap_points`` of the manifest)
     snap_points: list[dict[str, Any]] = field(default_factory=list)
 
@@ -173,8 +175,11 @@ class _Layer:
 
     def _info(self, piece: dict[str, Any], name: str,
               fields: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
-        return {"nickname": name, "tags": list(piece.get("tags", [])),
+        info = {"nickname": name, "tags": list(piece.get("tags", [])),
                 "gm_notes": notes_of(piece, fields or {})}  # fmt: skip
+        if "description" in piece:
+            info["description"] = str(filled(piece["description"], fields or {}))
+        return info
 
     def _deck(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         """One card per roster entry and copy; each distinct face once on the sheets (copies
@@ -249,7 +254,7 @@ class _Layer:
         )  # fmt: skip
 
     def _shaped(self, piece: dict[str, Any], key: str, name: str, at: Any, url: str,
-                fields: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+                fields: dict[str, Any], back: str = "") -> dict[str, Any]:  # fmt: skip
         """A token shaped as a Custom_Tile (``shape``): ``width`` across at rest, its picture's
         aspect along z, lying at ``at`` ((x, y, z), (0, rotY, 0))."""
         w_px, h_px = self.art.size(piece["component"])
@@ -257,7 +262,7 @@ class _Layer:
         (x, y, z), (_rx, rot_y, _rz) = at
         laid = geo.tile_transform_for((x, z), (width, width * h_px / w_px), w_px / h_px, rot_y, y)
         return obj.custom_tile(
-            self.guids.guid(key), url, tile_type=SHAPES[piece["shape"]],
+            self.guids.guid(key), url, back, tile_type=SHAPES[piece["shape"]],
             thickness=float(piece.get("thickness", THICKNESS)),
             locked=bool(piece.get("locked", False)), transform=laid.as_save(),
             **self._info(piece, name, fields),
@@ -350,15 +355,20 @@ class _Layer:
         inside = []
         for i, entry in enumerate(entries):
             fields = {**card_fields(entry), **seat}
-            url = ""
+            urls = ["", ""]
             if entry:  # a picture per distinct entry (and per seat, at a seat)
-                suffix = f"-{distinct.index(entry) + 1}" + (f"-{spot.seat.color.lower()}"
-                                                            if spot.seat else "")  # fmt: skip
-                url = self.art.side_url(inner["component"], "face", fields, suffix)
-            inside.append(self._token_obj(inner, f"token:{where}:{i}",
-                                          str(filled(title(inner), fields)),
-                                          ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot,
-                                          url=url, fields=fields))  # fmt: skip
+                k = distinct.index(entry) + 1
+                seat_part = f"-{spot.seat.color.lower()}" if spot.seat else ""
+                urls = [self._entry_url(inner, side, fields, f"-{piece['id']}-{k}{seat_part}")
+                        for side in inner.get("sides", ["face", None])]  # fmt: skip
+            key, label = f"token:{where}:{i}", str(filled(title(inner), fields))
+            at = ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0))
+            if "sides" in inner:  # a double-sided tile: its two layouts
+                made = self._shaped(inner, key, label, at, urls[0], fields, urls[1])
+            else:
+                made = self._token_obj(inner, key, label, at, spot, url=urls[0], fields=fields)
+            inside.append(made)
+        self.table.contents[piece["id"]] = [o["GUID"] for o in inside]
         at = obj.transform((spot.x, self._nth(spot, 0, 0.0)[1] + BAG_LIFT, spot.z),
                            (0.0, spot.rot_y, 0.0))  # fmt: skip
         info = self._info(piece, name, seat)
@@ -368,7 +378,25 @@ class _Layer:
         self.add(piece, obj.bag(self.guids.guid(f"bag:{where}"), inside, transform=at,
                                 order=BAG_ORDERS[piece.get("order", "lifo")],
                                 locked=bool(piece.get("locked", False)), **info))  # fmt: skip
-        self._face_once(piece, spot, n)
+        if "sides" not in inner:
+            self._face_once(piece, spot, n)
+        elif n == 0:  # each distinct tile's two sides
+            for entry in distinct:
+                fields = {**card_fields(entry), **seat}
+                label = str(filled(title(inner), fields))
+                for side in inner["sides"]:
+                    self.table.faces.append((label, inner["component"], side, fields))
+
+    def _entry_url(self, inner: dict[str, Any], side: str | None, fields: dict[str, Any],
+                   suffix: str) -> str:  # fmt: skip
+        """A roster bag's token side (``images/<component>-<side><suffix>.png``, or
+        ``images/<file>-<side>.png`` when the contents name their ``file``); "" for none."""
+        if side is None:
+            return ""
+        if "file" in inner:
+            name = f"{filled(inner['file'], fields)}-{side}"
+            return self.art.sides.png(name, inner["component"], side, fields)
+        return self.art.side_url(inner["component"], side, fields, suffix)
 
     def _infinite_bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str,
                       n: int) -> None:  # fmt: skip

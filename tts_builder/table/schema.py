@@ -118,8 +118,10 @@ PIECE = Map(
         "states": ListOf(ID, 1, 9),
         "contents": Map(
             {"name": Str(), "tags": TAGS, "notes": NOTES, "shape": OneOf(tuple(SHAPES)),
-             "width": Num(), "thickness": Num()},
-            frozenset({"name", "tags", "notes", "shape", "width", "thickness"}),
+             "width": Num(), "thickness": Num(), "description": Str(),
+             "sides": ListOf(Str(), 2, 2), "file": Str()},
+            frozenset({"name", "tags", "notes", "shape", "width", "thickness", "description",
+                       "sides", "file"}),
         ),  # fmt: skip
         "locked": Bool(),
         "face_up": Bool(),
@@ -379,7 +381,8 @@ def _check_piece(
         if name not in components:
             listed = ", ".join(sorted(components)) or "none"
             raise FieldError(f"{path}.{key}", f"unknown component {name!r} (components: {listed})")
-        has_faces = "face" in components[name]
+        sides = piece.get("contents", {}).get("sides", ["face"])
+        has_faces = all(isinstance(components[name].get(side), list) for side in sides)
         if (needs == "die") == has_faces:
             want = "a die (faces, style)" if needs == "die" else "a layout (size, face)"
             raise FieldError(f"{path}.{key}", f"a {kind} needs {want} component; "
@@ -399,6 +402,11 @@ def _check_piece(
         _check_back(piece["back"], f"{path}.back", components, known)
     _check_shape(piece, path)
     _check_shape(piece.get("contents", {}), f"{path}.contents", piece)
+    contents = piece.get("contents", {})
+    if ("sides" in contents or "file" in contents) and (kind != "bag" or "shape" not in contents
+                                                        or "roster" not in piece):  # fmt: skip
+        raise FieldError(f"{path}.contents", "sides and file are for the shaped tiles of a "
+                         "roster bag")  # fmt: skip
     if kind == "bag" and "roster" in piece and "count" in piece:
         raise FieldError(f"{path}.count", "a bag holds count tokens or one per roster entry, "
                          "not both")  # fmt: skip

@@ -11,10 +11,9 @@ from ...json_types import Data
 from ...lua.scripts import global_script, global_ui
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
 from ...save import GuidAllocator
-from ...table import Art, lay_table, thickness_by_kind
+from ...table import Art, Table, lay_table, thickness_by_kind
 from . import table as tab
-from .animals import animal_side, place_animals
-from .art import preview, thumbnail, tile_images
+from .art import preview, thumbnail
 from .boards import section_keys, snap_points, table_hooks
 from .positions import ark_positions, board_positions, drawn_positions
 from .rules import rules_config
@@ -29,7 +28,7 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     hooks = table_hooks(definition.base_data, data, config)
     art = Art(definition.root, data["components"], images, hooks.pictures)
     tiles = tile_list(data)
-    save, script, ui, positions = _save(definition, config, art, hooks, tiles)
+    save, script, ui, positions = _save(definition, config, art, hooks)
     thumb = thumbnail(art.sides, data, tiles, images)
     sheet = preview(art.sides, data, tiles, images)
     files = build_files(definition.id, save, thumb, sheet, script, ui)
@@ -88,7 +87,7 @@ def lua_snap_points(snaps: list[Data]) -> list[Data]:
 
 
 def _save(
-    definition: GameDefinition, config: Data, art: Art, hooks: TableHooks, tiles: list[Data]
+    definition: GameDefinition, config: Data, art: Art, hooks: TableHooks
 ) -> tuple[Data, str, str, list[geo.ScriptPosition]]:
     """The save (laid out for the most players), its Global script and UI, and the positions
     its script uses on that layout."""
@@ -102,9 +101,7 @@ def _save(
     guids_of = {kind: iter(laid.guids.get(f"ark-{kind}", [])) for kind in biggest.layout}
     keys = section_keys(biggest.layout)
     sections = {key: next(guids_of[kind]) for key, kind in zip(keys, biggest.layout, strict=True)}
-    sides = art.sides
-    aspect = geo.image_aspect(data["components"]["animal"]["size"]) or 1.0
-    bags, animals = place_animals(guids, tiles, tile_images(sides, data, tiles), table, aspect)
+    tiles = tile_info(hooks, laid)
     cells = (tab.score_cells(data), tab.round_cells(data, config))
     supply = dict(zip(colours, laid.guids["dividers"], strict=True))  # the supply bags
     supply |= {
@@ -138,18 +135,18 @@ def _save(
         "y": {"table": geo.TABLE_TOP_Y, "board": tab.BOARD_TOP, "bag": tab.BAG_Y},
         "thickness": {
             **thickness_by_kind(table),
-            "animal": tab.ANIMAL_THICKNESS,
         },
         "guids": {
-            **{"bags": animals["bags"], "sections": sections, "supply": supply},
+            **{"sections": sections, "supply": supply},
+            "bags": {sex: laid.guids[f"{sex}-animals"][0] for sex in ("male", "female")},
             "characters": dict(zip(colours, laid.guids["characters"], strict=True)),
             "workers": {c: workers[i * per : (i + 1) * per] for i, c in enumerate(colours)},
             "score": dict(zip(colours, laid.guids["score-markers"], strict=True)),
             "round": laid.guids["round-marker"][0],
             "bonus": {str(v): g for v, g in enumerate(laid.guids["bonus-bags"], start=1)},
         },
-        "tiles": animals["tiles"],
-        "tile_guids": animals["tile_guids"],
+        "tiles": tiles,
+        "tile_guids": sorted(tiles, key=lambda guid: tiles[guid]["tile"]),
     }
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
@@ -158,7 +155,7 @@ def _save(
         data,
         name=f"{data['name']}{' (family)' if family else ''}",
         game_mode=data["name"],
-        objects=laid.objects + bags,
+        objects=laid.objects,
         script=script,
         ui=ui,
         note=data["description"],
@@ -167,8 +164,22 @@ def _save(
     positions = ark_positions(data, biggest, [sections[k] for k in keys])
     boards_by = {k: laid.guids[k][0] for k in ("action-board", "score-track", "round-track")}
     positions += board_positions(data, config, boards_by)
-    positions += drawn_positions(drawn, animal_side(table["square"]))
+    positions += drawn_positions(drawn, tab.animal_side(data))
     return save, script, ui, positions
+
+
+#: What the script knows of each animal tile (``tiles``: GUID -> these fields).
+TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
+
+
+def tile_info(hooks: TableHooks, laid: Table) -> dict[str, Data]:
+    """What the script knows of each animal tile, by GUID (the tiles in the animal bags)."""
+    info = {}
+    for sex in ("male", "female"):
+        bag = f"{sex}-animals"
+        for tile, guid in zip(hooks.rosters[bag], laid.contents[bag], strict=True):
+            info[guid] = {k: tile[k] for k in TILE_INFO}
+    return info
 
 
 def script_seat(seat: Data, slots: dict[str, tab.Slots]) -> Data:

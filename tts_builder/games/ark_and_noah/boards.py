@@ -26,6 +26,7 @@ from .table import (
     round_track_width,
     score_cells,
 )
+from .tiles import bag_roster, tile_list
 
 
 def section_keys(layout: list[str]) -> list[str]:
@@ -39,6 +40,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
     kind that Ark has none of is left off), the round track's first cell (``round-start``),
     the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); and
+    the animal bags' places and tiles (``<sex>-animals``: anchors and rosters),
     the supply bags' places (``supply:<colour>``, ``food-supply``, ``pitch-supply``) and
     pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per piece); and
     per seat its character's, its workers' and its score marker's places (``character:<colour>``,
@@ -71,6 +73,8 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     x, z = round_cells(data, config)[0]
     anchors = {"round-start": (x, BOARD_TOP, z), "food-supply": row[high],
                "pitch-supply": row[high + (supply["food"] > 0)]}  # fmt: skip
+    tiles, sexes = tile_list(data), ("male", "female")
+    anchors |= {f"{sex}-animals": tuple(data["table"]["bags"][sex]) for sex in sexes}
     counts = {"dividers": supply["dividers_per_color"], "food": supply["food"],
               "pitch": supply["pitch"]}  # fmt: skip
     return TableHooks(
@@ -81,6 +85,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
             "bonus-values": [{"value": v} for v in values],
             "seat-pieces": seat_pieces,
             **{kind: [{}] * n for kind, n in counts.items()},  # a bag's pieces, one per entry
+            **{f"{sex}-animals": bag_roster(tiles, sex, data["tile_colors"]) for sex in sexes},
         },
         omit=omit | {f"{kind}-supply" for kind in ("food", "pitch") if counts[kind] == 0},
     )

@@ -27,8 +27,6 @@ BOARD_THICKNESS = 0.2
 BOARD_TOP = round(geo.TABLE_TOP_Y + BOARD_THICKNESS, 4)
 #: Bags are not Custom_Tiles (size and origin not established): dropped from a little above.
 BAG_Y = 1.8
-#: Animal tiles are sized to fit an Ark square (``table.square`` times ANIMAL_FILL).
-ANIMAL_FILL, ANIMAL_THICKNESS = 0.86, 0.1
 
 
 class Slots(NamedTuple):
@@ -44,13 +42,10 @@ class Slots(NamedTuple):
     lift: float = 0.0
 
 
-#: Where a seat's pieces lie in its area (right, forward from the area's centre, toward the Ark).
-AREA_SLOTS: dict[str, Slots] = {
-    "animals": Slots((-4.5, 2.1), (1.5, 0.0), 7, (0.0, -1.45), 2, ANIMAL_THICKNESS),
-}
-#: The places of the pieces the table manifest lays (kind -> the notes kind of its piece,
-#: whose manifest thickness is the lift: :func:`area_slots`).
+#: Where a seat's pieces lie in its area: kind -> (the notes kind of its table-manifest piece,
+#: whose thickness lifts a layer: :func:`area_slots`; its places).
 MANIFEST_SLOTS: dict[str, tuple[str, Slots]] = {
+    "animals": ("animal", Slots((-4.5, 2.1), (1.5, 0.0), 7, (0.0, -1.45), 2)),
     "dividers": ("divider", Slots((-2.6, -0.3), (0.0, -0.3), 7, (1.7, 0.0), 3)),
     "food": ("food", Slots((2.4, -0.6), (0.5, 0.0), 6, (0.0, -0.5), 2)),
     "pitch": ("pitch", Slots((2.4, -1.8), (0.4, 0.0), 7, (0.0, -0.4), 3)),
@@ -60,10 +55,15 @@ MANIFEST_SLOTS: dict[str, tuple[str, Slots]] = {
 
 
 def area_slots(data: Data) -> dict[str, Slots]:
-    """Every kind's places in a seat's area: :data:`AREA_SLOTS` and the manifest pieces'
-    (each lifted by its piece's thickness in the definition)."""
+    """Every kind's places in a seat's area (right, forward from the area's centre, toward the
+    Ark), each layer lifted by its manifest piece's thickness in the definition."""
     thick = thickness_by_kind(data["table"])
-    return AREA_SLOTS | {k: s._replace(lift=thick[kind]) for k, (kind, s) in MANIFEST_SLOTS.items()}
+    return {k: s._replace(lift=thick[kind]) for k, (kind, s) in MANIFEST_SLOTS.items()}
+
+
+def animal_side(data: Data) -> float:
+    """The side of an animal tile on the table (the manifest's animal bags' tiles)."""
+    return float(pieces_by_id(data["table"])["male-animals"]["contents"]["width"])
 
 
 #: Where each seat's scoring marker lies in a track cell: one corner per seat (dx, dz).
@@ -78,7 +78,7 @@ def seat_point(seat: Data, right: float, forward: float) -> list[float]:
     return [round(x, 4), round(z, 4)]
 
 
-def area_slot(seat: Data, what: str, k: int, slots: dict[str, Slots] = AREA_SLOTS) -> list[float]:
+def area_slot(seat: Data, what: str, k: int, slots: dict[str, Slots]) -> list[float]:
     """The k-th (0-based) place of a kind of piece in a seat's area: [x, y, z] on the table
     (``slots``: :func:`area_slots` for the manifest's pieces)."""
     s = slots[what]
