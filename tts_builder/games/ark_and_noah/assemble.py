@@ -7,6 +7,7 @@ from rules_ref.ark_and_noah import hull_edges, pitch_fields
 
 from ... import geometry as geo
 from ...gamekit.output import build_files, game_save
+from ...gamekit.table import lua_snap_points
 from ...json_types import Data
 from ...lua.scripts import global_script, global_ui
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
@@ -76,16 +77,6 @@ def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> 
     }
 
 
-def lua_snap_points(snaps: list[Data]) -> list[Data]:
-    """Save-form snap points ({Position, Rotation, Tags}) in the form ``setSnapPoints`` takes
-    ({position, rotation, rotation_snap, tags}: the Lua API's keys are lower case)."""
-    return [
-        {"position": p["Position"], "tags": p.get("Tags", [])}
-        | ({"rotation": p["Rotation"], "rotation_snap": True} if "Rotation" in p else {})
-        for p in snaps
-    ]
-
-
 def _save(
     definition: GameDefinition, config: Data, art: Art, hooks: TableHooks
 ) -> tuple[Data, str, str, list[geo.ScriptPosition]]:
@@ -112,7 +103,7 @@ def _save(
     arks = {str(n): _ark_context(data, config, n, sections) for n in range(low, high + 1)}
     save_snaps = arks[str(high)]["snaps"]
     for ark in arks.values():
-        ark["snaps"] = lua_snap_points(ark["snaps"])
+        ark["snaps"] = lua_snap_points(ark["snaps"])  # Setup sets its count's
     drawn = [[round(x, 4), round(z, 4)] for x, z in tab.line_of(table["drawn"], 6)]
     ctx = {
         "game": {"id": definition.id, "name": data["name"]},
