@@ -684,12 +684,13 @@ class ArkAdapter(SeatedTable):
         to rest on the table or on that pile's top (the emulated table has no gravity, so the
         drop is made at that height). ``by``: the player who drags it (``color`` if None)."""
         seat = self._seat(color)
-        slots = area_slots(self.data)["animals"]
+        places = area_slots(self.data)
+        slots = places["animals"]
         reach = animal_side(self.data) - 0.05  # footprints overlap
         others = [o for o in self._objects() if o["guid"] != guid]
         best: tuple[float, float, float] | None = None
         for k in range(slots.per_line * slots.lines):
-            x, y, z = area_slot(seat, "animals", k, area_slots(self.data))
+            x, y, z = area_slot(seat, "animals", k, places)
             under = [
                 o
                 for o in others
