@@ -333,7 +333,7 @@ def test_every_player_counts_script_positions_land_on_their_printed_cells(
 
 def test_setup_snap_points_take_the_lua_api_form() -> None:
     """``Global.setSnapPoints`` takes lower-case keys (the save writes Position/Rotation/Tags)."""
-    from tts_builder.games.ark_and_noah.assemble import lua_snap_points
+    from tts_builder.gamekit.table import lua_snap_points
     from tts_builder.save import objects as obj
 
     saved = [

@@ -24,13 +24,13 @@ from tts_builder.definition import ASSETS_ROOT
 from tts_builder.emulator import EmulatedTable
 from tts_builder.games.ark_and_noah import area_slot, rules_config, table_points
 from tts_builder.games.ark_and_noah.table import (
-    ANIMAL_THICKNESS,
     BOARD_TOP,
-    PIECES,
+    area_slots,
     marker_spot,
     score_cells,
 )
 from tts_builder.save import loads
+from tts_builder.table import thickness_by_kind
 
 STEP_RE = re.compile(r"^Now: (\w+): ([\w ]+?)(?: \(|;)")
 
@@ -152,7 +152,7 @@ class Game:
 
     def give_tile(self, species: str, sex: str, colour: str, slot: int = 5) -> str:
         seat = self.seats[self.colours.index(colour)]
-        at = area_slot(seat, "animals", slot)
+        at = area_slot(seat, "animals", slot, area_slots(self.data))
         return self.lay(self.tile(species, sex), at, seat["facing"] + 180)
 
     def give(self, colour: str, nickname: str, count: int) -> list[str]:
@@ -169,7 +169,11 @@ class Game:
             == colour
         )
         return [
-            self.lay(self.take(nickname), area_slot(seat, kind, have + k), seat["facing"] + 180)
+            self.lay(
+                self.take(nickname),
+                area_slot(seat, kind, have + k, area_slots(self.data)),
+                seat["facing"] + 180,
+            )
             for k in range(count)
         ]
 
@@ -245,7 +249,7 @@ class Game:
         seat = self.seats[self.colours.index(colour)]
         taken = [o["position"] for o in self.table.objects()]
         for k in range(60):  # the first free place for an animal in the area
-            x, y, z = area_slot(seat, "animals", k)
+            x, y, z = area_slot(seat, "animals", k, area_slots(self.data))
             if all((p[0] - x) ** 2 + (p[2] - z) ** 2 > 0.5 for p in taken):
                 self.table.drop(colour, guid, [x, y + 0.5, z])
                 return
@@ -478,7 +482,8 @@ def test_setup_lays_out_the_table_for_the_seated_players(standard: Any, colours:
                 tuple(round(v, 3) for v in o["position"]) for o in game.in_area(colour, tag)
             )
             want = sorted(
-                tuple(round(v, 3) for v in area_slot(seat, kind, k)) for k in range(len(got))
+                tuple(round(v, 3) for v in area_slot(seat, kind, k, area_slots(game.data)))
+                for k in range(len(got))
             )
             assert got == want, (colour, tag)
     assert game.vp() == dict.fromkeys(colours, 0)
@@ -835,7 +840,8 @@ def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
     assert f"({8 - want['cost']} loading point(s) left)" in game.status()
     assert all(game.table.object(tiles[("Lion", s)])["locked"] for s in ("male", "female"))
     # the pair lies on the food of its squares, on the Ark's top, not inside the board
-    food_th = PIECES["food"][2] if game.config["loading"]["food_required"] else 0.0
+    food = thickness_by_kind(game.data["table"])["food"]  # the manifest's food tokens
+    food_th = food if game.config["loading"]["food_required"] else 0.0
     for sex in ("male", "female"):
         y = game.table.object(tiles[("Lion", sex)])["position"][1]
         assert y == pytest.approx(BOARD_TOP + food_th)
@@ -890,7 +896,8 @@ def test_a_pair_in_a_one_square_enclosure_stacks_on_its_square(standard: Any) ->
     game.drop_on(loader, dogs["male"], square)
     game.drop_on(loader, dogs["female"], square)
     assert any(m.startswith(f"{loader} loads the Dog pair") for m in game.messages())
-    food, animal = PIECES["food"][2], ANIMAL_THICKNESS
+    thickness = thickness_by_kind(game.data["table"])  # the manifest's food tokens and tiles
+    food, animal = thickness["food"], thickness["animal"]
     heights = sorted(game.table.object(g)["position"][1] for g in dogs.values())
     assert heights == [pytest.approx(BOARD_TOP + food), pytest.approx(BOARD_TOP + food + animal)]
     assert not game.table.errors

@@ -1,5 +1,6 @@
-"""A build's two contact pictures, as every game makes them: the thumbnail (a few pictures under
-the title, shipped beside the save) and the preview sheet (every labelled picture).
+"""A build's two contact pictures, the one mechanism every game makes them with: the
+thumbnail (a few pictures under the title, shipped beside the save) and the preview sheet
+(every labelled picture).
 
 A picture is its spec (what it is drawn from: its cache key) and how to draw it, so a picture
 the build already drew is taken from the build's picture store, and an unchanged rebuild draws

@@ -1,4 +1,5 @@
-"""Table points and the seats' hand zones, as more than one game lays them out."""
+"""Table points, the seats' hand zones and snap points in the Lua API's form, as more than one game
+lays them out (or any game may)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,13 @@ def hand_zone(guids: GuidAllocator, table_type: str, colour: str) -> Data | None
 def hand_zones(guids: GuidAllocator, table_type: str, colours: Iterable[str]) -> list[Data]:
     """The hand zones of ``colours`` (in that order) the table places."""
     return [zone for c in colours if (zone := hand_zone(guids, table_type, c)) is not None]
+
+
+def lua_snap_points(snaps: list[Data]) -> list[Data]:
+    """Save-form snap points ({Position, Rotation, Tags}) in the form ``setSnapPoints`` takes
+    ({position, rotation, rotation_snap, tags}: the Lua API's keys are lower case)."""
+    return [
+        {"position": p["Position"], "tags": p.get("Tags", [])}
+        | ({"rotation": p["Rotation"], "rotation_snap": True} if "Rotation" in p else {})
+        for p in snaps
+    ]

@@ -7,11 +7,11 @@ and the roster, chip counts and scoring from ``rules``, positions from ``table``
 from __future__ import annotations
 
 import json
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ..errors import FieldError
+from ..gamekit import pictures
 from ..gamekit.checks import check_art_files, check_seats, player_count_rows, unique_names
 from ..gamekit.output import build_files, game_save
 from ..gamekit.specs import PLAYER_COUNTS, TABLES, component
@@ -156,7 +156,7 @@ def _sides(definition: GameDefinition, images: Images) -> Any:
 
 def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
     """The whole Arche Noah build: art, Global script and UI, save, thumbnail, preview."""
-    from ..render import deck_sheets, preview_png, render_thumbnail
+    from ..render import deck_sheets
 
     data = definition.data
     game_id = definition.id
@@ -312,18 +312,8 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
         data, name=data["name"], objects=objects, script=script, ui=ui, note=data["description"]
     )
 
-    thumb_sources = [0, len(cards) // 2, len(cards) - 1]
-    thumb_spec = {
-        "thumb": [render.spec("card", "face", faces[i]) for i in thumb_sources],
-        "title": data["name"],
-    }
-    images.png(
-        "thumbnail",
-        thumb_spec,
-        lambda: render_thumbnail(
-            data["name"], [render("card", "face", faces[i]) for i in thumb_sources]
-        ),
-    )
+    shown = [pictures.side(render, "card", "face", faces[i]) for i in (0, len(cards) // 2, -1)]
+    thumbnail = pictures.thumbnail(images, data["name"], shown)
     preview_items = [("card back", "card", "back", {})]
     preview_items += [(f"{a['name']} {v}", "card", "face", card_fields(a, v)) for a, v in cards]
     preview_items += [
@@ -331,20 +321,8 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
         ("purple chip", "purple_chip", "face", {}),
         ("green chip", "green_chip", "face", {}),
     ]
-    images.png(
-        "preview",
-        {"preview": [[label, render.spec(*item)] for label, *item in preview_items]},
-        lambda: preview_png(
-            images,
-            [
-                (label, render.spec(comp, side, fields), render.size(comp),
-                 partial(render, comp, side, fields))  # made one row at a time
-                for label, comp, side, fields in preview_items
-            ],
-            columns=10,
-        ),
-    )
-    thumbnail, preview = (images.files.pop(f"images/{n}.png") for n in ("thumbnail", "preview"))
+    items = [(label, pictures.side(render, *item)) for label, *item in preview_items]
+    preview = pictures.preview(images, items, columns=10, cell_max=600)
     files = build_files(game_id, save, thumbnail, preview, script, ui)
     build = GameBuild(game_id, definition, save, script, ui, files)
     build.positions = script_positions(ctx)

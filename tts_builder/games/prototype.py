@@ -10,10 +10,7 @@ the dealing order (``rules_ref/prototype.py``) and the optional score counters' 
 from __future__ import annotations
 
 import math
-from functools import partial
 from pathlib import Path
-
-from PIL import Image
 
 from ..errors import FieldError
 from ..gamekit.output import build_files, game_save
@@ -22,13 +19,13 @@ from ..geometry import ScriptPosition
 from ..json_types import Data, Json
 from ..lua.scripts import global_script, global_ui
 from ..plugin import BuildOptions, Game, GameBuild, GameDefinition, Images
-from ..render import render_preview, render_thumbnail
 from ..save import GuidAllocator
 from ..schema import Custom, ListOf, Str
 from ..table import (
     COMPONENT,
     MANIFEST,
     Art,
+    add_previews,
     check_art,
     check_manifest,
     check_seat_spots,
@@ -126,33 +123,9 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     save = game_save(data, name=name, objects=table.objects, script=script, ui=ui,
                      note=description)  # fmt: skip
 
-    def picture(component: str, side: str, fields: Data) -> Image.Image:
-        if side == "die":
-            return art.die_face(component, int(fields["face"]))
-        return art.side(component, side, fields)
-
-    def spec(component: str, side: str, fields: Data) -> Json:
-        if side == "die":
-            return {"die": data["components"][component], **fields}
-        return art.spec(component, side, fields)
-
-    shown = [f for f in table.faces if f[2] != "back"][:5] or table.faces[:1]
-    images.png(
-        "thumbnail",
-        {"thumb": [spec(*face[1:]) for face in shown], "title": name},
-        lambda: render_thumbnail(name, [picture(*face[1:]) for face in shown]),
+    thumbnail, preview = add_previews(
+        table, art, name, shown=5, columns=PREVIEW_COLUMNS, cell_max=PREVIEW_CELL
     )
-    images.png(
-        "preview",
-        {"preview": [spec(*face[1:]) for face in table.faces]},
-        lambda: render_preview(
-            [(face[0], partial(picture, *face[1:])) for face in table.faces],
-            columns=PREVIEW_COLUMNS,
-            cell_max=PREVIEW_CELL,
-        ),
-    )
-    thumbnail = images.files.pop("images/thumbnail.png")
-    preview = images.files.pop("images/preview.png")
     files = build_files(game_id, save, thumbnail, preview, script, ui)
     build = GameBuild(game_id, definition, save, script, ui, files)
     build.positions = table.positions

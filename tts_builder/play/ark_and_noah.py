@@ -20,9 +20,14 @@ from typing import Any
 from rules_ref import ark_and_noah as R
 
 from ..emulator import EmulatedTable
-from ..games.ark_and_noah import AREA_SLOTS, area_slot, rules_config, table_points
-from ..games.ark_and_noah.animals import animal_side
-from ..games.ark_and_noah.table import BOARD_TOP, MARKER_CORNERS, round_cells, score_cells
+from ..games.ark_and_noah import area_slot, area_slots, rules_config, table_points
+from ..games.ark_and_noah.table import (
+    BOARD_TOP,
+    MARKER_CORNERS,
+    animal_side,
+    round_cells,
+    score_cells,
+)
 from .driver import Attempt, Choices, Move
 from .seated import ReadCachedTable, SeatedTable
 
@@ -695,12 +700,13 @@ class ArkAdapter(SeatedTable):
         to rest on the table or on that pile's top (the emulated table has no gravity, so the
         drop is made at that height). ``by``: the player who drags it (``color`` if None)."""
         seat = self._seat(color)
-        slots = AREA_SLOTS["animals"]
-        reach = animal_side(self.data["table"]["square"]) - 0.05  # footprints overlap
+        places = area_slots(self.data)
+        slots = places["animals"]
+        reach = animal_side(self.data) - 0.05  # footprints overlap
         others = [o for o in self._objects() if o["guid"] != guid]
         best: tuple[float, float, float] | None = None
         for k in range(slots.per_line * slots.lines):
-            x, y, z = area_slot(seat, "animals", k)
+            x, y, z = area_slot(seat, "animals", k, places)
             under = [
                 o
                 for o in others

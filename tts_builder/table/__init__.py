@@ -6,7 +6,8 @@ table picture use.
 - :mod:`.layout`: anchors, seat frames, hand slots and setup spots (pure);
 - :mod:`.art`: component specs (``COMPONENT``) and their pictures, each rendered once;
 - :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest;
-- :mod:`.preview`: :func:`add_previews`, a laid table's thumbnail and preview sheet.
+- :mod:`.preview`: :func:`add_previews`, a laid table's thumbnail and preview sheet (through
+  :mod:`tts_builder.gamekit.pictures`).
 
 A rules engine hands the manifest what only its code knows as one
 :class:`~tts_builder.plugin.TableHooks` (pictures, anchors, tracks, areas, rosters, omitted
@@ -17,7 +18,14 @@ from .art import COMPONENT, Art, check_art
 from .assemble import Table, lay_table, setup_positions, target_of
 from .layout import SeatFrame, check_seat_spots, hand_capacity, hand_slots, seat_frames
 from .preview import add_previews
-from .schema import MANIFEST, check_manifest, pieces_by_id, seat_colors, step_count
+from .schema import (
+    MANIFEST,
+    check_manifest,
+    pieces_by_id,
+    seat_colors,
+    step_count,
+    thickness_by_kind,
+)
 
 __all__ = [
     "COMPONENT",
@@ -38,4 +46,5 @@ __all__ = [
     "setup_positions",
     "step_count",
     "target_of",
+    "thickness_by_kind",
 ]

@@ -9,6 +9,7 @@ deals to (``steps``) as data, so no position is computed twice.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,10 +28,11 @@ from .layout import (
     hand_slots,
     row,
     seat_frames,
+    seat_track,
     spot_for_seat,
     spots,
 )
-from .schema import deck_entries, pieces_by_id, rosters_of, step_count
+from .schema import BAG_ORDERS, SHAPES, deck_entries, pieces_by_id, rosters_of, step_count
 
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
@@ -51,6 +53,8 @@ class Table:
     positions: list[geo.ScriptPosition] = field(default_factory=list)
     #: (label, component, side, fields) of every distinct face, for previews
     faces: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
+    #: piece id -> the GUIDs of the objects inside its bags, in order
+    contents: dict[str, list[str]] = field(default_factory=dict)
     #: the save's SnapPoints (``snap_points`` of the manifest)
     snap_points: list[dict[str, Any]] = field(default_factory=list)
 
@@ -63,6 +67,24 @@ def title(piece: dict[str, Any]) -> str:
 def card_fields(entry: dict[str, Any]) -> dict[str, Any]:
     """The {fields} a card face may use: its roster entry's keys."""
     return dict(entry)
+
+
+def filled(text: str, fields: dict[str, Any]) -> Any:
+    """``text`` with each known ``{field}`` printed; text that is one whole field is that
+    field's value (a number stays a number in JSON notes)."""
+    whole = re.fullmatch(r"\{(\w+)\}", text)
+    if whole and whole.group(1) in fields:
+        return fields[whole.group(1)]
+    return re.sub(r"\{(\w+)\}", lambda m: str(fields.get(m.group(1), m.group(0))), text)
+
+
+def notes_of(piece: dict[str, Any], fields: dict[str, Any]) -> str:
+    """A piece's GM notes: its text, or its mapping as JSON, with the object's fields filled."""
+    notes = piece.get("notes", "")
+    if not isinstance(notes, dict):
+        return str(filled(notes, fields)) if fields else notes
+    return json.dumps({k: filled(v, fields) if isinstance(v, str) else v
+                       for k, v in notes.items()})  # fmt: skip
 
 
 class _Layer:
@@ -90,12 +112,18 @@ class _Layer:
     def lay(self, piece: dict[str, Any]) -> None:
         if piece["id"] in self.hooks.omit:
             return
-        places = spots(piece["at"], self.manifest, self.hooks)
-        on_track = isinstance(piece["at"], dict) and "track" in piece["at"]
+        at = piece["at"]
+        places = spots(at, self.manifest, self.hooks)
+        on_track = isinstance(at, dict) and "track" in at
         self.track = places if on_track else []
         for n, spot in enumerate(places[:1] if on_track else places):
+            if isinstance(at, dict) and "seat_track" in at:
+                self.track = seat_track(at["seat_track"], spot.seat, self.hooks)  # type: ignore[arg-type]
             where = f"{piece['id']}:{spot.seat.color}" if spot.seat else piece["id"]
-            name = f"{spot.seat.color} {title(piece)}" if spot.seat else title(piece)
+            name = title(piece)
+            if spot.seat:  # named after its seat, or with the seat's fields when it prints them
+                fields = self._fields(spot)
+                name = str(filled(name, fields)) if "{" in name else f"{spot.seat.color} {name}"
             getattr(self, f"_{piece['kind']}")(piece, spot, where, name, n)
         self.track = []
 
@@ -119,22 +147,39 @@ class _Layer:
         return float(self.art.pictures[piece["picture"]].width or 0.0)
 
     def _fields(self, spot: Spot) -> dict[str, Any]:
-        """The {fields} a piece at a seat may print: ``seat`` and ``seat_color`` (#rrggbb)."""
-        return seat_fields(spot.seat.color) if spot.seat else {}
+        """The {fields} a piece at a seat may print: ``seat`` and ``seat_color`` (#rrggbb),
+        and the seat's entry of the ``seat_fields`` roster (the game's: a character's name)."""
+        if not spot.seat:
+            return {}
+        return {**self._seat_extra(spot.seat.slot), **seat_fields(spot.seat.color)}
+
+    def _seat_extra(self, slot: int) -> dict[str, Any]:
+        """The seat's entry of the manifest's ``seat_fields`` roster (slot is 1-based)."""
+        name = self.manifest.get("seat_fields")
+        return dict(self.rosters[name][slot - 1]) if name else {}
+
+    def _prints_seat(self, layout: list[dict[str, Any]]) -> bool:
+        """Whether a layout prints a seat's field (so each seat gets its own picture)."""
+        extra = self._seat_extra(1)
+        return uses_seat(layout) or any(f"{{{key}}}" in json.dumps(layout) for key in extra)
 
     def _url(self, component: str | None, side: str, spot: Spot, piece: Any = None) -> str:
         """A side's picture, drawn for the piece's seat when its layout prints the seat; or
         the game's picture the piece names."""
         if component is None:  # a piece drawn from the game's picture
             return self.art.picture_url(piece["picture"])
-        if spot.seat and uses_seat(self.data["components"][component][side]):
+        if spot.seat and self._prints_seat(self.data["components"][component][side]):
             suffix = f"-{spot.seat.color.lower()}"
             return self.art.side_url(component, side, self._fields(spot), suffix)
         return self.art.side_url(component, side)
 
-    def _info(self, piece: dict[str, Any], name: str) -> dict[str, Any]:
-        return {"nickname": name, "tags": list(piece.get("tags", [])),
-                "gm_notes": piece.get("notes", "")}  # fmt: skip
+    def _info(self, piece: dict[str, Any], name: str,
+              fields: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+        info = {"nickname": name, "tags": list(piece.get("tags", [])),
+                "gm_notes": notes_of(piece, fields or {})}  # fmt: skip
+        if "description" in piece:
+            info["description"] = str(filled(piece["description"], fields or {}))
+        return info
 
     def _deck(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         """One card per roster entry and copy; each distinct face once on the sheets (copies
@@ -191,17 +236,36 @@ class _Layer:
             self.table.faces.append((f"{title(piece)} back", component, "back", {}))
 
     def _token_obj(self, piece: dict[str, Any], key: str, name: str, at: Any, spot: Spot,
-                   component: str | None = None, url: str = "") -> dict[str, Any]:  # fmt: skip
+                   component: str | None = None, url: str = "",
+                   fields: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
         drawn = self.art.pictures.get(piece.get("picture", "")) if self.art else None
         scale = float(piece.get("scale", (drawn and drawn.scale) or DEFAULT_TOKEN_SCALE))
         url = url or self._url(component or piece.get("component"), "face", spot,
                                None if component else piece)  # fmt: skip
+        if "shape" in piece:
+            return self._shaped(piece, key, name, at, url, fields or self._fields(spot))
         extra = {"stand_up": True} if piece.get("stand_up") else {}
         return obj.custom_token(
             self.guids.guid(key), url, thickness=float(piece.get("thickness", THICKNESS)),
             stackable=False,  # the scripts hand tokens out one by one; a stack would hide them
             locked=bool(piece.get("locked", False)), **extra,
-            transform=obj.transform(at[0], at[1], (scale, 1.0, scale)), **self._info(piece, name),
+            transform=obj.transform(at[0], at[1], (scale, 1.0, scale)),
+            **self._info(piece, name, fields or self._fields(spot)),
+        )  # fmt: skip
+
+    def _shaped(self, piece: dict[str, Any], key: str, name: str, at: Any, url: str,
+                fields: dict[str, Any], back: str = "") -> dict[str, Any]:  # fmt: skip
+        """A token shaped as a Custom_Tile (``shape``): ``width`` across at rest, its picture's
+        aspect along z, lying at ``at`` ((x, y, z), (0, rotY, 0))."""
+        w_px, h_px = self.art.size(piece["component"])
+        width = float(piece["width"])
+        (x, y, z), (_rx, rot_y, _rz) = at
+        laid = geo.tile_transform_for((x, z), (width, width * h_px / w_px), w_px / h_px, rot_y, y)
+        return obj.custom_tile(
+            self.guids.guid(key), url, back, tile_type=SHAPES[piece["shape"]],
+            thickness=float(piece.get("thickness", THICKNESS)),
+            locked=bool(piece.get("locked", False)), transform=laid.as_save(),
+            **self._info(piece, name, fields),
         )  # fmt: skip
 
     def _with_states(self, piece: dict[str, Any], made: dict[str, Any], key: str,
@@ -268,10 +332,10 @@ class _Layer:
             return
         for component in [piece["component"], *piece.get("states", [])]:
             layout = self.data["components"][component]["face"]
-            if n > 0 and not (spot.seat and uses_seat(layout)):
+            if n > 0 and not (spot.seat and self._prints_seat(layout)):
                 continue
             label = title(piece) if component == piece["component"] else component
-            fields = self._fields(spot) if spot.seat and uses_seat(layout) else {}
+            fields = self._fields(spot) if spot.seat and self._prints_seat(layout) else {}
             if fields:
                 label = f"{label} ({spot.seat.color})" if spot.seat else label
             face = (label, component, "face", fields)
@@ -279,19 +343,66 @@ class _Layer:
                 self.table.faces.append(face)
 
     def _bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        """A bag of ``count`` tokens, or of one per roster entry (each drawn with its entry's
+        fields); tinted ``tint`` (#rrggbb, or a field of the bag's), handing them out in
+        ``order``."""
         inner = {**piece, **piece.get("contents", {})}
-        inside = [self._token_obj(inner, f"token:{where}:{i}", title(inner),
-                                  ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot)
-                  for i in range(piece.get("count", 1))]  # fmt: skip
+        seat = self._fields(spot)
+        entries = (
+            self.rosters[piece["roster"]] if "roster" in piece else [{}] * piece.get("count", 1)
+        )
+        distinct = [e for i, e in enumerate(entries) if e and e not in entries[:i]]
+        inside = []
+        for i, entry in enumerate(entries):
+            fields = {**card_fields(entry), **seat}
+            urls = ["", ""]
+            if entry:  # a picture per distinct entry (and per seat, at a seat)
+                k = distinct.index(entry) + 1
+                seat_part = f"-{spot.seat.color.lower()}" if spot.seat else ""
+                urls = [self._entry_url(inner, side, fields, f"-{piece['id']}-{k}{seat_part}")
+                        for side in inner.get("sides", ["face", None])]  # fmt: skip
+            key, label = f"token:{where}:{i}", str(filled(title(inner), fields))
+            at = ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0))
+            if "sides" in inner:  # a double-sided tile: its two layouts
+                made = self._shaped(inner, key, label, at, urls[0], fields, urls[1])
+            else:
+                made = self._token_obj(inner, key, label, at, spot, url=urls[0], fields=fields)
+            inside.append(made)
+        self.table.contents[piece["id"]] = [o["GUID"] for o in inside]
         at = obj.transform((spot.x, self._nth(spot, 0, 0.0)[1] + BAG_LIFT, spot.z),
                            (0.0, spot.rot_y, 0.0))  # fmt: skip
-        info = self._info(piece, name)
+        info = self._info(piece, name, seat)
+        if "tint" in piece:
+            tint = str(filled(piece["tint"], seat)).lstrip("#")
+            info["color"] = tuple(round(int(tint[k : k + 2], 16) / 255, 4) for k in (0, 2, 4))
         self.add(piece, obj.bag(self.guids.guid(f"bag:{where}"), inside, transform=at,
+                                order=BAG_ORDERS[piece.get("order", "lifo")],
                                 locked=bool(piece.get("locked", False)), **info))  # fmt: skip
-        self._face_once(piece, spot, n)
+        if "sides" not in inner:
+            self._face_once(piece, spot, n)
+        elif n == 0:  # each distinct tile's two sides
+            for entry in distinct:
+                fields = {**card_fields(entry), **seat}
+                label = str(filled(title(inner), fields))
+                for side in inner["sides"]:
+                    self.table.faces.append((label, inner["component"], side, fields))
+
+    def _entry_url(self, inner: dict[str, Any], side: str | None, fields: dict[str, Any],
+                   suffix: str) -> str:  # fmt: skip
+        """A roster bag's token side (``images/<component>-<side><suffix>.png``, or
+        ``images/<file>-<side>.png`` when the contents name their ``file``); "" for none."""
+        if side is None:
+            return ""
+        if "file" in inner:
+            name = f"{filled(inner['file'], fields)}-{side}"
+            return self.art.sides.png(name, inner["component"], side, fields)
+        return self.art.side_url(inner["component"], side, fields, suffix)
 
     def _infinite_bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str,
                       n: int) -> None:  # fmt: skip
+        if "roster" in piece:
+            self._roster_bags(piece, spot, where, name)
+            return
         inner = {**piece, **piece.get("contents", {})}
         template = self._token_obj(inner, f"token:{where}:template", title(inner),
                                    ((0.0, 0.0, 0.0), (0.0, spot.rot_y, 0.0)), spot)  # fmt: skip
@@ -301,6 +412,27 @@ class _Layer:
                                          locked=bool(piece.get("locked", False)),
                                          **self._info(piece, name)))  # fmt: skip
         self._face_once(piece, spot, n)
+
+    def _roster_bags(self, piece: dict[str, Any], spot: Spot, where: str, name: str) -> None:
+        """An infinite bag per roster entry (at a track: one per point, in order), each of
+        tokens drawn with the entry's fields (``images/<component>-face-<k>.png``), named,
+        noted and titled with them."""
+        inner = {**piece, **piece.get("contents", {})}
+        component = piece["component"]
+        for i, entry in enumerate(self.rosters[piece["roster"]]):
+            fields = {**card_fields(entry), **self._fields(spot)}
+            url = self.art.side_url(component, "face", fields, f"-{i + 1}")
+            place, y = self._nth(spot, i, 0.0)
+            label = filled(title(inner), fields)
+            self.table.faces.append((str(label), component, "face", fields))
+            template = self._token_obj(inner, f"token:{where}:{i}", str(label),
+                                       ((0.0, 0.0, 0.0), (0.0, place.rot_y, 0.0)), place,
+                                       url=url, fields=fields)  # fmt: skip
+            at = obj.transform((place.x, y + BAG_LIFT, place.z), (0.0, place.rot_y, 0.0))
+            self.add(piece, obj.infinite_bag(self.guids.guid(f"bag:{where}:{i}"), template,
+                                             transform=at, locked=bool(piece.get("locked", False)),
+                                             **self._info(piece, str(filled(name, fields)),
+                                                          fields)))  # fmt: skip
 
     def _tile_obj(self, piece: dict[str, Any], key: str, name: str, spot: Spot, y: float,
                   component: str | None, locked: bool) -> dict[str, Any]:  # fmt: skip

@@ -8,7 +8,7 @@ to the scripts as data: the Lua does no layout arithmetic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import geometry as geo
@@ -118,6 +118,8 @@ def spots(at: Any, manifest: dict[str, Any], hooks: TableHooks | None = None) ->
         return [Spot(*f.world(at["seat"]), f.reader_rot_y, f) for f in frames]
     if "track" in at:
         return [_point(p, shared) for p in hooks.tracks[at["track"]]]
+    if "seat_track" in at:
+        return [seat_track(at["seat_track"], f, hooks)[0] for f in frames]
     if "area" in at:
         return [_point(hooks.areas[at["area"]][0], shared)]
     own = manifest.get("anchors", {})
@@ -125,6 +127,12 @@ def spots(at: Any, manifest: dict[str, Any], hooks: TableHooks | None = None) ->
                   shared)  # fmt: skip
     dx, dz = at.get("offset", (0.0, 0.0))
     return [Spot(base.x + float(dx), base.z + float(dz), shared, y=base.y)]
+
+
+def seat_track(name: str, frame: SeatFrame, hooks: TableHooks) -> list[Spot]:
+    """The points of a seat's own track (the game's ``<name>:<colour>``), read by that seat."""
+    return [replace(_point(p, frame.reader_rot_y), seat=frame)
+            for p in hooks.tracks[f"{name}:{frame.color}"]]  # fmt: skip
 
 
 def spot_for_seat(

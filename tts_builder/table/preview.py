@@ -1,5 +1,5 @@
-"""A laid table's thumbnail and preview sheet, from the distinct faces it shows (each drawn
-only when the build's cache lacks it)."""
+"""A laid table's thumbnail and preview sheet, from the distinct faces it shows, through the one
+picture mechanism every game uses (:mod:`tts_builder.gamekit.pictures`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from PIL import Image
 
+from ..gamekit import pictures
 from .art import Art
 from .assemble import Table
 
@@ -34,28 +35,18 @@ def face_spec(art: Art, face: Face) -> Any:
     return art.spec(name, side, fields)
 
 
+def as_picture(art: Art, face: Face) -> pictures.Picture:
+    """One face as a picture: its spec and its drawing."""
+    return face_spec(art, face), partial(face_picture, art, face)
+
+
 def add_previews(
     table: Table, art: Art, name: str, *, shown: int = 5, columns: int = 8, cell_max: int = 240
 ) -> tuple[bytes, bytes]:
     """The thumbnail (the first ``shown`` faces that are no card back, fanned above ``name``)
     and the preview sheet (every face, labelled, in rows of ``columns``); their PNG bytes,
     taken out of the build's images."""
-    from ..render import render_preview, render_thumbnail
-
     thumb = [f for f in table.faces if f[2] != "back"][:shown] or table.faces[:1]
-    art.png(
-        "thumbnail",
-        {"thumb": [face_spec(art, f) for f in thumb], "title": name},
-        lambda: render_thumbnail(name, [face_picture(art, f) for f in thumb]),
-    )
-    art.png(
-        "preview",
-        {"preview": [face_spec(art, f) for f in table.faces]},
-        lambda: render_preview(
-            [(f[0], partial(face_picture, art, f)) for f in table.faces],
-            columns=columns,
-            cell_max=cell_max,
-        ),
-    )
-    files = art.images.files
-    return files.pop("images/thumbnail.png"), files.pop("images/preview.png")
+    thumbnail = pictures.thumbnail(art.images, name, [as_picture(art, f) for f in thumb])
+    items = [(f[0], as_picture(art, f)) for f in table.faces]
+    return thumbnail, pictures.preview(art.images, items, columns, cell_max)

@@ -39,6 +39,23 @@ KINDS: dict[str, str] = {
 SOURCES = ("deck", "bag", "infinite_bag")
 PLAYER_COUNT = Int(1, 10)
 TAGS = ListOf(Str(pattern=r"[A-Za-z][A-Za-z0-9_]*", hint="a tag like 'Flower'"))
+#: How a bag hands out its objects (TTS Bag ``Order``).
+BAG_ORDERS: dict[str, int] = {"lifo": 0, "fifo": 1, "random": 2}
+#: Custom_Tile shapes a token (or a bag's tokens) may take instead of a Custom_Token's outline.
+SHAPES: dict[str, int] = {"box": 0, "hex": 1, "circle": 2, "rounded": 3}
+
+
+def _notes(value: Any, path: str) -> None:
+    """GM notes: text, or a mapping written as JSON (text values may print {fields})."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            Str().check(key, f"{path}.{key}")
+            _scalar(item, f"{path}.{key}")
+    else:
+        Str().check(value, path)
+
+
+NOTES = Custom(_notes)
 
 
 def _position(value: Any, path: str) -> None:
@@ -55,6 +72,8 @@ def _position(value: Any, path: str) -> None:
         Map({"seat": ID if isinstance(value["seat"], str) else Point(2)}).check(value, path)
     elif "track" in value:
         Map({"track": ID}).check(value, path)
+    elif "seat_track" in value:
+        Map({"seat_track": ID}).check(value, path)
     elif "area" in value:
         Map({"area": ID}).check(value, path)
     else:
@@ -94,15 +113,24 @@ PIECE = Map(
         "stand_up": Bool(),
         "numbered": Bool(),
         "tags": TAGS,
-        "notes": Str(),
+        "notes": NOTES,
+        "shape": OneOf(tuple(SHAPES)),
         "states": ListOf(ID, 1, 9),
-        "contents": Map({"name": Str(), "tags": TAGS}, frozenset({"name", "tags"})),
+        "contents": Map(
+            {"name": Str(), "tags": TAGS, "notes": NOTES, "shape": OneOf(tuple(SHAPES)),
+             "width": Num(), "thickness": Num(), "description": Str(),
+             "sides": ListOf(Str(), 2, 2), "file": Str()},
+            frozenset({"name", "tags", "notes", "shape", "width", "thickness", "description",
+                       "sides", "file"}),
+        ),  # fmt: skip
         "locked": Bool(),
         "face_up": Bool(),
+        "tint": Str(pattern=r"#[0-9a-fA-F]{6}|\{\w+\}", hint="'#rrggbb' or a '{field}'"),
+        "order": OneOf(tuple(BAG_ORDERS)),
     },
     frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
                "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
-               "locked", "face_up", "back"}),
+               "locked", "face_up", "back", "shape", "tint", "order"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -127,8 +155,9 @@ MANIFEST = Map(
         "setup": ListOf(STEP),
         "score": Map({"start": Int(-999, 999), "min": Int(-999, 999), "max": Int(-999, 999)}),
         "snap_points": ListOf(Map({"at": POSITION, "tags": TAGS}, frozenset({"tags"}))),
+        "seat_fields": ID,
     },
-    frozenset({"anchors", "setup", "score", "snap_points"}),
+    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields"}),
 )
 
 
@@ -176,6 +205,18 @@ def pieces_by_id(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {piece["id"]: piece for piece in manifest["pieces"]}
 
 
+def thickness_by_kind(manifest: dict[str, Any]) -> dict[str, float]:
+    """The ``thickness`` of each piece (or bag's contents) whose notes mapping names its
+    ``kind``: what a script stacks such pieces by."""
+    found = {}
+    for piece in manifest["pieces"]:
+        for made in (piece, piece.get("contents", {})):
+            notes = made.get("notes")
+            if isinstance(notes, dict) and "kind" in notes and "thickness" in made:
+                found[str(notes["kind"])] = float(made["thickness"])
+    return found
+
+
 def deck_entries(piece: dict[str, Any], rosters: dict[str, Any]) -> list[dict[str, Any]]:
     """A deck's distinct card faces in order: each roster entry, times each value of ``each``
     (``{value: [1, 2, 3, 4]}`` makes a card per entry and value, with that field)."""
@@ -218,6 +259,8 @@ class _Known:
     areas: dict[str, Any]
     pictures: dict[str, Any]
     seat_points: set[str]
+    #: the game's tracks every seat has (``<name>:<colour>``), by name
+    seat_tracks: set[str] = frozenset()  # type: ignore[assignment]
 
 
 def rosters_of(data: dict[str, Any], hooks: TableHooks | None = None) -> dict[str, Any]:
@@ -243,7 +286,10 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
             raise FieldError(f"{path}.anchors.{name}", f"{name!r} is a point the game supplies")
     known = _Known({**hooks.anchors, **own}, dict(hooks.tracks), dict(hooks.areas),
                    dict(hooks.pictures),
-                   set.intersection(*points) if len(points) == len(seats) else set())  # fmt: skip
+                   set.intersection(*points) if len(points) == len(seats) else set(),
+                   seat_tracks(hooks, seats))  # fmt: skip
+    if "seat_fields" in manifest:
+        _check_seat_fields(manifest["seat_fields"], f"{path}.seat_fields", rosters, len(seats))
     unique_names(seats, f"{path}.seats[{{}}]", "seat colour {!r} listed twice")
     if len(seats) < high:
         raise FieldError(f"{path}.seats", f"expected at least {high} seats, got {len(seats)}")
@@ -280,6 +326,7 @@ def _check_at(at: Any, path: str, known: _Known) -> None:
         ("track", known.tracks, "tracks"),
         ("seat", known.seat_points, "points of every seat"),
         ("area", known.areas, "areas"),
+        ("seat_track", known.seat_tracks, "tracks of every seat"),
     )
     for key, names, what in lists:
         if isinstance(at.get(key), str) and at[key] not in names:
@@ -287,11 +334,29 @@ def _check_at(at: Any, path: str, known: _Known) -> None:
             raise FieldError(f"{path}.{key}", f"unknown {key} {at[key]!r} ({what}: {listed})")
 
 
+def seat_tracks(hooks: TableHooks, seats: list[str]) -> set[str]:
+    """The names of the game's tracks every seat has: a track ``<name>:<colour>`` per seat."""
+    names = {name.rsplit(":", 1)[0] for name in hooks.tracks if ":" in name}
+    return {n for n in names if all(f"{n}:{colour}" in hooks.tracks for colour in seats)}
+
+
+def _check_seat_fields(name: str, path: str, rosters: dict[str, Any], seats: int) -> None:
+    """``seat_fields`` names a roster with an entry (the seat's {fields}) for every seat."""
+    if name not in rosters:
+        listed = ", ".join(sorted(rosters)) or "none"
+        raise FieldError(path, f"unknown roster {name!r} (rosters: {listed})")
+    if len(rosters[name]) < seats:
+        raise FieldError(path, f"roster {name!r} has {len(rosters[name])} entries for "
+                         f"{seats} seats")  # fmt: skip
+
+
 def object_count(piece: dict[str, Any], rosters: dict[str, Any]) -> int:
     """How many objects a piece lays at each of its spots (a roster token: entries x count)."""
     count = piece.get("count", 1)
     if piece["kind"] == "token" and "roster" in piece:
         return len(rosters[piece["roster"]]) * count
+    if piece["kind"] in ("bag", "infinite_bag") and "roster" in piece:
+        return len(rosters[piece["roster"]])
     return count if piece["kind"] in ("token", "tile", "die", "bag") else 1
 
 
@@ -316,7 +381,8 @@ def _check_piece(
         if name not in components:
             listed = ", ".join(sorted(components)) or "none"
             raise FieldError(f"{path}.{key}", f"unknown component {name!r} (components: {listed})")
-        has_faces = "face" in components[name]
+        sides = piece.get("contents", {}).get("sides", ["face"])
+        has_faces = all(isinstance(components[name].get(side), list) for side in sides)
         if (needs == "die") == has_faces:
             want = "a die (faces, style)" if needs == "die" else "a layout (size, face)"
             raise FieldError(f"{path}.{key}", f"a {kind} needs {want} component; "
@@ -334,11 +400,21 @@ def _check_piece(
         raise FieldError(f"{path}.component", f"a {kind}'s component needs a back layout")
     if "back" in piece:
         _check_back(piece["back"], f"{path}.back", components, known)
+    _check_shape(piece, path)
+    _check_shape(piece.get("contents", {}), f"{path}.contents", piece)
+    contents = piece.get("contents", {})
+    if ("sides" in contents or "file" in contents) and (kind != "bag" or "shape" not in contents
+                                                        or "roster" not in piece):  # fmt: skip
+        raise FieldError(f"{path}.contents", "sides and file are for the shaped tiles of a "
+                         "roster bag")  # fmt: skip
+    if kind == "bag" and "roster" in piece and "count" in piece:
+        raise FieldError(f"{path}.count", "a bag holds count tokens or one per roster entry, "
+                         "not both")  # fmt: skip
     drawn_wide = "picture" in piece and known.pictures[piece["picture"]].width is not None
     if kind in ("board", "tile") and "width" not in piece and not drawn_wide:
         raise FieldError(f"{path}.width", f"missing required key (the {kind}'s width on the "
                          "table, in TTS units)")  # fmt: skip
-    if "width" in piece and not 0.5 <= piece["width"] <= 60:
+    if "width" in piece and "shape" not in piece and not 0.5 <= piece["width"] <= 60:
         raise FieldError(f"{path}.width", f"expected 0.5 to 60 units, got {piece['width']}")
     if kind == "zone" and "size" not in piece and not (isinstance(piece["at"], dict)
                                                        and "area" in piece["at"]):  # fmt: skip
@@ -364,6 +440,25 @@ def _check_piece(
         if need > have:
             raise FieldError(f"{path}.at.track", f"{need} objects but track {at['track']!r} "
                              f"has {have} points")  # fmt: skip
+
+
+def _check_shape(shaped: dict[str, Any], path: str, piece: dict[str, Any] | None = None) -> None:
+    """A tile-shaped token (``shape``) is drawn from a layout component, ``width`` wide at
+    rest; a plain token has no width (its ``scale`` sizes it)."""
+    owner = piece or shaped
+    if "shape" in shaped:
+        if "component" not in owner:
+            raise FieldError(f"{path}.shape", "a shaped token is drawn from a component")
+        if "width" not in shaped:
+            raise FieldError(f"{path}.width", "missing required key (a shaped token's side "
+                             "or diameter at rest, in TTS units)")  # fmt: skip
+        if not 0.1 <= shaped["width"] <= 20:
+            raise FieldError(f"{path}.width", f"expected 0.1 to 20 units, got {shaped['width']}")
+        if not 0.01 <= shaped.get("thickness", 0.2) <= 5:
+            raise FieldError(f"{path}.thickness", "expected 0.01 to 5 units, got "
+                             f"{shaped['thickness']}")  # fmt: skip
+    elif "width" in shaped and owner["kind"] != "tile" and owner["kind"] != "board":
+        raise FieldError(f"{path}.width", "only a shaped token (shape) has a width")
 
 
 def _check_back(name: str, path: str, components: dict[str, Any], known: _Known) -> None:
@@ -407,13 +502,29 @@ _KEYS: dict[str, frozenset[str]] = {
             "numbered",
             "states",
             "locked",
+            "shape",
+            "width",
         }
     ),
-    "bag": frozenset({"component", "picture", "count", "scale", "thickness", "locked", "contents"}),
-    "infinite_bag": frozenset({"component", "picture", "scale", "thickness", "locked", "contents"}),
+    "bag": frozenset(
+        {"component", "picture", "roster", "count", "scale", "thickness", "locked", "contents",
+         "tint", "order"}
+    ),  # fmt: skip
+    "infinite_bag": frozenset(
+        {"component", "picture", "roster", "scale", "thickness", "locked", "contents"}
+    ),
     "tile": frozenset(
-        {"component", "picture", "count", "width", "thickness", "numbered", "states", "locked",
-         "back"}
+        {
+            "component",
+            "picture",
+            "count",
+            "width",
+            "thickness",
+            "numbered",
+            "states",
+            "locked",
+            "back",
+        }
     ),  # fmt: skip
     "board": frozenset({"component", "picture", "width", "thickness", "locked", "back"}),
     "die": frozenset({"component", "picture", "count", "scale", "numbered"}),
@@ -438,9 +549,12 @@ def _check_step(
     if source["kind"] not in SOURCES:
         raise FieldError(f"{path}.deal", f"{step['deal']!r} is a {source['kind']}; setup deals "
                          f"from a {', '.join(SOURCES)}")  # fmt: skip
-    if isinstance(source["at"], dict) and "seat" in source["at"]:
+    if isinstance(source["at"], dict) and ("seat" in source["at"] or "seat_track" in source["at"]):
         raise FieldError(f"{path}.deal", f"{step['deal']!r} lies at every seat; deal from a "
                          "shared piece")  # fmt: skip
+    if "roster" in source and source["kind"] == "infinite_bag":
+        raise FieldError(f"{path}.deal", f"{step['deal']!r} is a bag per roster entry; deal "
+                         "from one bag")  # fmt: skip
     if step["to"] == "hand" and source["kind"] != "deck":
         raise FieldError(f"{path}.to", "only cards go to a hand; put tokens at a seat spot")
     if isinstance(step["to"], dict) and "track" in step["to"]:
@@ -469,7 +583,7 @@ def _check_supply(
     if source["kind"] == "infinite_bag":
         return
     have = (deck_size(source, rosters) if source["kind"] == "deck"
-            else source.get("count", 1))  # fmt: skip
+            else object_count(source, rosters))  # fmt: skip
     for n in range(players[0], players[1] + 1):
         need = taken.get((source["id"], n), 0) + step_count(step, n) * n
         taken[(source["id"], n)] = need

@@ -18,7 +18,7 @@ from .checks import check
 from .positions import positions_on
 from .rules import action_texts, rules_config
 from .schema import FIELDS, OPTIONAL
-from .table import AREA_SLOTS, area_slot, table_points
+from .table import area_slot, area_slots, table_points
 from .tiles import tile_list
 
 GAME_ID = "ark-and-noah"
@@ -27,11 +27,11 @@ STRATEGIES = "tts_builder.strategies.ark_and_noah"  # its rule functions' input 
 GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on, STRATEGIES)
 
 __all__ = [
-    "AREA_SLOTS",
     "GAME",
     "GAME_ID",
     "action_texts",
     "area_slot",
+    "area_slots",
     "rules_config",
     "table_points",
     "tile_list",

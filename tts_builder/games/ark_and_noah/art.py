@@ -1,6 +1,7 @@
-"""Ark & Noah pictures: the animal tiles' two sides, the thumbnail and the preview sheet (the
-boards: ``boards.board_pictures``). Component sides go through the shared memoised renderer
-(``render.components.Sides``), so each distinct side is drawn once per build."""
+"""Ark & Noah pictures: the thumbnail and the preview sheet (the boards:
+``boards.board_pictures``; the animal tiles' two sides: the table manifest's animal bags).
+Component sides go through the shared memoised renderer (``render.components.Sides``), so each
+distinct side is drawn once per build."""
 
 from __future__ import annotations
 
@@ -9,22 +10,6 @@ from ...json_types import Data
 from ...plugin import Images
 from ...render import Sides
 from .tiles import tile_fields
-
-
-def tile_images(sides: Sides, data: Data, tiles: list[Data]) -> dict[int, tuple[str, str]]:
-    """Each tile's (unpaired side URL, paired side URL): the two faces of a double-sided tile."""
-    return {
-        t["tile"]: tuple(  # type: ignore[misc]
-            sides.png(
-                f"animal-{t['name'].lower()}-{t['sex']}-{side}",
-                "animal",
-                side,
-                tile_fields(t, side, data["tile_colors"]),
-            )
-            for side in ("unpaired", "paired")
-        )
-        for t in tiles
-    }
 
 
 def thumbnail(sides: Sides, data: Data, tiles: list[Data], images: Images) -> bytes:

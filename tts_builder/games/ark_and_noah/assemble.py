@@ -3,20 +3,19 @@ builds the Ark for the seated players), its Global script and UI."""
 
 from __future__ import annotations
 
-from rules_ref.ark_and_noah import for_players, hull_edges, pitch_fields
+from rules_ref.ark_and_noah import hull_edges, pitch_fields
 
 from ... import geometry as geo
 from ...gamekit.output import build_files, game_save
+from ...gamekit.table import lua_snap_points
 from ...json_types import Data
 from ...lua.scripts import global_script, global_ui
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
 from ...save import GuidAllocator
-from ...table import Art, lay_table
+from ...table import Art, Table, lay_table, thickness_by_kind
 from . import table as tab
-from .animals import animal_side, place_animals
-from .art import preview, thumbnail, tile_images
+from .art import preview, thumbnail
 from .boards import section_keys, snap_points, table_hooks
-from .pieces import place_pieces
 from .positions import ark_positions, board_positions, drawn_positions
 from .rules import rules_config
 from .tiles import tile_list
@@ -30,7 +29,7 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     hooks = table_hooks(definition.base_data, data, config)
     art = Art(definition.root, data["components"], images, hooks.pictures)
     tiles = tile_list(data)
-    save, script, ui, positions = _save(definition, config, art, hooks, tiles)
+    save, script, ui, positions = _save(definition, config, art, hooks)
     thumb = thumbnail(art.sides, data, tiles, images)
     sheet = preview(art.sides, data, tiles, images)
     files = build_files(definition.id, save, thumb, sheet, script, ui)
@@ -78,18 +77,8 @@ def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> 
     }
 
 
-def lua_snap_points(snaps: list[Data]) -> list[Data]:
-    """Save-form snap points ({Position, Rotation, Tags}) in the form ``setSnapPoints`` takes
-    ({position, rotation, rotation_snap, tags}: the Lua API's keys are lower case)."""
-    return [
-        {"position": p["Position"], "tags": p.get("Tags", [])}
-        | ({"rotation": p["Rotation"], "rotation_snap": True} if "Rotation" in p else {})
-        for p in snaps
-    ]
-
-
 def _save(
-    definition: GameDefinition, config: Data, art: Art, hooks: TableHooks, tiles: list[Data]
+    definition: GameDefinition, config: Data, art: Art, hooks: TableHooks
 ) -> tuple[Data, str, str, list[geo.ScriptPosition]]:
     """The save (laid out for the most players), its Global script and UI, and the positions
     its script uses on that layout."""
@@ -103,16 +92,18 @@ def _save(
     guids_of = {kind: iter(laid.guids.get(f"ark-{kind}", [])) for kind in biggest.layout}
     keys = section_keys(biggest.layout)
     sections = {key: next(guids_of[kind]) for key, kind in zip(keys, biggest.layout, strict=True)}
-    sides = art.sides
-    aspect = geo.image_aspect(data["components"]["animal"]["size"]) or 1.0
-    bags, animals = place_animals(guids, tiles, tile_images(sides, data, tiles), table, aspect)
+    tiles = tile_info(hooks, laid)
     cells = (tab.score_cells(data), tab.round_cells(data, config))
-    most_workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
-    pieces, found = place_pieces(guids, sides, config, seats, table, cells, most_workers)
+    supply = dict(zip(colours, laid.guids["dividers"], strict=True))  # the supply bags
+    supply |= {
+        k: laid.guids[f"{k}-supply"][0] for k in ("food", "pitch") if f"{k}-supply" in laid.guids
+    }
+    workers = laid.guids["workers"]
+    per = len(workers) // len(colours)  # each seat's, in seat order
     arks = {str(n): _ark_context(data, config, n, sections) for n in range(low, high + 1)}
     save_snaps = arks[str(high)]["snaps"]
     for ark in arks.values():
-        ark["snaps"] = lua_snap_points(ark["snaps"])
+        ark["snaps"] = lua_snap_points(ark["snaps"])  # Setup sets its count's
     drawn = [[round(x, 4), round(z, 4)] for x, z in tab.line_of(table["drawn"], 6)]
     ctx = {
         "game": {"id": definition.id, "name": data["name"]},
@@ -120,7 +111,7 @@ def _save(
         "players": {"min": low, "max": high},
         "variant": config["variant"] or "",
         "colors": colours,
-        "seats": [script_seat(seat) for seat in seats],
+        "seats": [script_seat(seat, tab.area_slots(data)) for seat in seats],
         "arks": arks,
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
         "spaces": tab.action_spaces(data, config),
@@ -130,17 +121,23 @@ def _save(
         "drawn": drawn,
         "area": {
             "size": list(table["area_size"]),
-            "slots": {k: s._asdict() for k, s in tab.AREA_SLOTS.items()},
+            "slots": {k: s._asdict() for k, s in tab.area_slots(data).items()},
         },
         "y": {"table": geo.TABLE_TOP_Y, "board": tab.BOARD_TOP, "bag": tab.BAG_Y},
         "thickness": {
-            **{kind: spec[2] for kind, spec in tab.PIECES.items()},
-            "animal": tab.ANIMAL_THICKNESS,
-            "divider": tab.DIVIDER_THICKNESS,
+            **thickness_by_kind(table),
         },
-        "guids": {"bags": animals["bags"], "sections": sections, **found},
-        "tiles": animals["tiles"],
-        "tile_guids": animals["tile_guids"],
+        "guids": {
+            **{"sections": sections, "supply": supply},
+            "bags": {sex: laid.guids[f"{sex}-animals"][0] for sex in ("male", "female")},
+            "characters": dict(zip(colours, laid.guids["characters"], strict=True)),
+            "workers": {c: workers[i * per : (i + 1) * per] for i, c in enumerate(colours)},
+            "score": dict(zip(colours, laid.guids["score-markers"], strict=True)),
+            "round": laid.guids["round-marker"][0],
+            "bonus": {str(v): g for v, g in enumerate(laid.guids["bonus-bags"], start=1)},
+        },
+        "tiles": tiles,
+        "tile_guids": sorted(tiles, key=lambda guid: tiles[guid]["tile"]),
     }
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
@@ -149,7 +146,7 @@ def _save(
         data,
         name=f"{data['name']}{' (family)' if family else ''}",
         game_mode=data["name"],
-        objects=laid.objects + bags + pieces,
+        objects=laid.objects,
         script=script,
         ui=ui,
         note=data["description"],
@@ -158,18 +155,32 @@ def _save(
     positions = ark_positions(data, biggest, [sections[k] for k in keys])
     boards_by = {k: laid.guids[k][0] for k in ("action-board", "score-track", "round-track")}
     positions += board_positions(data, config, boards_by)
-    positions += drawn_positions(drawn, animal_side(table["square"]))
+    positions += drawn_positions(drawn, tab.animal_side(data))
     return save, script, ui, positions
 
 
-def script_seat(seat: Data) -> Data:
+#: What the script knows of each animal tile (``tiles``: GUID -> these fields).
+TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
+
+
+def tile_info(hooks: TableHooks, laid: Table) -> dict[str, Data]:
+    """What the script knows of each animal tile, by GUID (the tiles in the animal bags)."""
+    info = {}
+    for sex in ("male", "female"):
+        bag = f"{sex}-animals"
+        for tile, guid in zip(hooks.rosters[bag], laid.contents[bag], strict=True):
+            info[guid] = {k: tile[k] for k in TILE_INFO}
+    return info
+
+
+def script_seat(seat: Data, slots: dict[str, tab.Slots]) -> Data:
     """A seat as the script sees it: beside its fields, ``upright`` (the rotY its pieces read
     upright at), ``axes`` (the table directions [x, z] of its right and forward) and
     ``places`` (each kind's places in its area, one layer, as [x, z]: the table's
-    ``area_slot``), so the script does no seat-relative arithmetic of its own."""
+    ``area_slot`` of ``slots``), so the script does no seat-relative arithmetic of its own."""
     places = {
-        kind: [tab.area_slot(seat, kind, k)[::2] for k in range(s.per_line * s.lines)]
-        for kind, s in tab.AREA_SLOTS.items()
+        kind: [tab.area_slot(seat, kind, k, slots)[::2] for k in range(s.per_line * s.lines)]
+        for kind, s in slots.items()
     }
     axes = {
         name: list(geo.rotate_y(*unit, seat["facing"]))

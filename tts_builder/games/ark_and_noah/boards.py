@@ -7,14 +7,26 @@ from __future__ import annotations
 
 from functools import partial
 
-from rules_ref.ark_and_noah import make_config
+from rules_ref.ark_and_noah import for_players, make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
 from ...render import ark
 from ...save import objects as obj
 from .rules import action_texts
-from .table import BOARD_TOP, ArkPlan, ark_plan, round_track_width
+from .table import (
+    BOARD_TOP,
+    ArkPlan,
+    area_slot,
+    area_slots,
+    ark_plan,
+    line_of,
+    marker_spot,
+    round_cells,
+    round_track_width,
+    score_cells,
+)
+from .tiles import bag_roster, tile_list
 
 
 def section_keys(layout: list[str]) -> list[str]:
@@ -24,15 +36,59 @@ def section_keys(layout: list[str]) -> list[str]:
 
 
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
-    """What the table manifest lays the boards with: their pictures, and the tracks
-    ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a kind that Ark
-    has none of is left off)."""
+    """What the table manifest lays the boards and shared pieces with: the boards' pictures,
+    the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
+    kind that Ark has none of is left off), the round track's first cell (``round-start``),
+    the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); and
+    the animal bags' places and tiles (``<sex>-animals``: anchors and rosters),
+    the supply bags' places (``supply:<colour>``, ``food-supply``, ``pitch-supply``) and
+    pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per piece); and
+    per seat its character's, its workers' and its score marker's places (``character:<colour>``,
+    ``workers:<colour>``, ``score-start:<colour>``) and its fields (roster ``seat-pieces``: the
+    character's ``name``, the colour's ``color`` hex)."""
     plan = ark_plan(data, config, data["players"]["max"])
     tracks = {f"ark-{kind}": [] for kind in ark.SECTION_KINDS}
     for kind, b in plan.sections:
         tracks[f"ark-{kind}"].append((b.transform.pos[0], b.transform.pos[2]))
     omit = frozenset(name for name, points in tracks.items() if not points)
-    return TableHooks(pictures=board_pictures(base, data, config), tracks=tracks, omit=omit)
+    values = range(1, config["bonus_max"] + 1)
+    tracks["bonus-bags"] = [tuple(p) for p in line_of(data["table"]["bonus_bags"], len(values))]
+    low, high = data["players"]["min"], data["players"]["max"]
+    workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
+    slots, start = area_slots(data), score_cells(data)[0]
+    for i, seat in enumerate(data["table"]["seats"][:high]):
+        c = seat["color"]
+        tracks[f"character:{c}"] = [tuple(area_slot(seat, "character", 0, slots))]
+        tracks[f"workers:{c}"] = [
+            tuple(area_slot(seat, "workers", k, slots)) for k in range(workers)
+        ]
+        x, z = marker_spot(start, i)
+        tracks[f"score-start:{c}"] = [(x, BOARD_TOP, z)]
+    seat_pieces = [{"name": data["characters"][i], "color": data["colors"][i]["hex"]}
+                   for i in range(high)]  # fmt: skip
+    # The supply bags in a row: each colour's dividers, then food and pitch (if the game has them).
+    supply, row = config["supply"], [tuple(p) for p in line_of(data["table"]["supply"], high + 2)]
+    for i, seat in enumerate(data["table"]["seats"][:high]):
+        tracks[f"supply:{seat['color']}"] = [row[i]]
+    x, z = round_cells(data, config)[0]
+    anchors = {"round-start": (x, BOARD_TOP, z), "food-supply": row[high],
+               "pitch-supply": row[high + (supply["food"] > 0)]}  # fmt: skip
+    tiles, sexes = tile_list(data), ("male", "female")
+    anchors |= {f"{sex}-animals": tuple(data["table"]["bags"][sex]) for sex in sexes}
+    counts = {"dividers": supply["dividers_per_color"], "food": supply["food"],
+              "pitch": supply["pitch"]}  # fmt: skip
+    return TableHooks(
+        pictures=board_pictures(base, data, config),
+        anchors=anchors,
+        tracks=tracks,
+        rosters={
+            "bonus-values": [{"value": v} for v in values],
+            "seat-pieces": seat_pieces,
+            **{kind: [{}] * n for kind, n in counts.items()},  # a bag's pieces, one per entry
+            **{f"{sex}-animals": bag_roster(tiles, sex, data["tile_colors"]) for sex in sexes},
+        },
+        omit=omit | {f"{kind}-supply" for kind in ("food", "pitch") if counts[kind] == 0},
+    )
 
 
 def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:

@@ -152,7 +152,8 @@ FIELDS = {
             "supply": _LINE,
             "seats": ListOf(_SEAT, 1, 10),
             "area_size": Point(2),
-            "pieces": MANIFEST.fields["pieces"],  # the boards (the table manifest's pieces)
+            "pieces": MANIFEST.fields["pieces"],  # the boards and loose pieces (the manifest's)
+            "seat_fields": MANIFEST.fields["seat_fields"],
         }
     ),
 }

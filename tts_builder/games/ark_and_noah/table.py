@@ -19,7 +19,7 @@ from ... import geometry as geo
 from ...gamekit.table import hand_placement
 from ...json_types import Data
 from ...render import ark
-from ...table import pieces_by_id
+from ...table import pieces_by_id, thickness_by_kind
 from ...table.layout import spots
 
 #: Thickness of every board tile; pieces on a board lie on its top.
@@ -27,18 +27,6 @@ BOARD_THICKNESS = 0.2
 BOARD_TOP = round(geo.TABLE_TOP_Y + BOARD_THICKNESS, 4)
 #: Bags are not Custom_Tiles (size and origin not established): dropped from a little above.
 BAG_Y = 1.8
-#: Animal tiles are sized to fit an Ark square (``table.square`` times ANIMAL_FILL).
-ANIMAL_FILL, ANIMAL_THICKNESS, DIVIDER_THICKNESS = 0.86, 0.1, 0.1
-#: Every piece: (Custom_Tile type: 0 box, 2 circle; side or diameter at rest, thickness).
-PIECES: dict[str, tuple[int, float, float]] = {
-    "food": (2, 0.44, 0.15),
-    "pitch": (0, 0.28, 0.28),
-    "worker": (2, 0.6, 0.3),
-    "score": (2, 0.32, 0.2),
-    "round": (2, 0.5, 0.3),
-    "bonus": (2, 0.56, 0.1),
-    "character": (2, 1.2, 0.1),
-}
 
 
 class Slots(NamedTuple):
@@ -51,18 +39,33 @@ class Slots(NamedTuple):
     per_line: int
     line: tuple[float, float]
     lines: int
-    lift: float
+    lift: float = 0.0
 
 
-#: Where a seat's pieces lie in its area (right, forward from the area's centre, toward the Ark).
-AREA_SLOTS: dict[str, Slots] = {
-    "animals": Slots((-4.5, 2.1), (1.5, 0.0), 7, (0.0, -1.45), 2, ANIMAL_THICKNESS),
-    "dividers": Slots((-2.6, -0.3), (0.0, -0.3), 7, (1.7, 0.0), 3, DIVIDER_THICKNESS),
-    "food": Slots((2.4, -0.6), (0.5, 0.0), 6, (0.0, -0.5), 2, PIECES["food"][2]),
-    "pitch": Slots((2.4, -1.8), (0.4, 0.0), 7, (0.0, -0.4), 3, PIECES["pitch"][2]),
-    "workers": Slots((-3.0, -2.6), (0.8, 0.0), 4, (0.0, 0.0), 1, PIECES["worker"][2]),
-    "character": Slots((-4.5, -2.2), (0.0, 0.0), 1, (0.0, 0.0), 1, PIECES["character"][2]),
+#: Where a seat's pieces lie in its area: kind -> (the notes kind of its table-manifest piece,
+#: whose thickness lifts a layer: :func:`area_slots`; its places).
+MANIFEST_SLOTS: dict[str, tuple[str, Slots]] = {
+    "animals": ("animal", Slots((-4.5, 2.1), (1.5, 0.0), 7, (0.0, -1.45), 2)),
+    "dividers": ("divider", Slots((-2.6, -0.3), (0.0, -0.3), 7, (1.7, 0.0), 3)),
+    "food": ("food", Slots((2.4, -0.6), (0.5, 0.0), 6, (0.0, -0.5), 2)),
+    "pitch": ("pitch", Slots((2.4, -1.8), (0.4, 0.0), 7, (0.0, -0.4), 3)),
+    "workers": ("worker", Slots((-3.0, -2.6), (0.8, 0.0), 4, (0.0, 0.0), 1)),
+    "character": ("character", Slots((-4.5, -2.2), (0.0, 0.0), 1, (0.0, 0.0), 1)),
 }
+
+
+def area_slots(data: Data) -> dict[str, Slots]:
+    """Every kind's places in a seat's area (right, forward from the area's centre, toward the
+    Ark), each layer lifted by its manifest piece's thickness in the definition."""
+    thick = thickness_by_kind(data["table"])
+    return {k: s._replace(lift=thick[kind]) for k, (kind, s) in MANIFEST_SLOTS.items()}
+
+
+def animal_side(data: Data) -> float:
+    """The side of an animal tile on the table (the manifest's animal bags' tiles)."""
+    return float(pieces_by_id(data["table"])["male-animals"]["contents"]["width"])
+
+
 #: Where each seat's scoring marker lies in a track cell: one corner per seat (dx, dz).
 MARKER_CORNERS = ((-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18))
 
@@ -75,9 +78,10 @@ def seat_point(seat: Data, right: float, forward: float) -> list[float]:
     return [round(x, 4), round(z, 4)]
 
 
-def area_slot(seat: Data, what: str, k: int) -> list[float]:
-    """The k-th (0-based) place of a kind of piece in a seat's area: [x, y, z] on the table."""
-    s = AREA_SLOTS[what]
+def area_slot(seat: Data, what: str, k: int, slots: dict[str, Slots]) -> list[float]:
+    """The k-th (0-based) place of a kind of piece in a seat's area: [x, y, z] on the table
+    (``slots``: :func:`area_slots` for the manifest's pieces)."""
+    s = slots[what]
     layer, rest = divmod(k, s.per_line * s.lines)
     line, col = divmod(rest, s.per_line)
     x, z = seat_point(

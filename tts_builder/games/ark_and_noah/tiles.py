@@ -30,6 +30,18 @@ def tile_list(data: Data) -> list[Data]:
 
 
 def tile_fields(tile: Data, side: str, colors: dict[str, str]) -> Data:
-    """The fields an animal-tile layout may use on ``side`` (unpaired or paired)."""
+    """The fields an animal-tile layout may use on ``side`` (unpaired or paired): ``bg`` the
+    side's colour, ``paired_bg`` the paired side's."""
     bg = colors["paired"] if side == "paired" else colors[tile["sex"]]
-    return {k: tile[k] for k in ("name", "symbol", "size", "vp", "art", "mark")} | {"bg": bg}
+    fields = {k: tile[k] for k in ("name", "symbol", "size", "vp", "art", "mark")}
+    return fields | {"bg": bg, "paired_bg": colors["paired"]}
+
+
+def bag_roster(tiles: list[Data], sex: str, colors: dict[str, str]) -> list[Data]:
+    """The tiles of one sex as the table manifest's roster of that sex's bag: each tile's
+    fields, its unpaired side's layout fields and ``key`` (its image names' stem)."""
+    return [
+        {**t, **tile_fields(t, "unpaired", colors), "key": f"{t['name'].lower()}-{sex}"}
+        for t in tiles
+        if t["sex"] == sex
+    ]
