@@ -196,7 +196,13 @@ def _table_png(result: Any, cache: Any) -> bytes:
     import hashlib
 
     from .build import package_digest
-    from .picture import images_from_files, picture_subtitle, picture_title, table_picture
+    from .picture import (
+        image_name,
+        images_from_files,
+        picture_subtitle,
+        picture_title,
+        table_picture,
+    )
     from .render import encode_png
 
     title = picture_title(result.definition.base_data, result.variant)
@@ -218,11 +224,51 @@ def _table_png(result: Any, cache: Any) -> bytes:
         looked_up.append(url)
         return lookup(url)
 
-    picture = table_picture(result.save, recorded, result.positions, title, subtitle=subtitle)
-    names = sorted({f"images/{url.rsplit('/', 1)[-1]}" for url in looked_up})
+    picture = table_picture(result.save, recorded, result.positions, title, subtitle=subtitle,
+                            shrunk=_cached_shrink(result.files, cache))  # fmt: skip
+    names = sorted({image_name(url) for url in looked_up})
     cache[uses_key] = json.dumps(names).encode()
     data = cache[_table_digest(key, names, result.files)] = encode_png(picture)
     return data
+
+
+def _cached_shrink(files: dict[str, bytes], cache: Any) -> Any:
+    """A :data:`~.picture.Shrink` through the build cache: an image scaled down is kept by
+    the digest of its file's bytes, the region and the size (and the package's code), so a
+    redrawn ``table.png`` decodes and resamples only the images that changed, and a variant
+    reuses its game's. An entry that does not hold the size's pixels is made again."""
+    import hashlib
+    import zlib
+
+    from PIL import Image
+
+    from .build import package_digest
+    from .picture import image_name, shrink
+
+    digests: dict[str, str] = {}
+
+    def shrunk(region: Any, size: tuple[int, int]) -> Any:
+        name = image_name(region.url)
+        data = files.get(name)
+        if data is None:  # not the build's own image: nothing to key it by
+            return shrink(region, size)
+        if name not in digests:
+            digests[name] = hashlib.sha256(data).hexdigest()
+        key = hashlib.sha256(f"{package_digest()}|{digests[name]}|{region.box}|{size}".encode())
+        entry = f"table-shrunk:{key.hexdigest()}"
+        stored = cache.get(entry)
+        if stored is not None:
+            try:
+                pixels = zlib.decompress(stored)
+            except zlib.error:
+                pixels = b""
+            if len(pixels) == size[0] * size[1] * 4:
+                return Image.frombytes("RGBA", size, pixels)
+        image = shrink(region, size)
+        cache[entry] = zlib.compress(image.tobytes(), 1)
+        return image
+
+    return shrunk
 
 
 def _table_digest(key: Any, names: list[str], files: dict[str, bytes]) -> str:
