@@ -10,6 +10,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,7 @@ def build(
     """Build GAMES into dist/<game>/ (default: the games in the current folder, if any, else
     every bundled game)."""
     from .build import DEFAULT_OUT, BuildOptions, describe_outputs
-    from .definition import shown_path
+    from .definition import load_definition, shown_path
     from .fingerprint import MANIFEST_PREFIX, build_fingerprint, manifest, up_to_date
     from .writer import DirCache, tree_matches, write_tree
 
@@ -87,7 +88,14 @@ def build(
     fingerprints: dict[str, list[Any]] = {}  # fingerprint -> the builds it stands for
     request = {"out": str(out), "base_url": base_url, "variant": variant}
     chosen_games = _games(games, report.assets)
-    _check_folders(chosen_games, variant, report.assets)
+    loaded: dict[str, Any] = {}  # each game's definition, loaded once for all its variants
+
+    def definition(game: str) -> Any:
+        if game not in loaded:
+            loaded[game] = load_definition(game, report.assets)
+        return loaded[game]
+
+    _check_folders(chosen_games, variant, report.assets, definition)
     for game in chosen_games:
         # Nothing this game's build reads changed, and its folders are as built: skip it.
         fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
@@ -98,11 +106,15 @@ def build(
                        "nothing rebuilt)")
                 report(f"{shown_path(out / folder)}/: up to date")
             continue
-        variants = [variant] if variant else [None, *_variants(game, report.assets)]
+        if not builds:  # a new process compiles no template the cache holds compiled
+            from .lua.templates import cache_bytecode
+
+            cache_bytecode(cache)
+        variants = [variant] if variant else [None, *definition(game).variants]
         for chosen in variants:
             started = time.perf_counter()
             options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
-            result = build_checked(game, options, cache, report.assets)
+            result = build_checked(game, options, cache, report.assets, definition(game))
             builds.append(result)
             fingerprints.setdefault(fingerprint, []).append(result)
             report(
@@ -122,33 +134,41 @@ def build(
         cache[fingerprint] = manifest({result.folder: result.files for result in made})
 
 
-def _check_folders(games: list[str], variant: str | None, assets: Path | None) -> None:
+def _check_folders(
+    games: list[str], variant: str | None, assets: Path | None,
+    definition: Callable[[str], Any] | None = None,
+) -> None:  # fmt: skip
     """No two builds share a ``dist/`` folder (game ``a-b`` and game ``a``'s variant ``b``
     would replace each other): a one-line error at the variant. Every game found counts, not
-    only those built now."""
+    only those built now (``definition``: a game's definition, by id; default: loaded)."""
     from .definition import available_games, load_definition
     from .plugin import output_folder
 
+    if definition is None:
+        definition = partial(load_definition, assets_root=assets)
     owners = {output_folder(source.id, None): source.id for source in available_games(assets)}
     owners.update({output_folder(game, None): game for game in games})
-    variants = {game: [variant] if variant else _variants(game, assets) for game in games}
+    variants = {game: [variant] if variant else definition(game).variants for game in games}
     for game in games:
         for name in variants[game]:
             folder = output_folder(game, name)
             if folder in owners:
-                raise load_definition(game, assets).doc.error(
+                raise definition(game).doc.error(
                     f"variants.{name}", f"builds into {folder}/, as the game {owners[folder]!r} "
                     "does; rename the variant or that game",
                 )  # fmt: skip
             owners[folder] = f"{game} variant {name}"
 
 
-def build_checked(game: str, options: Any, cache: Any, assets: Path | None = None) -> Any:
+def build_checked(
+    game: str, options: Any, cache: Any, assets: Path | None = None, definition: Any = None
+) -> Any:
     """What ``build`` writes for one game or variant, in memory: the build, linted and checked
-    (``cache`` the render and lint cache), with ``table.png`` added."""
+    (``cache`` the render and lint cache), with ``table.png`` added (``definition``: the
+    game's, if loaded already)."""
     from .build import build_game, lint_build
 
-    result = build_game(game, options, cache, assets)
+    result = build_game(game, options, cache, assets, definition)
     lint_build(result, cache)
     refuse_failing(result, cache)
     # The table at load, as TTS lays it out, beside preview.png.
