@@ -543,8 +543,11 @@ def test_game_object_copies_its_fields_deeply_in_order():
 
     nested = {"b": [1.0, {"c": -0.0}], "a": (1, 2)}
     odd = OrderedDict(x=[1])  # marshal cannot write it: deep-copied the slow way
-    made = game_object("Custom_Token", "a1b2c3", fields={"CustomImage": nested, "XmlUI": "",
-                                                         "LuaScriptState": "", "Hands": odd})
+    made = game_object(
+        "Custom_Token",
+        "a1b2c3",
+        fields={"CustomImage": nested, "XmlUI": "", "LuaScriptState": "", "Hands": odd},
+    )
     made["CustomImage"]["b"][1]["c"] = 5.0
     made["Hands"]["x"].append(2)
     made["AltLookAngle"]["x"] = 9.0
