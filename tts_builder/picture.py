@@ -418,8 +418,9 @@ def _pawn_key(obj: Mapping[str, Any], owner: str | None) -> str:
 
 
 def _draw_pawn(
-    canvas: Image.Image, view: View, pawn: _Pawn, empty: bool, shrunk: Shrink = shrink
-) -> float:
+    canvas: Image.Image, view: View, pawn: _Pawn, empty: bool, shrunk: Shrink = shrink,
+    means: dict[tuple[str, Any], tuple[int, int, int]] | None = None,
+) -> float:  # fmt: skip
     """A pawn: a marker (the owner's colour, else the image's) at least :data:`MIN_MARKER_PX`
     across and 3 px wider than the pawn all round, edged black, its image at its true footprint
     on it; the marker's radius in pixels."""
@@ -432,7 +433,11 @@ def _draw_pawn(
     if pawn.owner is not None:
         fill = _rgb(pawn.owner)
     elif pawn.image is not None:
-        fill = _mean_colour(pawn.image.image())
+        seen = {} if means is None else means  # the pawns of one picture share their images
+        where = (pawn.image.url, pawn.image.box)
+        if where not in seen:
+            seen[where] = _mean_colour(pawn.image.image())
+        fill = seen[where]
     else:
         fill = INK
     box = [cx - r, cy - r, cx + r, cy + r]
@@ -448,11 +453,23 @@ def _draw_pawn(
     if empty:
         overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
         ImageDraw.Draw(overlay).ellipse(box, fill=DIMMED)
-        canvas.alpha_composite(overlay)
+        _composite(canvas, overlay, [(box[0], box[1]), (box[2], box[3])])
     return r
 
 
 Label = tuple[tuple[float, float], str]
+
+
+def _composite(canvas: Image.Image, overlay: Image.Image, points: Sequence[tuple[float, float]]):
+    """``overlay`` (canvas-sized, clear but round ``points``) over the canvas: only the box
+    round the points (and 4 px more) is composited; a clear pixel leaves the canvas as it was,
+    so the result is that of compositing all of it."""
+    x0 = max(0, math.floor(min(p[0] for p in points)) - 4)
+    y0 = max(0, math.floor(min(p[1] for p in points)) - 4)
+    x1 = min(canvas.width, math.ceil(max(p[0] for p in points)) + 5)
+    y1 = min(canvas.height, math.ceil(max(p[1] for p in points)) + 5)
+    if x1 > x0 and y1 > y0:
+        canvas.alpha_composite(overlay, (x0, y0), (x0, y0, x1, y1))
 
 
 def _pawn_labels(pawns: Sequence[tuple[_Pawn, float]], view: View) -> list[Label]:
@@ -509,11 +526,11 @@ def table_picture(
         overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
         if _text(hand, "FogColor") in empty:
             ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 30))
-            canvas.alpha_composite(overlay)
+            _composite(canvas, overlay, corners)
             _dashed(ImageDraw.Draw(canvas), corners, (*rgb, 255))
         else:
             ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 90), outline=(*rgb, 255))
-            canvas.alpha_composite(overlay)
+            _composite(canvas, overlay, corners)
     draw = ImageDraw.Draw(canvas)
     drawn = [o for o in objects if geo.name_of(o) not in geo.ZONE_NAMES]
     drawn.sort(key=lambda o: transforms[id(o)].pos[1])
@@ -568,7 +585,7 @@ def table_picture(
         overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
         for corners in dimmed:
             ImageDraw.Draw(overlay).polygon(corners, fill=DIMMED)
-        canvas.alpha_composite(overlay)
+        _composite(canvas, overlay, [p for corners in dimmed for p in corners])
         draw = ImageDraw.Draw(canvas)
     zone_labels: set[str] = set()
     for obj in objects:
@@ -593,7 +610,8 @@ def table_picture(
         if spot.label not in zone_labels:
             px, py = view.px(spot.at[0], spot.at[2])
             labels.append(((px, py + 14), spot.label))
-    drawn_pawns = [(pawn, _draw_pawn(canvas, view, pawn, pawn.owner in empty, shrunk))
+    means: dict[tuple[str, Any], tuple[int, int, int]] = {}
+    drawn_pawns = [(pawn, _draw_pawn(canvas, view, pawn, pawn.owner in empty, shrunk, means))
                    for pawn in pawns]  # fmt: skip
     draw = ImageDraw.Draw(canvas)
     for hand in hands:
