@@ -62,3 +62,21 @@ def test_a_damaged_entry_is_compiled_again(root: Path, damage: bytes):
     _fresh(root)
     assert templates.render("t.lua.j2", {"value": 2}, root) == "local x = 2\n"
     assert store[key] != damage  # made again
+
+
+def test_build_keeps_compiled_templates_in_its_cache_while_it_builds(tmp_path: Path, monkeypatch):
+    from tts_builder.cli import EXIT_OK, run
+
+    stored: list[str] = []
+    real = templates.StoreBytecodeCache.dump_bytecode
+
+    def recorded(self, bucket):
+        stored.append(bucket.key)
+        real(self, bucket)
+
+    monkeypatch.setattr(templates.StoreBytecodeCache, "dump_bytecode", recorded)
+    monkeypatch.chdir(tmp_path)
+    _fresh(templates.TEMPLATES_DIR)  # as a new process: every template compiled again
+    assert run(["-q", "build", "prototype", "--out", str(tmp_path / "out")]) == EXIT_OK
+    assert stored  # each compiled template went to dist/.cache
+    assert templates.environment().bytecode_cache is None  # and only during that build

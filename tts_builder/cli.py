@@ -96,42 +96,50 @@ def build(
         return loaded[game]
 
     _check_folders(chosen_games, variant, report.assets, definition)
-    for game in chosen_games:
-        # Nothing this game's build reads changed, and its folders are as built: skip it.
-        fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
-        current = up_to_date(out, cache.get(fingerprint))
-        if current is not None:
-            for folder, count in current.items():
-                report(f"built {folder}: {count} files, 0 images rendered (inputs unchanged: "
-                       "nothing rebuilt)")
-                report(f"{shown_path(out / folder)}/: up to date")
-            continue
-        if not builds:  # a new process compiles no template the cache holds compiled
+    bytecode_set = False
+    try:
+        for game in chosen_games:
+            # Nothing this game's build reads changed, and its folders are as built: skip it.
+            fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
+            current = up_to_date(out, cache.get(fingerprint))
+            if current is not None:
+                for folder, count in current.items():
+                    report(f"built {folder}: {count} files, 0 images rendered (inputs unchanged: "
+                           "nothing rebuilt)")
+                    report(f"{shown_path(out / folder)}/: up to date")
+                continue
+            if not bytecode_set:  # a new process compiles no template the cache holds
+                from .lua.templates import cache_bytecode
+
+                cache_bytecode(cache)
+                bytecode_set = True
+            variants = [variant] if variant else [None, *definition(game).variants]
+            for chosen in variants:
+                started = time.perf_counter()
+                options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
+                result = build_checked(game, options, cache, report.assets, definition(game))
+                builds.append(result)
+                fingerprints.setdefault(fingerprint, []).append(result)
+                report(
+                    f"built {result.folder} from {shown_path(result.definition.root)}: "
+                    f"{len(result.files)} files, {result.rendered} images "
+                    f"rendered ({time.perf_counter() - started:.2f}s)"
+                )
+        # Everything is built and checked before anything is written: all or nothing.
+        for result in builds:
+            dest = out / result.folder
+            if tree_matches(dest, result.files):
+                report(f"{shown_path(dest)}/: up to date")
+            else:
+                write_tree(dest, result.files)
+                report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
+        for fingerprint, made in fingerprints.items():  # what the next no-op build may skip
+            cache[fingerprint] = manifest({result.folder: result.files for result in made})
+    finally:  # the compiled templates go to this build's cache only while it builds
+        if bytecode_set:
             from .lua.templates import cache_bytecode
 
-            cache_bytecode(cache)
-        variants = [variant] if variant else [None, *definition(game).variants]
-        for chosen in variants:
-            started = time.perf_counter()
-            options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
-            result = build_checked(game, options, cache, report.assets, definition(game))
-            builds.append(result)
-            fingerprints.setdefault(fingerprint, []).append(result)
-            report(
-                f"built {result.folder} from {shown_path(result.definition.root)}: "
-                f"{len(result.files)} files, {result.rendered} images "
-                f"rendered ({time.perf_counter() - started:.2f}s)"
-            )
-    # Everything is built and checked before anything is written: all or nothing.
-    for result in builds:
-        dest = out / result.folder
-        if tree_matches(dest, result.files):
-            report(f"{shown_path(dest)}/: up to date")
-        else:
-            write_tree(dest, result.files)
-            report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
-    for fingerprint, made in fingerprints.items():  # what the next no-op build may skip
-        cache[fingerprint] = manifest({result.folder: result.files for result in made})
+            cache_bytecode(None)
 
 
 def _check_folders(

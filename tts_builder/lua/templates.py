@@ -6,6 +6,7 @@ value a template takes from the context reaches Lua or XML through one of them.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, MutableMapping
 from functools import cache
@@ -53,7 +54,8 @@ class StoreBytecodeCache(jinja2.BytecodeCache):
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.store[self._key(bucket)] = bucket.bytecode_to_string()
+        with contextlib.suppress(OSError):  # a cache that cannot be written: compile next time
+            self.store[self._key(bucket)] = bucket.bytecode_to_string()
 
 
 def cache_bytecode(store: MutableMapping[str, bytes] | None, root: Path = TEMPLATES_DIR) -> None:
