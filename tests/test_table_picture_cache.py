@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import build
 
-from tts_builder import picture
+from tts_builder import cli, picture
 from tts_builder.cli import _table_png
 from tts_builder.picture import images_from_files, picture_subtitle, picture_title, table_picture
 from tts_builder.render import encode_png
@@ -36,6 +36,12 @@ def _counting(monkeypatch) -> list[tuple[int, int]]:
     return calls
 
 
+@pytest.fixture(autouse=True)
+def new_process(monkeypatch):
+    """No scaled image kept in this process: each test starts as a new one."""
+    monkeypatch.setattr(cli, "_SHRUNK", {})
+
+
 def test_a_redraw_resamples_nothing_cached_and_draws_the_same_bytes(flood, monkeypatch):
     calls = _counting(monkeypatch)
     cache: dict[str, bytes] = {}
@@ -45,8 +51,25 @@ def test_a_redraw_resamples_nothing_cached_and_draws_the_same_bytes(flood, monke
     for key in [k for k in cache if k.startswith("table.png")]:
         del cache[key]  # the picture itself is gone: it is drawn again
     calls.clear()
+    monkeypatch.setattr(cli, "_SHRUNK", {})  # a new process: only the build cache holds them
     assert _table_png(flood, cache) == first
     assert calls == []  # every scaled image came from the cache
+
+
+def test_the_process_keeps_scaled_images_within_its_budget(flood, monkeypatch):
+    cache: dict[str, bytes] = {}
+    first = _table_png(flood, cache)
+    kept = dict(cli._SHRUNK)
+    assert kept and all(k.startswith("table-shrunk:") for k in kept)
+    for key in [k for k in cache if k.startswith("table")]:
+        del cache[key]  # neither the picture nor its scaled images in the build cache
+    calls = _counting(monkeypatch)
+    assert _table_png(flood, cache) == first
+    assert calls == []  # all kept in the process
+    monkeypatch.setattr(cli, "SHRUNK_BYTES", 1)
+    monkeypatch.setattr(cli, "_SHRUNK", {})
+    _table_png(flood, {})
+    assert len(cli._SHRUNK) == 1  # the budget: the latest only
 
 
 def test_damaged_scaled_images_are_made_again(flood, monkeypatch):
@@ -58,6 +81,7 @@ def test_damaged_scaled_images_are_made_again(flood, monkeypatch):
         cache[key] = b"not zlib" if i % 2 else cache[key][: len(cache[key]) // 2]
     for key in [k for k in cache if k.startswith("table.png")]:
         del cache[key]
+    monkeypatch.setattr(cli, "_SHRUNK", {})  # a new process: only the build cache holds them
     calls = _counting(monkeypatch)
     assert _table_png(flood, cache) == first
     assert len(calls) >= len(shrunk)

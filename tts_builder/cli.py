@@ -260,11 +260,29 @@ def _table_png(result: Any, cache: Any) -> bytes:
     return data
 
 
+#: Scaled-down images of ``table.png`` kept in this process (a ``watch`` or a build of several
+#: variants reads none twice), by cache entry, oldest first; at most :data:`SHRUNK_BYTES`.
+_SHRUNK: dict[str, Any] = {}
+SHRUNK_BYTES = 32 * 2**20
+
+
+def _kept_shrunk(entry: str, image: Any) -> Any:
+    """Remember ``image`` under ``entry`` (forgetting the oldest beyond the budget)."""
+    _SHRUNK[entry] = image
+    held = sum(kept.width * kept.height * 4 for kept in _SHRUNK.values())
+    while held > SHRUNK_BYTES and len(_SHRUNK) > 1:
+        oldest = next(iter(_SHRUNK))
+        held -= _SHRUNK[oldest].width * _SHRUNK[oldest].height * 4
+        del _SHRUNK[oldest]
+    return image
+
+
 def _cached_shrink(files: dict[str, bytes], cache: Any) -> Any:
     """A :data:`~.picture.Shrink` through the build cache: an image scaled down is kept by
     the digest of its file's bytes, the region and the size (and the package's code), so a
     redrawn ``table.png`` decodes and resamples only the images that changed, and a variant
-    reuses its game's. An entry that does not hold the size's pixels is made again."""
+    reuses its game's (the process keeps the latest too). An entry that does not hold the
+    size's pixels is made again. Callers only read the images handed out."""
     import hashlib
     import zlib
 
@@ -284,6 +302,8 @@ def _cached_shrink(files: dict[str, bytes], cache: Any) -> Any:
             digests[name] = hashlib.sha256(data).hexdigest()
         key = hashlib.sha256(f"{package_digest()}|{digests[name]}|{region.box}|{size}".encode())
         entry = f"table-shrunk:{key.hexdigest()}"
+        if entry in _SHRUNK:
+            return _SHRUNK[entry]
         stored = cache.get(entry)
         if stored is not None:
             try:
@@ -291,10 +311,10 @@ def _cached_shrink(files: dict[str, bytes], cache: Any) -> Any:
             except zlib.error:
                 pixels = b""
             if len(pixels) == size[0] * size[1] * 4:
-                return Image.frombytes("RGBA", size, pixels)
+                return _kept_shrunk(entry, Image.frombytes("RGBA", size, pixels))
         image = shrink(region, size)
         cache[entry] = zlib.compress(image.tobytes(), 1)
-        return image
+        return _kept_shrunk(entry, image)
 
     return shrunk
 
