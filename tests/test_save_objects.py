@@ -534,3 +534,24 @@ def test_loads_corrupt_bytes_raise_build_error_naming_source(data, pattern):
     message = str(info.value)
     assert re.search(pattern, message), message
     assert "\n" not in message
+
+
+def test_game_object_copies_its_fields_deeply_in_order():
+    from collections import OrderedDict
+
+    from tts_builder.save.objects import game_object
+
+    nested = {"b": [1.0, {"c": -0.0}], "a": (1, 2)}
+    odd = OrderedDict(x=[1])  # marshal cannot write it: deep-copied the slow way
+    made = game_object(
+        "Custom_Token",
+        "a1b2c3",
+        fields={"CustomImage": nested, "XmlUI": "", "LuaScriptState": "", "Hands": odd},
+    )
+    made["CustomImage"]["b"][1]["c"] = 5.0
+    made["Hands"]["x"].append(2)
+    made["AltLookAngle"]["x"] = 9.0
+    assert nested == {"b": [1.0, {"c": -0.0}], "a": (1, 2)} and list(nested) == ["b", "a"]
+    assert odd == {"x": [1]}
+    assert game_object("Custom_Token", "a1b2c3")["AltLookAngle"]["x"] == 0.0
+    assert list(made["CustomImage"]) == ["b", "a"]

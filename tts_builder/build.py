@@ -21,7 +21,7 @@ from .bundled import FONTS_DIR, package_folder
 from .definition import load_definition
 from .errors import BuildError, FieldError
 from .games import game
-from .plugin import DEFAULT_OUT, BuildOptions, Data, GameBuild, output_folder
+from .plugin import DEFAULT_OUT, BuildOptions, Data, GameBuild, GameDefinition, output_folder
 from .save.checker import Finding, check_geometry, check_save
 from .save.geometry_checks import image_size_from_files
 
@@ -249,10 +249,13 @@ def build_game(
     options: BuildOptions | None = None,
     cache: MutableMapping[str, bytes] | None = None,
     assets_root: Path | None = None,
+    definition: GameDefinition | None = None,
 ) -> GameBuild:
-    """Build one game completely in memory."""
+    """Build one game completely in memory (``definition``: the game's, loaded already by a
+    caller building several of its variants; else loaded here)."""
     options = options or BuildOptions()
-    definition = load_definition(game_id, assets_root)
+    if definition is None:
+        definition = load_definition(game_id, assets_root)
     if options.variant and options.variant not in definition.variants:
         known = ", ".join(definition.variants) or "none"
         raise BuildError(f"{game_id}: unknown variant {options.variant!r} (variants: {known})")

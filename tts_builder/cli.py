@@ -10,6 +10,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,7 @@ def build(
     """Build GAMES into dist/<game>/ (default: the games in the current folder, if any, else
     every bundled game)."""
     from .build import DEFAULT_OUT, BuildOptions, describe_outputs
-    from .definition import shown_path
+    from .definition import load_definition, shown_path
     from .fingerprint import MANIFEST_PREFIX, build_fingerprint, manifest, up_to_date
     from .writer import DirCache, tree_matches, write_tree
 
@@ -87,68 +88,95 @@ def build(
     fingerprints: dict[str, list[Any]] = {}  # fingerprint -> the builds it stands for
     request = {"out": str(out), "base_url": base_url, "variant": variant}
     chosen_games = _games(games, report.assets)
-    _check_folders(chosen_games, variant, report.assets)
-    for game in chosen_games:
-        # Nothing this game's build reads changed, and its folders are as built: skip it.
-        fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
-        current = up_to_date(out, cache.get(fingerprint))
-        if current is not None:
-            for folder, count in current.items():
-                report(f"built {folder}: {count} files, 0 images rendered (inputs unchanged: "
-                       "nothing rebuilt)")
-                report(f"{shown_path(out / folder)}/: up to date")
-            continue
-        variants = [variant] if variant else [None, *_variants(game, report.assets)]
-        for chosen in variants:
-            started = time.perf_counter()
-            options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
-            result = build_checked(game, options, cache, report.assets)
-            builds.append(result)
-            fingerprints.setdefault(fingerprint, []).append(result)
-            report(
-                f"built {result.folder} from {shown_path(result.definition.root)}: "
-                f"{len(result.files)} files, {result.rendered} images "
-                f"rendered ({time.perf_counter() - started:.2f}s)"
-            )
-    # Everything is built and checked before anything is written: all or nothing.
-    for result in builds:
-        dest = out / result.folder
-        if tree_matches(dest, result.files):
-            report(f"{shown_path(dest)}/: up to date")
-        else:
-            write_tree(dest, result.files)
-            report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
-    for fingerprint, made in fingerprints.items():  # what the next no-op build may skip
-        cache[fingerprint] = manifest({result.folder: result.files for result in made})
+    loaded: dict[str, Any] = {}  # each game's definition, loaded once for all its variants
+
+    def definition(game: str) -> Any:
+        if game not in loaded:
+            loaded[game] = load_definition(game, report.assets)
+        return loaded[game]
+
+    _check_folders(chosen_games, variant, report.assets, definition)
+    bytecode_set = False
+    try:
+        for game in chosen_games:
+            # Nothing this game's build reads changed, and its folders are as built: skip it.
+            fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
+            current = up_to_date(out, cache.get(fingerprint))
+            if current is not None:
+                for folder, count in current.items():
+                    report(f"built {folder}: {count} files, 0 images rendered (inputs unchanged: "
+                           "nothing rebuilt)")
+                    report(f"{shown_path(out / folder)}/: up to date")
+                continue
+            if not bytecode_set:  # a new process compiles no template the cache holds
+                from .lua.templates import cache_bytecode
+
+                cache_bytecode(cache)
+                bytecode_set = True
+            variants = [variant] if variant else [None, *definition(game).variants]
+            for chosen in variants:
+                started = time.perf_counter()
+                options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
+                result = build_checked(game, options, cache, report.assets, definition(game))
+                builds.append(result)
+                fingerprints.setdefault(fingerprint, []).append(result)
+                report(
+                    f"built {result.folder} from {shown_path(result.definition.root)}: "
+                    f"{len(result.files)} files, {result.rendered} images "
+                    f"rendered ({time.perf_counter() - started:.2f}s)"
+                )
+        # Everything is built and checked before anything is written: all or nothing.
+        for result in builds:
+            dest = out / result.folder
+            if tree_matches(dest, result.files):
+                report(f"{shown_path(dest)}/: up to date")
+            else:
+                write_tree(dest, result.files)
+                report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
+        for fingerprint, made in fingerprints.items():  # what the next no-op build may skip
+            cache[fingerprint] = manifest({result.folder: result.files for result in made})
+    finally:  # the compiled templates go to this build's cache only while it builds
+        if bytecode_set:
+            from .lua.templates import cache_bytecode
+
+            cache_bytecode(None)
 
 
-def _check_folders(games: list[str], variant: str | None, assets: Path | None) -> None:
+def _check_folders(
+    games: list[str], variant: str | None, assets: Path | None,
+    definition: Callable[[str], Any] | None = None,
+) -> None:  # fmt: skip
     """No two builds share a ``dist/`` folder (game ``a-b`` and game ``a``'s variant ``b``
     would replace each other): a one-line error at the variant. Every game found counts, not
-    only those built now."""
+    only those built now (``definition``: a game's definition, by id; default: loaded)."""
     from .definition import available_games, load_definition
     from .plugin import output_folder
 
+    if definition is None:
+        definition = partial(load_definition, assets_root=assets)
     owners = {output_folder(source.id, None): source.id for source in available_games(assets)}
     owners.update({output_folder(game, None): game for game in games})
-    variants = {game: [variant] if variant else _variants(game, assets) for game in games}
+    variants = {game: [variant] if variant else definition(game).variants for game in games}
     for game in games:
         for name in variants[game]:
             folder = output_folder(game, name)
             if folder in owners:
-                raise load_definition(game, assets).doc.error(
+                raise definition(game).doc.error(
                     f"variants.{name}", f"builds into {folder}/, as the game {owners[folder]!r} "
                     "does; rename the variant or that game",
                 )  # fmt: skip
             owners[folder] = f"{game} variant {name}"
 
 
-def build_checked(game: str, options: Any, cache: Any, assets: Path | None = None) -> Any:
+def build_checked(
+    game: str, options: Any, cache: Any, assets: Path | None = None, definition: Any = None
+) -> Any:
     """What ``build`` writes for one game or variant, in memory: the build, linted and checked
-    (``cache`` the render and lint cache), with ``table.png`` added."""
+    (``cache`` the render and lint cache), with ``table.png`` added (``definition``: the
+    game's, if loaded already)."""
     from .build import build_game, lint_build
 
-    result = build_game(game, options, cache, assets)
+    result = build_game(game, options, cache, assets, definition)
     lint_build(result, cache)
     refuse_failing(result, cache)
     # The table at load, as TTS lays it out, beside preview.png.
@@ -196,7 +224,13 @@ def _table_png(result: Any, cache: Any) -> bytes:
     import hashlib
 
     from .build import package_digest
-    from .picture import images_from_files, picture_subtitle, picture_title, table_picture
+    from .picture import (
+        image_name,
+        images_from_files,
+        picture_subtitle,
+        picture_title,
+        table_picture,
+    )
     from .render import encode_png
 
     title = picture_title(result.definition.base_data, result.variant)
@@ -218,11 +252,71 @@ def _table_png(result: Any, cache: Any) -> bytes:
         looked_up.append(url)
         return lookup(url)
 
-    picture = table_picture(result.save, recorded, result.positions, title, subtitle=subtitle)
-    names = sorted({f"images/{url.rsplit('/', 1)[-1]}" for url in looked_up})
+    picture = table_picture(result.save, recorded, result.positions, title, subtitle=subtitle,
+                            shrunk=_cached_shrink(result.files, cache))  # fmt: skip
+    names = sorted({image_name(url) for url in looked_up})
     cache[uses_key] = json.dumps(names).encode()
     data = cache[_table_digest(key, names, result.files)] = encode_png(picture)
     return data
+
+
+#: Scaled-down images of ``table.png`` kept in this process (a ``watch`` or a build of several
+#: variants reads none twice), by cache entry, oldest first; at most :data:`SHRUNK_BYTES`.
+_SHRUNK: dict[str, Any] = {}
+SHRUNK_BYTES = 32 * 2**20
+
+
+def _kept_shrunk(entry: str, image: Any) -> Any:
+    """Remember ``image`` under ``entry`` (forgetting the oldest beyond the budget)."""
+    _SHRUNK[entry] = image
+    held = sum(kept.width * kept.height * 4 for kept in _SHRUNK.values())
+    while held > SHRUNK_BYTES and len(_SHRUNK) > 1:
+        oldest = next(iter(_SHRUNK))
+        held -= _SHRUNK[oldest].width * _SHRUNK[oldest].height * 4
+        del _SHRUNK[oldest]
+    return image
+
+
+def _cached_shrink(files: dict[str, bytes], cache: Any) -> Any:
+    """A :data:`~.picture.Shrink` through the build cache: an image scaled down is kept by
+    the digest of its file's bytes, the region and the size (and the package's code), so a
+    redrawn ``table.png`` decodes and resamples only the images that changed, and a variant
+    reuses its game's (the process keeps the latest too). An entry that does not hold the
+    size's pixels is made again. Callers only read the images handed out."""
+    import hashlib
+    import zlib
+
+    from PIL import Image
+
+    from .build import package_digest
+    from .picture import image_name, shrink
+
+    digests: dict[str, str] = {}
+
+    def shrunk(region: Any, size: tuple[int, int]) -> Any:
+        name = image_name(region.url)
+        data = files.get(name)
+        if data is None:  # not the build's own image: nothing to key it by
+            return shrink(region, size)
+        if name not in digests:
+            digests[name] = hashlib.sha256(data).hexdigest()
+        key = hashlib.sha256(f"{package_digest()}|{digests[name]}|{region.box}|{size}".encode())
+        entry = f"table-shrunk:{key.hexdigest()}"
+        if entry in _SHRUNK:
+            return _SHRUNK[entry]
+        stored = cache.get(entry)
+        if stored is not None:
+            try:
+                pixels = zlib.decompress(stored)
+            except zlib.error:
+                pixels = b""
+            if len(pixels) == size[0] * size[1] * 4:
+                return _kept_shrunk(entry, Image.frombytes("RGBA", size, pixels))
+        image = shrink(region, size)
+        cache[entry] = zlib.compress(image.tobytes(), 1)
+        return _kept_shrunk(entry, image)
+
+    return shrunk
 
 
 def _table_digest(key: Any, names: list[str], files: dict[str, bytes]) -> str:

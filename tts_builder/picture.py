@@ -130,14 +130,46 @@ def table_view(
 # --- images of objects --------------------------------------------------------------------------
 
 
-def _cell(sheet: Image.Image, entry: Mapping[str, Any], index: int) -> Image.Image:
+@dataclass(frozen=True)
+class Region:
+    """What an object shows: the ``box`` of the image at ``url`` (None: all of it). ``sheet``
+    is that image as looked up, decoded only when its pixels are first needed."""
+
+    url: str
+    sheet: Image.Image
+    box: tuple[int, int, int, int] | None = None
+
+    @property
+    def width(self) -> int:
+        return self.sheet.width if self.box is None else self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> int:
+        return self.sheet.height if self.box is None else self.box[3] - self.box[1]
+
+    def image(self) -> Image.Image:
+        """The region's pixels, RGBA."""
+        part = self.sheet if self.box is None else self.sheet.crop(self.box)
+        return part if part.mode == "RGBA" else part.convert("RGBA")
+
+
+#: How a picture scales a region down to a size (RGBA out): :func:`shrink`, or a cached one.
+Shrink = Callable[[Region, tuple[int, int]], Image.Image]
+
+
+def shrink(region: Region, size: tuple[int, int]) -> Image.Image:
+    """``region`` resampled to ``size`` (Lanczos), as every picture draws an image smaller."""
+    return region.image().resize(size, Image.Resampling.LANCZOS)
+
+
+def _cell(sheet: Image.Image, entry: Mapping[str, Any], index: int) -> tuple[int, int, int, int]:
     across, down = int(entry.get("NumWidth", 1)), int(entry.get("NumHeight", 1))
     w, h = sheet.width / across, sheet.height / down
     col, row = index % across, index // across
-    return sheet.crop((round(col * w), round(row * h), round((col + 1) * w), round((row + 1) * h)))
+    return round(col * w), round(row * h), round((col + 1) * w), round((row + 1) * h)
 
 
-def _card_image(card: Mapping[str, Any], images: ImageLookup, face_down: bool) -> Image.Image:
+def _card_image(card: Mapping[str, Any], images: ImageLookup, face_down: bool) -> Region:
     """The face (or back) of a card: its cell of the sheet, or the whole back image."""
     card_id = card.get("CardID")
     decks = _dict(card.get("CustomDeck"))
@@ -149,8 +181,8 @@ def _card_image(card: Mapping[str, Any], images: ImageLookup, face_down: bool) -
     if sheet is None:
         raise _Missing(card, url)
     if face_down and not entry.get("UniqueBack"):
-        return sheet
-    return _cell(sheet, entry, card_id % 100)
+        return Region(url, sheet)
+    return Region(url, sheet, _cell(sheet, entry, card_id % 100))
 
 
 class _Missing(Exception):
@@ -158,7 +190,7 @@ class _Missing(Exception):
         super().__init__(f"object {obj.get('GUID', '?')}: image not found: {what}")
 
 
-def _face(obj: Mapping[str, Any], images: ImageLookup) -> tuple[Image.Image, geo.Vec2, bool]:
+def _face(obj: Mapping[str, Any], images: ImageLookup) -> tuple[Region, geo.Vec2, bool]:
     """The picture an object shows from above, its x × z size at scale 1, and whether that size
     is a guess."""
     name = geo.name_of(obj)
@@ -175,9 +207,10 @@ def _face(obj: Mapping[str, Any], images: ImageLookup) -> tuple[Image.Image, geo
             return image, (side * min(1.0, aspect) / min(1.0, 1 / aspect), side), True
     custom = _dict(obj.get("CustomImage"))
     url = custom.get("ImageURL", "")
-    image = images(url) if url else None
-    if image is None:
+    sheet = images(url) if url else None
+    if sheet is None:
         raise _Missing(obj, url or "ImageURL")
+    image = Region(url, sheet)
     aspect = image.width / image.height
     if name in geo.TILE_NAMES:
         return image, geo.tile_size(aspect, geo.stretch(obj)), False
@@ -190,9 +223,10 @@ def _face(obj: Mapping[str, Any], images: ImageLookup) -> tuple[Image.Image, geo
     return image, (geo.D6_SIDE, geo.D6_SIDE), False
 
 
-def _paste(canvas: Image.Image, view: View, image: Image.Image, t: geo.Transform,
-           size: geo.Vec2, mirrored: bool) -> list[tuple[float, float]]:  # fmt: skip
-    """Draw ``image`` on the canvas as the object lays it on the table; its corner pixels."""
+def _paste(canvas: Image.Image, view: View, image: Region, t: geo.Transform, size: geo.Vec2,
+           mirrored: bool, shrunk: Shrink = shrink) -> list[tuple[float, float]]:  # fmt: skip
+    """Draw ``image`` on the canvas as the object lays it on the table (``shrunk`` scaling it
+    down to twice its drawn size); its corner pixels."""
     w, d = size
     corners_world = geo.Rect((t.pos[0], t.pos[2]), (w * abs(t.scale[0]), d * abs(t.scale[2])),
                              t.rot_y).corners()  # fmt: skip
@@ -205,12 +239,12 @@ def _paste(canvas: Image.Image, view: View, image: Image.Image, t: geo.Transform
         return corners
     target = max(bx1 - bx0, by1 - by0) * 2
     scale = min(1.0, target / max(image.width, image.height))
-    source = image.convert("RGBA")
     if scale < 1.0:
-        source = source.resize(
-            (max(1, round(source.width * scale)), max(1, round(source.height * scale))),
-            Image.Resampling.LANCZOS,
+        source = shrunk(
+            image, (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         )
+    else:
+        source = image.image()
     sw, sh = source.size
 
     def image_px(px: float, py: float) -> tuple[float, float]:
@@ -361,7 +395,7 @@ class _Pawn:
 
     obj: Mapping[str, Any]
     t: geo.Transform
-    image: Image.Image | None
+    image: Region | None
     size: geo.Vec2 | None
     guessed: bool
     owner: str | None
@@ -383,7 +417,10 @@ def _pawn_key(obj: Mapping[str, Any], owner: str | None) -> str:
     return name
 
 
-def _draw_pawn(canvas: Image.Image, view: View, pawn: _Pawn, empty: bool) -> float:
+def _draw_pawn(
+    canvas: Image.Image, view: View, pawn: _Pawn, empty: bool, shrunk: Shrink = shrink,
+    means: dict[tuple[str, Any], tuple[int, int, int]] | None = None,
+) -> float:  # fmt: skip
     """A pawn: a marker (the owner's colour, else the image's) at least :data:`MIN_MARKER_PX`
     across and 3 px wider than the pawn all round, edged black, its image at its true footprint
     on it; the marker's radius in pixels."""
@@ -396,7 +433,11 @@ def _draw_pawn(canvas: Image.Image, view: View, pawn: _Pawn, empty: bool) -> flo
     if pawn.owner is not None:
         fill = _rgb(pawn.owner)
     elif pawn.image is not None:
-        fill = _mean_colour(pawn.image)
+        seen = {} if means is None else means  # the pawns of one picture share their images
+        where = (pawn.image.url, pawn.image.box)
+        if where not in seen:
+            seen[where] = _mean_colour(pawn.image.image())
+        fill = seen[where]
     else:
         fill = INK
     box = [cx - r, cy - r, cx + r, cy + r]
@@ -405,18 +446,30 @@ def _draw_pawn(canvas: Image.Image, view: View, pawn: _Pawn, empty: bool) -> flo
     draw.ellipse(box, fill=fill)
     if pawn.image is not None and pawn.size is not None:
         mirrored = pawn.t.face_down and geo.name_of(pawn.obj) in geo.CARD_NAMES
-        corners = _paste(canvas, view, pawn.image, pawn.t, pawn.size, mirrored)
+        corners = _paste(canvas, view, pawn.image, pawn.t, pawn.size, mirrored, shrunk)
         draw = ImageDraw.Draw(canvas)
         if pawn.guessed:
             _dashed(draw, corners, GUESSED, 1)
     if empty:
         overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
         ImageDraw.Draw(overlay).ellipse(box, fill=DIMMED)
-        canvas.alpha_composite(overlay)
+        _composite(canvas, overlay, [(box[0], box[1]), (box[2], box[3])])
     return r
 
 
 Label = tuple[tuple[float, float], str]
+
+
+def _composite(canvas: Image.Image, overlay: Image.Image, points: Sequence[tuple[float, float]]):
+    """``overlay`` (canvas-sized, clear but round ``points``) over the canvas: only the box
+    round the points (and 4 px more) is composited; a clear pixel leaves the canvas as it was,
+    so the result is that of compositing all of it."""
+    x0 = max(0, math.floor(min(p[0] for p in points)) - 4)
+    y0 = max(0, math.floor(min(p[1] for p in points)) - 4)
+    x1 = min(canvas.width, math.ceil(max(p[0] for p in points)) + 5)
+    y1 = min(canvas.height, math.ceil(max(p[1] for p in points)) + 5)
+    if x1 > x0 and y1 > y0:
+        canvas.alpha_composite(overlay, (x0, y0), (x0, y0, x1, y1))
 
 
 def _pawn_labels(pawns: Sequence[tuple[_Pawn, float]], view: View) -> list[Label]:
@@ -444,10 +497,12 @@ def table_picture(
     px_per_unit: float = PX_PER_UNIT,
     subtitle: str = "",
     seated: Sequence[str] | None = None,
+    shrunk: Shrink = shrink,
 ) -> Image.Image:
     """The table seen from above (White's side at the bottom), ``title`` (the game's name,
     :func:`picture_title`) and ``subtitle`` on top. ``seated``: the colours that sit after
     Setup (None at load): the other seats are marked empty and the pieces still at them dimmed.
+    ``shrunk``: how an image is scaled down (:func:`shrink`; a build passes a cached one).
     A missing image or an unreadable Transform is a :class:`BuildError` naming the object's
     GUID."""
     objects = [o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)]
@@ -471,11 +526,11 @@ def table_picture(
         overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
         if _text(hand, "FogColor") in empty:
             ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 30))
-            canvas.alpha_composite(overlay)
+            _composite(canvas, overlay, corners)
             _dashed(ImageDraw.Draw(canvas), corners, (*rgb, 255))
         else:
             ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 90), outline=(*rgb, 255))
-            canvas.alpha_composite(overlay)
+            _composite(canvas, overlay, corners)
     draw = ImageDraw.Draw(canvas)
     drawn = [o for o in objects if geo.name_of(o) not in geo.ZONE_NAMES]
     drawn.sort(key=lambda o: transforms[id(o)].pos[1])
@@ -509,7 +564,7 @@ def table_picture(
             pawns.append(_Pawn(obj, t, image, size, guessed, owner, _pawn_key(obj, owner)))
             continue
         mirrored = t.face_down and name in geo.CARD_NAMES | geo.DECK_NAMES
-        corners = _paste(canvas, view, image, t, size, mirrored)
+        corners = _paste(canvas, view, image, t, size, mirrored, shrunk)
         draw = ImageDraw.Draw(canvas)
         if guessed:
             _dashed(draw, corners, GUESSED)
@@ -530,7 +585,7 @@ def table_picture(
         overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
         for corners in dimmed:
             ImageDraw.Draw(overlay).polygon(corners, fill=DIMMED)
-        canvas.alpha_composite(overlay)
+        _composite(canvas, overlay, [p for corners in dimmed for p in corners])
         draw = ImageDraw.Draw(canvas)
     zone_labels: set[str] = set()
     for obj in objects:
@@ -555,7 +610,9 @@ def table_picture(
         if spot.label not in zone_labels:
             px, py = view.px(spot.at[0], spot.at[2])
             labels.append(((px, py + 14), spot.label))
-    drawn_pawns = [(pawn, _draw_pawn(canvas, view, pawn, pawn.owner in empty)) for pawn in pawns]
+    means: dict[tuple[str, Any], tuple[int, int, int]] = {}
+    drawn_pawns = [(pawn, _draw_pawn(canvas, view, pawn, pawn.owner in empty, shrunk, means))
+                   for pawn in pawns]  # fmt: skip
     draw = ImageDraw.Draw(canvas)
     for hand in hands:
         t = transforms[id(hand)]
@@ -629,17 +686,23 @@ def _legend(draw: ImageDraw.ImageDraw, canvas: Image.Image, empty_seats: bool = 
         x += 30 + round(draw.textlength(text, font=font(12)))
 
 
+def image_name(url: str) -> str:
+    """Where a build holds the image at ``url``: ``images/<its last path part>``."""
+    return f"images/{url.rsplit('/', 1)[-1]}"
+
+
 def images_from_files(files: Mapping[str, bytes]) -> ImageLookup:
-    """An image lookup for a build in memory: a URL's ``images/<name>`` in ``files``."""
+    """An image lookup for a build in memory: a URL's ``images/<name>`` in ``files``, opened
+    (its size read) but decoded only when a picture first needs its pixels."""
     from io import BytesIO
 
     cache: dict[str, Image.Image | None] = {}
 
     def lookup(url: str) -> Image.Image | None:
-        name = url.rsplit("/", 1)[-1]
+        name = image_name(url)
         if name not in cache:
-            data = files.get(f"images/{name}")
-            cache[name] = None if data is None else Image.open(BytesIO(data)).convert("RGBA")
+            data = files.get(name)
+            cache[name] = None if data is None else Image.open(BytesIO(data))
         return cache[name]
 
     return lookup

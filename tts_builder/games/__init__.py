@@ -1,43 +1,57 @@
 """The registry of games: engine id -> its :class:`~tts_builder.plugin.Game`.
 
 To add a game (in this package or any other): its module defines ``GAME = Game(...)`` (the
-contract, :mod:`tts_builder.plugin`), and one entry ``<module>.GAME`` in :data:`REGISTERED`
-below registers it (plus the import of its module). Nothing is discovered by file name;
+contract, :mod:`tts_builder.plugin`), and one line ``id: module`` in :data:`MODULES` below
+registers it. A game's module (its art, its assembly) is imported only when that game is asked
+for, so a build of one game, or one with nothing to rebuild, does not pay for the others.
+:data:`REGISTERED` (every game) imports them all. Nothing is discovered by file name;
 ``tests/test_plugin_contract.py`` fails when a module defines a ``Game`` that is not
-registered, or a bundled definition or ``lua_templates/`` folder names an engine that is not.
+registered, when a registered module's game has another id, or when a bundled definition or
+``lua_templates/`` folder names an engine that is not.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from ..errors import BuildError
-from ..plugin import Game
-from . import arche_noah, arche_noah_flood, ark_and_noah, prototype
 
-#: Every game, one line each (build order is alphabetical by id, whatever the order here).
-REGISTERED: tuple[Game, ...] = (
-    arche_noah.GAME,
-    arche_noah_flood.GAME,
-    ark_and_noah.GAME,
-    prototype.GAME,
-)
+if TYPE_CHECKING:
+    from ..plugin import Game
 
-_BY_ID: dict[str, Game] = {game.id: game for game in REGISTERED}
-if len(_BY_ID) != len(REGISTERED):  # pragma: no cover - a registration mistake
-    raise RuntimeError("two registered games share an id")
+#: Every game, one line each: its id and the module defining its ``GAME`` (relative to this
+#: package when it starts with a dot). Build order is alphabetical by id, whatever the order here.
+MODULES: dict[str, str] = {
+    "arche-noah": ".arche_noah",
+    "arche-noah-flood": ".arche_noah_flood",
+    "ark-and-noah": ".ark_and_noah",
+    "prototype": ".prototype",
+}
 
 
 def game_ids() -> list[str]:
     """Every registered game id, in build order (alphabetical)."""
-    return sorted(_BY_ID)
+    return sorted(MODULES)
 
 
 def game(game_id: str) -> Game:
-    """The game registered as ``game_id``; a one-line error for an unknown id."""
-    try:
-        return _BY_ID[game_id]
-    except KeyError:
+    """The game registered as ``game_id`` (its module imported now, once); a one-line error
+    for an unknown id."""
+    if game_id not in MODULES:
         known = ", ".join(game_ids())
-        raise BuildError(f"unknown game {game_id!r} (bundled games: {known})") from None
+        raise BuildError(f"unknown game {game_id!r} (bundled games: {known})")
+    found: Game = import_module(MODULES[game_id], __name__).GAME
+    if found.id != game_id:  # pragma: no cover - a registration mistake
+        raise RuntimeError(f"{MODULES[game_id]} defines the game {found.id!r}, not {game_id!r}")
+    return found
+
+
+def __getattr__(name: str) -> object:
+    """``REGISTERED``: every game (importing each game's module)."""
+    if name == "REGISTERED":
+        return tuple(game(game_id) for game_id in MODULES)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: The old name of :func:`game` (it returned a module before games were typed).

@@ -6,7 +6,9 @@ value a template takes from the context reaches Lua or XML through one of them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import sys
+from collections.abc import Callable, MutableMapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ import jinja2
 from ..bundled import TEMPLATES_DIR
 from .literal import lua_literal, lua_string, xml_escape
 
-__all__ = ["TEMPLATES_DIR", "environment", "render", "template_exists"]
+__all__ = ["TEMPLATES_DIR", "cache_bytecode", "environment", "render", "template_exists"]
 
 
 def _strict(fn: Callable[[Any], str]) -> Callable[[Any], str]:
@@ -28,6 +30,37 @@ def _strict(fn: Callable[[Any], str]) -> Callable[[Any], str]:
         return fn(value)
 
     return apply
+
+
+class StoreBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept in a build cache (``dist/.cache``), so a new process does not
+    compile them again. Jinja2 recompiles a template whose source changed (the checksum); an
+    entry that does not load (damaged, another Python) is a miss, never an error. The store
+    (a :class:`~tts_builder.writer.DirCache`) already reads a damaged entry as missing."""
+
+    def __init__(self, store: MutableMapping[str, bytes]) -> None:
+        self.store = store
+
+    def _key(self, bucket: jinja2.bccache.Bucket) -> str:
+        return f"jinja-bytecode:{jinja2.__version__}:{sys.version}:{bucket.key}"
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = self.store.get(self._key(bucket))
+        if data is None:
+            return
+        try:
+            bucket.bytecode_from_string(data)
+        except Exception:  # noqa: BLE001 - any damage: compile afresh
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):  # a cache that cannot be written: compile next time
+            self.store[self._key(bucket)] = bucket.bytecode_to_string()
+
+
+def cache_bytecode(store: MutableMapping[str, bytes] | None, root: Path = TEMPLATES_DIR) -> None:
+    """Keep the compiled templates under ``root`` in ``store`` from now on (None: nowhere)."""
+    environment(root).bytecode_cache = None if store is None else StoreBytecodeCache(store)
 
 
 @cache

@@ -1,0 +1,82 @@
+"""Compiled templates kept in the build cache: loaded by a new environment, recompiled when the
+source changes, and a damaged entry is a miss, never an error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from tts_builder.lua import templates
+from tts_builder.writer import DirCache
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "t.lua.j2").write_text("local x = {{ value | lua }}\n", encoding="utf-8")
+    yield folder
+    templates.cache_bytecode(None, folder)
+
+
+def _fresh(root: Path) -> None:
+    """As a new process: no template compiled in memory."""
+    templates.environment(root).cache.clear()
+
+
+def test_a_new_process_loads_the_compiled_template(root: Path, tmp_path: Path, monkeypatch):
+    store = DirCache(tmp_path / "cache")
+    templates.cache_bytecode(store, root)
+    assert templates.render("t.lua.j2", {"value": 3}, root) == "local x = 3\n"
+    assert any(p.suffix == ".entry" for p in (tmp_path / "cache").iterdir())
+    _fresh(root)
+    env = templates.environment(root)
+
+    def no_compile(*args, **kwargs):
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(env, "compile", no_compile)
+    assert templates.render("t.lua.j2", {"value": "a"}, root) == 'local x = "a"\n'
+
+
+def test_a_changed_source_is_compiled_again(root: Path):
+    store: dict[str, bytes] = {}
+    templates.cache_bytecode(store, root)
+    templates.render("t.lua.j2", {"value": 1}, root)
+    (root / "t.lua.j2").write_text("return {{ value | lua }}\n", encoding="utf-8")
+    _fresh(root)
+    assert templates.render("t.lua.j2", {"value": 1}, root) == "return 1\n"
+
+
+@pytest.mark.parametrize(
+    "damage", [b"", b"junk", b"j2" + b"\x00" * 40, jinja2.bccache.bc_magic + b"\xff\x00"]
+)
+def test_a_damaged_entry_is_compiled_again(root: Path, damage: bytes):
+    store: dict[str, bytes] = {}
+    templates.cache_bytecode(store, root)
+    templates.render("t.lua.j2", {"value": 1}, root)
+    (key,) = store
+    store[key] = damage
+    _fresh(root)
+    assert templates.render("t.lua.j2", {"value": 2}, root) == "local x = 2\n"
+    assert store[key] != damage  # made again
+
+
+def test_build_keeps_compiled_templates_in_its_cache_while_it_builds(tmp_path: Path, monkeypatch):
+    from tts_builder.cli import EXIT_OK, run
+
+    stored: list[str] = []
+    real = templates.StoreBytecodeCache.dump_bytecode
+
+    def recorded(self, bucket):
+        stored.append(bucket.key)
+        real(self, bucket)
+
+    monkeypatch.setattr(templates.StoreBytecodeCache, "dump_bytecode", recorded)
+    monkeypatch.chdir(tmp_path)
+    _fresh(templates.TEMPLATES_DIR)  # as a new process: every template compiled again
+    assert run(["-q", "build", "prototype", "--out", str(tmp_path / "out")]) == EXIT_OK
+    assert stored  # each compiled template went to dist/.cache
+    assert templates.environment().bytecode_cache is None  # and only during that build
