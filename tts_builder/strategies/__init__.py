@@ -62,6 +62,6 @@ def variant_input(game_id: str, data: dict[str, Any], variant: str | None) -> di
 
 def _module(game_id: str) -> ModuleType:
     """The game's strategies module, as its registration names it."""
-    from ..games import game  # the registry imports every game's build code
+    from ..games import game  # the registry imports the game's build code on first use
 
     return importlib.import_module(game(game_id).strategies)
