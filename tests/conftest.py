@@ -1,8 +1,13 @@
-"""Shared fixtures: one render cache per test session, so each test builds cheaply; the ship
-commands' --out folder."""
+"""Shared fixtures: one render cache per test session, filled by one clean CLI build of every
+bundled game and variant, so each test builds cheaply; the ship commands' --out folder."""
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 
 import pytest
@@ -12,7 +17,74 @@ from tts_builder.cli import cli
 from tts_builder.cli_ship import register
 from tts_builder.writer import DirCache
 
-SESSION_CACHE: dict[str, bytes] = {}
+#: Cache entries that belong to one --out folder or one build process, not to renders.
+NOT_RENDERS = ("build-manifest:", "jinja-bytecode:")
+
+
+class SessionCache(MutableMapping[str, bytes]):
+    """The renders drawn this session, by cache key. The first use builds every bundled game
+    and variant with the CLI into an empty folder (:func:`clean_build`), whose renders it then
+    holds: later builds draw only what that build did not."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, bytes] = {}
+
+    def _ready(self) -> dict[str, bytes]:
+        clean_build()
+        return self.entries
+
+    def __getitem__(self, key: str) -> bytes:
+        return self._ready()[key]
+
+    def __setitem__(self, key: str, value: bytes) -> None:
+        self._ready()[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._ready()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ready())
+
+    def __len__(self) -> int:
+        return len(self._ready())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._ready()
+
+
+SESSION_CACHE = SessionCache()
+_CLEAN: list[Path] = []
+
+
+class _RecordingCache(DirCache):
+    """A build's cache folder that also hands each render it stores to the session cache."""
+
+    def __setitem__(self, key: str, value: bytes) -> None:
+        super().__setitem__(key, value)
+        if not key.startswith(NOT_RENDERS):
+            SESSION_CACHE.entries[key] = value
+
+
+def clean_build() -> Path:
+    """The --out folder of ``tts-builder -q build`` run once per session in an empty folder
+    (no names: every bundled game and variant), its cache empty before: every image drawn
+    afresh. Its renders fill :data:`SESSION_CACHE`. Read it only."""
+    if not _CLEAN:
+        from tts_builder.cli import EXIT_OK, run
+
+        folder = Path(tempfile.mkdtemp(prefix="tts-clean-build-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _CLEAN.append(folder / "dist")
+        here = Path.cwd()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("tts_builder.writer.DirCache", _RecordingCache)
+            os.chdir(folder)  # an empty current folder: every bundled game
+            try:
+                code = run(["-q", "build", "--out", str(folder / "dist")])
+            finally:
+                os.chdir(here)
+        assert code == EXIT_OK, "the session's clean build failed"
+    return _CLEAN[0]
 
 
 def build(game: str = "arche-noah", **options: object) -> GameBuild:
@@ -23,8 +95,9 @@ def build(game: str = "arche-noah", **options: object) -> GameBuild:
 def seeded(out: Path) -> Path:
     """``out``, an --out folder whose render cache (``out/.cache``) holds the renders drawn so
     far this session, so a CLI build there redraws only what no other test drew. Clean CLI
-    builds stay tested: test_cli's byte-identical test, test_package's wheel test and
-    test_new_game's first build start from an empty cache."""
+    builds stay tested: :func:`clean_build` (compared in test_cli with builds in memory),
+    test_package's wheel test (my-cards' thumbnail) and test_new_game's first build start
+    from an empty cache."""
     DirCache(out / ".cache").update(SESSION_CACHE)
     return out
 

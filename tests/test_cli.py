@@ -44,17 +44,17 @@ def test_build_writes_the_game(capsys, tmp_path: Path) -> None:
     assert code == EXIT_OK and "up to date" in err and "0 images rendered" in err
 
 
-def test_a_clean_build_is_byte_identical_to_one_in_memory(capsys, tmp_path: Path) -> None:
-    """The written tree equals a second build of every game and variant made in memory (its
-    renders from the session's cache, drawn by other tests, or drawn here afresh)."""
-    from conftest import SESSION_CACHE
+def test_a_clean_build_is_byte_identical_to_one_in_memory() -> None:
+    """The tree a CLI build of every game and variant wrote into an empty folder, its cache
+    empty before (conftest.clean_build, once per session: every image drawn afresh there)
+    equals a second build of each made in memory, its renders from the session's cache."""
+    from conftest import SESSION_CACHE, clean_build
 
     from tts_builder.build import BuildOptions
     from tts_builder.cli import build_checked
     from tts_builder.definition import load_definition, select_games
 
-    out = tmp_path / "dist"
-    assert cli(capsys, "-q", "build", "--out", str(out))[0] == EXIT_OK
+    out = clean_build()
     written = {
         p.relative_to(out).as_posix(): p.read_bytes()
         for p in sorted(out.rglob("*"))
@@ -65,6 +65,7 @@ def test_a_clean_build_is_byte_identical_to_one_in_memory(capsys, tmp_path: Path
         for variant in [None, *load_definition(game).variants]:
             options = BuildOptions(out_dir=out.resolve(), variant=variant)
             result = build_checked(game, options, SESSION_CACHE)
+            assert result.drawn == 0  # every picture from the clean build's renders
             in_memory.update({f"{result.folder}/{n}": d for n, d in result.files.items()})
     assert sorted(written) == sorted(in_memory)
     assert written == in_memory
