@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import seeded
 
 from tts_builder import build as build_module
 from tts_builder import picture
@@ -59,9 +60,11 @@ def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> lis
 
 
 def _built_once(tmp_path: Path) -> Path:
-    """A clean build of the bundled Arche Noah: its --out folder (with its cache). The save's
-    image URLs name that folder, so a change is built into the same one."""
-    out = tmp_path / "dist"
+    """A build of the bundled Arche Noah into an empty folder: its --out folder (with its
+    cache, seeded with the session's renders: the reference a change is compared with is
+    :func:`_clean_build`). The save's image URLs name that folder, so a change is built into
+    the same one."""
+    out = seeded(tmp_path / "dist")
     assert run(["-q", "build", "arche-noah", "--out", str(out)]) == 0
     return out
 
