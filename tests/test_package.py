@@ -47,10 +47,15 @@ def _can_build_without_isolation() -> bool:
     return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
 
 
+#: This process's environment without PYTHONPATH, which would import the project from a
+#: checkout rather than from the wheel (benchmarks/bench_tests.py sets it).
+FRESH_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+
+
 def _run(*args: str | Path, cwd: Path) -> str:
     proc = subprocess.run(
         [str(a) for a in args], cwd=cwd, capture_output=True, text=True, check=False,
-        env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONNOUSERSITE": "1"},
+        env={**FRESH_ENV, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONNOUSERSITE": "1"},
     )  # fmt: skip
     assert proc.returncode == 0, f"{args}:\n{proc.stdout}\n{proc.stderr}"
     return proc.stdout
