@@ -87,6 +87,29 @@ def clean_build() -> Path:
     return _CLEAN[0]
 
 
+#: Fixtures whose tests share the session's renders without naming conftest.
+SHARING_FIXTURES = {"arche_noah_build", "cli_out"}
+
+
+def _shares_renders(item: pytest.Item, texts: dict[Path, str]) -> bool:
+    """Whether ``item`` may use :data:`SESSION_CACHE`: its file imports from conftest or it
+    asks for a fixture built from it."""
+    path = Path(str(item.path))
+    if path not in texts:
+        texts[path] = path.read_text(encoding="utf-8") if path.is_file() else ""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return "from conftest import" in texts[path] or bool(fixtures & SHARING_FIXTURES)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _clean_build_first(request: pytest.FixtureRequest) -> None:
+    """The clean build before the first test that may share its renders, so it never runs
+    inside a test's patches (a test counting what is drawn, say)."""
+    texts: dict[Path, str] = {}
+    if any(_shares_renders(item, texts) for item in request.session.items):
+        clean_build()
+
+
 def build(game: str = "arche-noah", **options: object) -> GameBuild:
     """Build a game in memory, sharing rendered images across the whole test session."""
     return build_game(game, BuildOptions(**options), SESSION_CACHE)  # type: ignore[arg-type]
