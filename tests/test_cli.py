@@ -72,6 +72,25 @@ def test_a_clean_build_is_byte_identical_to_one_in_memory() -> None:
     assert "arche-noah/arche-noah.json" in written
 
 
+def test_every_game_drawn_again_from_nothing_gives_the_clean_build_s_bytes() -> None:
+    """Drawing is deterministic: each game and variant built in memory with an empty cache
+    (every picture drawn a second, independent time) equals the session's clean CLI build."""
+    from conftest import clean_build
+
+    from tts_builder.build import BuildOptions
+    from tts_builder.cli import build_checked
+    from tts_builder.definition import load_definition, select_games
+
+    out = clean_build()
+    for game in select_games([]):
+        for variant in [None, *load_definition(game).variants]:
+            options = BuildOptions(out_dir=out.resolve(), variant=variant)
+            result = build_checked(game, options, {})
+            assert result.drawn > 0  # nothing came from a cache
+            for name, data in result.files.items():
+                assert (out / result.folder / name).read_bytes() == data, (game, variant, name)
+
+
 def test_a_no_op_build_builds_nothing_until_an_input_or_output_changes(
     capsys, assets: Path, tmp_path: Path, monkeypatch
 ) -> None:
