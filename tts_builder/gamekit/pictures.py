@@ -54,15 +54,23 @@ def preview(
     images: _Store, items: Sequence[tuple[str, Picture]], columns: int, cell_max: int
 ) -> bytes:
     """The preview sheet's PNG bytes: every ``(label, picture)`` in a grid of ``columns``
-    (cells at most ``cell_max`` px), taken out of the build's images (``preview.png``)."""
+    (cells at most ``cell_max`` px), taken out of the build's images (``preview.png``).
+
+    A store keeping encoded bands (the build's, with ``encoded``) gets it band by band
+    (:func:`~tts_builder.render.components.preview_bands_png`, the same bytes): a changed
+    picture recomposes and re-encodes the bands of its preview row only."""
     from ..render import render_preview
+    from ..render.components import preview_bands_png
 
     spec = {"preview": [[label, spec] for label, (spec, _make) in items]}
-    images.png(
-        "preview",
-        spec,
-        lambda: render_preview(
-            [(label, make) for label, (_spec, make) in items], columns=columns, cell_max=cell_max
-        ),
-    )
+
+    def whole() -> Image.Image:
+        shown = [(label, make) for label, (_spec, make) in items]
+        return render_preview(shown, columns=columns, cell_max=cell_max)
+
+    def banded() -> bytes:
+        sized = [(label, spec, make().size, make) for label, (spec, make) in items]
+        return preview_bands_png(images, sized, columns, cell_max)  # type: ignore[arg-type]
+
+    images.png("preview", spec, banded if hasattr(images, "encoded") else whole)
     return images.files.pop("images/preview.png")

@@ -36,7 +36,7 @@ from tts_builder.render.layout import (
     resolve_layout,
     validate_layout,
 )
-from tts_builder.render.png import ENCODER, encode_band, join_bands
+from tts_builder.render.png import BAND_ROWS, ENCODER, encode_band, join_bands
 from tts_builder.render.sheets import SheetPlan, compose_sheet_row, plan_sheets
 
 Fields = Mapping[str, Any]
@@ -226,18 +226,63 @@ def preview_png(
     plan = plan_preview([size for _label, _spec, size, _make in items], columns, cell_max)
     bands = []
     for row in range(plan.rows):
-        indexes = range(row * plan.columns, min(len(items), (row + 1) * plan.columns))
-        spec = {
-            "preview_row": [[items[i][0], items[i][1], plan.shown[i]] for i in indexes],
-            "grid": [plan.columns, *plan.cell, plan.size[0], plan.row_band(row)[0] == 0],
-            "encoder": ENCODER,
-        }
+        spec = {**_preview_row_spec(plan, items, row), "encoder": ENCODER}
         bands.append(store.encoded(spec, partial(_preview_row, plan, items, row)))
     return join_bands(bands)
 
 
+def preview_bands_png(
+    store: PictureStore, items: list[PreviewItem], columns: int, cell_max: int = 600
+) -> bytes:
+    """PNG bytes of ``encode_png(render_preview(items))`` (the same bytes: bands of
+    :data:`~tts_builder.render.png.BAND_ROWS` rows), each band known by the labels and specs
+    of the preview rows it shows: a changed item redraws its preview row and re-encodes the
+    bands that row crosses only."""
+    plan = plan_preview([size for _label, _spec, size, _make in items], columns, cell_max)
+    width, height = plan.size
+    spans = [plan.row_band(row) for row in range(plan.rows)]
+    specs = [_preview_row_spec(plan, items, row) for row in range(plan.rows)]
+    drawn: dict[int, Image.Image] = {}
+
+    def band(y0: int, y1: int, rows: list[int]) -> bytes:
+        img = Image.new("RGB", (width, y1 - y0), PREVIEW_BG)
+        for row in rows:
+            if row not in drawn:
+                drawn[row] = _preview_row_image(plan, items, row)
+            r0, r1 = spans[row]
+            top = max(y0, r0)
+            img.paste(drawn[row].crop((0, top - r0, width, min(y1, r1) - r0)), (0, top - y0))
+        return encode_band(img)
+
+    bands = []
+    for y0 in range(0, height, BAND_ROWS):
+        y1 = min(height, y0 + BAND_ROWS)
+        rows = [row for row, (r0, r1) in enumerate(spans) if r0 < y1 and r1 > y0]
+        spec = {
+            "preview_band": [[row, specs[row]] for row in rows],
+            "rows": [y0, y1],
+            "encoder": ENCODER,
+        }
+        bands.append(store.encoded(spec, partial(band, y0, y1, rows)))
+    return join_bands(bands)
+
+
+def _preview_row_spec(plan: PreviewPlan, items: list[PreviewItem], row: int) -> dict[str, Any]:
+    """What preview row ``row`` is drawn from: its items' labels, specs and shown sizes."""
+    indexes = range(row * plan.columns, min(len(items), (row + 1) * plan.columns))
+    return {
+        "preview_row": [[items[i][0], items[i][1], plan.shown[i]] for i in indexes],
+        "grid": [plan.columns, *plan.cell, plan.size[0], plan.row_band(row)[0] == 0],
+    }
+
+
 def _preview_row(plan: PreviewPlan, items: list[PreviewItem], row: int) -> bytes:
     """The encoded band of preview row ``row``."""
+    return encode_band(_preview_row_image(plan, items, row))
+
+
+def _preview_row_image(plan: PreviewPlan, items: list[PreviewItem], row: int) -> Image.Image:
+    """Preview row ``row`` (RGB): its pixels of the whole preview."""
     y0, y1 = plan.row_band(row)
     width = plan.size[0]
     layout: list[dict] = [{"type": "rect", "box": [0, 0, width, y1 - y0], "fill": PREVIEW_BG}]
@@ -253,4 +298,4 @@ def _preview_row(plan: PreviewPlan, items: list[PreviewItem], row: int) -> bytes
         layout += preview_cell_layout(plan, i, y0)
     img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview",
                         canvas=Image.new("RGB", (width, y1 - y0), PREVIEW_BG))  # fmt: skip
-    return encode_band(img)
+    return img
