@@ -86,9 +86,8 @@ def layout_spec(
 ) -> dict[str, Any]:
     """Everything a layout is drawn from (its cache key): the layout, size and fields and the
     digest of each art file it shows."""
-    validate_layout(layout, where, size)
-    resolved = resolve_layout(layout, fields, where)
-    digests = [art.digest(el["src"]) for el in resolved if el["type"] == "image"]
+    text = json.dumps([layout, list(size), fields], sort_keys=True, default=str)
+    digests = [art.digest(src) for src in _shown_art(text, layout, size, fields, where)]
     return {"layout": layout, "size": list(size), "fields": dict(fields), "art": digests}
 
 
@@ -96,6 +95,22 @@ def layout_spec(
 #: validated in this process (at most CHECKED_SIDES of them).
 _CHECKED: dict[str, list[str]] = {}
 CHECKED_SIDES = 4096
+
+
+def _shown_art(
+    text: str, layout: list[dict], size: tuple[int, int], fields: Fields, where: str
+) -> list[str]:
+    """The art files the layout shows (``text``: its layout, size and fields as JSON), the
+    layout validated once per process (an invalid one raises at ``where`` every time)."""
+    shown = _CHECKED.get(text)
+    if shown is None:
+        validate_layout(layout, where, size)
+        resolved = resolve_layout(layout, fields, where)
+        shown = [el["src"] for el in resolved if el["type"] == "image"]
+        if len(_CHECKED) >= CHECKED_SIDES:
+            _CHECKED.clear()
+        _CHECKED[text] = shown
+    return shown
 
 
 class Sides:
@@ -124,15 +139,7 @@ class Sides:
         if key not in self._specs:
             layout, size = self.components[component][side], self.size(component)
             text = json.dumps([layout, list(size), fields], sort_keys=True, default=str)
-            shown = _CHECKED.get(text)
-            if shown is None:  # validated and its art found once per process
-                where = f"components.{component}.{side}"
-                validate_layout(layout, where, size)
-                resolved = resolve_layout(layout, fields, where)
-                shown = [el["src"] for el in resolved if el["type"] == "image"]
-                if len(_CHECKED) >= CHECKED_SIDES:
-                    _CHECKED.clear()
-                _CHECKED[text] = shown
+            shown = _shown_art(text, layout, size, fields, f"components.{component}.{side}")
             digests = json.dumps([self.art.digest(src) for src in shown])
             digest = hashlib.sha256(f"{text}\n{digests}".encode()).hexdigest()
             self._specs[key] = {"side": digest}
