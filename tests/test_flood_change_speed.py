@@ -58,14 +58,21 @@ class _Bands:
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
         self.kept: dict[str, bytes] = {}
+        self.pictures: dict[str, Image.Image] = {}
         self.made = 0
 
     def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
         key = json.dumps(spec, sort_keys=True)
         if key not in self.kept:
-            self.made += 1
+            self.made += "preview_band" in spec
             self.kept[key] = make()
         return self.kept[key]
+
+    def picture(self, spec: Any, make: Callable[[], Image.Image]) -> Image.Image:
+        key = json.dumps(spec, sort_keys=True)
+        if key not in self.pictures:
+            self.pictures[key] = make()
+        return self.pictures[key]
 
     def png(self, name: str, spec: Any, make: Callable[[], Any]) -> str:
         made = make()

@@ -9,6 +9,7 @@ neither sheet again.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
@@ -69,8 +70,16 @@ def preview(
         return render_preview(shown, columns=columns, cell_max=cell_max)
 
     def banded() -> bytes:
-        sized = [(label, spec, make().size, make) for label, (spec, make) in items]
+        sized = [(label, spec, _size(images, spec, make), make) for label, (spec, make) in items]
         return preview_bands_png(images, sized, columns, cell_max)  # type: ignore[arg-type]
 
     images.png("preview", spec, banded if hasattr(images, "encoded") else whole)
     return images.files.pop("images/preview.png")
+
+
+def _size(images: Any, spec: Json, make: Callable[[], Image.Image]) -> tuple[int, int]:
+    """The size of the picture ``spec`` describes, kept in the store beside its bands: a
+    picture already sized is not decoded again to be planned into a preview."""
+    text = images.encoded({"size": spec}, lambda: json.dumps(list(make().size)).encode())
+    width, height = json.loads(text)
+    return width, height

@@ -30,13 +30,22 @@ from tts_builder.render.composite import (
 )
 from tts_builder.render.layout import (
     art_path,
+    fit_size_of,
+    fitted,
     freeze,
     load_art,
     render_layout,
     resolve_layout,
     validate_layout,
 )
-from tts_builder.render.png import BAND_ROWS, ENCODER, encode_band, join_bands
+from tts_builder.render.png import (
+    BAND_ROWS,
+    ENCODER,
+    decode_part,
+    encode_band,
+    encode_part,
+    join_bands,
+)
 from tts_builder.render.sheets import SheetPlan, compose_sheet_row, plan_sheets
 
 Fields = Mapping[str, Any]
@@ -255,7 +264,7 @@ def preview_bands_png(
         img = Image.new("RGB", (width, y1 - y0), PREVIEW_BG)
         for row in rows:
             if row not in drawn:
-                drawn[row] = _preview_row_image(plan, items, row)
+                drawn[row] = _preview_row_image(plan, items, row, store)
             r0, r1 = spans[row]
             top = max(y0, r0)
             img.paste(drawn[row].crop((0, top - r0, width, min(y1, r1) - r0)), (0, top - y0))
@@ -288,21 +297,51 @@ def _preview_row(plan: PreviewPlan, items: list[PreviewItem], row: int) -> bytes
     return encode_band(_preview_row_image(plan, items, row))
 
 
-def _preview_row_image(plan: PreviewPlan, items: list[PreviewItem], row: int) -> Image.Image:
-    """Preview row ``row`` (RGB): its pixels of the whole preview."""
+def _preview_row_image(
+    plan: PreviewPlan, items: list[PreviewItem], row: int, store: PictureStore | None = None
+) -> Image.Image:
+    """Preview row ``row`` (RGB): its pixels of the whole preview. With a ``store``, each
+    picture is taken as its cell shows it (fitted into its box, kept as encoded bytes) from the
+    store, so a picture already shown in an earlier build is neither decoded at full size nor
+    scaled again."""
     y0, y1 = plan.row_band(row)
     width = plan.size[0]
     layout: list[dict] = [{"type": "rect", "box": [0, 0, width, y1 - y0], "fill": PREVIEW_BG}]
     fields: dict[str, Any] = {}
     pictures: dict[str, Image.Image] = {}
     for i in range(row * plan.columns, min(len(items), (row + 1) * plan.columns)):
-        label, _spec, size, make = items[i]
-        img = make()
-        if img.size != tuple(size):
-            raise ValueError(f"preview item {label!r} is {img.size}, expected {tuple(size)}")
-        pictures[str(i)] = preview_picture(plan, img)
+        label, spec, size, make = items[i]
+        cell = preview_cell_layout(plan, i, y0)
+        x0, top, x1, bottom = cell[0]["box"]
+        box = (x1 - x0, bottom - top)
+        shown = fit_size_of(plan.shown[i], box)
+        if store is not None and fit_size_of(shown, box) == shown:  # drawn as it is
+            fit = partial(_shown_in_cell, plan, label, size, make, box)
+            known = {"preview_cell": spec, "box": list(box), "limit": [plan.limit, plan.cell_max]}
+            pictures[str(i)] = decode_part(store.encoded(known, lambda fit=fit: encode_part(fit())))
+        else:
+            pictures[str(i)] = preview_picture(plan, _made(label, size, make))
         fields[f"label{i}"] = label
-        layout += preview_cell_layout(plan, i, y0)
+        layout += cell
     img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview",
                         canvas=Image.new("RGB", (width, y1 - y0), PREVIEW_BG))  # fmt: skip
     return img
+
+
+def _made(label: str, size: tuple[int, int], make: Callable[[], Image.Image]) -> Image.Image:
+    """An item's picture, which must be ``size``."""
+    img = make()
+    if img.size != tuple(size):
+        raise ValueError(f"preview item {label!r} is {img.size}, expected {tuple(size)}")
+    return img
+
+
+def _shown_in_cell(
+    plan: PreviewPlan,
+    label: str,
+    size: tuple[int, int],
+    make: Callable[[], Image.Image],
+    box: tuple[int, int],
+) -> Image.Image:
+    """An item's picture as its preview cell shows it: what drawing it into ``box`` draws."""
+    return fitted(preview_picture(plan, _made(label, size, make)), box)
