@@ -58,7 +58,6 @@ class _Bands:
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
         self.kept: dict[str, bytes] = {}
-        self.pictures: dict[str, Image.Image] = {}
         self.made = 0
 
     def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
@@ -68,23 +67,23 @@ class _Bands:
             self.kept[key] = make()
         return self.kept[key]
 
-    def picture(self, spec: Any, make: Callable[[], Image.Image]) -> Image.Image:
-        key = json.dumps(spec, sort_keys=True)
-        if key not in self.pictures:
-            self.pictures[key] = make()
-        return self.pictures[key]
-
     def png(self, name: str, spec: Any, make: Callable[[], Any]) -> str:
         made = make()
         self.files[f"images/{name}.png"] = made if isinstance(made, bytes) else encode_png(made)
         return name
 
 
-def _items(count: int, tint: int = 0) -> list[tuple[str, pictures.Picture]]:
+def _items(count: int, tint: int = 0, made: list[int] | None = None) -> list:
     def item(i: int) -> tuple[str, pictures.Picture]:
         colour = ((i * 37 + (tint if i == 9 else 0)) % 256, 90, 200 - i, 255)
         size = (60 + 7 * (i % 3), 300 - 11 * (i % 4))
-        return f"item {i}", ({"i": i, "c": colour}, lambda: Image.new("RGBA", size, colour))
+
+        def make() -> Image.Image:
+            if made is not None:
+                made.append(i)
+            return Image.new("RGBA", size, colour)
+
+        return f"item {i}", ({"i": i, "c": colour}, make)
 
     return [item(i) for i in range(count)]
 
@@ -96,8 +95,9 @@ def test_the_preview_band_by_band_is_the_preview_and_redraws_changed_bands_only(
     assert first == encode_png(whole)
     bands = store.made
     assert bands == -(-whole.height // BAND_ROWS) > 2
-    store.made = 0
-    changed = pictures.preview(store, _items(20, tint=80), 4, 240)
+    store.made, made = 0, []
+    changed = pictures.preview(store, _items(20, tint=80, made=made), 4, 240)
+    assert set(made) == {9}  # the others' sizes and cells are known: none drawn or decoded
     again = render_preview([(label, make) for label, (_s, make) in _items(20, tint=80)], 4, 240)
     assert changed == encode_png(again) != first
     assert 0 < store.made < bands  # item 9's preview row only: the bands it crosses
