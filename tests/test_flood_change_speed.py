@@ -15,6 +15,7 @@ from tts_builder.gamekit import pictures
 from tts_builder.games.arche_noah_flood import table_positions
 from tts_builder.games.arche_noah_flood.table import _positions, geometry, piece_count
 from tts_builder.render import encode_png, render_preview
+from tts_builder.render.components import forget_cells
 from tts_builder.render.png import BAND_ROWS
 from tts_builder.save import new_save
 
@@ -96,6 +97,7 @@ def test_the_preview_band_by_band_is_the_preview_and_redraws_changed_bands_only(
     bands = store.made
     assert bands == -(-whole.height // BAND_ROWS) > 2
     store.made, made = 0, []
+    forget_cells()  # as in a new process: what is known comes from the store
     changed = pictures.preview(store, _items(20, tint=80, made=made), 4, 240)
     assert set(made) == {9}  # the others' sizes and cells are known: none drawn or decoded
     again = render_preview([(label, make) for label, (_s, make) in _items(20, tint=80)], 4, 240)

@@ -318,7 +318,7 @@ def _preview_row_image(
         if store is not None and fit_size_of(shown, box) == shown:  # drawn as it is
             fit = partial(_shown_in_cell, plan, label, size, make, box)
             known = {"preview_cell": spec, "box": list(box), "limit": [plan.limit, plan.cell_max]}
-            pictures[str(i)] = decode_part(store.encoded(known, lambda fit=fit: encode_part(fit())))
+            pictures[str(i)] = _cell(store, known, fit)
         else:
             pictures[str(i)] = preview_picture(plan, _made(label, size, make))
         fields[f"label{i}"] = label
@@ -345,3 +345,38 @@ def _shown_in_cell(
 ) -> Image.Image:
     """An item's picture as its preview cell shows it: what drawing it into ``box`` draws."""
     return fitted(preview_picture(plan, _made(label, size, make)), box)
+
+
+#: Preview cells (:func:`_cell`) this process decoded, by spec, most recently used last
+#: (within CELL_BYTES, their total in _cell_bytes): a rebuild in one process composites
+#: them as planned already.
+_CELLS: dict[str, Image.Image] = {}
+CELL_BYTES = 32 * 2**20
+_cell_bytes = [0]
+
+
+def _cell(
+    store: PictureStore, known: dict[str, Any], fit: Callable[[], Image.Image]
+) -> Image.Image:
+    """The picture of one preview cell: kept in this process, else from the store's encoded
+    bytes, else drawn by ``fit`` (and kept in the store); frozen (callers must not change it)."""
+    key = json.dumps(known, sort_keys=True, default=str)
+    img = _CELLS.pop(key, None)
+    if img is None:
+        img = decode_part(store.encoded(known, lambda: encode_part(fit())))
+        freeze(img, ("preview cell", key))
+        _cell_bytes[0] += _bytes(img)
+    _CELLS[key] = img
+    while _cell_bytes[0] > CELL_BYTES and len(_CELLS) > 1:
+        _cell_bytes[0] -= _bytes(_CELLS.pop(next(iter(_CELLS))))
+    return img
+
+
+def _bytes(img: Image.Image) -> int:
+    return img.width * img.height * len(img.getbands())
+
+
+def forget_cells() -> None:
+    """Drop the preview cells this process keeps (:data:`_CELLS`), as in a new process."""
+    _CELLS.clear()
+    _cell_bytes[0] = 0
