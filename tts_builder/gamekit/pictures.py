@@ -9,6 +9,7 @@ neither sheet again.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
@@ -54,15 +55,31 @@ def preview(
     images: _Store, items: Sequence[tuple[str, Picture]], columns: int, cell_max: int
 ) -> bytes:
     """The preview sheet's PNG bytes: every ``(label, picture)`` in a grid of ``columns``
-    (cells at most ``cell_max`` px), taken out of the build's images (``preview.png``)."""
+    (cells at most ``cell_max`` px), taken out of the build's images (``preview.png``).
+
+    A store keeping encoded bands (the build's, with ``encoded``) gets it band by band
+    (:func:`~tts_builder.render.components.preview_bands_png`, the same bytes): a changed
+    picture recomposes and re-encodes the bands of its preview row only."""
     from ..render import render_preview
+    from ..render.components import preview_bands_png
 
     spec = {"preview": [[label, spec] for label, (spec, _make) in items]}
-    images.png(
-        "preview",
-        spec,
-        lambda: render_preview(
-            [(label, make) for label, (_spec, make) in items], columns=columns, cell_max=cell_max
-        ),
-    )
+
+    def whole() -> Image.Image:
+        shown = [(label, make) for label, (_spec, make) in items]
+        return render_preview(shown, columns=columns, cell_max=cell_max)
+
+    def banded() -> bytes:
+        sized = [(label, spec, _size(images, spec, make), make) for label, (spec, make) in items]
+        return preview_bands_png(images, sized, columns, cell_max)  # type: ignore[arg-type]
+
+    images.png("preview", spec, banded if hasattr(images, "encoded") else whole)
     return images.files.pop("images/preview.png")
+
+
+def _size(images: Any, spec: Json, make: Callable[[], Image.Image]) -> tuple[int, int]:
+    """The size of the picture ``spec`` describes, kept in the store beside its bands: a
+    picture already sized is not decoded again to be planned into a preview."""
+    text = images.encoded({"size": spec}, lambda: json.dumps(list(make().size)).encode())
+    width, height = json.loads(text)
+    return width, height

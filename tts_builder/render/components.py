@@ -30,13 +30,22 @@ from tts_builder.render.composite import (
 )
 from tts_builder.render.layout import (
     art_path,
+    fit_size_of,
+    fitted,
     freeze,
     load_art,
     render_layout,
     resolve_layout,
     validate_layout,
 )
-from tts_builder.render.png import ENCODER, encode_band, join_bands
+from tts_builder.render.png import (
+    BAND_ROWS,
+    ENCODER,
+    decode_part,
+    encode_band,
+    encode_part,
+    join_bands,
+)
 from tts_builder.render.sheets import SheetPlan, compose_sheet_row, plan_sheets
 
 Fields = Mapping[str, Any]
@@ -86,9 +95,8 @@ def layout_spec(
 ) -> dict[str, Any]:
     """Everything a layout is drawn from (its cache key): the layout, size and fields and the
     digest of each art file it shows."""
-    validate_layout(layout, where, size)
-    resolved = resolve_layout(layout, fields, where)
-    digests = [art.digest(el["src"]) for el in resolved if el["type"] == "image"]
+    text = json.dumps([layout, list(size), fields], sort_keys=True, default=str)
+    digests = [art.digest(src) for src in _shown_art(text, layout, size, fields, where)]
     return {"layout": layout, "size": list(size), "fields": dict(fields), "art": digests}
 
 
@@ -96,6 +104,22 @@ def layout_spec(
 #: validated in this process (at most CHECKED_SIDES of them).
 _CHECKED: dict[str, list[str]] = {}
 CHECKED_SIDES = 4096
+
+
+def _shown_art(
+    text: str, layout: list[dict], size: tuple[int, int], fields: Fields, where: str
+) -> list[str]:
+    """The art files the layout shows (``text``: its layout, size and fields as JSON), the
+    layout validated once per process (an invalid one raises at ``where`` every time)."""
+    shown = _CHECKED.get(text)
+    if shown is None:
+        validate_layout(layout, where, size)
+        resolved = resolve_layout(layout, fields, where)
+        shown = [el["src"] for el in resolved if el["type"] == "image"]
+        if len(_CHECKED) >= CHECKED_SIDES:
+            _CHECKED.clear()
+        _CHECKED[text] = shown
+    return shown
 
 
 class Sides:
@@ -124,15 +148,7 @@ class Sides:
         if key not in self._specs:
             layout, size = self.components[component][side], self.size(component)
             text = json.dumps([layout, list(size), fields], sort_keys=True, default=str)
-            shown = _CHECKED.get(text)
-            if shown is None:  # validated and its art found once per process
-                where = f"components.{component}.{side}"
-                validate_layout(layout, where, size)
-                resolved = resolve_layout(layout, fields, where)
-                shown = [el["src"] for el in resolved if el["type"] == "image"]
-                if len(_CHECKED) >= CHECKED_SIDES:
-                    _CHECKED.clear()
-                _CHECKED[text] = shown
+            shown = _shown_art(text, layout, size, fields, f"components.{component}.{side}")
             digests = json.dumps([self.art.digest(src) for src in shown])
             digest = hashlib.sha256(f"{text}\n{digests}".encode()).hexdigest()
             self._specs[key] = {"side": digest}
@@ -226,31 +242,141 @@ def preview_png(
     plan = plan_preview([size for _label, _spec, size, _make in items], columns, cell_max)
     bands = []
     for row in range(plan.rows):
-        indexes = range(row * plan.columns, min(len(items), (row + 1) * plan.columns))
-        spec = {
-            "preview_row": [[items[i][0], items[i][1], plan.shown[i]] for i in indexes],
-            "grid": [plan.columns, *plan.cell, plan.size[0], plan.row_band(row)[0] == 0],
-            "encoder": ENCODER,
-        }
+        spec = {**_preview_row_spec(plan, items, row), "encoder": ENCODER}
         bands.append(store.encoded(spec, partial(_preview_row, plan, items, row)))
     return join_bands(bands)
 
 
+def preview_bands_png(
+    store: PictureStore, items: list[PreviewItem], columns: int, cell_max: int = 600
+) -> bytes:
+    """PNG bytes of ``encode_png(render_preview(items))`` (the same bytes: bands of
+    :data:`~tts_builder.render.png.BAND_ROWS` rows), each band known by the labels and specs
+    of the preview rows it shows: a changed item redraws its preview row and re-encodes the
+    bands that row crosses only."""
+    plan = plan_preview([size for _label, _spec, size, _make in items], columns, cell_max)
+    width, height = plan.size
+    spans = [plan.row_band(row) for row in range(plan.rows)]
+    specs = [_preview_row_spec(plan, items, row) for row in range(plan.rows)]
+    drawn: dict[int, Image.Image] = {}
+
+    def band(y0: int, y1: int, rows: list[int]) -> bytes:
+        img = Image.new("RGB", (width, y1 - y0), PREVIEW_BG)
+        for row in rows:
+            if row not in drawn:
+                drawn[row] = _preview_row_image(plan, items, row, store)
+            r0, r1 = spans[row]
+            top = max(y0, r0)
+            img.paste(drawn[row].crop((0, top - r0, width, min(y1, r1) - r0)), (0, top - y0))
+        return encode_band(img)
+
+    bands = []
+    for y0 in range(0, height, BAND_ROWS):
+        y1 = min(height, y0 + BAND_ROWS)
+        rows = [row for row, (r0, r1) in enumerate(spans) if r0 < y1 and r1 > y0]
+        spec = {
+            "preview_band": [[row, specs[row]] for row in rows],
+            "rows": [y0, y1],
+            "encoder": ENCODER,
+        }
+        bands.append(store.encoded(spec, partial(band, y0, y1, rows)))
+    return join_bands(bands)
+
+
+def _preview_row_spec(plan: PreviewPlan, items: list[PreviewItem], row: int) -> dict[str, Any]:
+    """What preview row ``row`` is drawn from: its items' labels, specs and shown sizes."""
+    indexes = range(row * plan.columns, min(len(items), (row + 1) * plan.columns))
+    return {
+        "preview_row": [[items[i][0], items[i][1], plan.shown[i]] for i in indexes],
+        "grid": [plan.columns, *plan.cell, plan.size[0], plan.row_band(row)[0] == 0],
+    }
+
+
 def _preview_row(plan: PreviewPlan, items: list[PreviewItem], row: int) -> bytes:
     """The encoded band of preview row ``row``."""
+    return encode_band(_preview_row_image(plan, items, row))
+
+
+def _preview_row_image(
+    plan: PreviewPlan, items: list[PreviewItem], row: int, store: PictureStore | None = None
+) -> Image.Image:
+    """Preview row ``row`` (RGB): its pixels of the whole preview. With a ``store``, each
+    picture is taken as its cell shows it (fitted into its box, kept as encoded bytes) from the
+    store, so a picture already shown in an earlier build is neither decoded at full size nor
+    scaled again."""
     y0, y1 = plan.row_band(row)
     width = plan.size[0]
     layout: list[dict] = [{"type": "rect", "box": [0, 0, width, y1 - y0], "fill": PREVIEW_BG}]
     fields: dict[str, Any] = {}
     pictures: dict[str, Image.Image] = {}
     for i in range(row * plan.columns, min(len(items), (row + 1) * plan.columns)):
-        label, _spec, size, make = items[i]
-        img = make()
-        if img.size != tuple(size):
-            raise ValueError(f"preview item {label!r} is {img.size}, expected {tuple(size)}")
-        pictures[str(i)] = preview_picture(plan, img)
+        label, spec, size, make = items[i]
+        cell = preview_cell_layout(plan, i, y0)
+        x0, top, x1, bottom = cell[0]["box"]
+        box = (x1 - x0, bottom - top)
+        shown = fit_size_of(plan.shown[i], box)
+        if store is not None and fit_size_of(shown, box) == shown:  # drawn as it is
+            fit = partial(_shown_in_cell, plan, label, size, make, box)
+            known = {"preview_cell": spec, "box": list(box), "limit": [plan.limit, plan.cell_max]}
+            pictures[str(i)] = _cell(store, known, fit)
+        else:
+            pictures[str(i)] = preview_picture(plan, _made(label, size, make))
         fields[f"label{i}"] = label
-        layout += preview_cell_layout(plan, i, y0)
+        layout += cell
     img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview",
                         canvas=Image.new("RGB", (width, y1 - y0), PREVIEW_BG))  # fmt: skip
-    return encode_band(img)
+    return img
+
+
+def _made(label: str, size: tuple[int, int], make: Callable[[], Image.Image]) -> Image.Image:
+    """An item's picture, which must be ``size``."""
+    img = make()
+    if img.size != tuple(size):
+        raise ValueError(f"preview item {label!r} is {img.size}, expected {tuple(size)}")
+    return img
+
+
+def _shown_in_cell(
+    plan: PreviewPlan,
+    label: str,
+    size: tuple[int, int],
+    make: Callable[[], Image.Image],
+    box: tuple[int, int],
+) -> Image.Image:
+    """An item's picture as its preview cell shows it: what drawing it into ``box`` draws."""
+    return fitted(preview_picture(plan, _made(label, size, make)), box)
+
+
+#: Preview cells (:func:`_cell`) this process decoded, by spec, most recently used last
+#: (within CELL_BYTES, their total in _cell_bytes): a rebuild in one process composites
+#: them as planned already.
+_CELLS: dict[str, Image.Image] = {}
+CELL_BYTES = 32 * 2**20
+_cell_bytes = [0]
+
+
+def _cell(
+    store: PictureStore, known: dict[str, Any], fit: Callable[[], Image.Image]
+) -> Image.Image:
+    """The picture of one preview cell: kept in this process, else from the store's encoded
+    bytes, else drawn by ``fit`` (and kept in the store); frozen (callers must not change it)."""
+    key = json.dumps(known, sort_keys=True, default=str)
+    img = _CELLS.pop(key, None)
+    if img is None:
+        img = decode_part(store.encoded(known, lambda: encode_part(fit())))
+        freeze(img, ("preview cell", key))
+        _cell_bytes[0] += _bytes(img)
+    _CELLS[key] = img
+    while _cell_bytes[0] > CELL_BYTES and len(_CELLS) > 1:
+        _cell_bytes[0] -= _bytes(_CELLS.pop(next(iter(_CELLS))))
+    return img
+
+
+def _bytes(img: Image.Image) -> int:
+    return img.width * img.height * len(img.getbands())
+
+
+def forget_cells() -> None:
+    """Drop the preview cells this process keeps (:data:`_CELLS`), as in a new process."""
+    _CELLS.clear()
+    _cell_bytes[0] = 0

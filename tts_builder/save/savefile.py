@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from copy import deepcopy
 from typing import Any
 
 from tts_builder.errors import BuildError
+from tts_builder.save.objects import _copied
 from tts_builder.save.tables import CUSTOM_IMAGE_TABLES, PLAYER_COLORS, TABLE_NAMES
 
 Save = dict[str, Any]
@@ -171,8 +171,8 @@ def new_save(
     for label, pair in (("player_counts", player_counts), ("playing_time", playing_time)):
         if pair is not None and not 0 < pair[0] <= pair[1]:
             raise ValueError(f"{label} must be (min, max) with 0 < min <= max, got {pair}")
-    object_list = deepcopy(list(objects))
-    points = deepcopy(list(snap_points or ()))
+    object_list = _copied(list(objects))  # a deep copy: the save shares nothing with its caller
+    points = _copied(list(snap_points or ()))
     given: dict[str, Any] = {
         "SaveName": save_name,
         "GameMode": game_mode,
@@ -194,7 +194,7 @@ def new_save(
     }
     save: Save = {}
     for key, default in TOP_LEVEL_DEFAULTS.items():
-        value = given.get(key, deepcopy(default))
+        value = given[key] if key in given else _copied(default)
         if value is not None:
             save[key] = value
     return save

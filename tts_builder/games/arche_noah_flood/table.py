@@ -3,6 +3,9 @@ geometry, the pictures drawn from rule data, the points the pieces and the scrip
 
 from __future__ import annotations
 
+import marshal
+from functools import lru_cache
+
 from ...gamekit.table import hand_placement, rounded, xyz
 from ...geometry import PORTRAIT_CARD, TABLE_TOP_Y, ScriptPosition, reader_rot_y
 from ...json_types import Data
@@ -49,8 +52,14 @@ def piece_count(data: Data) -> int:
 
 
 def table_positions(data: Data) -> Data:
-    """Every table position the script needs, from the board geometry (pure)."""
-    geo = geometry(data)
+    """Every table position the script needs, from the board geometry (pure; a fresh copy of
+    what was worked out once per geometry and piece count in this process)."""
+    return marshal.loads(marshal.dumps(_positions(geometry(data), piece_count(data))))
+
+
+@lru_cache(maxsize=32)
+def _positions(geo: Geo, pieces: int) -> Data:
+    """:func:`table_positions` of a board geometry and piece count (callers copy it)."""
     rows, cols, top = geo.rows, geo.cols, geo.top_y
     (zx, zz), (zw, zd) = ark_zone(geo)
     cells = [(r, c) for r in range(rows) for c in range(cols)]
@@ -63,9 +72,7 @@ def table_positions(data: Data) -> Data:
         "markers": [
             rounded(list(marker_table(geo, *divmod(n, cols)))) for n in range(rows * cols + 1)
         ],
-        "ark_slots": [
-            rounded([x, top + PIECE_LIFT, z]) for x, z in ark_slots(geo, piece_count(data))
-        ],
+        "ark_slots": [rounded([x, top + PIECE_LIFT, z]) for x, z in ark_slots(geo, pieces)],
         "ark_zone": rounded([zx, top + 1.0, zz, zw, 2.0, zd]),
         "piece_y": rounded(top + PIECE_LIFT),
         "tile_y": rounded(top + TILE_LIFT),

@@ -1,0 +1,105 @@
+"""What the flood race keeps between builds of one process (issue 12) gives what working it out
+afresh gives, and callers cannot change it for the next build."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+from tts_builder.definition import load_definition
+from tts_builder.gamekit import pictures
+from tts_builder.games.arche_noah_flood import table_positions
+from tts_builder.games.arche_noah_flood.table import _positions, geometry, piece_count
+from tts_builder.render import encode_png, render_preview
+from tts_builder.render.components import forget_cells
+from tts_builder.render.png import BAND_ROWS
+from tts_builder.save import new_save
+
+GAME = "arche-noah-flood"
+
+
+def test_table_positions_are_a_fresh_copy_of_the_kept_ones() -> None:
+    data = load_definition(GAME).data
+    first = table_positions(data)
+    first["hexes"][0][0] = 999.0
+    first["names"].append("not a hex")
+    again = table_positions(data)
+    assert again == _positions.__wrapped__(geometry(data), piece_count(data))
+    assert again["hexes"][0][0] != 999.0 and "not a hex" not in again["names"]
+
+
+def test_table_positions_follow_the_piece_count() -> None:
+    data = load_definition(GAME).data
+    fewer = copy.deepcopy(data)
+    fewer["animals"] = fewer["animals"][:-1]
+    assert len(table_positions(fewer)["ark_slots"]) < len(table_positions(data)["ark_slots"])
+
+
+def test_new_save_shares_nothing_with_its_arguments() -> None:
+    objects = [{"Name": "Custom_Tile", "Tags": ["board"], "Transform": {"posX": 1.0}}]
+    points = [{"Position": {"x": 0.0, "y": 1.0, "z": 2.0}, "Tags": ["hex"]}]
+    save = new_save(save_name="s", game_mode="m", objects=objects, lua_script="", xml_ui="",
+                    snap_points=points)  # fmt: skip
+    assert save["ObjectStates"] == objects and save["SnapPoints"] == points
+    save["ObjectStates"][0]["Transform"]["posX"] = 5.0
+    save["SnapPoints"][0]["Tags"].append("x")
+    save["Grid"]["Type"] = 3
+    assert objects[0]["Transform"]["posX"] == 1.0 and points[0]["Tags"] == ["hex"]
+    again = new_save(save_name="s", game_mode="m", objects=(), lua_script="", xml_ui="")
+    assert again["Grid"]["Type"] == 0 and "SnapPoints" not in again
+
+
+class _Bands:
+    """A picture store keeping encoded bands, counting those it made."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+        self.kept: dict[str, bytes] = {}
+        self.made = 0
+
+    def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
+        key = json.dumps(spec, sort_keys=True)
+        if key not in self.kept:
+            self.made += "preview_band" in spec
+            self.kept[key] = make()
+        return self.kept[key]
+
+    def png(self, name: str, spec: Any, make: Callable[[], Any]) -> str:
+        made = make()
+        self.files[f"images/{name}.png"] = made if isinstance(made, bytes) else encode_png(made)
+        return name
+
+
+def _items(count: int, tint: int = 0, made: list[int] | None = None) -> list:
+    def item(i: int) -> tuple[str, pictures.Picture]:
+        colour = ((i * 37 + (tint if i == 9 else 0)) % 256, 90, 200 - i, 255)
+        size = (60 + 7 * (i % 3), 300 - 11 * (i % 4))
+
+        def make() -> Image.Image:
+            if made is not None:
+                made.append(i)
+            return Image.new("RGBA", size, colour)
+
+        return f"item {i}", ({"i": i, "c": colour}, make)
+
+    return [item(i) for i in range(count)]
+
+
+def test_the_preview_band_by_band_is_the_preview_and_redraws_changed_bands_only() -> None:
+    store = _Bands()
+    first = pictures.preview(store, _items(20), 4, 240)
+    whole = render_preview([(label, make) for label, (_s, make) in _items(20)], 4, 240)
+    assert first == encode_png(whole)
+    bands = store.made
+    assert bands == -(-whole.height // BAND_ROWS) > 2
+    store.made, made = 0, []
+    forget_cells()  # as in a new process: what is known comes from the store
+    changed = pictures.preview(store, _items(20, tint=80, made=made), 4, 240)
+    assert set(made) == {9}  # the others' sizes and cells are known: none drawn or decoded
+    again = render_preview([(label, make) for label, (_s, make) in _items(20, tint=80)], 4, 240)
+    assert changed == encode_png(again) != first
+    assert 0 < store.made < bands  # item 9's preview row only: the bands it crosses
