@@ -77,3 +77,12 @@ def test_a_picture_with_one_changed_band_deflates_that_band_only(monkeypatch) ->
     picture.putpixel((150, png.BAND_ROWS + 3), (1, 2, 3))  # the second band only
     assert images.encode_png(picture) == png.encode_png(picture)
     assert deflated[0] == (300, png.BAND_ROWS) and len(deflated) == 1 + 4  # then encode_png's
+
+
+def test_forgetting_the_pictures_also_forgets_the_preview_cells() -> None:
+    from tts_builder.build import forget_pictures
+    from tts_builder.render import components
+
+    components._CELLS["probe"] = Image.new("RGB", (2, 2))
+    forget_pictures()
+    assert "probe" not in components._CELLS

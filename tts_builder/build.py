@@ -105,11 +105,14 @@ def kept_pictures(cache: MutableMapping[str, bytes]) -> tuple[KeptPictures, bool
 
 def forget_pictures() -> None:
     """Drop every picture this process keeps between builds (:func:`kept_pictures`, the
-    renderer's shared masks and derived pictures): the next build draws as a new process."""
+    renderer's shared masks and derived pictures, the preview's cells): the next build draws
+    as a new process."""
+    from .render.components import forget_cells
     from .render.layout import forget_shared
 
     _KEPT.clear()
     forget_shared()
+    forget_cells()
 
 
 class ImageSet:
