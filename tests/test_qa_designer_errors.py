@@ -249,7 +249,7 @@ variants:
 @pytest.mark.parametrize(
     ("overlay", "field"),
     [
-        (SEATS_TWICE, "variants.pair.table.seats"),  # was exit 3 at build
+        (SEATS_TWICE, "variants.pair.table.seats[1]"),  # was exit 3 at build
         (CHIPS_FOR_SOME, "variants.rich.rules.chips"),  # built; 4 players had no chips
     ],
 )

@@ -113,7 +113,8 @@ def test_art_change_rerenders_only_what_shows_it(built, assets: Path, tmp_path: 
     rebuilt = handed[-1]
     assert 0 < rebuilt.rendered < 7
     assert rebuilt.files["images/cards-1.png"] != built.files["images/cards-1.png"]
-    for unchanged in ("images/card-back.png", "images/purple-chip.png", "images/green-chip.png"):
+    chips = ("images/purple-chip-face.png", "images/green-chip-face.png")
+    for unchanged in ("images/card-back.png", *chips):
         assert rebuilt.files[unchanged] == built.files[unchanged]
     assert watcher.poll() == []
 

@@ -312,9 +312,9 @@ def test_a_zone_covers_the_games_area_and_snap_points_lie_at_points(laid: Any) -
             "unknown area 'bay' (areas: ark)",
         ),
         (
-            lambda t: t["pieces"][9].update(contents={"name": "x"}),
-            "table.pieces[9].contents",
-            "a deck's cards: their tags",
+            lambda t: t["pieces"][5].update(contents={"name": "x"}),
+            "table.pieces[5].contents",
+            "a token has no 'contents'",
         ),
         (
             lambda t: t["snap_points"].append({"at": {"track": "nowhere"}}),

@@ -6,25 +6,21 @@ and the roster, chip counts and scoring from ``rules``, positions from ``table``
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 from ..errors import FieldError
-from ..gamekit import pictures
-from ..gamekit.checks import check_art_files, check_seats, player_count_rows, unique_names
+from ..gamekit.checks import check_art_files, player_count_rows, unique_names
 from ..gamekit.output import build_files, game_save
-from ..gamekit.specs import PLAYER_COUNTS, TABLES, component
-from ..gamekit.table import hand_zone
-from ..gamekit.table import xyz as _xyz
-from ..geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y
+from ..gamekit.specs import PLAYER_COUNTS, component
+from ..gamekit.table import xyz
+from ..geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y, seat_relative
 from ..json_types import Data
 from ..lua.scripts import global_script, global_ui
-from ..plugin import BuildOptions, Game, GameBuild, GameDefinition, Images
+from ..plugin import BuildOptions, Game, GameBuild, GameDefinition, Images, TableHooks
 from ..save import GuidAllocator
-from ..save import objects as obj
-from ..save.tables import SEAT_COLORS
-from ..schema import Color, Int, ListOf, Map, Num, OneOf, Point, Str
+from ..schema import Color, Int, ListOf, Map, Point, Str
+from ..table import MANIFEST, Art, Table, check_art, check_manifest, lay_table
+from ..table import preview as previews
 from ..variants import with_variant
 
 GAME_ID = "arche-noah"
@@ -37,7 +33,6 @@ CHIP_THICKNESS = 0.2  # a seat's chips stand in a tower, one chip thickness apar
 #: collection and of each chip colour's tower from the seat's chips point.
 START_CARD_FROM_COLLECTION = (2.5, 4.0)
 CHIP_TOWERS = {"purple": (0.0, 0.0), "green": (1.6, 0.0)}
-BAG_Y = 1.6
 
 
 FIELDS = {
@@ -66,31 +61,15 @@ FIELDS = {
     "components": Map(
         {
             "card": component("face", "back"),
-            "start_player": component("face"),
-            "purple_chip": component("face"),
-            "green_chip": component("face"),
+            "start-player": component("face", "back"),
+            "purple-chip": component("face"),
+            "green-chip": component("face"),
         }
     ),
+    # The table manifest (tts_builder.table), plus where the offer's cards lie.
     "table": Map(
-        {
-            "type": OneOf(TABLES),
-            "sky": Str(),
-            "draw_pile": Point(2),
-            "set_aside": Point(2),
-            "offer": Map({"start": Point(2), "step": Point(2)}),
-            "seats": ListOf(
-                Map(
-                    {
-                        "color": OneOf(SEAT_COLORS),
-                        "collection": Point(2),
-                        "chips": Point(2),
-                        "facing": Num(),
-                    }
-                ),
-                1,
-                10,
-            ),
-        }
+        {**MANIFEST.fields, "offer": Map({"start": Point(2), "step": Point(2)})},
+        MANIFEST.optional,
     ),
 }
 OPTIONAL: frozenset[str] = frozenset()
@@ -123,8 +102,14 @@ def check(data: Data, root: Path) -> None:
                     f"rules.supply.{colour}",
                     f"{players} players need {need} {colour} chips, the supply has {have}",
                 )
-    check_seats(data["table"]["seats"], high)
+    hooks = TableHooks(rosters={"cards": card_roster(data)})
+    check_manifest(data, hooks=hooks)
+    if len(data["table"]["seats"]) < high:
+        raise FieldError(
+            "table.seats", f"expected at least {high} seats, got {len(data['table']['seats'])}"
+        )
     check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(animals)))
+    check_art(data, root, hooks)
 
 
 def rules_config(data: Data, variant: str | None = None) -> Data:
@@ -134,195 +119,85 @@ def rules_config(data: Data, variant: str | None = None) -> Data:
     return {**data["rules"], "animals": [animal["name"] for animal in data["animals"]]}
 
 
-def card_fields(animal: Data, value: int) -> Data:
-    """The fields a card layout may use."""
-    return {"name": animal["name"], "value": value, "color": animal["color"], "art": animal["art"]}
+def card_roster(data: Data) -> list[Data]:
+    """The deck's cards in deck order (animals in roster order, values ascending), each with
+    the fields its face prints."""
+    return [{**a, "value": v} for a in data["animals"] for v in data["rules"]["card_values"]]
 
 
-def card_notes(animal: Data, value: int) -> str:
-    """The GM notes a card carries: what the script reads to know the card."""
-    return json.dumps({"animal": animal["name"], "value": value}, ensure_ascii=False)
-
-
-# --- the table ------------------------------------------------------------------------------
-
-
-def _sides(definition: GameDefinition, images: Images) -> Any:
-    """The build's component sides (:class:`tts_builder.render.Sides`)."""
-    from ..render import ArtFiles, Sides
-
-    return Sides(definition.data["components"], ArtFiles(definition.root), images)
-
-
-def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
-    """The whole Arche Noah build: art, Global script and UI, save, thumbnail, preview."""
-    from ..render import deck_sheets
-
-    data = definition.data
-    game_id = definition.id
-    guids = GuidAllocator(game_id)
-    render = _sides(definition, images)
-
-    # Card faces, in deck order: animals in roster order, values ascending.
-    cards = [(a, v) for a in data["animals"] for v in data["rules"]["card_values"]]
-    faces = [card_fields(a, v) for a, v in cards]
-    back_url = render.png("card-back", "card", "back")
-    sheets = deck_sheets(render, "card", faces)
-    deck_cards = []
-    for sheet in sheets:
-        plan = sheet.plan
-        entry = obj.custom_deck_entry(sheet.url, back_url, plan.num_width, plan.num_height)
-        for slot, index in enumerate(plan.indexes):
-            animal, value = cards[index]
-            deck_cards.append(
-                obj.card(
-                    guids.guid(f"card:{animal['name']}:{value}"),
-                    obj.card_id(sheet.number, slot),
-                    entry,
-                    nickname=f"{animal['name']} {value}",
-                    gm_notes=card_notes(animal, value),
-                    tags=["AnimalCard"],
-                    transform=obj.transform(
-                        _xyz(data["table"]["draw_pile"], CARD_Y), (0, 180, 180)
-                    ),
-                )
-            )
-    table = data["table"]
-    deck = obj.deck(
-        guids.guid("deck"),
-        deck_cards,
-        nickname="Animal cards",
-        tags=["AnimalDeck"],
-        transform=obj.transform(_xyz(table["draw_pile"], CARD_Y), (0, 180, 180)),
-    )
-
-    start_url = render.png("start-player", "start_player", "face")
-    start_deck_id = len(sheets) + 1
-    start_card = obj.card(
-        guids.guid("start-player"),
-        obj.card_id(start_deck_id, 0),
-        obj.custom_deck_entry(start_url, back_url, 1, 1),
-        nickname="Start player",
-        tags=["StartPlayer"],
-        transform=obj.transform(_xyz(table["set_aside"], CARD_Y), (0, 180, 0)),
-    )
-
-    objects: list[Data] = [deck, start_card]
-    bags: dict[str, str] = {}
-    for offset, colour in enumerate(("purple", "green")):
-        url = render.png(f"{colour}-chip", f"{colour}_chip", "face")
-        tag = f"{colour.capitalize()}Chip"
-        chip = obj.custom_token(
-            guids.guid(f"{colour}-chip-template"),
-            url,
-            thickness=CHIP_THICKNESS,
-            stackable=False,  # the script tracks each chip by GUID; a TTS stack would hide them
-            nickname=f"{colour.capitalize()} chip",
-            tags=[tag],
-            transform=obj.transform((0, CHIP_Y, 0), scale=(0.35, 1.0, 0.35)),
-        )
-        bag_pos = (
-            float(table["draw_pile"][0]) - 6.0 - 2.5 * offset,
-            BAG_Y,
-            float(table["draw_pile"][1]) + 6.0,
-        )
-        bag = obj.infinite_bag(
-            guids.guid(f"{colour}-bag"),
-            chip,
-            nickname=f"{colour.capitalize()} chips",
-            tags=[f"{tag}Bag"],
-            transform=obj.transform(bag_pos),
-        )
-        bags[colour] = bag["GUID"]
-        objects.append(bag)
-
+def script_context(data: Data, laid: Table) -> Data:
+    """What the scripts are told of the laid table: GUIDs, the piles, the offer, and each seat
+    with the rotY its cards read upright at and its seat-relative places turned here."""
+    table, guids = data["table"], laid.guids
+    anchors = table["anchors"]
     seats = []
-    for index, seat in enumerate(table["seats"]):
-        zone_guid = guids.guid(f"collection:{seat['color']}")
-        objects.append(
-            obj.scripting_trigger(
-                zone_guid,
-                obj.transform(
-                    _xyz(seat["collection"], 1.5), (0, seat["facing"], 0), (4.0, 2.0, 5.0)
-                ),
-                nickname=f"{seat['color']} collection",
-                tags=["AnimalCard", "Collection"],
-            )
-        )
-        hand = hand_zone(guids, table["type"], seat["color"])
-        if hand is not None:
-            objects.append(hand)
+    for index, (seat, zone) in enumerate(zip(table["seats"], guids["collections"], strict=True)):
+        facing = float(seat["facing"])
+        collection, chips = xyz(seat["collection"], CARD_Y), xyz(seat["chips"], CHIP_Y)
         seats.append(
             {
                 "index": index,
                 "color": seat["color"],
-                "collection": _xyz(seat["collection"], CARD_Y),
-                "chips": _xyz(seat["chips"], CHIP_Y),
-                "facing": float(seat["facing"]),
-                "collection_zone": zone_guid,
+                "collection": collection,
+                "chips": chips,
+                "facing": facing,
+                "collection_zone": zone,
+                "upright": reader_rot_y(facing),
+                "start_card": list(seat_relative(collection, facing, *START_CARD_FROM_COLLECTION)),
+                "chip_towers": {
+                    colour: list(seat_relative(chips, facing, *at))
+                    for colour, at in CHIP_TOWERS.items()
+                },
             }
         )
-
-    from ..geometry import reader_rot_y, seat_relative
-
     max_offer = data["players"]["max"] * data["rules"]["cards_per_player_in_offer"]
-    start, step = table["offer"]["start"], table["offer"]["step"]
-    offer = [
-        [float(start[0] + i * step[0]), CARD_Y, float(start[1] + i * step[1])]
-        for i in range(max_offer)
-    ]
+    (x0, z0), (dx, dz) = table["offer"]["start"], table["offer"]["step"]
+    set_aside = anchors["set-aside"]
+    return {
+        "seats": seats,
+        "guids": {
+            "deck": guids["cards"][0],
+            "start_player": guids["start-player"][0],
+            "purple_bag": guids["purple-chips"][0],
+            "green_bag": guids["green-chips"][0],
+        },
+        "positions": {
+            "draw_pile": xyz(anchors["draw-pile"], CARD_Y),
+            "set_aside": xyz(set_aside, CARD_Y),
+            "offer": [[float(x0 + i * dx), CARD_Y, float(z0 + i * dz)] for i in range(max_offer)],
+            "removed": xyz([set_aside[0] + 6.0, set_aside[1]], CARD_Y),
+            "chip_step": CHIP_THICKNESS,
+        },
+    }
+
+
+def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
+    """The whole Arche Noah build: the manifest laid with the deck's roster, the Global script
+    and UI, the save, the thumbnail and preview."""
+    data = definition.data
+    game_id = definition.id
+    hooks = TableHooks(rosters={"cards": card_roster(data)})
+    art = Art(definition.root, data["components"], images)
+    laid = lay_table(data, art, GuidAllocator(game_id), hooks=hooks)
     ctx = {
         "game": {"id": game_id, "name": data["name"]},
         "config": rules_config(data),
         "players": dict(data["players"]),
-        # Each seat with the rotY its cards read upright at and its seat-relative places turned
-        # here, so the script does no layout arithmetic.
-        "seats": [
-            {
-                **seat,
-                "upright": reader_rot_y(seat["facing"]),
-                "start_card": list(
-                    seat_relative(seat["collection"], seat["facing"], *START_CARD_FROM_COLLECTION)
-                ),
-                "chip_towers": {
-                    colour: list(seat_relative(seat["chips"], seat["facing"], *at))
-                    for colour, at in CHIP_TOWERS.items()
-                },
-            }
-            for seat in seats
-        ],
-        "guids": {
-            "deck": deck["GUID"],
-            "start_player": start_card["GUID"],
-            "purple_bag": bags["purple"],
-            "green_bag": bags["green"],
-        },
-        "positions": {
-            "draw_pile": _xyz(table["draw_pile"], CARD_Y),
-            "set_aside": _xyz(table["set_aside"], CARD_Y),
-            "offer": offer,
-            "removed": _xyz([table["set_aside"][0] + 6.0, table["set_aside"][1]], CARD_Y),
-            "chip_step": CHIP_THICKNESS,
-        },
+        **script_context(data, laid),
     }
     script = global_script(definition.rules_engine, ctx)
     ui = global_ui(definition.rules_engine, ctx)
-
     save = game_save(
-        data, name=data["name"], objects=objects, script=script, ui=ui, note=data["description"]
+        data,
+        name=data["name"],
+        objects=laid.objects,
+        script=script,
+        ui=ui,
+        note=data["description"],
     )
-
-    shown = [pictures.side(render, "card", "face", faces[i]) for i in (0, len(cards) // 2, -1)]
-    thumbnail = pictures.thumbnail(images, data["name"], shown)
-    preview_items = [("card back", "card", "back", {})]
-    preview_items += [(f"{a['name']} {v}", "card", "face", card_fields(a, v)) for a, v in cards]
-    preview_items += [
-        ("start player", "start_player", "face", {}),
-        ("purple chip", "purple_chip", "face", {}),
-        ("green chip", "green_chip", "face", {}),
-    ]
-    items = [(label, pictures.side(render, *item)) for label, *item in preview_items]
-    preview = pictures.preview(images, items, columns=10, cell_max=600)
+    cards = [f for f in laid.faces if f[1] == "card" and f[2] == "face"]
+    thumbnail = previews.thumbnail(art, data["name"], [cards[0], cards[len(cards) // 2], cards[-1]])
+    preview = previews.preview(laid, art, columns=10, cell_max=600)
     files = build_files(game_id, save, thumbnail, preview, script, ui)
     build = GameBuild(game_id, definition, save, script, ui, files)
     build.positions = script_positions(ctx)
@@ -334,29 +209,48 @@ def script_positions(ctx: Data) -> list[ScriptPosition]:
     of what it puts there: portrait cards in the piles, the offer and the collections."""
     pos = ctx["positions"]
     found = [
-        ScriptPosition("draw pile", tuple(pos["draw_pile"]), size=PORTRAIT_CARD, rot_y=180.0,
-                       kind="card"),
-        ScriptPosition("set aside", tuple(pos["set_aside"]), size=PORTRAIT_CARD, rot_y=180.0,
-                       kind="card"),
-    ]  # fmt: skip
+        ScriptPosition(
+            "draw pile", tuple(pos["draw_pile"]), size=PORTRAIT_CARD, rot_y=180.0, kind="card"
+        ),
+        ScriptPosition(
+            "set aside", tuple(pos["set_aside"]), size=PORTRAIT_CARD, rot_y=180.0, kind="card"
+        ),
+    ]
     found += [
         ScriptPosition(f"offer {i + 1}", tuple(at), size=PORTRAIT_CARD, rot_y=180.0, kind="card")
         for i, at in enumerate(pos["offer"])
     ]
     for seat in ctx["seats"]:
         turn = reader_rot_y(seat["facing"])
-        found.append(ScriptPosition(f"{seat['color']} collection", tuple(seat["collection"]),
-                                    size=PORTRAIT_CARD, rot_y=turn, kind="card"))  # fmt: skip
+        found.append(
+            ScriptPosition(
+                f"{seat['color']} collection",
+                tuple(seat["collection"]),
+                size=PORTRAIT_CARD,
+                rot_y=turn,
+                kind="card",
+            )
+        )
         found.append(ScriptPosition(f"{seat['color']} chips", tuple(seat["chips"]), kind="chips"))
-        found.append(ScriptPosition(f"{seat['color']} start card", tuple(seat["start_card"]),
-                                    size=PORTRAIT_CARD, rot_y=turn, kind="card"))  # fmt: skip
+        found.append(
+            ScriptPosition(
+                f"{seat['color']} start card",
+                tuple(seat["start_card"]),
+                size=PORTRAIT_CARD,
+                rot_y=turn,
+                kind="card",
+            )
+        )
         found += [
             ScriptPosition(f"{seat['color']} {colour} chips", tuple(at), kind="chips")
             for colour, at in seat["chip_towers"].items()
             if at != seat["chips"]
         ]
-    found.append(ScriptPosition("removed", tuple(pos["removed"]), size=PORTRAIT_CARD,
-                                rot_y=180.0, kind="card"))  # fmt: skip
+    found.append(
+        ScriptPosition(
+            "removed", tuple(pos["removed"]), size=PORTRAIT_CARD, rot_y=180.0, kind="card"
+        )
+    )
     return found
 
 

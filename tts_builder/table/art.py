@@ -8,6 +8,7 @@ fields and the digest of each art file it shows.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,7 @@ class Art:
         self.images = images
         self.sides = Sides(components, ArtFiles(root), images)
         self.pictures = dict(pictures or {})
+        self._urls: dict[str, str] = {}  # a side's spec (as JSON) -> its URL
 
     def picture_url(self, name: str) -> str:
         """The URL of a picture the game draws (``images/<name>.png``, or its ``file``)."""
@@ -82,8 +84,13 @@ class Art:
     def side_url(
         self, component: str, side: str, fields: dict[str, Any] | None = None, suffix: str = ""
     ) -> str:
-        """The URL of one side (``images/<component>-<side><suffix>.png``)."""
-        return self.sides.png(f"{component}-{side}{suffix}", component, side, fields or {})
+        """The URL of one side (``images/<component>-<side><suffix>.png``); a side drawn
+        exactly like one already named (a card backed like the deck) is that same picture."""
+        key = json.dumps(self.spec(component, side, fields), sort_keys=True, default=str)
+        if key not in self._urls:
+            name = f"{component}-{side}{suffix}"
+            self._urls[key] = self.sides.png(name, component, side, fields or {})
+        return self._urls[key]
 
     def sheets(self, component: str, faces: list[dict[str, Any]], name: str) -> list[Any]:
         """A deck's sheets (``render.components.DeckSheet``) of ``faces``, one per card face."""

@@ -205,8 +205,10 @@ class _Layer:
         cards = [e for e in entries for _ in range(piece.get("copies", 1))]
         inner = {**piece, **piece.get("contents", {})}
         for index, card in enumerate(cards):
-            info = self._info(inner, str(card.get("name", name)))
-            info["gm_notes"] = json.dumps(card, sort_keys=True, ensure_ascii=False)
+            label = filled(inner["name"], card) if "name" in piece.get("contents", {}) else None
+            info = self._info(inner, str(label or card.get("name", name)), card)
+            if "notes" not in piece.get("contents", {}):  # by default a card notes its entry
+                info["gm_notes"] = json.dumps(card, sort_keys=True, ensure_ascii=False)
             card_id, entry = ids[faces.index(card)]
             guid = self.guids.guid(f"card:{where}:{index}")
             made.append(obj.card(guid, card_id, entry, transform=at, **info))

@@ -3,6 +3,7 @@ picture mechanism every game uses (:mod:`tts_builder.gamekit.pictures`)."""
 
 from __future__ import annotations
 
+import json
 from functools import partial
 from typing import Any
 
@@ -40,13 +41,25 @@ def as_picture(art: Art, face: Face) -> pictures.Picture:
     return face_spec(art, face), partial(face_picture, art, face)
 
 
+def thumbnail(art: Art, name: str, faces: list[Face]) -> bytes:
+    """The thumbnail: ``faces`` fanned above ``name``; its PNG bytes."""
+    return pictures.thumbnail(art.images, name, [as_picture(art, f) for f in faces])
+
+
+def preview(table: Table, art: Art, columns: int = 8, cell_max: int = 240) -> bytes:
+    """The preview sheet: every distinct face of the table once (a card backed like the deck
+    does not show that back again), labelled, in rows of ``columns``; its PNG bytes."""
+    distinct: dict[str, Face] = {}
+    for face in table.faces:
+        distinct.setdefault(json.dumps(face_spec(art, face), sort_keys=True, default=str), face)
+    items = [(f[0], as_picture(art, f)) for f in distinct.values()]
+    return pictures.preview(art.images, items, columns, cell_max)
+
+
 def add_previews(
     table: Table, art: Art, name: str, *, shown: int = 5, columns: int = 8, cell_max: int = 240
 ) -> tuple[bytes, bytes]:
-    """The thumbnail (the first ``shown`` faces that are no card back, fanned above ``name``)
-    and the preview sheet (every face, labelled, in rows of ``columns``); their PNG bytes,
+    """The thumbnail (the first ``shown`` faces that are no card back) and the preview sheet,
     taken out of the build's images."""
-    thumb = [f for f in table.faces if f[2] != "back"][:shown] or table.faces[:1]
-    thumbnail = pictures.thumbnail(art.images, name, [as_picture(art, f) for f in thumb])
-    items = [(f[0], as_picture(art, f)) for f in table.faces]
-    return thumbnail, pictures.preview(art.images, items, columns, cell_max)
+    faces = [f for f in table.faces if f[2] != "back"][:shown] or table.faces[:1]
+    return thumbnail(art, name, faces), preview(table, art, columns, cell_max)

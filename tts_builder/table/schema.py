@@ -431,10 +431,6 @@ def _check_piece(
     if isinstance(at, dict) and ("area" in at) != (kind == "zone" and "size" not in piece):
         raise FieldError(f"{path}.at", "a zone lies at an area or has a size; only a zone "
                          "covers an area")  # fmt: skip
-    if "contents" in piece and (kind not in ("deck", "bag", "infinite_bag")
-                                or (kind == "deck" and "name" in piece["contents"])):  # fmt: skip
-        raise FieldError(f"{path}.contents", "contents name the tokens a bag holds (a deck's "
-                         "cards: their tags)")  # fmt: skip
     if isinstance(at, dict) and "track" in at and ("count" in piece or "roster" in piece):
         have, need = len(known.tracks[at["track"]]), object_count(piece, rosters)
         if need > have:
