@@ -61,6 +61,12 @@ def fits(node: Any, value: Any) -> bool:
         ({"list": "int", "length": [1, None]}, [1] * 50, [], "key: expected at least 1 entries"),
         ({"list": "int"}, [], [1, "x"], "key[1]: expected an integer, got 'x'"),
         ({"map": {"a": "int", "b?": "bool"}}, {"a": 1}, {"b": True}, "key.a: missing required key"),
+        (
+            {"map": {"a": "int"}, "other": "bool"},
+            {"a": 1, "z": True},
+            {"a": 1, "z": 2},
+            "key.z: expected true or false, got 2",
+        ),
         ({"map": {"a": "int"}}, {"a": 1}, {"a": 1, "c": 2}, "key.c: unknown key (known keys: a)"),
         (
             {"mapping": {"keys": "string", "values": "int"}, "what": "name -> count"},

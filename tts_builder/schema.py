@@ -165,16 +165,19 @@ class Point(Spec):
 
 @dataclass(frozen=True)
 class Map(Spec):
-    """A mapping with known keys; keys not listed are rejected."""
+    """A mapping with known keys; keys not listed are rejected (or, with ``other``, fit it)."""
 
     fields: Mapping[str, Spec]
     optional: frozenset[str] = field(default_factory=frozenset)
+    other: Spec | None = None
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, dict):
             raise self.fail(path, "a mapping", value)
         for key in value:
-            if key not in self.fields:
+            if key not in self.fields and self.other is not None:
+                self.other.check(value[key], join(path, key))
+            elif key not in self.fields:
                 known = ", ".join(sorted(self.fields))
                 raise FieldError(join(path, key), f"unknown key (known keys: {known})")
         for key, spec in self.fields.items():

@@ -12,7 +12,8 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
 - ``{one_of: [word, ...]}``, or ``{one_of: NAME}`` for a named list (``seat_colors``);
 - ``{point: N}``: a list of N finite numbers;
 - ``{list: TYPE, length: N}`` or ``length: [min, max]`` (``max`` may be ``null``);
-- ``{map: {key: TYPE, key?: TYPE}}``: known keys only;
+- ``{map: {key: TYPE, key?: TYPE}}``: known keys only; with ``other: TYPE`` any other key
+  too, its value of that type;
 - ``{mapping: {keys: TYPE, values: TYPE}, what: TEXT, special: {key: TYPE}}``: a non-empty
   mapping of any keys that fit ``keys`` (a key in ``special`` has its own value type);
 - ``{ref: PATH, what: TEXT, extra: [word], every: MESSAGE}``: a name found at ``PATH`` of the
@@ -100,7 +101,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "one_of": frozenset({"or"}),
     "point": frozenset(),
     "list": frozenset({"length"}),
-    "map": frozenset(),
+    "map": frozenset({"other"}),
     "mapping": frozenset({"what", "special"}),
     "ref": frozenset({"what", "extra", "every"}),
     "by_player_count": frozenset(),
@@ -153,7 +154,8 @@ def _typed(key: str, value: Any, node: dict[str, Any], where: str) -> Spec:
     if key == "list":
         return ListOf(compile_type(value, f"{where}.list"), *_length(node.get("length"), where))
     if key == "map":
-        return Map(*keys_of(value, f"{where}.map"))
+        other = compile_type(node["other"], f"{where}.other") if "other" in node else None
+        return Map(*keys_of(value, f"{where}.map"), other)
     if key == "mapping":
         kinds = {k: compile_type(value[k], f"{where}.mapping.{k}") for k in ("keys", "values")}
         special, _ = keys_of(node.get("special", {}), f"{where}.special")

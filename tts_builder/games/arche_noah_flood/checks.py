@@ -65,17 +65,10 @@ def _check_board(data: Data) -> None:
 
 
 def _check_players(data: Data, root: Path) -> None:
-    """The table manifest (with the game's hooks), a seat's reveal spot and facing, a card per
-    player, species enough to deal one each."""
+    """The table manifest (with the game's hooks), a card per player, species enough to deal
+    one each."""
     high = data["players"]["max"]
     check_manifest(data, hooks=hooks(data, ArtFiles(root)))
-    for i, seat in enumerate(data["table"]["seats"]):
-        for key in ("reveal", "facing"):
-            if not isinstance(seat, dict) or key not in seat:
-                raise FieldError(
-                    f"table.seats[{i}].{key}",
-                    "missing required key (the seat's reveal spot and facing)",
-                )
     cards = piece_count(data)
     if high > cards:
         raise FieldError("players.max", f"{high} players but only {cards} animal cards")
