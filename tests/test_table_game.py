@@ -4,6 +4,7 @@ and the whole build (tts_builder.table.game)."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,13 @@ import pytest
 from tts_builder import geometry as geo
 from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.definition import load_definition
+from tts_builder.errors import FieldError
 from tts_builder.games import prototype
 from tts_builder.render import ArtFiles
 from tts_builder.save.tables import HAND_PLACEMENTS
-from tts_builder.table import Table
+from tts_builder.schema import validate
+from tts_builder.table import MANIFEST as MANIFEST_SPEC
+from tts_builder.table import Table, check_manifest, script_context
 from tts_builder.table.art import die_picture, layout_picture
 from tts_builder.table.game import Sheet, build_table_game
 from tts_builder.table.layout import card_spots, printed_cells, seat_context
@@ -123,3 +127,64 @@ def test_the_shared_build_makes_what_the_prototype_s_own_assemble_makes(
     assert shared.files == own.files
     assert shared.positions == own.positions == table.positions
     assert set(table.guids) == {p["id"] for p in data["table"]["pieces"]}
+
+
+def test_script_names_the_objects_and_spots_the_lua_addresses() -> None:
+    manifest = {
+        "anchors": {"deck": [17.5, 2]},
+        "script": {
+            "guids": {
+                "board": {"first": "board"},
+                "deck": {"first": "cards"},
+                "pieces": "animals",
+                "dice": ["symbol-dice", "dice"],
+                "flood_dice": "dice",
+            },
+            "positions": {"deck": {"anchor": "deck", "y": 1.0}},
+        },
+    }
+    laid = {"board": ["b1"], "animals": ["a1", "a2"], "dice": ["d1", "d2"]}
+    assert script_context(manifest, laid) == {
+        "guids": {
+            "board": "b1",
+            "deck": "",  # left off this build
+            "pieces": ["a1", "a2"],
+            "dice": ["d1", "d2"],  # no symbol dice: the number dice
+            "flood_dice": ["d1", "d2"],
+        },
+        "positions": {"deck": [17.5, 1.0, 2.0]},
+    }
+    assert script_context({}, laid) == {"guids": {}, "positions": {}}
+
+
+@pytest.mark.parametrize(
+    ("script", "field", "message"),
+    [
+        (
+            {"guids": {"deck": {"first": "cards"}}},
+            "table.script.guids.deck",
+            "unknown piece 'cards'",
+        ),
+        ({"guids": {"dice": ["garden", "dice"]}}, "table.script.guids.dice[1]", "unknown piece"),
+        (
+            {"positions": {"deck": {"anchor": "pile", "y": 1}}},
+            "table.script.positions.deck.anchor",
+            "unknown anchor 'pile' (the manifest's anchors: middle, supply)",
+        ),
+        ({"guids": {"x": {"last": "garden"}}}, "table.script.guids.x.last", "unknown key"),
+        (
+            {"positions": {"deck": {"anchor": "middle"}}},
+            "table.script.positions.deck.y",
+            "missing required key",
+        ),
+    ],
+)
+def test_script_names_only_pieces_and_anchors_of_the_manifest(
+    prototype_definition: Any, script: dict[str, Any], field: str, message: str
+) -> None:
+    data = copy.deepcopy(prototype_definition.data)
+    data["table"]["script"] = script
+    with pytest.raises(FieldError) as err:
+        validate(MANIFEST_SPEC, data["table"], "table")
+        check_manifest(data)
+    assert err.value.field == field and message in err.value.detail

@@ -4,15 +4,14 @@ the board the script uses."""
 
 from __future__ import annotations
 
-from ...gamekit.table import xyz
 from ...json_types import Data
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images
 from ...render import ArtFiles
-from ...table import Table
+from ...table import Table, script_context
 from ...table.game import Sheet, build_table_game
 from ...variants import variant_title
 from .schema import rules_config
-from .table import CARD_Y, hooks, script_positions, seat_context, table_positions
+from .table import hooks, script_positions, seat_context, table_positions
 
 #: The preview: four faces on the thumbnail, rows of six on the sheet.
 SHEET = Sheet(shown=4, columns=6, cell_max=600)
@@ -24,30 +23,15 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     name, description = variant_title(data, options.variant)
 
     def context(table: Table) -> Data:
-        """The scripts' view: the rules, the seats, the objects' GUIDs, every position."""
-        guids = table.guids
-        anchors = data["table"]["anchors"]
+        """The scripts' view: the rules, the seats, the objects' GUIDs and the card spots (the
+        manifest's ``script``), every position on the board."""
         return {
             "game": {"id": definition.id, "name": name},
             "config": rules_config(data, options.variant),
             "players": dict(data["players"]),
             "seats": seat_context(data),
-            "guids": {
-                "board": guids["board"][0],
-                "pieces": guids["animals"],
-                "marker": guids["flood-marker"][0],
-                "bag": guids["flood-tiles"][0],
-                "ark_zone": guids["ark"][0],
-                "dice": guids.get("symbol-dice") or guids["dice"],
-                "flood_dice": guids.get("dice", []),
-                "deck": guids.get("cards", [""])[0],
-                "cost_cards": guids.get("cost-cards", []),
-            },
+            **script_context(data["table"], table.guids),
             "geometry": table_positions(data),
-            "positions": {
-                "deck": xyz(anchors["deck"], CARD_Y),
-                "set_aside": xyz(anchors["set-aside"], CARD_Y),
-            },
         }
 
     supplied = hooks(data, ArtFiles(definition.root))
