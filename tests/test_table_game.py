@@ -155,6 +155,8 @@ def test_script_names_the_objects_and_spots_the_lua_addresses() -> None:
         "positions": {"deck": [17.5, 1.0, 2.0]},
     }
     assert script_context({}, laid) == {"guids": {}, "positions": {}}
+    seats = script_context({**MANIFEST, "script": {"seats": {"reveal": 1.2}}}, laid)["seats"]
+    assert seats == seat_context(MANIFEST, {"reveal": 1.2})
 
 
 @pytest.mark.parametrize(
@@ -176,6 +178,11 @@ def test_script_names_the_objects_and_spots_the_lua_addresses() -> None:
             {"positions": {"deck": {"anchor": "middle"}}},
             "table.script.positions.deck.y",
             "missing required key",
+        ),
+        (
+            {"seats": {"reveal": 1.2}},
+            "table.script.seats.reveal",
+            "not a point every seat names: 'reveal'",
         ),
     ],
 )

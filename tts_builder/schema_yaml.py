@@ -28,7 +28,9 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
 - ``size`` (a picture's ``[width, height]`` in pixels), ``die_style`` (a die texture's style,
   checked as drawing it would), ``mapping`` (any mapping);
 - ``manifest`` (the table manifest, :mod:`tts_builder.table`), ``{manifest: {key: TYPE}}`` (the
-  manifest plus the game's own keys), ``manifest.<key>`` (one key of the manifest: ``type``).
+  manifest plus the game's own keys), ``manifest.<key>`` (one key of the manifest: ``type``),
+  ``manifest.script.guids`` and ``manifest.script.position`` (one entry of its ``script``: an
+  engine's schema may require the names its Lua addresses).
 
 References are checked by :meth:`DefinitionSchema.check_references` (the engine's ``check``
 calls it), once the shapes are valid.
@@ -66,6 +68,7 @@ from .schema import (
     check_references,
 )
 from .table import MANIFEST
+from .table.schema import SCRIPT_GUIDS, SCRIPT_POSITION
 from .yamlsrc import join
 
 
@@ -90,6 +93,8 @@ NAMED: dict[str, Spec] = {
     "mapping": Custom(_any_mapping),
     "manifest": MANIFEST,
     **{f"manifest.{key}": spec for key, spec in MANIFEST.fields.items()},
+    "manifest.script.guids": SCRIPT_GUIDS,
+    "manifest.script.position": SCRIPT_POSITION,
 }
 #: Lists of words ``one_of`` may name.
 NAMED_LISTS: dict[str, tuple[str, ...]] = {"seat_colors": tuple(SEAT_COLORS)}

@@ -173,16 +173,18 @@ def _script_guids(value: Any, path: str) -> None:
         ID.check(value, path)
 
 
-#: ``script``: what the scripts address by name (their template context's ``guids`` and
-#: ``positions``), so no game maps piece ids to script names in code.
+#: A ``script.guids`` entry, and a ``script.positions`` entry (an anchor lifted to ``y``).
+SCRIPT_GUIDS = Custom(_script_guids)
+SCRIPT_POSITION = Map({"anchor": ID, "y": Num()})
+#: ``script``: what the scripts address by name (their template context's ``guids``,
+#: ``positions`` and ``seats``), so no game maps piece ids to script names in code.
 SCRIPT = Map(
     {
-        "guids": MappingOf(Str(), Custom(_script_guids), "script name -> piece"),
-        "positions": MappingOf(
-            Str(), Map({"anchor": ID, "y": Num()}), "script name -> {anchor, y}"
-        ),
+        "guids": MappingOf(Str(), SCRIPT_GUIDS, "script name -> piece"),
+        "positions": MappingOf(Str(), SCRIPT_POSITION, "script name -> {anchor, y}"),
+        "seats": MappingOf(ID, Num(), "seat point -> height"),
     },
-    frozenset({"guids", "positions"}),
+    frozenset({"guids", "positions", "seats"}),
 )
 
 
@@ -631,6 +633,9 @@ def _check_script(script: dict[str, Any], path: str, manifest: dict[str, Any]) -
             if piece not in pieces:
                 listed = ", ".join(sorted(pieces))
                 raise FieldError(where, f"unknown piece {piece!r} (pieces: {listed})")
+    for name in script.get("seats", {}):
+        if any(not isinstance(s, dict) or name not in s for s in manifest["seats"]):
+            raise FieldError(f"{path}.seats.{name}", f"not a point every seat names: {name!r}")
     anchors = manifest.get("anchors", {})
     for name, point in script.get("positions", {}).items():
         if point["anchor"] not in anchors:
@@ -644,8 +649,9 @@ def _check_script(script: dict[str, Any], path: str, manifest: dict[str, Any]) -
 def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dict[str, Any]:
     """The manifest's ``script`` as the scripts' template context: ``guids`` (each name's
     GUIDs, first GUID, or the GUIDs of the first of its pieces laid; ``[]`` or ``""`` for a
-    piece this build leaves off) and ``positions`` (each anchor as ``[x, y, z]``). ``guids``
-    are the laid table's (:attr:`Table.guids`)."""
+    piece this build leaves off), ``positions`` (each anchor as ``[x, y, z]``) and, when it
+    names seat points, ``seats`` (:func:`~.layout.seat_context` with those points at their
+    heights). ``guids`` are the laid table's (:attr:`Table.guids`)."""
     script = manifest.get("script", {})
     named: dict[str, Any] = {}
     for name, value in script.get("guids", {}).items():
@@ -660,4 +666,9 @@ def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dic
         name: [float(anchors[at["anchor"]][0]), float(at["y"]), float(anchors[at["anchor"]][1])]
         for name, at in script.get("positions", {}).items()
     }
-    return {"guids": named, "positions": points}
+    found = {"guids": named, "positions": points}
+    if "seats" in script:
+        from .layout import seat_context
+
+        found["seats"] = seat_context(manifest, {k: float(y) for k, y in script["seats"].items()})
+    return found

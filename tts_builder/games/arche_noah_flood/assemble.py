@@ -11,7 +11,7 @@ from ...table import Table, script_context
 from ...table.game import Sheet, build_table_game
 from ...variants import variant_title
 from .schema import rules_config
-from .table import hooks, script_positions, seat_context, table_positions
+from .table import hooks, script_positions, table_positions
 
 #: The preview: four faces on the thumbnail, rows of six on the sheet.
 SHEET = Sheet(shown=4, columns=6, cell_max=600)
@@ -23,13 +23,12 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     name, description = variant_title(data, options.variant)
 
     def context(table: Table) -> Data:
-        """The scripts' view: the rules, the seats, the objects' GUIDs and the card spots (the
-        manifest's ``script``), every position on the board."""
+        """The scripts' view: the rules; the seats, the objects' GUIDs and the card spots (the
+        manifest's ``script``); every position on the board."""
         return {
             "game": {"id": definition.id, "name": name},
             "config": rules_config(data, options.variant),
             "players": dict(data["players"]),
-            "seats": seat_context(data),
             **script_context(data["table"], table.guids),
             "geometry": table_positions(data),
         }

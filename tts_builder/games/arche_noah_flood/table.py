@@ -28,7 +28,6 @@ from ...table.art import die_picture, layout_picture
 from .cost_card import cost_card_layout
 
 CARD_Y = 1.0
-REVEAL_Y = CARD_Y + 0.2  # a player's card shown at the seat's reveal spot
 BOARD_THICKNESS = 0.2
 PIECE_LIFT = 0.5  # pieces and the marker stand this far above the board's top face
 TILE_LIFT = 0.06
@@ -156,16 +155,11 @@ def hooks(data: Data, files: ArtFiles) -> TableHooks:
     )
 
 
-def seat_context(data: Data) -> list[Data]:
-    """The seats as the script sees them: colour, facing, reveal spot and hand position."""
-    return layout.seat_context(data["table"], {"reveal": REVEAL_Y})
-
-
 def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
     """Where the script puts things, and on the board the printed cell each position means:
     hex centres (pieces, flood tiles, snap points), flood-track marks, Ark berths; and the
     deck, set-aside and reveal spots beside the board."""
-    geo, pos = geometry(data), table_positions(data)
+    geo, pos, script = geometry(data), table_positions(data), data["table"]["script"]
     cells = [divmod(n, geo.cols) for n in range(geo.rows * geo.cols)]
     inside = 0.8 * (geo.hex_width / 2)  # inside the hex's inscribed circle
     hexes = [
@@ -188,5 +182,5 @@ def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
         *layout.printed_cells(board_guid, geo.side, "hex", hexes),
         *layout.printed_cells(board_guid, geo.side, "mark", marks),
         *layout.printed_cells(board_guid, geo.side, "ark", berths),
-        *layout.card_spots(data["table"], ["deck", "set-aside"], {"reveal": REVEAL_Y}, CARD_Y),
+        *layout.card_spots(data["table"], ["deck", "set-aside"], script["seats"], CARD_Y),
     ]
