@@ -200,6 +200,8 @@ def test_loading_checks_die_styles_without_drawing_a_die(monkeypatch) -> None:
          "expected a number, got 'high'"),
         ("set_aside: {anchor: set-aside, y: 1.0}", "set_aside: {anchor: aside, y: 1.0}",
          "table.script.positions.set_aside.anchor", "unknown anchor 'aside'"),
+        ("  - {name: Eagle, color:", "  - {name: Hippo, color:", "animals[4].name",
+         "animal 'Hippo' listed twice"),
         ("      faces: [1, 1, 2, 2, sun, water]", "      faces: [1, 1, 2, 2, sun]",
          "rules.junior.dice.faces", "expected at least 6 entries, got 5"),
     ],

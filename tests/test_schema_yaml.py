@@ -60,6 +60,12 @@ def fits(node: Any, value: Any) -> bool:
         ),
         ({"list": "int", "length": [1, None]}, [1] * 50, [], "key: expected at least 1 entries"),
         ({"list": "int"}, [], [1, "x"], "key[1]: expected an integer, got 'x'"),
+        (
+            {"list": {"map": {"name": "string"}}, "unique": "name", "what": "animal"},
+            [{"name": "Ox"}, {"name": "Yak"}],
+            [{"name": "Ox"}, {"name": "Yak"}, {"name": "Ox"}],
+            "key[2].name: animal 'Ox' listed twice",
+        ),
         ({"map": {"a": "int", "b?": "bool"}}, {"a": 1}, {"b": True}, "key.a: missing required key"),
         (
             {"map": {"a": "int"}, "other": "bool"},

@@ -132,9 +132,15 @@ class OneOf(Spec):
 
 @dataclass(frozen=True)
 class ListOf(Spec):
+    """A list of ``item``, ``min_len`` to ``max_len`` long; with ``unique``, no two entries
+    have the same value of that key (the second fails: "animal 'Hippo' listed twice", the
+    entry named ``what``)."""
+
     item: Spec
     min_len: int = 0
     max_len: int | None = None
+    unique: str = ""
+    what: str = "entry"
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, list):
@@ -145,6 +151,12 @@ class ListOf(Spec):
             raise FieldError(path, f"expected at most {self.max_len} entries, got {len(value)}")
         for index, item in enumerate(value):
             self.item.check(item, join(path, index))
+        if self.unique:
+            names = [item[self.unique] for item in value]
+            for index, name in enumerate(names):
+                if names.index(name) != index:
+                    where = join(join(path, index), self.unique)
+                    raise FieldError(where, f"{self.what} {name!r} listed twice")
 
 
 @dataclass(frozen=True)

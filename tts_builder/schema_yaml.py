@@ -11,7 +11,8 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
   ``{string: {pattern: REGEX, hint: TEXT}}`` (the hint is what an error says was expected);
 - ``{one_of: [word, ...]}``, or ``{one_of: NAME}`` for a named list (``seat_colors``);
 - ``{point: N}``: a list of N finite numbers;
-- ``{list: TYPE, length: N}`` or ``length: [min, max]`` (``max`` may be ``null``);
+- ``{list: TYPE, length: N}`` or ``length: [min, max]`` (``max`` may be ``null``); with
+  ``unique: KEY`` (and ``what: TEXT``, what an entry is) no two entries share that key's value;
 - ``{map: {key: TYPE, key?: TYPE}}``: known keys only; with ``other: TYPE`` any other key
   too, its value of that type;
 - ``{mapping: {keys: TYPE, values: TYPE}, what: TEXT, special: {key: TYPE}}``: a non-empty
@@ -71,6 +72,9 @@ from .table import MANIFEST
 from .table.schema import SCRIPT_GUIDS, SCRIPT_POSITION
 from .yamlsrc import join
 
+#: The C loader where PyYAML has it (a schema file is plain YAML either way).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 class SchemaError(ValueError):
     """A schema file that does not say what a type is (the engine's mistake, not the user's)."""
@@ -105,7 +109,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "string": frozenset({"or"}),
     "one_of": frozenset({"or"}),
     "point": frozenset(),
-    "list": frozenset({"length"}),
+    "list": frozenset({"length", "unique", "what"}),
     "map": frozenset({"other"}),
     "mapping": frozenset({"what", "special"}),
     "ref": frozenset({"what", "extra", "every"}),
@@ -157,7 +161,9 @@ def _typed(key: str, value: Any, node: dict[str, Any], where: str) -> Spec:
     if key == "point":
         return Point(int(value))
     if key == "list":
-        return ListOf(compile_type(value, f"{where}.list"), *_length(node.get("length"), where))
+        item = compile_type(value, f"{where}.list")
+        unique, what = str(node.get("unique", "")), str(node.get("what", "entry"))
+        return ListOf(item, *_length(node.get("length"), where), unique, what)
     if key == "map":
         other = compile_type(node["other"], f"{where}.other") if "other" in node else None
         return Map(*keys_of(value, f"{where}.map"), other)
@@ -230,7 +236,7 @@ class DefinitionSchema:
 def schema_from_text(text: str, where: str = "schema") -> DefinitionSchema:
     """The schema a YAML text declares (``where`` names it in a :class:`SchemaError`)."""
     try:
-        return DefinitionSchema(*keys_of(yaml.safe_load(text), ""))
+        return DefinitionSchema(*keys_of(yaml.load(text, Loader=_LOADER), ""))
     except SchemaError as err:
         raise SchemaError(f"{where}: {err}") from None
 

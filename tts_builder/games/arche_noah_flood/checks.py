@@ -9,7 +9,7 @@ from pathlib import Path
 from rules_ref.arche_noah_flood import config_from_definition, validate_map
 
 from ...errors import FieldError
-from ...gamekit.checks import check_art_files, unique_names
+from ...gamekit.checks import check_art_files
 from ...json_types import Data
 from ...render import ArtFiles
 from ...render.hexmap import board_style
@@ -83,11 +83,8 @@ def _check_players(data: Data, root: Path) -> None:
 
 
 def check(data: Data, root: Path) -> None:
-    """Cross-field checks: distinct species, the names the schema's references use (costs,
-    fliers), stairs, the map (hex and animal named), the cost card, seats, art."""
-    unique_names(
-        [a["name"] for a in data["animals"]], "animals[{}].name", "animal {!r} listed twice"
-    )
+    """Cross-field checks: the names the schema's references use (costs, fliers), stairs,
+    the map (hex and animal named), the cost card, seats, art."""
     SCHEMA.check_references(data)
     if data["rules"]["stair_hexes"]["min"] > data["rules"]["stair_hexes"]["max"]:
         raise FieldError("rules.stair_hexes.max", "expected >= stair_hexes.min")
