@@ -53,7 +53,8 @@ def test_the_seats_as_a_script_sees_them() -> None:
 
 
 def test_card_spots_at_anchors_and_seat_points() -> None:
-    found = card_spots(MANIFEST, ["deck", "set-aside"], {"reveal": 1.2, "mat": 1.0}, 1.0)
+    positions = {"deck": {"anchor": "deck", "y": 1.0}, "aside": {"anchor": "set-aside", "y": 1}}
+    found = card_spots(MANIFEST, positions, {"reveal": 1.2, "mat": 1.0})
     assert [p.label for p in found] == [
         "deck",
         "set aside",

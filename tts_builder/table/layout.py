@@ -211,17 +211,19 @@ def seat_context(manifest: dict[str, Any], lifted: dict[str, float]) -> list[dic
 
 
 def card_spots(
-    manifest: dict[str, Any], anchors: list[str], seat_points: dict[str, float], y: float
+    manifest: dict[str, Any], positions: dict[str, Any], seat_points: dict[str, float]
 ) -> list[geo.ScriptPosition]:
-    """The script's positions of single cards it lays itself (not Setup's deals): one at each
-    of the manifest's ``anchors`` (at height ``y``, read by the first seat, labelled with the
-    anchor's words) and one at each seat's point named in ``seat_points`` (at that height,
-    turned the seat's facing + 180, labelled ``<colour> <point>``), each a portrait card."""
+    """The script's positions of single cards it lays itself (not Setup's deals): one at the
+    anchor of each of ``positions`` (``{name: {anchor, y}}``, as the manifest's ``script``
+    names them: at that height, read by the first seat, labelled with the anchor's words) and
+    one at each seat's point named in ``seat_points`` (at that height, turned the seat's
+    facing + 180, labelled ``<colour> <point>``), each a portrait card."""
     found = []
     rot_y = seat_frames(manifest)[0].reader_rot_y
-    for name in anchors:
-        x, z = manifest["anchors"][name]
-        found.append(_card(name.replace("-", " "), (float(x), y, float(z)), rot_y))
+    for at in positions.values():
+        x, z = manifest["anchors"][at["anchor"]]
+        label = at["anchor"].replace("-", " ")
+        found.append(_card(label, (float(x), float(at["y"]), float(z)), rot_y))
     for seat in seat_context(manifest, seat_points):
         for name in seat_points:
             found.append(_card(f"{seat['color']} {name}", seat[name], seat["facing"] + 180.0))

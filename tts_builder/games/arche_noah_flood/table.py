@@ -27,7 +27,6 @@ from ...table import layout
 from ...table.art import die_picture, layout_picture
 from .cost_card import cost_card_layout
 
-CARD_Y = 1.0
 BOARD_THICKNESS = 0.2
 PIECE_LIFT = 0.5  # pieces and the marker stand this far above the board's top face
 TILE_LIFT = 0.06
@@ -182,5 +181,5 @@ def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
         *layout.printed_cells(board_guid, geo.side, "hex", hexes),
         *layout.printed_cells(board_guid, geo.side, "mark", marks),
         *layout.printed_cells(board_guid, geo.side, "ark", berths),
-        *layout.card_spots(data["table"], ["deck", "set-aside"], script["seats"], CARD_Y),
+        *layout.card_spots(data["table"], script["positions"], script["seats"]),
     ]
