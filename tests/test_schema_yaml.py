@@ -169,6 +169,10 @@ def test_a_schema_text_gives_the_fields_and_which_are_optional() -> None:
     validate(Map(schema.fields, schema.optional), data())
     schema.check_references(data())
     schema.check_references({"players": [{"name": "Ann"}]})  # no rules: nothing to refer
+    aside = schema_from_text("a?: {list: string}\nb: {list: {ref: a, what: the a list}}")
+    with pytest.raises(FieldError) as err:  # the section referred to is left out: no names
+        aside.check_references({"b": ["x"]})
+    assert (err.value.field, err.value.detail) == ("b[0]", "'x' is not one of the a list")
 
 
 @pytest.mark.parametrize(

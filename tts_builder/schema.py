@@ -255,10 +255,12 @@ class Ref(Spec):
         Str().check(value, path)
 
     def names(self, root: Any) -> list[Any]:
-        """The names at ``source`` in ``root`` (each once, in order), then ``extra``."""
+        """The names at ``source`` in ``root`` (each once, in order), then ``extra``; none
+        where ``source`` leads to a key the definition leaves out (an optional section)."""
         found = [root]
         for part in self.source.split("."):
             name = part.removesuffix("[]")
+            found = [m for m in found if isinstance(m, dict) and (name == "*" or name in m)]
             found = [v for m in found for v in (m.values() if name == "*" else [m[name]])]
             if part.endswith("[]"):
                 found = [item for items in found for item in items]
