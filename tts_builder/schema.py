@@ -68,17 +68,34 @@ class Int(Spec):
 
 @dataclass(frozen=True)
 class Num(Spec):
+    """A number (int or float, not bool), finite, from ``min`` to ``max`` when given."""
+
+    min: float | None = None
+    max: float | None = None
+
+    def describe(self) -> str:
+        if self.min is not None and self.max is not None:
+            return f"a number from {self.min:g} to {self.max:g}"
+        return "a number"
+
     def check(self, value: Any, path: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(path, "a number", value)
+            raise self.fail(path, self.describe(), value)
         if not math.isfinite(value):  # YAML's .nan and .inf
             raise self.fail(path, "a finite number", value)
+        low = -math.inf if self.min is None else self.min
+        high = math.inf if self.max is None else self.max
+        if not low <= value <= high:
+            raise self.fail(path, self.describe(), value)
 
 
 @dataclass(frozen=True)
 class Str(Spec):
     pattern: str | None = None
     hint: str = "a non-empty string"
+
+    def describe(self) -> str:
+        return self.hint
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, str) or not value.strip():
@@ -105,16 +122,25 @@ class Color(Spec):
 class OneOf(Spec):
     values: tuple[str, ...]
 
+    def describe(self) -> str:
+        return "one of " + ", ".join(self.values)
+
     def check(self, value: Any, path: str) -> None:
         if value not in self.values:
-            raise self.fail(path, "one of " + ", ".join(self.values), value)
+            raise self.fail(path, self.describe(), value)
 
 
 @dataclass(frozen=True)
 class ListOf(Spec):
+    """A list of ``item``, ``min_len`` to ``max_len`` long; with ``unique``, no two entries
+    have the same value of that key (the second fails: "animal 'Hippo' listed twice", the
+    entry named ``what``)."""
+
     item: Spec
     min_len: int = 0
     max_len: int | None = None
+    unique: str = ""
+    what: str = "entry"
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, list):
@@ -125,6 +151,12 @@ class ListOf(Spec):
             raise FieldError(path, f"expected at most {self.max_len} entries, got {len(value)}")
         for index, item in enumerate(value):
             self.item.check(item, join(path, index))
+        if self.unique:
+            names = [item[self.unique] for item in value]
+            for index, name in enumerate(names):
+                if names.index(name) != index:
+                    where = join(join(path, index), self.unique)
+                    raise FieldError(where, f"{self.what} {name!r} listed twice")
 
 
 @dataclass(frozen=True)
@@ -145,16 +177,19 @@ class Point(Spec):
 
 @dataclass(frozen=True)
 class Map(Spec):
-    """A mapping with known keys; keys not listed are rejected."""
+    """A mapping with known keys; keys not listed are rejected (or, with ``other``, fit it)."""
 
     fields: Mapping[str, Spec]
     optional: frozenset[str] = field(default_factory=frozenset)
+    other: Spec | None = None
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, dict):
             raise self.fail(path, "a mapping", value)
         for key in value:
-            if key not in self.fields:
+            if key not in self.fields and self.other is not None:
+                self.other.check(value[key], join(path, key))
+            elif key not in self.fields:
                 known = ", ".join(sorted(self.fields))
                 raise FieldError(join(path, key), f"unknown key (known keys: {known})")
         for key, spec in self.fields.items():
@@ -163,6 +198,100 @@ class Map(Spec):
                     continue
                 raise FieldError(join(path, key) if path else key, "missing required key")
             spec.check(value[key], join(path, key))
+
+
+@dataclass(frozen=True)
+class MappingOf(Spec):
+    """A non-empty mapping whose keys fit ``key`` and whose values fit ``value`` (or, for a
+    key listed in ``special``, that key's own spec); ``what`` names it in errors."""
+
+    key: Spec
+    value: Spec
+    what: str
+    special: Mapping[str, Spec] = field(default_factory=dict)
+
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, dict) or not value:
+            raise FieldError(path, f"expected a non-empty mapping of {self.what}, got {value!r}")
+        for key, item in value.items():
+            self.key.check(key, join(path, str(key)))
+            self.special.get(key, self.value).check(item, join(path, str(key)))
+
+
+@dataclass(frozen=True)
+class Either(Spec):
+    """``spec``, or one of a few literal words (``null`` is YAML's nothing): "an integer >= 1
+    or null", "an integer from 0 to 99, sun or water"."""
+
+    spec: Int | Num | Str | OneOf
+    words: tuple[str | None, ...]
+
+    def check(self, value: Any, path: str) -> None:
+        if (value is None or isinstance(value, str)) and value in self.words:
+            return
+        try:
+            self.spec.check(value, path)
+        except FieldError:
+            shown = ["null" if w is None else w for w in self.words]
+            listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+            sep = " or " if len(shown) == 1 else ", "
+            raise self.fail(path, f"{self.spec.describe()}{sep}{listed}", value) from None
+
+
+@dataclass(frozen=True)
+class Ref(Spec):
+    """A name that must be one of the values found at ``source`` in the whole definition
+    (``animals[].name``, the keys of ``rules.terrain``, its values ``rules.terrain.*``), or
+    one of ``extra``. Its shape (a non-empty string) is checked with the rest; membership by
+    :func:`check_references` once every shape is valid. As the keys of a :class:`MappingOf`,
+    ``every`` (a message with ``{}`` for the name) makes each of them required."""
+
+    source: str
+    what: str
+    extra: tuple[str, ...] = ()
+    every: str = ""
+
+    def check(self, value: Any, path: str) -> None:
+        Str().check(value, path)
+
+    def names(self, root: Any) -> list[Any]:
+        """The names at ``source`` in ``root`` (each once, in order), then ``extra``; none
+        where ``source`` leads to a key the definition leaves out (an optional section)."""
+        found = [root]
+        for part in self.source.split("."):
+            name = part.removesuffix("[]")
+            found = [m for m in found if isinstance(m, dict) and (name == "*" or name in m)]
+            found = [v for m in found for v in (m.values() if name == "*" else [m[name]])]
+            if part.endswith("[]"):
+                found = [item for items in found for item in items]
+        flat = [n for v in found for n in (v if isinstance(v, dict) else [v])]
+        return list(dict.fromkeys([*flat, *self.extra]))
+
+    def check_name(self, value: Any, path: str, root: Any) -> None:
+        if value not in self.names(root):
+            raise FieldError(path, f"{value!r} is not one of {self.what}")
+
+
+def check_references(spec: Spec, value: Any, root: Any, path: str = "") -> None:
+    """Every :class:`Ref` under ``spec`` names something ``root`` has (``value`` already fits
+    ``spec``'s shape): walks maps, lists and mappings; other specs hold no references."""
+    if isinstance(spec, Ref):
+        spec.check_name(value, path, root)
+    elif isinstance(spec, Map):
+        for key, sub in spec.fields.items():
+            if key in value:
+                check_references(sub, value[key], root, join(path, key))
+    elif isinstance(spec, ListOf):
+        for index, item in enumerate(value):
+            check_references(spec.item, item, root, join(path, index))
+    elif isinstance(spec, MappingOf):
+        if isinstance(spec.key, Ref) and spec.key.every:
+            for name in spec.key.names(root):
+                if name not in value:
+                    raise FieldError(path, spec.key.every.format(name))
+        for key, item in value.items():
+            check_references(spec.key, key, root, join(path, str(key)))
+            check_references(spec.special.get(key, spec.value), item, root, join(path, str(key)))
 
 
 @dataclass(frozen=True)

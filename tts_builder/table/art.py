@@ -155,3 +155,35 @@ def _check_src(root: Path, src: str, fields: list[dict[str, Any]], field: str) -
             raise FieldError(field, f"art file must be inside the game folder: {rel}")
         if not path.is_file():
             raise FieldError(field, f"art file not found: {path}")
+
+
+def die_picture(labels: list[str], style: Mapping[str, Any], where: str) -> Picture:
+    """A d6 texture a game draws from its own rule data (faces 1..6 labelled ``labels``, a
+    die style as :func:`~tts_builder.render.render_die_texture` takes it): a ``die`` piece's
+    ``picture``. ``where`` names the style's field in errors."""
+    from ..render import render_die_texture
+
+    faces = tuple(labels)
+    return Picture(
+        {"die": list(faces), "style": style},
+        lambda: render_die_texture(list(faces), style, where),
+        faces=faces,
+    )
+
+
+def layout_picture(
+    layout: list[dict[str, Any]],
+    size: tuple[int, int],
+    fields: dict[str, Any],
+    files: Any,
+    where: str,
+) -> Picture:
+    """A layout drawn with {fields} a game computes from its rules (a card printing a table of
+    the rule numbers), as RGB; its cache key holds the layout, size, fields and the digest of
+    each art file it shows (``files``: the game's :class:`~tts_builder.render.ArtFiles`)."""
+    from ..render import layout_spec, render_layout
+
+    return Picture(
+        {"layout": layout_spec(layout, size, fields, files, where)},
+        lambda: render_layout(layout, size, fields, files, where=where).convert("RGB"),
+    )

@@ -187,3 +187,68 @@ def check_seat_spots(manifest: dict[str, Any]) -> None:
                 raise FieldError(f"{field}.seat", f"{frame.color}'s spot ({x:.1f}, {z:.1f}) lies "
                                  f"in {other.color}'s hand zone: dz is measured from the seat's "
                                  "own hand towards the table's middle")  # fmt: skip
+
+
+def seat_context(manifest: dict[str, Any], lifted: dict[str, float]) -> list[dict[str, Any]]:
+    """The seats as a script sees them, in seat order: ``slot``, ``color``, ``facing`` (the
+    seat's own, else its hand zone's rotY), ``upright`` (the rotY printed objects read upright
+    at for it), ``hand`` (its hand zone's centre) and each seat point named in ``lifted`` as
+    ``[x, y, z]`` at that height (a card shown at the seat's ``reveal`` spot)."""
+    seats = []
+    for frame in seat_frames(manifest):
+        points = dict(frame.points)
+        seats.append(
+            {
+                "slot": frame.slot,
+                "color": frame.color,
+                "facing": frame.hand_rot_y if frame.facing is None else frame.facing,
+                "upright": frame.reader_rot_y,
+                "hand": list(frame.hand_pos),
+                **{name: [points[name][0], y, points[name][1]] for name, y in lifted.items()},
+            }
+        )
+    return seats
+
+
+def card_spots(
+    manifest: dict[str, Any], positions: dict[str, Any], seat_points: dict[str, float]
+) -> list[geo.ScriptPosition]:
+    """The script's positions of single cards it lays itself (not Setup's deals): one at the
+    anchor of each of ``positions`` (``{name: {anchor, y}}``, as the manifest's ``script``
+    names them: at that height, read by the first seat, labelled with the anchor's words) and
+    one at each seat's point named in ``seat_points`` (at that height, turned the seat's
+    facing + 180, labelled ``<colour> <point>``), each a portrait card."""
+    found = []
+    rot_y = seat_frames(manifest)[0].reader_rot_y
+    for at in positions.values():
+        x, z = manifest["anchors"][at["anchor"]]
+        label = at["anchor"].replace("-", " ")
+        found.append(_card(label, (float(x), float(at["y"]), float(z)), rot_y))
+    for seat in seat_context(manifest, seat_points):
+        for name in seat_points:
+            found.append(_card(f"{seat['color']} {name}", seat[name], seat["facing"] + 180.0))
+    return found
+
+
+def _card(label: str, at: Any, rot_y: float) -> geo.ScriptPosition:
+    return geo.ScriptPosition(label, tuple(at), size=geo.PORTRAIT_CARD, rot_y=rot_y, kind="card")
+
+
+#: A cell a board picture prints: the label of the script's position, its table point, the
+#: cell's centre and half size in the picture's own units (from its top-left corner, z down).
+PrintedCell = tuple[str, Vec3, tuple[float, float], tuple[float, float]]
+
+
+def printed_cells(
+    board: str, side: float, kind: str, cells: list[PrintedCell]
+) -> list[geo.ScriptPosition]:
+    """Script positions on a square board picture ``side`` units across (the board's GUID
+    ``board``), each meaning the cell the picture prints there: the checker maps the point
+    through the board's Transform and expects it inside the cell (centre and half size as
+    fractions of the picture, ``cell_uv`` and ``tolerance_uv``)."""
+    return [
+        geo.ScriptPosition(
+            label, tuple(at), board, (u / side, v / side), (du / side, dv / side), kind=kind
+        )
+        for label, at, (u, v), (du, dv) in cells
+    ]

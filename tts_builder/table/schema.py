@@ -17,7 +17,7 @@ from ..gamekit.checks import unique_names
 from ..gamekit.specs import by_player_count
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
-from ..schema import Bool, Custom, Int, ListOf, Map, Num, OneOf, Point, Str
+from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")
 #: Tables whose hand zones (the seats) are known (FORMAT §5.2).
@@ -156,8 +156,35 @@ MANIFEST = Map(
         "score": Map({"start": Int(-999, 999), "min": Int(-999, 999), "max": Int(-999, 999)}),
         "snap_points": ListOf(Map({"at": POSITION, "tags": TAGS}, frozenset({"tags"}))),
         "seat_fields": ID,
+        "script": Custom(lambda v, p: SCRIPT.check(v, p)),
     },
-    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields"}),
+    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script"}),
+)
+
+
+def _script_guids(value: Any, path: str) -> None:
+    """A piece id (its GUIDs), ``{first: ID}`` (its first object's) or ``[ID, ...]`` (the
+    GUIDs of the first of those pieces the build lays)."""
+    if isinstance(value, list):
+        ListOf(ID, 1).check(value, path)
+    elif isinstance(value, dict):
+        Map({"first": ID}).check(value, path)
+    else:
+        ID.check(value, path)
+
+
+#: A ``script.guids`` entry, and a ``script.positions`` entry (an anchor lifted to ``y``).
+SCRIPT_GUIDS = Custom(_script_guids)
+SCRIPT_POSITION = Map({"anchor": ID, "y": Num()})
+#: ``script``: what the scripts address by name (their template context's ``guids``,
+#: ``positions`` and ``seats``), so no game maps piece ids to script names in code.
+SCRIPT = Map(
+    {
+        "guids": MappingOf(Str(), SCRIPT_GUIDS, "script name -> piece"),
+        "positions": MappingOf(Str(), SCRIPT_POSITION, "script name -> {anchor, y}"),
+        "seats": MappingOf(ID, Num(), "seat point -> height"),
+    },
+    frozenset({"guids", "positions", "seats"}),
 )
 
 
@@ -304,6 +331,7 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     for i, piece in enumerate(manifest["pieces"]):
         _check_piece(piece, f"{path}.pieces[{i}]", components, rosters, known)
     pieces = pieces_by_id(manifest)
+    _check_script(manifest.get("script", {}), f"{path}.script", manifest)
     taken: dict[tuple[str, int], int] = {}  # (source, players) -> dealt by the steps so far
     for i, step in enumerate(manifest.get("setup", [])):
         _check_step(step, f"{path}.setup[{i}]", pieces, known, rosters, (low, high))
@@ -586,3 +614,57 @@ def _check_supply(
         if need > have:
             raise FieldError(f"{path}.count", f"{n} players need {need} from {source['id']!r}, "
                              f"which holds {have}")  # fmt: skip
+
+
+def _check_script(script: dict[str, Any], path: str, manifest: dict[str, Any]) -> None:
+    """The pieces and anchors ``script`` names are the manifest's."""
+    pieces = pieces_by_id(manifest)
+    for name, value in script.get("guids", {}).items():
+        if isinstance(value, list):
+            named = [(f"{path}.guids.{name}[{i}]", piece) for i, piece in enumerate(value)]
+        else:
+            piece = value["first"] if isinstance(value, dict) else value
+            named = [(f"{path}.guids.{name}", piece)]
+        for where, piece in named:
+            if piece not in pieces:
+                listed = ", ".join(sorted(pieces))
+                raise FieldError(where, f"unknown piece {piece!r} (pieces: {listed})")
+    for name in script.get("seats", {}):
+        if any(not isinstance(s, dict) or name not in s for s in manifest["seats"]):
+            raise FieldError(f"{path}.seats.{name}", f"not a point every seat names: {name!r}")
+    anchors = manifest.get("anchors", {})
+    for name, point in script.get("positions", {}).items():
+        if point["anchor"] not in anchors:
+            listed = ", ".join(sorted(anchors)) or "none"
+            raise FieldError(
+                f"{path}.positions.{name}.anchor",
+                f"unknown anchor {point['anchor']!r} (the manifest's anchors: {listed})",
+            )
+
+
+def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dict[str, Any]:
+    """The manifest's ``script`` as the scripts' template context: ``guids`` (each name's
+    GUIDs, first GUID, or the GUIDs of the first of its pieces laid; ``[]`` or ``""`` for a
+    piece this build leaves off), ``positions`` (each anchor as ``[x, y, z]``) and, when it
+    names seat points, ``seats`` (:func:`~.layout.seat_context` with those points at their
+    heights). ``guids`` are the laid table's (:attr:`Table.guids`)."""
+    script = manifest.get("script", {})
+    named: dict[str, Any] = {}
+    for name, value in script.get("guids", {}).items():
+        if isinstance(value, list):
+            named[name] = next((guids[p] for p in value if guids.get(p)), [])
+        elif isinstance(value, dict):
+            named[name] = guids.get(value["first"], [""])[0]
+        else:
+            named[name] = guids.get(value, [])
+    anchors = manifest.get("anchors", {})
+    points = {
+        name: [float(anchors[at["anchor"]][0]), float(at["y"]), float(anchors[at["anchor"]][1])]
+        for name, at in script.get("positions", {}).items()
+    }
+    found = {"guids": named, "positions": points}
+    if "seats" in script:
+        from .layout import seat_context
+
+        found["seats"] = seat_context(manifest, {k: float(y) for k, y in script["seats"].items()})
+    return found

@@ -9,16 +9,18 @@ the flood track, the Ark), so pieces, snap points, flood tiles and the Ark zone 
 the printed hexes. Variants (``junior``, ``distinct-species``) overlay ``rules``; the pieces
 the junior rules do not use are left off (``TableHooks.omit``).
 
-The parts: :mod:`.schema` (the definition keys, terrain names, the rule config), :mod:`.checks`
+The parts: :mod:`.schema` (the definition keys: ``schema.yaml`` beside it, in the vocabulary of
+:mod:`tts_builder.schema_yaml`; terrain names, the rule config), :mod:`.checks`
 (cross-field and map checks), :mod:`.cost_card` (the cost-card layout),
-:mod:`.table` (board geometry, pictures, hooks, the script's positions) and :mod:`.assemble`.
+:mod:`.table` (board geometry, pictures, hooks, the script's positions) and :mod:`.assemble`
+(the scripts' context; :func:`tts_builder.table.game.build_table_game` builds the rest).
 """
 
 from __future__ import annotations
 
 from ...plugin import Game
 from .assemble import assemble
-from .checks import MAX_BOARD_PX, check
+from .checks import check
 from .cost_card import cost_card_layout
 from .schema import FIELDS, OPTIONAL, rules_config
 from .table import geometry, table_positions
@@ -28,16 +30,6 @@ STRATEGIES = "tts_builder.strategies.arche_noah_flood"  # its rule functions' in
 #: The game as the registry (``tts_builder.games``) lists it.
 GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, strategies=STRATEGIES)
 
-__all__ = [
-    "FIELDS",
-    "GAME",
-    "GAME_ID",
-    "MAX_BOARD_PX",
-    "OPTIONAL",
-    "assemble",
-    "check",
-    "cost_card_layout",
-    "geometry",
-    "rules_config",
-    "table_positions",
-]
+#: What other modules use: the game, and the rule config, geometry and positions the play
+#: driver, the tests and the cost card's pictures read.
+__all__ = ["GAME", "GAME_ID", "cost_card_layout", "geometry", "rules_config", "table_positions"]

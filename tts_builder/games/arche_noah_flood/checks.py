@@ -1,4 +1,5 @@
-"""Cross-field checks: species, costs, the map (with rules_ref's validate_map), seats, art."""
+"""Cross-field checks: species, the map (with rules_ref's validate_map), seats, art; the
+schema's references (costs, fliers) through :mod:`tts_builder.schema_yaml`."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ from pathlib import Path
 from rules_ref.arche_noah_flood import config_from_definition, validate_map
 
 from ...errors import FieldError
-from ...gamekit.checks import check_art_files, unique_names
+from ...gamekit.checks import check_art_files
 from ...json_types import Data
 from ...render import ArtFiles
 from ...render.hexmap import board_style
 from ...table import check_manifest
 from .cost_card import check_cost_card
-from .schema import terrains
+from .schema import SCHEMA, terrains
 from .table import geometry, hooks, piece_count
 
 MAX_BOARD_PX = 4096
@@ -51,33 +52,6 @@ def _check_map(data: Data) -> None:
         raise FieldError("map.starts", f"{len(starts)} start hexes; at least {need} are needed")
 
 
-def _check_species(data: Data) -> None:
-    """Distinct animal names, a full cost row for each, fliers that are animals."""
-    rules = data["rules"]
-    names = [a["name"] for a in data["animals"]]
-    unique_names(names, "animals[{}].name", "animal {!r} listed twice")
-    known = terrains(data)
-    for name in names:
-        if name not in rules["costs"]:
-            raise FieldError("rules.costs", f"no movement costs for {name}")
-    for animal, costs in rules["costs"].items():
-        if animal not in names:
-            raise FieldError(f"rules.costs.{animal}", f"{animal!r} is not one of the animals")
-        for key in [*known, "river"]:
-            if key not in costs:
-                raise FieldError(f"rules.costs.{animal}", f"missing the cost of {key}")
-        for key in costs:
-            if key not in known and key != "river":
-                raise FieldError(
-                    f"rules.costs.{animal}.{key}", f"{key!r} is no terrain of rules.terrain"
-                )
-    for i, name in enumerate(rules["flies_over_animals"]):
-        if name not in names:
-            raise FieldError(
-                f"rules.flies_over_animals[{i}]", f"{name!r} is not one of the animals"
-            )
-
-
 def _check_board(data: Data) -> None:
     """The board style, the map, and a board picture TTS can load."""
     board_style(data["components"]["board"]["style"], terrains(data), "components.board.style")
@@ -91,17 +65,10 @@ def _check_board(data: Data) -> None:
 
 
 def _check_players(data: Data, root: Path) -> None:
-    """The table manifest (with the game's hooks), a seat's reveal spot and facing, a card per
-    player, species enough to deal one each."""
+    """The table manifest (with the game's hooks), a card per player, species enough to deal
+    one each."""
     high = data["players"]["max"]
     check_manifest(data, hooks=hooks(data, ArtFiles(root)))
-    for i, seat in enumerate(data["table"]["seats"]):
-        for key in ("reveal", "facing"):
-            if not isinstance(seat, dict) or key not in seat:
-                raise FieldError(
-                    f"table.seats[{i}].{key}",
-                    "missing required key (the seat's reveal spot and facing)",
-                )
     cards = piece_count(data)
     if high > cards:
         raise FieldError("players.max", f"{high} players but only {cards} animal cards")
@@ -116,8 +83,9 @@ def _check_players(data: Data, root: Path) -> None:
 
 
 def check(data: Data, root: Path) -> None:
-    """Cross-field checks: species, costs, dice, map (hex and animal named), seats, art."""
-    _check_species(data)
+    """Cross-field checks: the names the schema's references use (costs, fliers), stairs,
+    the map (hex and animal named), the cost card, seats, art."""
+    SCHEMA.check_references(data)
     if data["rules"]["stair_hexes"]["min"] > data["rules"]["stair_hexes"]["max"]:
         raise FieldError("rules.stair_hexes.max", "expected >= stair_hexes.min")
     _check_board(data)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import marshal
 from functools import lru_cache
 
-from ...gamekit.table import hand_placement, rounded, xyz
-from ...geometry import PORTRAIT_CARD, TABLE_TOP_Y, ScriptPosition, reader_rot_y
+from ...gamekit.table import rounded
+from ...geometry import TABLE_TOP_Y, ScriptPosition
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
-from ...render import ArtFiles, hexmap, render_die_texture, render_layout
+from ...render import ArtFiles, hexmap
 from ...render.hexmap import BoardGeometry as Geo
 from ...render.hexmap import (
     ark_box,
@@ -23,9 +23,10 @@ from ...render.hexmap import (
     marker_table,
     marker_units,
 )
+from ...table import layout
+from ...table.art import die_picture, layout_picture
 from .cost_card import cost_card_layout
 
-CARD_Y = 1.0
 BOARD_THICKNESS = 0.2
 PIECE_LIFT = 0.5  # pieces and the marker stand this far above the board's top face
 TILE_LIFT = 0.06
@@ -80,28 +81,18 @@ def _positions(geo: Geo, pieces: int) -> Data:
     }
 
 
-def _die(data: Data, files: ArtFiles, symbols: bool) -> Picture:
+def _die(data: Data, symbols: bool) -> Picture:
     """The texture of the symbol (junior) or number dice, faces from the rules."""
     kind = "symbol_die" if symbols else "number_die"
     spec = data["rules"]["junior"]["dice"] if symbols else data["rules"]["dice"]
-    labels = tuple(str(f) for f in spec["faces"])
     style = data["components"][kind]["style"]
-    return Picture(
-        {"die": list(labels), "style": style},
-        lambda: render_die_texture(list(labels), style, f"components.{kind}"),
-        faces=labels,
-    )
+    return die_picture([str(f) for f in spec["faces"]], style, f"components.{kind}")
 
 
 def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
     """What the game draws itself: the board from the map, the cost card from the rules'
     costs, the flood tile, the dice from the rules' faces."""
-    from ...render import layout_spec
-
     geo, style = geometry(data), data["components"]["board"]["style"]
-    layout, fields = cost_card_layout(data)
-    size = tuple(data["components"]["cost_card"]["size"])
-    where = "components.cost_card"
     board = [
         data["map"],
         data["rules"]["terrain"],
@@ -109,6 +100,8 @@ def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
         data["table"]["board"],
         data["name"],
     ]
+    layout, fields = cost_card_layout(data)
+    size = tuple(data["components"]["cost_card"]["size"])
     return {
         "board": Picture(
             {"board": board},
@@ -117,15 +110,12 @@ def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
             ),
             width=geo.side,
         ),
-        "cost-card": Picture(
-            {"cost": layout_spec(layout, size, fields, files, where)},
-            lambda: render_layout(layout, size, fields, files, where=where).convert("RGB"),
-        ),
+        "cost-card": layout_picture(layout, size, fields, files, "components.cost_card"),
         "flood-tile": Picture(
             {"tile": style}, lambda: hexmap.render_flood_tile(style), scale=flood_tile_scale(geo)
         ),
-        "number-die": _die(data, files, symbols=False),
-        "symbol-die": _die(data, files, symbols=True),
+        "number-die": _die(data, symbols=False),
+        "symbol-die": _die(data, symbols=True),
     }
 
 
@@ -164,82 +154,32 @@ def hooks(data: Data, files: ArtFiles) -> TableHooks:
     )
 
 
-def seat_context(data: Data) -> list[Data]:
-    """The seats as the script sees them: colour, facing, reveal spot and hand position."""
-    seats = []
-    for slot, seat in enumerate(data["table"]["seats"], start=1):
-        hand = hand_placement(data["table"]["type"], seat["color"])
-        seats.append(
-            {
-                "slot": slot,
-                "color": seat["color"],
-                "facing": float(seat["facing"]),
-                "upright": reader_rot_y(seat["facing"]),
-                "reveal": xyz(seat["reveal"], CARD_Y + 0.2),
-                "hand": [float(v) for v in hand[0]] if hand else xyz(seat["reveal"], CARD_Y + 2),
-            }
-        )
-    return seats
-
-
 def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
     """Where the script puts things, and on the board the printed cell each position means:
     hex centres (pieces, flood tiles, snap points), flood-track marks, Ark berths; and the
     deck, set-aside and reveal spots beside the board."""
-    geo, pos = geometry(data), table_positions(data)
-    side, cols = geo.side, geo.cols
-    cell = 0.8 * (geo.hex_width / 2) / side  # inside the hex's inscribed circle
-    found = []
-    for n, at in enumerate(pos["hexes"]):
-        u, v = (k / side for k in hex_units(geo, *divmod(n, cols)))
-        found.append(
-            ScriptPosition(
-                f"hex {hex_name(*divmod(n, cols))}",
-                (at[0], pos["piece_y"], at[1]),
-                board_guid,
-                (u, v),
-                (cell, cell),
-                kind="hex",
-            )
+    geo, pos, script = geometry(data), table_positions(data), data["table"]["script"]
+    cells = [divmod(n, geo.cols) for n in range(geo.rows * geo.cols)]
+    inside = 0.8 * (geo.hex_width / 2)  # inside the hex's inscribed circle
+    hexes = [
+        (f"hex {hex_name(r, c)}", (x, pos["piece_y"], z), hex_units(geo, r, c), (inside, inside))
+        for (r, c), (x, z) in zip(cells, pos["hexes"], strict=True)
+    ]
+    marks = [
+        (
+            f"flood mark {n}",
+            (x, pos["marker_y"], z),
+            marker_units(geo, *divmod(n, geo.cols)),
+            (0.2, 0.2),
         )
-    for n, at in enumerate(pos["markers"]):
-        u, v = (k / side for k in marker_units(geo, *divmod(n, cols)))
-        found.append(
-            ScriptPosition(
-                f"flood mark {n}",
-                (at[0], pos["marker_y"], at[1]),
-                board_guid,
-                (u, v),
-                (0.2 / side, 0.2 / side),
-                kind="mark",
-            )
-        )
+        for n, (x, z) in enumerate(pos["markers"])
+    ]
     x0, y0, x1, y1 = ark_box(geo)
-    ark_uv = ((x0 + x1) / 2 / side, (y0 + y1) / 2 / side)
-    ark_tol = ((x1 - x0) / 2 / side, (y1 - y0) / 2 / side)
-    for n, at in enumerate(pos["ark_slots"]):
-        found.append(
-            ScriptPosition(f"Ark berth {n + 1}", tuple(at), board_guid, ark_uv, ark_tol, kind="ark")
-        )
-    anchors = data["table"]["anchors"]
-    for name in ("deck", "set-aside"):
-        found.append(
-            ScriptPosition(
-                name.replace("-", " "),
-                tuple(xyz(anchors[name], CARD_Y)),
-                size=PORTRAIT_CARD,
-                rot_y=180.0,
-                kind="card",
-            )
-        )
-    for seat in seat_context(data):
-        found.append(
-            ScriptPosition(
-                f"{seat['color']} reveal",
-                tuple(seat["reveal"]),
-                size=PORTRAIT_CARD,
-                rot_y=seat["facing"] + 180.0,
-                kind="card",
-            )
-        )
-    return found
+    ark = ((x0 + x1) / 2, (y0 + y1) / 2), ((x1 - x0) / 2, (y1 - y0) / 2)
+    berths = [(f"Ark berth {n + 1}", tuple(at), *ark) for n, at in enumerate(pos["ark_slots"])]
+    return [
+        *layout.printed_cells(board_guid, geo.side, "hex", hexes),
+        *layout.printed_cells(board_guid, geo.side, "mark", marks),
+        *layout.printed_cells(board_guid, geo.side, "ark", berths),
+        *layout.card_spots(data["table"], script["positions"], script["seats"]),
+    ]

@@ -1,0 +1,198 @@
+"""What a manifest game shares beyond laying its pieces (tts_builder.table): the seats and card
+spots its script uses, positions on the cells its board prints, pictures drawn from rule data,
+and the whole build (tts_builder.table.game)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tts_builder import geometry as geo
+from tts_builder.build import BuildOptions, ImageSet
+from tts_builder.definition import load_definition
+from tts_builder.errors import FieldError
+from tts_builder.games import prototype
+from tts_builder.render import ArtFiles
+from tts_builder.save.tables import HAND_PLACEMENTS
+from tts_builder.schema import validate
+from tts_builder.table import MANIFEST as MANIFEST_SPEC
+from tts_builder.table import Table, check_manifest, script_context
+from tts_builder.table.art import die_picture, layout_picture
+from tts_builder.table.game import Sheet, build_table_game
+from tts_builder.table.layout import card_spots, printed_cells, seat_context
+
+MANIFEST: dict[str, Any] = {
+    "type": "Table_RPG",
+    "anchors": {"deck": [10.0, 2.0], "set-aside": [14, 2]},
+    "seats": [
+        {"color": "White", "facing": 0, "reveal": [1.0, -9.0], "mat": [3, -9]},
+        {"color": "Green", "facing": 180, "reveal": [-1.0, 9.0], "mat": [-3, 9]},
+    ],
+}
+
+
+def test_the_seats_as_a_script_sees_them() -> None:
+    white, green = seat_context(MANIFEST, {"reveal": 1.2})
+    pos, rot, _scale = HAND_PLACEMENTS["Table_RPG"]["White"]
+    assert white == {
+        "slot": 1,
+        "color": "White",
+        "facing": 0.0,
+        "upright": 180.0,
+        "hand": [float(v) for v in pos],
+        "reveal": [1.0, 1.2, -9.0],
+    }
+    assert (green["slot"], green["facing"], green["upright"]) == (2, 180.0, 0.0)
+    assert green["reveal"] == [-1.0, 1.2, 9.0] and "mat" not in green
+    # a seat that names no facing faces the way its hand zone does
+    (plain,) = seat_context({"type": "Table_RPG", "seats": ["White"]}, {})
+    assert plain["facing"] == float(rot[1]) and plain["upright"] == geo.reader_rot_y(rot[1])
+
+
+def test_card_spots_at_anchors_and_seat_points() -> None:
+    positions = {"deck": {"anchor": "deck", "y": 1.0}, "aside": {"anchor": "set-aside", "y": 1}}
+    found = card_spots(MANIFEST, positions, {"reveal": 1.2, "mat": 1.0})
+    assert [p.label for p in found] == [
+        "deck",
+        "set aside",
+        "White reveal",
+        "White mat",
+        "Green reveal",
+        "Green mat",
+    ]
+    deck, _aside, white_reveal, _white_mat, green_reveal, green_mat = found
+    assert (deck.at, deck.rot_y, deck.size, deck.kind) == (
+        (10.0, 1.0, 2.0),
+        180.0,
+        geo.PORTRAIT_CARD,
+        "card",
+    )
+    assert white_reveal.at == (1.0, 1.2, -9.0) and white_reveal.rot_y == 180.0
+    assert green_reveal.rot_y == 360.0 and green_mat.at == (-3.0, 1.0, 9.0)
+
+
+def test_printed_cells_are_fractions_of_the_picture() -> None:
+    cells = [("hex A1", (1.0, 2.0, 3.0), (5.0, 2.5), (0.5, 1.0))]
+    (cell,) = printed_cells("b0a4d1", 10.0, "hex", cells)
+    assert cell == geo.ScriptPosition(
+        "hex A1", (1.0, 2.0, 3.0), "b0a4d1", (0.5, 0.25), (0.05, 0.1), kind="hex"
+    )
+
+
+def test_a_die_drawn_from_rule_data() -> None:
+    style = {"size": 96, "background": "#1f4e79"}
+    picture = die_picture(["1", "2", "3", "4", "sun", "water"], style, "components.die")
+    assert picture.faces == ("1", "2", "3", "4", "sun", "water")
+    assert picture.spec == {"die": list(picture.faces), "style": style}
+    assert picture.make().size == (96, 96)
+
+
+def test_a_layout_drawn_with_the_game_s_fields(tmp_path: Path) -> None:
+    layout = [{"type": "rect", "box": [0, 0, 40, 20], "fill": "{ink}"}]
+    picture = layout_picture(layout, (40, 20), {"ink": "#ff0000"}, ArtFiles(tmp_path), "card")
+    assert picture.spec["layout"]["fields"] == {"ink": "#ff0000"}
+    drawn = picture.make()
+    assert drawn.mode == "RGB" and drawn.getpixel((20, 10)) == (255, 0, 0)
+
+
+@pytest.fixture(scope="module")
+def prototype_definition() -> Any:
+    return load_definition("prototype")
+
+
+def test_the_shared_build_makes_what_the_prototype_s_own_assemble_makes(
+    prototype_definition: Any, tmp_path: Path
+) -> None:
+    definition = prototype_definition
+    options = BuildOptions(out_dir=tmp_path)
+    cache: dict[str, bytes] = {}  # the second build draws nothing the first drew
+    own = prototype.assemble(definition, ImageSet("prototype", options, cache), options)
+    data = definition.data
+
+    def context(table: Table) -> dict[str, Any]:
+        return {
+            "game": {"id": "prototype", "name": data["name"]},
+            "config": prototype.rules_config(data),
+            "players": dict(data["players"]),
+            "score": data["table"].get("score"),
+            **table.context,
+        }
+
+    title = (data["name"], data.get("description", ""))
+    shared, table = build_table_game(
+        definition, ImageSet("prototype", options, cache), context, title=title, sheet=Sheet()
+    )
+    assert shared.files == own.files
+    assert shared.positions == own.positions == table.positions
+    assert set(table.guids) == {p["id"] for p in data["table"]["pieces"]}
+
+
+def test_script_names_the_objects_and_spots_the_lua_addresses() -> None:
+    manifest = {
+        "anchors": {"deck": [17.5, 2]},
+        "script": {
+            "guids": {
+                "board": {"first": "board"},
+                "deck": {"first": "cards"},
+                "pieces": "animals",
+                "dice": ["symbol-dice", "dice"],
+                "flood_dice": "dice",
+            },
+            "positions": {"deck": {"anchor": "deck", "y": 1.0}},
+        },
+    }
+    laid = {"board": ["b1"], "animals": ["a1", "a2"], "dice": ["d1", "d2"]}
+    assert script_context(manifest, laid) == {
+        "guids": {
+            "board": "b1",
+            "deck": "",  # left off this build
+            "pieces": ["a1", "a2"],
+            "dice": ["d1", "d2"],  # no symbol dice: the number dice
+            "flood_dice": ["d1", "d2"],
+        },
+        "positions": {"deck": [17.5, 1.0, 2.0]},
+    }
+    assert script_context({}, laid) == {"guids": {}, "positions": {}}
+    seats = script_context({**MANIFEST, "script": {"seats": {"reveal": 1.2}}}, laid)["seats"]
+    assert seats == seat_context(MANIFEST, {"reveal": 1.2})
+
+
+@pytest.mark.parametrize(
+    ("script", "field", "message"),
+    [
+        (
+            {"guids": {"deck": {"first": "cards"}}},
+            "table.script.guids.deck",
+            "unknown piece 'cards'",
+        ),
+        ({"guids": {"dice": ["garden", "dice"]}}, "table.script.guids.dice[1]", "unknown piece"),
+        (
+            {"positions": {"deck": {"anchor": "pile", "y": 1}}},
+            "table.script.positions.deck.anchor",
+            "unknown anchor 'pile' (the manifest's anchors: middle, supply)",
+        ),
+        ({"guids": {"x": {"last": "garden"}}}, "table.script.guids.x.last", "unknown key"),
+        (
+            {"positions": {"deck": {"anchor": "middle"}}},
+            "table.script.positions.deck.y",
+            "missing required key",
+        ),
+        (
+            {"seats": {"reveal": 1.2}},
+            "table.script.seats.reveal",
+            "not a point every seat names: 'reveal'",
+        ),
+    ],
+)
+def test_script_names_only_pieces_and_anchors_of_the_manifest(
+    prototype_definition: Any, script: dict[str, Any], field: str, message: str
+) -> None:
+    data = copy.deepcopy(prototype_definition.data)
+    data["table"]["script"] = script
+    with pytest.raises(FieldError) as err:
+        validate(MANIFEST_SPEC, data["table"], "table")
+        check_manifest(data)
+    assert err.value.field == field and message in err.value.detail
