@@ -18,9 +18,9 @@ from rules_ref.ark_and_noah import for_players
 from ... import geometry as geo
 from ...gamekit.table import hand_placement
 from ...json_types import Data
-from ...render import ark
 from ...table import pieces_by_id, thickness_by_kind
 from ...table.layout import spots
+from . import drawing as ark
 
 #: Thickness of every board tile; pieces on a board lie on its top.
 BOARD_THICKNESS = 0.2
