@@ -16,10 +16,9 @@ from typing import NamedTuple
 from rules_ref.ark_and_noah import for_players
 
 from ... import geometry as geo
-from ...gamekit.table import hand_placement
 from ...json_types import Data
 from ...table import pieces_by_id, thickness_by_kind
-from ...table.layout import spots
+from ...table.printed import Board, board, laid_board, shared_rot_y
 from . import drawing as ark
 
 #: Thickness of every board tile; pieces on a board lie on its top.
@@ -109,43 +108,6 @@ def line_of(spec: Data, count: int) -> list[list[float]]:
     return [[x + k * dx, z + k * dz] for k in range(count)]
 
 
-class Board(NamedTuple):
-    """A printed board: its Transform and its picture's pixel size."""
-
-    transform: geo.Transform
-    size: tuple[int, int]
-
-    @property
-    def aspect(self) -> float:
-        return self.size[0] / self.size[1]
-
-    def at(self, px: tuple[float, float]) -> list[float]:
-        """Table [x, z] of a pixel of the board's picture (geometry's image <-> world)."""
-        u, v = px[0] / self.size[0], px[1] / self.size[1]
-        x, _y, z = geo.world_of_uv(self.transform, self.aspect, u, v)
-        return [round(x, 4), round(z, 4)]
-
-    def angle(self, image_angle: float) -> float:
-        """The table rotY of a line drawn at ``image_angle`` (0 = along the picture's width)."""
-        return round((image_angle + self.transform.rot_y) % 360.0, 4)
-
-
-def board(centre: list[float], size: tuple[int, int], width: float, rot_y: float) -> Board:
-    """A board ``width`` units wide (its picture's width) centred on ``centre``."""
-    u = float(width) / size[0]
-    centre_xz = (float(centre[0]), float(centre[1]))
-    return Board(
-        geo.tile_transform_for(centre_xz, (size[0] * u, size[1] * u), size[0] / size[1], rot_y),
-        size,
-    )
-
-
-def shared_rot_y(data: Data) -> float:
-    """The rotY of the shared boards: upright for the first seat."""
-    table = data["table"]
-    return geo.reader_rot_y(hand_placement(table["type"], table["seats"][0]["color"])[1][1])
-
-
 class ArkPlan(NamedTuple):
     """The Ark of one player count: its ``layout`` of sections, each section's (kind, Board),
     the grid's ``rows`` and ``cols``, and the scripted spots: ``edges`` name -> [x, z, rotY],
@@ -169,7 +131,7 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
         geometry.rows, geometry.cols * len(layout), geometry.square, geometry.margin, geometry.prow
     )
     u = float(data["table"]["square"]) / geometry.square
-    whole = board(data["table"]["ark"], g.size, g.size[0] * u, shared_rot_y(data))
+    whole = board(data["table"]["ark"], g.size, g.size[0] * u, shared_rot_y(data["table"]))
     sections = []
     for kind, x0 in ark.section_offsets(layout, geometry, section["cols"]):
         size = ark.section_size(kind, geometry, section["cols"])
@@ -185,16 +147,8 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
     return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares)
 
 
-def laid_board(data: Data, piece: str, size: tuple[int, int], width: float | None = None) -> Board:
-    """A board of the table manifest (``table.pieces``, id ``piece``, at a table point): its
-    picture's pixel ``size``, its ``width`` (the piece's own, else the one the game draws)."""
-    (spot,) = spots(pieces_by_id(data["table"])[piece]["at"], data["table"])
-    width = pieces_by_id(data["table"])[piece].get("width", width)
-    return board([spot.x, spot.z], size, float(width), shared_rot_y(data))
-
-
 def action_board(data: Data) -> Board:
-    return laid_board(data, "action-board", ark.BOARD_SIZE)
+    return laid_board(data["table"], "action-board", ark.BOARD_SIZE)
 
 
 def action_spaces(data: Data, config: Data) -> list[Data]:
@@ -214,7 +168,7 @@ def action_spaces(data: Data, config: Data) -> list[Data]:
 
 
 def score_track(data: Data) -> Board:
-    return laid_board(data, "score-track", ark.score_track_size())
+    return laid_board(data["table"], "score-track", ark.score_track_size())
 
 
 def round_track_width(data: Data, config: Data) -> float:
@@ -225,7 +179,7 @@ def round_track_width(data: Data, config: Data) -> float:
 
 def round_track(data: Data, config: Data) -> Board:
     size = ark.round_track_size(config["end"]["min_rounds"])
-    return laid_board(data, "round-track", size, round_track_width(data, config))
+    return laid_board(data["table"], "round-track", size, round_track_width(data, config))
 
 
 def score_cells(data: Data) -> list[list[float]]:
