@@ -13,6 +13,7 @@ from ...lua.scripts import global_script, global_ui
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
 from ...save import GuidAllocator
 from ...table import Art, Table, lay_table, thickness_by_kind
+from ...table.areas import script_seat
 from . import table as tab
 from .art import preview, thumbnail
 from .boards import section_keys, snap_points, table_hooks
@@ -171,19 +172,3 @@ def tile_info(hooks: TableHooks, laid: Table) -> dict[str, Data]:
         for tile, guid in zip(hooks.rosters[bag], laid.contents[bag], strict=True):
             info[guid] = {k: tile[k] for k in TILE_INFO}
     return info
-
-
-def script_seat(seat: Data, slots: dict[str, tab.Slots]) -> Data:
-    """A seat as the script sees it: beside its fields, ``upright`` (the rotY its pieces read
-    upright at), ``axes`` (the table directions [x, z] of its right and forward) and
-    ``places`` (each kind's places in its area, one layer, as [x, z]: the table's
-    ``area_slot`` of ``slots``), so the script does no seat-relative arithmetic of its own."""
-    places = {
-        kind: [tab.area_slot(seat, kind, k, slots)[::2] for k in range(s.per_line * s.lines)]
-        for kind, s in slots.items()
-    }
-    axes = {
-        name: list(geo.rotate_y(*unit, seat["facing"]))
-        for name, unit in (("right", (1.0, 0.0)), ("forward", (0.0, 1.0)))
-    }
-    return {**seat, "upright": tab.piece_rot_y(seat), "axes": axes, "places": places}

@@ -12,12 +12,12 @@ from rules_ref.ark_and_noah import for_players, make_config
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
 from ...save import objects as obj
+from ...table.areas import area_slot
 from . import drawing as ark
 from .rules import action_texts
 from .table import (
     BOARD_TOP,
     ArkPlan,
-    area_slot,
     area_slots,
     ark_plan,
     line_of,

@@ -16,6 +16,7 @@ from ...gamekit.checks import (
 )
 from ...json_types import Data
 from ...table import check_manifest
+from ...table.areas import check_area_slots
 from ...variants import with_variant
 from .boards import table_hooks
 from .rules import rules_config
@@ -103,5 +104,6 @@ def check(data: Data, root: Path) -> None:
     if [s["color"] for s in seats] != [c["name"] for c in data["colors"][:high]]:
         raise FieldError("table.seats", "seats must follow `colors`, one per colour in order")
     check_clockwise(table, [s["color"] for s in seats])
+    check_area_slots(data["table"])
     check_manifest(data, hooks=table_hooks(data, data, rules_config(data)))  # the boards
     check_facing_hands(seats, table)

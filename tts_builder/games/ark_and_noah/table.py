@@ -10,14 +10,14 @@ that seat's HandTrigger rotY + 180 (GEOMETRY §1).
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 from rules_ref.ark_and_noah import for_players
 
 from ... import geometry as geo
 from ...json_types import Data
-from ...table import pieces_by_id, thickness_by_kind
+from ...table import areas, pieces_by_id
+from ...table.areas import Slots
 from ...table.printed import Board, board, laid_board, shared_rot_y
 from . import drawing as ark
 
@@ -28,36 +28,9 @@ BOARD_TOP = round(geo.TABLE_TOP_Y + BOARD_THICKNESS, 4)
 BAG_Y = 1.8
 
 
-class Slots(NamedTuple):
-    """Places of one kind of piece in a seat's area: ``origin`` (right, forward) of the first,
-    ``step`` to the next in a line, ``per_line`` of them, ``line`` from one line to the next,
-    ``lines`` lines; past that the next layer lies on top (``lift`` higher)."""
-
-    origin: tuple[float, float]
-    step: tuple[float, float]
-    per_line: int
-    line: tuple[float, float]
-    lines: int
-    lift: float = 0.0
-
-
-#: Where a seat's pieces lie in its area: kind -> (the notes kind of its table-manifest piece,
-#: whose thickness lifts a layer: :func:`area_slots`; its places).
-MANIFEST_SLOTS: dict[str, tuple[str, Slots]] = {
-    "animals": ("animal", Slots((-4.5, 2.1), (1.5, 0.0), 7, (0.0, -1.45), 2)),
-    "dividers": ("divider", Slots((-2.6, -0.3), (0.0, -0.3), 7, (1.7, 0.0), 3)),
-    "food": ("food", Slots((2.4, -0.6), (0.5, 0.0), 6, (0.0, -0.5), 2)),
-    "pitch": ("pitch", Slots((2.4, -1.8), (0.4, 0.0), 7, (0.0, -0.4), 3)),
-    "workers": ("worker", Slots((-3.0, -2.6), (0.8, 0.0), 4, (0.0, 0.0), 1)),
-    "character": ("character", Slots((-4.5, -2.2), (0.0, 0.0), 1, (0.0, 0.0), 1)),
-}
-
-
 def area_slots(data: Data) -> dict[str, Slots]:
-    """Every kind's places in a seat's area (right, forward from the area's centre, toward the
-    Ark), each layer lifted by its manifest piece's thickness in the definition."""
-    thick = thickness_by_kind(data["table"])
-    return {k: s._replace(lift=thick[kind]) for k, (kind, s) in MANIFEST_SLOTS.items()}
+    """Every kind's places in a seat's area: ``table.area_slots`` (:mod:`...table.areas`)."""
+    return areas.area_slots(data["table"])
 
 
 def animal_side(data: Data) -> float:
@@ -67,33 +40,6 @@ def animal_side(data: Data) -> float:
 
 #: Where each seat's scoring marker lies in a track cell: one corner per seat (dx, dz).
 MARKER_CORNERS = ((-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18))
-
-
-def seat_point(seat: Data, right: float, forward: float) -> list[float]:
-    """A table [x, z] ``right`` of and ``forward`` from a seat's area centre (toward the Ark)."""
-    a = math.radians(seat["facing"])
-    x = seat["area"][0] + right * math.cos(a) + forward * math.sin(a)
-    z = seat["area"][1] - right * math.sin(a) + forward * math.cos(a)
-    return [round(x, 4), round(z, 4)]
-
-
-def area_slot(seat: Data, what: str, k: int, slots: dict[str, Slots]) -> list[float]:
-    """The k-th (0-based) place of a kind of piece in a seat's area: [x, y, z] on the table
-    (``slots``: :func:`area_slots` for the manifest's pieces)."""
-    s = slots[what]
-    layer, rest = divmod(k, s.per_line * s.lines)
-    line, col = divmod(rest, s.per_line)
-    x, z = seat_point(
-        seat,
-        s.origin[0] + s.step[0] * col + s.line[0] * line,
-        s.origin[1] + s.step[1] * col + s.line[1] * line,
-    )
-    return [x, round(geo.TABLE_TOP_Y + layer * s.lift, 4), z]
-
-
-def piece_rot_y(seat: Data) -> float:
-    """The rotY of a seat's own printed pieces: upright for that seat (hand rotY + 180)."""
-    return geo.reader_rot_y(seat["facing"])
 
 
 def marker_spot(cell: list[float], seat_no: int) -> list[float]:
