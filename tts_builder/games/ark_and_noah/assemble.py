@@ -12,8 +12,9 @@ from ...json_types import Data
 from ...lua.scripts import global_script, global_ui
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
 from ...save import GuidAllocator
-from ...table import Art, Table, lay_table, thickness_by_kind
+from ...table import Art, lay_table, thickness_by_kind
 from ...table.areas import script_seat
+from ...table.contents import bag_entries
 from . import table as tab
 from .art import preview, thumbnail
 from .boards import section_keys, snap_points, table_hooks
@@ -78,6 +79,10 @@ def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> 
     }
 
 
+#: What the script knows of each animal tile (``tiles``: GUID -> these fields).
+TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
+
+
 def _save(
     definition: GameDefinition, config: Data, art: Art, hooks: TableHooks
 ) -> tuple[Data, str, str, list[geo.ScriptPosition]]:
@@ -93,7 +98,8 @@ def _save(
     guids_of = {kind: iter(laid.guids.get(f"ark-{kind}", [])) for kind in biggest.layout}
     keys = section_keys(biggest.layout)
     sections = {key: next(guids_of[kind]) for key, kind in zip(keys, biggest.layout, strict=True)}
-    tiles = tile_info(hooks, laid)
+    bags = [f"{sex}-animals" for sex in ("male", "female")]
+    tiles = bag_entries(table, laid, hooks.rosters, bags, TILE_INFO)
     cells = (tab.score_cells(data), tab.round_cells(data, config))
     supply = dict(zip(colours, laid.guids["dividers"], strict=True))  # the supply bags
     supply |= {
@@ -158,17 +164,3 @@ def _save(
     positions += board_positions(data, config, boards_by)
     positions += drawn_positions(drawn, tab.animal_side(data))
     return save, script, ui, positions
-
-
-#: What the script knows of each animal tile (``tiles``: GUID -> these fields).
-TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
-
-
-def tile_info(hooks: TableHooks, laid: Table) -> dict[str, Data]:
-    """What the script knows of each animal tile, by GUID (the tiles in the animal bags)."""
-    info = {}
-    for sex in ("male", "female"):
-        bag = f"{sex}-animals"
-        for tile, guid in zip(hooks.rosters[bag], laid.contents[bag], strict=True):
-            info[guid] = {k: tile[k] for k in TILE_INFO}
-    return info
