@@ -13,6 +13,7 @@ from tts_builder.table.areas import (
     AREA_SLOTS,
     area_slot,
     area_slots,
+    area_tracks,
     check_area_slots,
     script_seat,
     seat_point,
@@ -114,3 +115,12 @@ def test_the_places_spec_and_checks_refuse_bad_places() -> None:
     with pytest.raises(FieldError, match=r"table\.seats\[1\]: a seat with area places"):
         check_area_slots(seatless)
     check_area_slots(manifest())
+
+
+def test_area_tracks_give_every_seat_its_first_places_as_its_own_track() -> None:
+    """What a piece at every seat (``at: {seat_track: KIND}``) lies along: seat by seat."""
+    slots = area_slots(manifest())
+    tracks = area_tracks(manifest(), {"gems": 4, "home": 1})
+    assert sorted(tracks) == ["gems:Blue", "gems:Red", "home:Blue", "home:Red"]
+    assert tracks["gems:Blue"] == [tuple(area_slot(NORTH, "gems", k, slots)) for k in range(4)]
+    assert tracks["home:Red"] == [tuple(area_slot(SOUTH, "home", 0, slots))]

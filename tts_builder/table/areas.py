@@ -13,9 +13,10 @@ layer lies on top, lifted by the ``thickness`` of the manifest piece whose notes
       workers: {kind: worker, origin: [-3.0, -2.6], step: [0.8, 0.0], per_line: 4,
                 line: [0.0, 0.0], lines: 1}
 
-:func:`area_slot` is the k-th place of a kind; :func:`script_seat` is a seat as a script sees
-it (its places of one layer, the rotY its pieces read upright at, its frame's axes), so the
-Lua does no seat-relative arithmetic of its own.
+:func:`area_slot` is the k-th place of a kind; :func:`area_tracks` the seats' first places of
+some kinds as the tracks a manifest piece at every seat lies along (``at: {seat_track: KIND}``);
+:func:`script_seat` is a seat as a script sees it (its places of one layer, the rotY its pieces
+read upright at, its frame's axes), so the Lua does no seat-relative arithmetic of its own.
 """
 
 from __future__ import annotations
@@ -122,6 +123,18 @@ def area_slot(
         s.origin[1] + s.step[1] * col + s.line[1] * line,
     )
     return [x, round(geo.TABLE_TOP_Y + layer * s.lift, 4), z]
+
+
+def area_tracks(manifest: Mapping[str, Any], counts: Mapping[str, int]) -> dict[str, list[Any]]:
+    """Each seat's track ``<kind>:<colour>`` of its first ``counts[kind]`` places of each kind
+    (as (x, y, z)): the game's tracks (``TableHooks.tracks``) a piece laid at every seat's own
+    places names with ``at: {seat_track: <kind>}``."""
+    slots = area_slots(manifest)
+    return {
+        f"{kind}:{seat['color']}": [tuple(area_slot(seat, kind, k, slots)) for k in range(count)]
+        for kind, count in counts.items()
+        for seat in manifest["seats"]
+    }
 
 
 def script_seat(seat: Mapping[str, Any], slots: Mapping[str, Slots]) -> dict[str, Any]:

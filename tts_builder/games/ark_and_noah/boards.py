@@ -12,13 +12,12 @@ from rules_ref.ark_and_noah import for_players, make_config
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
 from ...save import objects as obj
-from ...table.areas import area_slot
+from ...table.areas import area_tracks
 from . import drawing as ark
 from .rules import action_texts
 from .table import (
     BOARD_TOP,
     ArkPlan,
-    area_slots,
     ark_plan,
     line_of,
     marker_spot,
@@ -55,28 +54,31 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     tracks["bonus-bags"] = [tuple(p) for p in line_of(data["table"]["bonus_bags"], len(values))]
     low, high = data["players"]["min"], data["players"]["max"]
     workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
-    slots, start = area_slots(data), score_cells(data)[0]
+    tracks |= area_tracks(data["table"], {"character": 1, "workers": workers})
+    start = score_cells(data)[0]
     for i, seat in enumerate(data["table"]["seats"][:high]):
-        c = seat["color"]
-        tracks[f"character:{c}"] = [tuple(area_slot(seat, "character", 0, slots))]
-        tracks[f"workers:{c}"] = [
-            tuple(area_slot(seat, "workers", k, slots)) for k in range(workers)
-        ]
         x, z = marker_spot(start, i)
-        tracks[f"score-start:{c}"] = [(x, BOARD_TOP, z)]
-    seat_pieces = [{"name": data["characters"][i], "color": data["colors"][i]["hex"]}
-                   for i in range(high)]  # fmt: skip
+        tracks[f"score-start:{seat['color']}"] = [(x, BOARD_TOP, z)]
+    seat_pieces = [
+        {"name": data["characters"][i], "color": data["colors"][i]["hex"]} for i in range(high)
+    ]
     # The supply bags in a row: each colour's dividers, then food and pitch (if the game has them).
     supply, row = config["supply"], [tuple(p) for p in line_of(data["table"]["supply"], high + 2)]
     for i, seat in enumerate(data["table"]["seats"][:high]):
         tracks[f"supply:{seat['color']}"] = [row[i]]
     x, z = round_cells(data, config)[0]
-    anchors = {"round-start": (x, BOARD_TOP, z), "food-supply": row[high],
-               "pitch-supply": row[high + (supply["food"] > 0)]}  # fmt: skip
+    anchors = {
+        "round-start": (x, BOARD_TOP, z),
+        "food-supply": row[high],
+        "pitch-supply": row[high + (supply["food"] > 0)],
+    }
     tiles, sexes = tile_list(data), ("male", "female")
     anchors |= {f"{sex}-animals": tuple(data["table"]["bags"][sex]) for sex in sexes}
-    counts = {"dividers": supply["dividers_per_color"], "food": supply["food"],
-              "pitch": supply["pitch"]}  # fmt: skip
+    counts = {
+        "dividers": supply["dividers_per_color"],
+        "food": supply["food"],
+        "pitch": supply["pitch"],
+    }
     return TableHooks(
         pictures=board_pictures(base, data, config),
         anchors=anchors,
