@@ -5,9 +5,13 @@ laid out for four; Setup reads who is seated, builds the Ark for them, deals the
 pieces and animals at random and puts the rest away. The family variant is its own save.
 
 The parts: ``schema`` and ``checks`` (the definition), ``rules`` and ``tiles`` (rule numbers,
-action texts, the animal tiles), ``table`` and ``positions`` (the geometry: seats, boards, the
-Ark of each player count, the script's positions and the printed cells they mean), ``art``,
-``boards``, ``animals`` and ``pieces`` (pictures and objects) and ``assemble`` (the build).
+action texts, the animal tiles), ``table`` and ``positions`` (the geometry: the boards, the Ark
+of each player count, the script's positions and the printed cells they mean), ``drawing`` (the
+Ark's grid and the boards drawn from the rule numbers), ``boards`` (those pictures and what the
+table manifest lays with them), ``art`` (thumbnail and preview) and ``assemble`` (the build).
+The generic parts are :mod:`tts_builder.table`'s: the manifest, seat areas (``table.areas``),
+printed boards (``table.printed``) and what a script knows of a bag's tiles
+(``table.contents``).
 """
 
 from __future__ import annotations

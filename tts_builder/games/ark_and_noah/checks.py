@@ -34,9 +34,8 @@ def _check_rules(rules: Data, path: str, data: Data) -> None:
     ):
         player_count_rows(rows, f"{path}.{key}", low, high)
     ids = [a["id"] for a in rules["actions"]]
+    unique_names(ids, f"{path}.actions[{{}}].id", "action {!r} listed twice")
     for index, action in enumerate(rules["actions"]):
-        if ids.index(action["id"]) != index:
-            raise FieldError(f"{path}.actions[{index}].id", f"action {action['id']!r} listed twice")
         needs = {
             "gain": ("occupant", "others", "resource"),
             "build": ("occupant", "others"),
