@@ -13,9 +13,8 @@ from PIL import Image
 from rules_ref import ark_and_noah as ref
 from tts_builder import geometry as geo
 from tts_builder.build import lint_build
-from tts_builder.games.ark_and_noah import drawing as ark
 from tts_builder.games.ark_and_noah import rules_config, table
-from tts_builder.render import image_digest
+from tts_builder.render import ark, image_digest
 from tts_builder.save import loads
 from tts_builder.save.checker import check_save
 

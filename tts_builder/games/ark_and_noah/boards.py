@@ -11,9 +11,9 @@ from rules_ref.ark_and_noah import for_players, make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
+from ...render import ark
 from ...save import objects as obj
 from ...table.areas import area_tracks
-from . import drawing as ark
 from .rules import action_texts
 from .table import (
     BOARD_TOP,

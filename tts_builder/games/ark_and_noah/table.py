@@ -16,10 +16,10 @@ from rules_ref.ark_and_noah import for_players
 
 from ... import geometry as geo
 from ...json_types import Data
+from ...render import ark
 from ...table import areas, pieces_by_id
 from ...table.areas import Slots
 from ...table.printed import Board, board, laid_board, shared_rot_y
-from . import drawing as ark
 
 #: Thickness of every board tile; pieces on a board lie on its top.
 BOARD_THICKNESS = 0.2

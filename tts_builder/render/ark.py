@@ -6,8 +6,7 @@ above square (r, c) (r = rows is the bottom hull); ``v:r:c`` the vertical edge l
 (r, c) (c = cols is the right hull); pitch fields ``p:y:x`` at the hull's grid points. Every
 board is a list of layout elements (data) drawn by :func:`render_layout`; nothing here reads
 files. Where a pixel lies on the table is the geometry model's business (``tts_builder.geometry``,
-used by :mod:`.table`). It lives with the game, not in ``render/`` (which holds no game names:
-DESIGN.md): it is the game's own drawing of its rule data."""
+used by ``games/ark_and_noah/table.py``)."""
 
 from __future__ import annotations
 
