@@ -14,7 +14,7 @@ from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHook
 from ...save import GuidAllocator
 from ...table import Art, lay_table, thickness_by_kind
 from ...table.areas import script_seat
-from ...table.contents import bag_entries
+from ...table.contents import bag_entries, seat_guids
 from . import table as tab
 from .art import preview, thumbnail
 from .boards import section_keys, snap_points, table_hooks
@@ -55,7 +55,8 @@ def seats_of(data: Data) -> list[Data]:
 def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> Data:
     """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
     goes (the others leave the table) and the snap points."""
-    plan = tab.ark_plan(data, config, n)
+    points = tab.table_points(data, config, n)
+    plan = points["plan"]
     keys = section_keys(plan.layout)
     placed = [
         {
@@ -66,16 +67,12 @@ def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> 
         for key, (_kind, b) in zip(keys, plan.sections, strict=True)
     ]
     return {
-        "rows": plan.rows,
-        "cols": plan.cols,
-        "edges": plan.edges,
-        "pitch": plan.pitch,
-        "squares": plan.squares,
+        **{key: points[key] for key in ("rows", "cols", "edges", "pitch", "squares")},
         "hull": hull_edges(plan.rows, plan.cols),  # the rules' own hull, canonical order
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
-        "snaps": snap_points(plan, tab.action_spaces(data, config), config["turn_mode"] == "seats"),
+        "snaps": snap_points(plan, points["spaces"], config["turn_mode"] == "seats"),
     }
 
 
@@ -105,8 +102,6 @@ def _save(
     supply |= {
         k: laid.guids[f"{k}-supply"][0] for k in ("food", "pitch") if f"{k}-supply" in laid.guids
     }
-    workers = laid.guids["workers"]
-    per = len(workers) // len(colours)  # each seat's, in seat order
     arks = {str(n): _ark_context(data, config, n, sections) for n in range(low, high + 1)}
     save_snaps = arks[str(high)]["snaps"]
     for ark in arks.values():
@@ -138,7 +133,7 @@ def _save(
             **{"sections": sections, "supply": supply},
             "bags": {sex: laid.guids[f"{sex}-animals"][0] for sex in ("male", "female")},
             "characters": dict(zip(colours, laid.guids["characters"], strict=True)),
-            "workers": {c: workers[i * per : (i + 1) * per] for i, c in enumerate(colours)},
+            "workers": seat_guids(laid, "workers", colours),
             "score": dict(zip(colours, laid.guids["score-markers"], strict=True)),
             "round": laid.guids["round-marker"][0],
             "bonus": {str(v): g for v, g in enumerate(laid.guids["bonus-bags"], start=1)},
