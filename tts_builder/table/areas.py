@@ -125,7 +125,9 @@ def area_slot(
     return [x, round(geo.TABLE_TOP_Y + layer * s.lift, 4), z]
 
 
-def area_tracks(manifest: Mapping[str, Any], counts: Mapping[str, int]) -> dict[str, list[Any]]:
+def area_tracks(
+    manifest: Mapping[str, Any], counts: Mapping[str, int]
+) -> dict[str, list[tuple[float, ...]]]:
     """Each seat's track ``<kind>:<colour>`` of its first ``counts[kind]`` places of each kind
     (as (x, y, z)): the game's tracks (``TableHooks.tracks``) a piece laid at every seat's own
     places names with ``at: {seat_track: <kind>}``."""

@@ -1,6 +1,6 @@
-"""Ark & Noah table geometry: the seats, where every board lies, the scripted spots on them (by
-the geometry model, so a spot is on the cell the picture prints there), heights and the places
-of the pieces in the seats' areas.
+"""Ark & Noah table geometry: where every board lies, the scripted spots on them (by the geometry
+model, so a spot is on the cell the picture prints there) and heights; the places of the pieces
+in the seats' areas are the definition's (``table.area_slots``, :mod:`tts_builder.table.areas`).
 
 One save serves 2-4 players: :func:`ark_plan` gives the Ark of each player count (its sections'
 Transforms and its squares, edges and pitch fields); Setup moves the sections to the seated
@@ -19,11 +19,11 @@ from ...json_types import Data
 from ...render import ark
 from ...table import areas, pieces_by_id
 from ...table.areas import Slots
+from ...table.assemble import THICKNESS
 from ...table.printed import Board, board, laid_board, shared_rot_y
 
-#: Thickness of every board tile; pieces on a board lie on its top.
-BOARD_THICKNESS = 0.2
-BOARD_TOP = round(geo.TABLE_TOP_Y + BOARD_THICKNESS, 4)
+#: The boards' top (the manifest lays them at its default thickness): pieces on a board lie there.
+BOARD_TOP = round(geo.TABLE_TOP_Y + THICKNESS, 4)
 #: Bags are not Custom_Tiles (size and origin not established): dropped from a little above.
 BAG_Y = 1.8
 
