@@ -11,9 +11,9 @@ from rules_ref.ark_and_noah import for_players, make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
-from ...render import ark
 from ...save import objects as obj
 from ...table.areas import area_tracks
+from . import drawing as ark
 from .rules import action_texts
 from .table import (
     BOARD_TOP,
@@ -97,7 +97,8 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     """The boards drawn from the rule numbers of ``config`` (the game built, ``data`` its
     definition): each Ark section at its width on the table, the action board (the built
     game's side, and as ``action-board-back`` the other side of ``base``, the definition with
-    its variants), the scoring track and the round track."""
+    its variants), the scoring track and the round track. Each picture's spec (its cache key)
+    is the layout it is drawn from, so a change to the game's drawing code is a new picture."""
     b, section = data["boards"], config["ark"]["section"]
     geometry = ark.ArkGeometry(section["rows"], section["cols"], **b["ark"])
     whole: Data = {}
@@ -109,8 +110,9 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
 
     unit = float(data["table"]["square"]) / geometry.square
     out = {}
-    for kind in ark.SECTION_KINDS:
-        spec = {"ark": kind, "geometry": b["ark"], "section": section, "colors": b["ark_colors"]}
+    ark_layout = ark.sections_layout(geometry, section["cols"], b["ark_colors"])
+    for kind, box in ark.section_boxes(geometry, section["cols"]).items():
+        spec = {"ark": kind, "layout": ark_layout, "box": box}
         width = ark.section_size(kind, geometry, section["cols"])[0] * unit
         out[f"ark-{kind}"] = Picture(spec, partial(cut, kind), width=width)
     sides = {"standard": (make_config(base), f"{base['name']}: actions", True)}
@@ -120,22 +122,18 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     drawn = {}
     for side, (side_config, title, workers) in sides.items():
         actions, texts = side_config["actions"], action_texts(side_config)
-        spec = {
-            "board": side,
-            "actions": actions,
-            "title": title,
-            "texts": texts,
-            "colors": b["board_colors"],
-        }
+        layout = ark.action_board_layout(actions, title, b["board_colors"], workers, texts)
+        spec = {"board": side, "layout": layout}
         draw = partial(ark.render_action_board, actions, title, b["board_colors"], workers, texts)
         drawn[side] = Picture(spec, draw, file=f"action-board-{side}")
     face = "family" if config["turn_mode"] != "worker" and "family" in drawn else "standard"
     out["action-board"] = drawn[face]
     out["action-board-back"] = next((p for side, p in drawn.items() if side != face), drawn[face])
     colors, rounds = b["track_colors"], config["end"]["min_rounds"]
-    out["score-track"] = Picture({"score": colors}, partial(ark.render_score_track, colors))
+    score = {"board": "score", "layout": ark.score_track_layout(colors)}
+    out["score-track"] = Picture(score, partial(ark.render_score_track, colors))
     out["round-track"] = Picture(
-        {"rounds": rounds, "colors": colors},
+        {"board": "rounds", "layout": ark.round_track_layout(rounds, colors)},
         partial(ark.render_round_track, rounds, colors),
         width=round_track_width(data, config),
         file=f"round-track-{rounds}",

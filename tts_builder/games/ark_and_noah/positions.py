@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ... import geometry as geo
 from ...json_types import Data
-from ...render import ark
-from ...render.ark import Point
+from . import drawing as ark
+from .drawing import Point
 from .table import BOARD_TOP, ArkPlan, action_board, ark_plan, round_track, score_track
 
 _BOARDS = (

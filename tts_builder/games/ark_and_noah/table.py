@@ -16,11 +16,11 @@ from rules_ref.ark_and_noah import for_players
 
 from ... import geometry as geo
 from ...json_types import Data
-from ...render import ark
 from ...table import areas, pieces_by_id
 from ...table.areas import Slots
 from ...table.assemble import THICKNESS
 from ...table.printed import Board, board, laid_board, shared_rot_y
+from . import drawing as ark
 
 #: The boards' top (the manifest lays them at its default thickness): pieces on a board lie there.
 BOARD_TOP = round(geo.TABLE_TOP_Y + THICKNESS, 4)
