@@ -10,7 +10,7 @@ import pytest
 
 from tts_builder import geometry as geo
 from tts_builder.save.tables import HAND_PLACEMENTS
-from tts_builder.table.printed import board, laid_board, shared_rot_y
+from tts_builder.table.printed import board, board_guid, laid_board, shared_rot_y
 
 SIZE = (400, 200)  # px
 
@@ -71,3 +71,24 @@ def test_a_manifest_board_lies_at_its_point_upright_for_the_first_seat() -> None
     assert math.dist(b.at((0, 100)), b.at((400, 100))) == pytest.approx(6.0)
     own = laid_board(manifest(9.0), "map", SIZE, 6.0)  # the piece's own width wins
     assert math.dist(own.at((0, 100)), own.at((400, 100))) == pytest.approx(9.0)
+
+
+def test_a_board_is_found_in_a_save_by_its_tag_and_where_it_lies() -> None:
+    def laid(guid: str, tags: list[str], x: float, z: float) -> dict:
+        return {"GUID": guid, "Tags": tags, "Transform": {"posX": x, "posY": 1.0, "posZ": z}}
+
+    save = {
+        "ObjectStates": [
+            laid("aaa111", ["Deck"], 0.0, 0.0),
+            laid("bbb222", ["Ark"], 4.0, 2.0),
+            laid("ccc333", ["Ark"], -4.0, 2.0),
+            laid("ddd444", ["Track", "Board"], 9.0, 9.0),
+        ]
+    }
+    assert board_guid(save, "Ark") == "bbb222"  # the first of its tag
+    assert board_guid(save, "Ark", (-4.0, 1.2, 2.0004)) == "ccc333"  # the one lying there
+    assert board_guid(save, "Board") == "ddd444"
+    with pytest.raises(LookupError, match="no object tagged 'Ark' at"):
+        board_guid(save, "Ark", (0.0, 1.0, 2.0))
+    with pytest.raises(LookupError):
+        board_guid({"ObjectStates": []}, "Ark")

@@ -6,7 +6,9 @@ A :class:`Board` is a Stretch Custom_Tile's Transform and its picture's pixel si
 position computed here is the one the save checker maps back onto the picture
 (:class:`~tts_builder.geometry.ScriptPosition` with the cell's ``cell_uv`` and tolerance).
 :func:`laid_board` gives the Board of a manifest's ``board`` piece (``table.pieces``) where
-:func:`~tts_builder.table.lay_table` lays it: at its table point, upright for the first seat.
+:func:`~tts_builder.table.lay_table` lays it: at its table point, upright for the first seat;
+:func:`board_guid` finds a board in a save (as Setup left it: a board it moved lies elsewhere),
+so positions can name the object they are printed on.
 """
 
 from __future__ import annotations
@@ -85,3 +87,15 @@ def laid_board(
     laid = pieces_by_id(dict(manifest))[piece]
     (spot,) = spots(laid["at"], dict(manifest))
     return board([spot.x, spot.z], size, float(laid.get("width", width)), shared_rot_y(manifest))
+
+
+def board_guid(save: Mapping[str, Any], tag: str, at: Sequence[float] | None = None) -> str:
+    """The GUID of the save's object tagged ``tag`` (the first one; with ``at``, the one lying
+    at table (x, y, z) ``at``, within 0.001 in x and z): LookupError when there is none."""
+    for made in save.get("ObjectStates") or []:
+        if not isinstance(made, Mapping) or tag not in made.get("Tags", []):
+            continue
+        t = made["Transform"]
+        if at is None or (abs(t["posX"] - at[0]) < 1e-3 and abs(t["posZ"] - at[2]) < 1e-3):
+            return str(made["GUID"])
+    raise LookupError(f"no object tagged {tag!r}" + (f" at {tuple(at)}" if at else ""))

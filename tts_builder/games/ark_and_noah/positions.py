@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ... import geometry as geo
 from ...json_types import Data
+from ...table.printed import board_guid
 from . import drawing as ark
 from .drawing import Point
 from .table import BOARD_TOP, ArkPlan, action_board, ark_plan, round_track, score_track
@@ -98,19 +99,6 @@ def positions_on(save: Data, data: Data, config: Data, n: int) -> list[geo.Scrip
     it, or the build's own for the most players): each Ark spot on the section object lying at
     its place, the boards' spots on the boards of ``save``."""
     plan = ark_plan(data, config, n)
-    objects = [o for o in save.get("ObjectStates") or [] if isinstance(o, dict)]
-
-    def lying_at(pos: tuple[float, ...]) -> str:
-        return next(
-            o["GUID"]
-            for o in objects
-            if "Ark" in o.get("Tags", [])
-            and abs(o["Transform"]["posX"] - pos[0]) < 1e-3
-            and abs(o["Transform"]["posZ"] - pos[2]) < 1e-3
-        )
-
-    sections = [lying_at(b.transform.pos) for _kind, b in plan.sections]
-    boards = {
-        key: next(o["GUID"] for o in objects if tag in o.get("Tags", [])) for key, tag in _BOARDS
-    }
+    sections = [board_guid(save, "Ark", b.transform.pos) for _kind, b in plan.sections]
+    boards = {key: board_guid(save, tag) for key, tag in _BOARDS}
     return ark_positions(data, plan, sections) + board_positions(data, config, boards)
