@@ -3,11 +3,13 @@ handed to the scripts as data (a player's supply, the tiles they took, their wor
 
 A seat entry of the manifest with an ``area`` point and a ``facing`` (``{color, area: [x, z],
 facing}``) has an area: a frame at that point, x to the seat's right and z forward, turned by
-the facing as TTS turns objects. The manifest's ``area_slots`` give each kind's places in that
-frame: ``origin`` (right, forward) of the first, ``step`` to the next in a line, ``per_line``
-of them, ``line`` from one line to the next, ``lines`` lines; past the last place the next
-layer lies on top, lifted by the ``thickness`` of the manifest piece whose notes name that
-``kind`` (:func:`~tts_builder.table.schema.thickness_by_kind`)::
+the facing as TTS turns objects (a seat point of its own, where ``at: {seat: [dx, dz]}`` is
+measured from the seat's hand zone: :class:`~tts_builder.table.SeatFrame`). The manifest's
+``area_slots`` give each kind's places in that frame: ``origin`` (right, forward) of the
+first, ``step`` to the next in a line, ``per_line`` of them, ``line`` from one line to the
+next, ``lines`` lines; past the last place the next layer lies on top, lifted by the
+``thickness`` of the manifest piece whose notes name that ``kind``
+(:func:`~tts_builder.table.schema.thickness_by_kind`)::
 
     area_slots:
       workers: {kind: worker, origin: [-3.0, -2.6], step: [0.8, 0.0], per_line: 4,
