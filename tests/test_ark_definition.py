@@ -152,6 +152,21 @@ def test_counter_clockwise_seats_are_refused(assets: Path) -> None:
             "table.seats[1].facing: Yellow's hand zone on Table_RPG faces 90, not 270",
         ),
         (
+            "    - {id: trading, name: Trading, kind: trade, shared: false}\n    - {id: forest",
+            "    - {id: taming, name: Trading, kind: trade, shared: false}\n    - {id: forest",
+            "rules.actions[3].id: action 'taming' listed twice",
+        ),
+        (
+            "    workers: {kind: worker, origin:",
+            "    workers: {kind: meeple, origin:",
+            "table.area_slots.workers.kind: no piece of kind 'meeple' with a thickness",
+        ),
+        (
+            "    food: {kind: food, origin: [2.4, -0.6], step: [0.5, 0.0], per_line: 6,",
+            "    food: {kind: food, origin: [2.4, -0.6], step: [0.5, 0.0], per_line: 0,",
+            "table.area_slots.food.per_line: expected",
+        ),
+        (
             "    dividers: 3\n    pitch: 2\n    food: 2",
             "    dividers: 3\n    pitch: 20\n    food: 2",
             "rules.setup.pitch: 2 players need 40, the supply has 36",

@@ -13,8 +13,9 @@ from PIL import Image
 from rules_ref import ark_and_noah as ref
 from tts_builder import geometry as geo
 from tts_builder.build import lint_build
+from tts_builder.games.ark_and_noah import drawing as ark
 from tts_builder.games.ark_and_noah import rules_config, table
-from tts_builder.render import ark, image_digest
+from tts_builder.render import image_digest
 from tts_builder.save import loads
 from tts_builder.save.checker import check_save
 
@@ -349,3 +350,27 @@ def test_setup_snap_points_take_the_lua_api_form() -> None:
         },
         {"position": {"x": 3.0, "y": 1.16, "z": 4.0}, "tags": ["Pitch"]},
     ]
+
+
+@pytest.mark.parametrize("variant", [None, "family"])
+def test_each_boards_spec_is_the_layout_it_is_drawn_from(variant: str | None) -> None:
+    """The image cache keys a picture by its spec and ``render/``'s code only: each board the
+    game draws (its drawing code lives with the game) has the layout it is drawn from in its
+    spec, so the spec alone (with ``render_layout``) gives the very picture."""
+    from tts_builder.definition import load_definition
+    from tts_builder.games.ark_and_noah.boards import board_pictures
+    from tts_builder.render.layout import render_layout
+    from tts_builder.variants import with_variant
+
+    definition = load_definition("ark-and-noah")
+    base = definition.base_data
+    data = with_variant(base, variant)
+    pictures = board_pictures(base, data, rules_config(data, variant))
+    assert set(pictures) >= {"ark-bow", "ark-stern", "action-board", "score-track"}
+    for name, drawn in pictures.items():
+        spec = json.loads(json.dumps(drawn.spec))  # JSON, as the cache key is made of it
+        elements, size, fields = spec["layout"]
+        from_spec = render_layout(elements, tuple(size), fields)
+        if "box" in spec:  # an Ark section: a window onto the whole Ark drawn once
+            from_spec = from_spec.crop(tuple(spec["box"]))
+        assert image_digest(from_spec) == image_digest(drawn.make()), name

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..errors import FieldError
 from ..json_types import Data
+from ..save.tables import HAND_PLACEMENTS
 
 
 def check_seats(seats: list[Data], players_max: int) -> None:
@@ -45,3 +46,29 @@ def player_count_rows(entries: list[Data], path: str, low: int, high: int) -> di
         if count not in seen:
             raise FieldError(path, f"no entry for {count} players")
     return seen
+
+
+def check_clockwise(table: str, colours: Sequence[str], field: str = "table.seats") -> None:
+    """Seat order is the clockwise turn order: on a table whose seats are known (FORMAT §5.2,
+    listed clockwise), the colours must come in the table's order, starting from any seat.
+    Colours the table does not seat are not checked here."""
+    order = list(HAND_PLACEMENTS.get(table, {}))
+    at = [order.index(c) for c in colours if c in order]
+    if len(at) > 2 and sum(1 for a, b in zip(at, at[1:] + at[:1], strict=True) if b < a) != 1:
+        raise FieldError(
+            field, f"seats must run clockwise round {table} (its seats in turn: {', '.join(order)})"
+        )
+
+
+def check_facing_hands(seats: Sequence[Data], table: str, field: str = "table.seats") -> None:
+    """Each seat's ``facing`` (``{color, facing}``) is its hand zone's rotY on ``table`` (within
+    1°), so what reads upright for the seat faces its player; a seat the table places no hand
+    zone for is not checked."""
+    hands = HAND_PLACEMENTS.get(table, {})
+    for index, seat in enumerate(seats):
+        rot_y = hands[seat["color"]][1][1] if seat["color"] in hands else seat["facing"]
+        if abs((seat["facing"] - rot_y + 180) % 360 - 180) > 1:
+            raise FieldError(
+                f"{field}[{index}].facing",
+                f"{seat['color']}'s hand zone on {table} faces {rot_y:g}, not {seat['facing']:g}",
+            )

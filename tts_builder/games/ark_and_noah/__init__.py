@@ -5,24 +5,35 @@ laid out for four; Setup reads who is seated, builds the Ark for them, deals the
 pieces and animals at random and puts the rest away. The family variant is its own save.
 
 The parts: ``schema`` and ``checks`` (the definition), ``rules`` and ``tiles`` (rule numbers,
-action texts, the animal tiles), ``table`` and ``positions`` (the geometry: seats, boards, the
-Ark of each player count, the script's positions and the printed cells they mean), ``art``,
-``boards``, ``animals`` and ``pieces`` (pictures and objects) and ``assemble`` (the build).
+action texts, the animal tiles), ``table`` and ``positions`` (the geometry: the boards, the Ark
+of each player count, the script's positions and the printed cells they mean), ``drawing`` (the
+Ark's grid and the boards as layouts drawn from the rule numbers), ``boards`` (those pictures
+and what the table manifest lays with them), ``art`` (thumbnail and preview) and ``assemble``
+(the build).
+The generic parts are :mod:`tts_builder.table`'s: the manifest, seat areas (``table.areas``),
+printed boards (``table.printed``) and what a script knows of a bag's tiles
+(``table.contents``).
 """
 
 from __future__ import annotations
 
 from ...plugin import Game
+from ...schema import Map
+from ...table.areas import AREA_SLOTS, area_slot
+from . import schema
 from .assemble import assemble
 from .checks import check
 from .positions import positions_on
 from .rules import action_texts, rules_config
-from .schema import FIELDS, OPTIONAL
-from .table import area_slot, area_slots, table_points
+from .schema import OPTIONAL
+from .table import area_slots, table_points
 from .tiles import tile_list
 
 GAME_ID = "ark-and-noah"
 STRATEGIES = "tts_builder.strategies.ark_and_noah"  # its rule functions' input generators
+#: The definition keys: ``schema``'s, its table with the seats' area places (``table.areas``).
+TABLE = schema.FIELDS["table"]
+FIELDS = {**schema.FIELDS, "table": Map({**TABLE.fields, "area_slots": AREA_SLOTS}, TABLE.optional)}
 #: The game as the registry (``tts_builder.games``) lists it.
 GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on, STRATEGIES)
 

@@ -36,7 +36,8 @@ def preview(sides: Sides, data: Data, tiles: list[Data], images: Images) -> byte
         items.append((name, "character", "face", {"name": name, "color": colour["hex"]}))
         for piece in ("divider", "worker", "score"):
             items.append((f"{colour['name']} {piece}", piece, "face", {"color": colour["hex"]}))
-    items += [(f"bonus +{v}", "bonus", "face", {"value": v}) for v in range(1, 5)]
+    bonus = range(1, data["rules"]["bonus_max"] + 1)  # a token per bonus value, as laid
+    items += [(f"bonus +{v}", "bonus", "face", {"value": v}) for v in bonus]
     items += [(piece, piece, "face", {}) for piece in ("food", "pitch", "round")]
     shown = [(label, pictures.side(sides, *face)) for label, *face in items]
     return pictures.preview(images, shown, columns=14, cell_max=140)

@@ -12,7 +12,9 @@ from ...json_types import Data
 from ...lua.scripts import global_script, global_ui
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
 from ...save import GuidAllocator
-from ...table import Art, Table, lay_table, thickness_by_kind
+from ...table import Art, lay_table, thickness_by_kind
+from ...table.areas import script_seat
+from ...table.contents import bag_entries, seat_guids
 from . import table as tab
 from .art import preview, thumbnail
 from .boards import section_keys, snap_points, table_hooks
@@ -53,7 +55,8 @@ def seats_of(data: Data) -> list[Data]:
 def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> Data:
     """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
     goes (the others leave the table) and the snap points."""
-    plan = tab.ark_plan(data, config, n)
+    points = tab.table_points(data, config, n)
+    plan = points["plan"]
     keys = section_keys(plan.layout)
     placed = [
         {
@@ -64,17 +67,17 @@ def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> 
         for key, (_kind, b) in zip(keys, plan.sections, strict=True)
     ]
     return {
-        "rows": plan.rows,
-        "cols": plan.cols,
-        "edges": plan.edges,
-        "pitch": plan.pitch,
-        "squares": plan.squares,
+        **{key: points[key] for key in ("rows", "cols", "edges", "pitch", "squares")},
         "hull": hull_edges(plan.rows, plan.cols),  # the rules' own hull, canonical order
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
-        "snaps": snap_points(plan, tab.action_spaces(data, config), config["turn_mode"] == "seats"),
+        "snaps": snap_points(plan, points["spaces"], config["turn_mode"] == "seats"),
     }
+
+
+#: What the script knows of each animal tile (``tiles``: GUID -> these fields).
+TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
 
 
 def _save(
@@ -92,14 +95,13 @@ def _save(
     guids_of = {kind: iter(laid.guids.get(f"ark-{kind}", [])) for kind in biggest.layout}
     keys = section_keys(biggest.layout)
     sections = {key: next(guids_of[kind]) for key, kind in zip(keys, biggest.layout, strict=True)}
-    tiles = tile_info(hooks, laid)
+    bags = [f"{sex}-animals" for sex in ("male", "female")]
+    tiles = bag_entries(table, laid, hooks.rosters, bags, TILE_INFO)
     cells = (tab.score_cells(data), tab.round_cells(data, config))
     supply = dict(zip(colours, laid.guids["dividers"], strict=True))  # the supply bags
     supply |= {
         k: laid.guids[f"{k}-supply"][0] for k in ("food", "pitch") if f"{k}-supply" in laid.guids
     }
-    workers = laid.guids["workers"]
-    per = len(workers) // len(colours)  # each seat's, in seat order
     arks = {str(n): _ark_context(data, config, n, sections) for n in range(low, high + 1)}
     save_snaps = arks[str(high)]["snaps"]
     for ark in arks.values():
@@ -131,7 +133,7 @@ def _save(
             **{"sections": sections, "supply": supply},
             "bags": {sex: laid.guids[f"{sex}-animals"][0] for sex in ("male", "female")},
             "characters": dict(zip(colours, laid.guids["characters"], strict=True)),
-            "workers": {c: workers[i * per : (i + 1) * per] for i, c in enumerate(colours)},
+            "workers": seat_guids(laid, "workers", colours),
             "score": dict(zip(colours, laid.guids["score-markers"], strict=True)),
             "round": laid.guids["round-marker"][0],
             "bonus": {str(v): g for v, g in enumerate(laid.guids["bonus-bags"], start=1)},
@@ -157,33 +159,3 @@ def _save(
     positions += board_positions(data, config, boards_by)
     positions += drawn_positions(drawn, tab.animal_side(data))
     return save, script, ui, positions
-
-
-#: What the script knows of each animal tile (``tiles``: GUID -> these fields).
-TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
-
-
-def tile_info(hooks: TableHooks, laid: Table) -> dict[str, Data]:
-    """What the script knows of each animal tile, by GUID (the tiles in the animal bags)."""
-    info = {}
-    for sex in ("male", "female"):
-        bag = f"{sex}-animals"
-        for tile, guid in zip(hooks.rosters[bag], laid.contents[bag], strict=True):
-            info[guid] = {k: tile[k] for k in TILE_INFO}
-    return info
-
-
-def script_seat(seat: Data, slots: dict[str, tab.Slots]) -> Data:
-    """A seat as the script sees it: beside its fields, ``upright`` (the rotY its pieces read
-    upright at), ``axes`` (the table directions [x, z] of its right and forward) and
-    ``places`` (each kind's places in its area, one layer, as [x, z]: the table's
-    ``area_slot`` of ``slots``), so the script does no seat-relative arithmetic of its own."""
-    places = {
-        kind: [tab.area_slot(seat, kind, k, slots)[::2] for k in range(s.per_line * s.lines)]
-        for kind, s in slots.items()
-    }
-    axes = {
-        name: list(geo.rotate_y(*unit, seat["facing"]))
-        for name, unit in (("right", (1.0, 0.0)), ("forward", (0.0, 1.0)))
-    }
-    return {**seat, "upright": tab.piece_rot_y(seat), "axes": axes, "places": places}

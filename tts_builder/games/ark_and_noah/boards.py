@@ -11,14 +11,13 @@ from rules_ref.ark_and_noah import for_players, make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
-from ...render import ark
 from ...save import objects as obj
+from ...table.areas import area_tracks
+from . import drawing as ark
 from .rules import action_texts
 from .table import (
     BOARD_TOP,
     ArkPlan,
-    area_slot,
-    area_slots,
     ark_plan,
     line_of,
     marker_spot,
@@ -55,28 +54,31 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     tracks["bonus-bags"] = [tuple(p) for p in line_of(data["table"]["bonus_bags"], len(values))]
     low, high = data["players"]["min"], data["players"]["max"]
     workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
-    slots, start = area_slots(data), score_cells(data)[0]
+    tracks |= area_tracks(data["table"], {"character": 1, "workers": workers})
+    start = score_cells(data)[0]
     for i, seat in enumerate(data["table"]["seats"][:high]):
-        c = seat["color"]
-        tracks[f"character:{c}"] = [tuple(area_slot(seat, "character", 0, slots))]
-        tracks[f"workers:{c}"] = [
-            tuple(area_slot(seat, "workers", k, slots)) for k in range(workers)
-        ]
         x, z = marker_spot(start, i)
-        tracks[f"score-start:{c}"] = [(x, BOARD_TOP, z)]
-    seat_pieces = [{"name": data["characters"][i], "color": data["colors"][i]["hex"]}
-                   for i in range(high)]  # fmt: skip
+        tracks[f"score-start:{seat['color']}"] = [(x, BOARD_TOP, z)]
+    seat_pieces = [
+        {"name": data["characters"][i], "color": data["colors"][i]["hex"]} for i in range(high)
+    ]
     # The supply bags in a row: each colour's dividers, then food and pitch (if the game has them).
     supply, row = config["supply"], [tuple(p) for p in line_of(data["table"]["supply"], high + 2)]
     for i, seat in enumerate(data["table"]["seats"][:high]):
         tracks[f"supply:{seat['color']}"] = [row[i]]
     x, z = round_cells(data, config)[0]
-    anchors = {"round-start": (x, BOARD_TOP, z), "food-supply": row[high],
-               "pitch-supply": row[high + (supply["food"] > 0)]}  # fmt: skip
+    anchors = {
+        "round-start": (x, BOARD_TOP, z),
+        "food-supply": row[high],
+        "pitch-supply": row[high + (supply["food"] > 0)],
+    }
     tiles, sexes = tile_list(data), ("male", "female")
     anchors |= {f"{sex}-animals": tuple(data["table"]["bags"][sex]) for sex in sexes}
-    counts = {"dividers": supply["dividers_per_color"], "food": supply["food"],
-              "pitch": supply["pitch"]}  # fmt: skip
+    counts = {
+        "dividers": supply["dividers_per_color"],
+        "food": supply["food"],
+        "pitch": supply["pitch"],
+    }
     return TableHooks(
         pictures=board_pictures(base, data, config),
         anchors=anchors,
@@ -95,7 +97,8 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     """The boards drawn from the rule numbers of ``config`` (the game built, ``data`` its
     definition): each Ark section at its width on the table, the action board (the built
     game's side, and as ``action-board-back`` the other side of ``base``, the definition with
-    its variants), the scoring track and the round track."""
+    its variants), the scoring track and the round track. Each picture's spec (its cache key)
+    is the layout it is drawn from, so a change to the game's drawing code is a new picture."""
     b, section = data["boards"], config["ark"]["section"]
     geometry = ark.ArkGeometry(section["rows"], section["cols"], **b["ark"])
     whole: Data = {}
@@ -107,8 +110,9 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
 
     unit = float(data["table"]["square"]) / geometry.square
     out = {}
-    for kind in ark.SECTION_KINDS:
-        spec = {"ark": kind, "geometry": b["ark"], "section": section, "colors": b["ark_colors"]}
+    ark_layout = ark.sections_layout(geometry, section["cols"], b["ark_colors"])
+    for kind, box in ark.section_boxes(geometry, section["cols"]).items():
+        spec = {"ark": kind, "layout": ark_layout, "box": box}
         width = ark.section_size(kind, geometry, section["cols"])[0] * unit
         out[f"ark-{kind}"] = Picture(spec, partial(cut, kind), width=width)
     sides = {"standard": (make_config(base), f"{base['name']}: actions", True)}
@@ -118,22 +122,18 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     drawn = {}
     for side, (side_config, title, workers) in sides.items():
         actions, texts = side_config["actions"], action_texts(side_config)
-        spec = {
-            "board": side,
-            "actions": actions,
-            "title": title,
-            "texts": texts,
-            "colors": b["board_colors"],
-        }
+        layout = ark.action_board_layout(actions, title, b["board_colors"], workers, texts)
+        spec = {"board": side, "layout": layout}
         draw = partial(ark.render_action_board, actions, title, b["board_colors"], workers, texts)
         drawn[side] = Picture(spec, draw, file=f"action-board-{side}")
     face = "family" if config["turn_mode"] != "worker" and "family" in drawn else "standard"
     out["action-board"] = drawn[face]
     out["action-board-back"] = next((p for side, p in drawn.items() if side != face), drawn[face])
     colors, rounds = b["track_colors"], config["end"]["min_rounds"]
-    out["score-track"] = Picture({"score": colors}, partial(ark.render_score_track, colors))
+    score = {"board": "score", "layout": ark.score_track_layout(colors)}
+    out["score-track"] = Picture(score, partial(ark.render_score_track, colors))
     out["round-track"] = Picture(
-        {"rounds": rounds, "colors": colors},
+        {"board": "rounds", "layout": ark.round_track_layout(rounds, colors)},
         partial(ark.render_round_track, rounds, colors),
         width=round_track_width(data, config),
         file=f"round-track-{rounds}",

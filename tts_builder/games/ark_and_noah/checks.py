@@ -7,10 +7,16 @@ from pathlib import Path
 from rules_ref.ark_and_noah import for_players
 
 from ...errors import FieldError
-from ...gamekit.checks import check_art_files, player_count_rows, unique_names
+from ...gamekit.checks import (
+    check_art_files,
+    check_clockwise,
+    check_facing_hands,
+    player_count_rows,
+    unique_names,
+)
 from ...json_types import Data
-from ...save.tables import HAND_PLACEMENTS
 from ...table import check_manifest
+from ...table.areas import check_area_slots
 from ...variants import with_variant
 from .boards import table_hooks
 from .rules import rules_config
@@ -28,9 +34,8 @@ def _check_rules(rules: Data, path: str, data: Data) -> None:
     ):
         player_count_rows(rows, f"{path}.{key}", low, high)
     ids = [a["id"] for a in rules["actions"]]
+    unique_names(ids, f"{path}.actions[{{}}].id", "action {!r} listed twice")
     for index, action in enumerate(rules["actions"]):
-        if ids.index(action["id"]) != index:
-            raise FieldError(f"{path}.actions[{index}].id", f"action {action['id']!r} listed twice")
         needs = {
             "gain": ("occupant", "others", "resource"),
             "build": ("occupant", "others"),
@@ -97,27 +102,7 @@ def check(data: Data, root: Path) -> None:
     seats, table = data["table"]["seats"][:high], data["table"]["type"]
     if [s["color"] for s in seats] != [c["name"] for c in data["colors"][:high]]:
         raise FieldError("table.seats", "seats must follow `colors`, one per colour in order")
-    _check_clockwise(table, [s["color"] for s in seats])
+    check_clockwise(table, [s["color"] for s in seats])
+    check_area_slots(data["table"])
     check_manifest(data, hooks=table_hooks(data, data, rules_config(data)))  # the boards
-    hands = HAND_PLACEMENTS.get(table, {})
-    for index, seat in enumerate(seats):
-        # a seat's pieces read upright for it only if its facing is its hand zone's rotY
-        rot_y = hands[seat["color"]][1][1] if seat["color"] in hands else seat["facing"]
-        if abs((seat["facing"] - rot_y + 180) % 360 - 180) > 1:
-            raise FieldError(
-                f"table.seats[{index}].facing",
-                f"{seat['color']}'s hand zone on {table} faces {rot_y:g}, not {seat['facing']:g}",
-            )
-
-
-def _check_clockwise(table: str, colours: list[str]) -> None:
-    """Seat order is the clockwise turn order (RULINGS §2): on a table whose seats are known
-    (FORMAT §5.2, listed clockwise), the colours must come in the table's order, from any seat.
-    Colours the table does not seat are not checked here."""
-    order = list(HAND_PLACEMENTS.get(table, {}))
-    at = [order.index(c) for c in colours if c in order]
-    if len(at) > 2 and sum(1 for a, b in zip(at, at[1:] + at[:1], strict=True) if b < a) != 1:
-        raise FieldError(
-            "table.seats",
-            f"seats must run clockwise round {table} (its seats in turn: {', '.join(order)})",
-        )
+    check_facing_hands(seats, table)

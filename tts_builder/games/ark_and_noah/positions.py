@@ -7,26 +7,16 @@ from __future__ import annotations
 
 from ... import geometry as geo
 from ...json_types import Data
-from ...render import ark
-from ...render.ark import Point
-from .table import BOARD_TOP, ArkPlan, Board, action_board, ark_plan, round_track, score_track
+from ...table.printed import board_guid
+from . import drawing as ark
+from .drawing import Point
+from .table import BOARD_TOP, ArkPlan, action_board, ark_plan, round_track, score_track
 
 _BOARDS = (
     ("action-board", "ActionBoard"),
     ("score-track", "ScoreTrack"),
     ("round-track", "RoundTrack"),
 )
-
-
-def _on(
-    label: str, xz: list[float], board: Board, guid: str, px: Point, half: Point, kind: str
-) -> geo.ScriptPosition:
-    """A position ``xz`` on ``board`` meaning the cell printed at pixel ``px`` (half-size
-    ``half`` px)."""
-    w, h = board.size
-    at = (float(xz[0]), BOARD_TOP, float(xz[1]))
-    uv, tolerance = (px[0] / w, px[1] / h), (half[0] / w, half[1] / h)
-    return geo.ScriptPosition(label, at, guid, uv, tolerance, kind=kind)
 
 
 def ark_positions(data: Data, plan: ArkPlan, section_guids: list[str]) -> list[geo.ScriptPosition]:
@@ -51,7 +41,7 @@ def ark_positions(data: Data, plan: ArkPlan, section_guids: list[str]) -> list[g
         """On the section under ``px`` (``probe`` px to its left: an edge on a seam belongs
         to the left section)."""
         x0, b, guid = next((s for s in reversed(bounds) if px[0] + probe >= s[0]), bounds[0])
-        return _on(label, xz, b, guid, (px[0] - x0, px[1]), half, kind)
+        return b.cell(label, guid, (px[0] - x0, px[1]), half, kind, BOARD_TOP, xz)
 
     square, pitch = g.square / 2 - 6, g.margin * 0.34
     found = [
@@ -81,27 +71,16 @@ def board_positions(data: Data, config: Data, guids: dict[str, str]) -> list[geo
             ("current", spot.current, 62),
             ("bonus", spot.bonus, 26),
         ):
-            found.append(
-                _on(
-                    f"{action['id']} {what}",
-                    b.at(px),
-                    b,
-                    guids["action-board"],
-                    px,
-                    (r, r),
-                    "space",
-                )
-            )
+            label, guid = f"{action['id']} {what}", guids["action-board"]
+            found.append(b.cell(label, guid, px, (r, r), "space", BOARD_TOP))
     track, half = score_track(data), ark.SCORE_CELL / 2 - 4
     for vp, px in ((vp, ark.score_cell_px(vp)) for vp in range(ark.SCORE_CELLS)):
-        found.append(
-            _on(f"score {vp}", track.at(px), track, guids["score-track"], px, (half, half), "score")
-        )
+        guid = guids["score-track"]
+        found.append(track.cell(f"score {vp}", guid, px, (half, half), "score", BOARD_TOP))
     rounds = round_track(data, config)
     for k, px in ((k, ark.round_cell_px(k)) for k in range(config["end"]["min_rounds"] + 1)):
-        found.append(
-            _on(f"round {k}", rounds.at(px), rounds, guids["round-track"], px, (48, 48), "round")
-        )
+        guid = guids["round-track"]
+        found.append(rounds.cell(f"round {k}", guid, px, (48, 48), "round", BOARD_TOP))
     return found
 
 
@@ -120,19 +99,6 @@ def positions_on(save: Data, data: Data, config: Data, n: int) -> list[geo.Scrip
     it, or the build's own for the most players): each Ark spot on the section object lying at
     its place, the boards' spots on the boards of ``save``."""
     plan = ark_plan(data, config, n)
-    objects = [o for o in save.get("ObjectStates") or [] if isinstance(o, dict)]
-
-    def lying_at(pos: tuple[float, ...]) -> str:
-        return next(
-            o["GUID"]
-            for o in objects
-            if "Ark" in o.get("Tags", [])
-            and abs(o["Transform"]["posX"] - pos[0]) < 1e-3
-            and abs(o["Transform"]["posZ"] - pos[2]) < 1e-3
-        )
-
-    sections = [lying_at(b.transform.pos) for _kind, b in plan.sections]
-    boards = {
-        key: next(o["GUID"] for o in objects if tag in o.get("Tags", [])) for key, tag in _BOARDS
-    }
+    sections = [board_guid(save, "Ark", b.transform.pos) for _kind, b in plan.sections]
+    boards = {key: board_guid(save, tag) for key, tag in _BOARDS}
     return ark_positions(data, plan, sections) + board_positions(data, config, boards)

@@ -1,6 +1,6 @@
-"""Ark & Noah table geometry: the seats, where every board lies, the scripted spots on them (by
-the geometry model, so a spot is on the cell the picture prints there), heights and the places
-of the pieces in the seats' areas.
+"""Ark & Noah table geometry: where every board lies, the scripted spots on them (by the geometry
+model, so a spot is on the cell the picture prints there) and heights; the places of the pieces
+in the seats' areas are the definition's (``table.area_slots``, :mod:`tts_builder.table.areas`).
 
 One save serves 2-4 players: :func:`ark_plan` gives the Ark of each player count (its sections'
 Transforms and its squares, edges and pitch fields); Setup moves the sections to the seated
@@ -10,55 +10,27 @@ that seat's HandTrigger rotY + 180 (GEOMETRY §1).
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 from rules_ref.ark_and_noah import for_players
 
 from ... import geometry as geo
-from ...gamekit.table import hand_placement
 from ...json_types import Data
-from ...render import ark
-from ...table import pieces_by_id, thickness_by_kind
-from ...table.layout import spots
+from ...table import areas, pieces_by_id
+from ...table.areas import Slots
+from ...table.assemble import THICKNESS
+from ...table.printed import Board, board, laid_board, shared_rot_y
+from . import drawing as ark
 
-#: Thickness of every board tile; pieces on a board lie on its top.
-BOARD_THICKNESS = 0.2
-BOARD_TOP = round(geo.TABLE_TOP_Y + BOARD_THICKNESS, 4)
+#: The boards' top (the manifest lays them at its default thickness): pieces on a board lie there.
+BOARD_TOP = round(geo.TABLE_TOP_Y + THICKNESS, 4)
 #: Bags are not Custom_Tiles (size and origin not established): dropped from a little above.
 BAG_Y = 1.8
 
 
-class Slots(NamedTuple):
-    """Places of one kind of piece in a seat's area: ``origin`` (right, forward) of the first,
-    ``step`` to the next in a line, ``per_line`` of them, ``line`` from one line to the next,
-    ``lines`` lines; past that the next layer lies on top (``lift`` higher)."""
-
-    origin: tuple[float, float]
-    step: tuple[float, float]
-    per_line: int
-    line: tuple[float, float]
-    lines: int
-    lift: float = 0.0
-
-
-#: Where a seat's pieces lie in its area: kind -> (the notes kind of its table-manifest piece,
-#: whose thickness lifts a layer: :func:`area_slots`; its places).
-MANIFEST_SLOTS: dict[str, tuple[str, Slots]] = {
-    "animals": ("animal", Slots((-4.5, 2.1), (1.5, 0.0), 7, (0.0, -1.45), 2)),
-    "dividers": ("divider", Slots((-2.6, -0.3), (0.0, -0.3), 7, (1.7, 0.0), 3)),
-    "food": ("food", Slots((2.4, -0.6), (0.5, 0.0), 6, (0.0, -0.5), 2)),
-    "pitch": ("pitch", Slots((2.4, -1.8), (0.4, 0.0), 7, (0.0, -0.4), 3)),
-    "workers": ("worker", Slots((-3.0, -2.6), (0.8, 0.0), 4, (0.0, 0.0), 1)),
-    "character": ("character", Slots((-4.5, -2.2), (0.0, 0.0), 1, (0.0, 0.0), 1)),
-}
-
-
 def area_slots(data: Data) -> dict[str, Slots]:
-    """Every kind's places in a seat's area (right, forward from the area's centre, toward the
-    Ark), each layer lifted by its manifest piece's thickness in the definition."""
-    thick = thickness_by_kind(data["table"])
-    return {k: s._replace(lift=thick[kind]) for k, (kind, s) in MANIFEST_SLOTS.items()}
+    """Every kind's places in a seat's area: ``table.area_slots`` (:mod:`...table.areas`)."""
+    return areas.area_slots(data["table"])
 
 
 def animal_side(data: Data) -> float:
@@ -68,33 +40,6 @@ def animal_side(data: Data) -> float:
 
 #: Where each seat's scoring marker lies in a track cell: one corner per seat (dx, dz).
 MARKER_CORNERS = ((-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18))
-
-
-def seat_point(seat: Data, right: float, forward: float) -> list[float]:
-    """A table [x, z] ``right`` of and ``forward`` from a seat's area centre (toward the Ark)."""
-    a = math.radians(seat["facing"])
-    x = seat["area"][0] + right * math.cos(a) + forward * math.sin(a)
-    z = seat["area"][1] - right * math.sin(a) + forward * math.cos(a)
-    return [round(x, 4), round(z, 4)]
-
-
-def area_slot(seat: Data, what: str, k: int, slots: dict[str, Slots]) -> list[float]:
-    """The k-th (0-based) place of a kind of piece in a seat's area: [x, y, z] on the table
-    (``slots``: :func:`area_slots` for the manifest's pieces)."""
-    s = slots[what]
-    layer, rest = divmod(k, s.per_line * s.lines)
-    line, col = divmod(rest, s.per_line)
-    x, z = seat_point(
-        seat,
-        s.origin[0] + s.step[0] * col + s.line[0] * line,
-        s.origin[1] + s.step[1] * col + s.line[1] * line,
-    )
-    return [x, round(geo.TABLE_TOP_Y + layer * s.lift, 4), z]
-
-
-def piece_rot_y(seat: Data) -> float:
-    """The rotY of a seat's own printed pieces: upright for that seat (hand rotY + 180)."""
-    return geo.reader_rot_y(seat["facing"])
 
 
 def marker_spot(cell: list[float], seat_no: int) -> list[float]:
@@ -107,43 +52,6 @@ def line_of(spec: Data, count: int) -> list[list[float]]:
     """``count`` points from ``spec["start"]`` by ``spec["step"]`` (a row of bags or tiles)."""
     (x, z), (dx, dz) = spec["start"], spec["step"]
     return [[x + k * dx, z + k * dz] for k in range(count)]
-
-
-class Board(NamedTuple):
-    """A printed board: its Transform and its picture's pixel size."""
-
-    transform: geo.Transform
-    size: tuple[int, int]
-
-    @property
-    def aspect(self) -> float:
-        return self.size[0] / self.size[1]
-
-    def at(self, px: tuple[float, float]) -> list[float]:
-        """Table [x, z] of a pixel of the board's picture (geometry's image <-> world)."""
-        u, v = px[0] / self.size[0], px[1] / self.size[1]
-        x, _y, z = geo.world_of_uv(self.transform, self.aspect, u, v)
-        return [round(x, 4), round(z, 4)]
-
-    def angle(self, image_angle: float) -> float:
-        """The table rotY of a line drawn at ``image_angle`` (0 = along the picture's width)."""
-        return round((image_angle + self.transform.rot_y) % 360.0, 4)
-
-
-def board(centre: list[float], size: tuple[int, int], width: float, rot_y: float) -> Board:
-    """A board ``width`` units wide (its picture's width) centred on ``centre``."""
-    u = float(width) / size[0]
-    centre_xz = (float(centre[0]), float(centre[1]))
-    return Board(
-        geo.tile_transform_for(centre_xz, (size[0] * u, size[1] * u), size[0] / size[1], rot_y),
-        size,
-    )
-
-
-def shared_rot_y(data: Data) -> float:
-    """The rotY of the shared boards: upright for the first seat."""
-    table = data["table"]
-    return geo.reader_rot_y(hand_placement(table["type"], table["seats"][0]["color"])[1][1])
 
 
 class ArkPlan(NamedTuple):
@@ -169,7 +77,7 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
         geometry.rows, geometry.cols * len(layout), geometry.square, geometry.margin, geometry.prow
     )
     u = float(data["table"]["square"]) / geometry.square
-    whole = board(data["table"]["ark"], g.size, g.size[0] * u, shared_rot_y(data))
+    whole = board(data["table"]["ark"], g.size, g.size[0] * u, shared_rot_y(data["table"]))
     sections = []
     for kind, x0 in ark.section_offsets(layout, geometry, section["cols"]):
         size = ark.section_size(kind, geometry, section["cols"])
@@ -185,16 +93,8 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
     return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares)
 
 
-def laid_board(data: Data, piece: str, size: tuple[int, int], width: float | None = None) -> Board:
-    """A board of the table manifest (``table.pieces``, id ``piece``, at a table point): its
-    picture's pixel ``size``, its ``width`` (the piece's own, else the one the game draws)."""
-    (spot,) = spots(pieces_by_id(data["table"])[piece]["at"], data["table"])
-    width = pieces_by_id(data["table"])[piece].get("width", width)
-    return board([spot.x, spot.z], size, float(width), shared_rot_y(data))
-
-
 def action_board(data: Data) -> Board:
-    return laid_board(data, "action-board", ark.BOARD_SIZE)
+    return laid_board(data["table"], "action-board", ark.BOARD_SIZE)
 
 
 def action_spaces(data: Data, config: Data) -> list[Data]:
@@ -214,7 +114,7 @@ def action_spaces(data: Data, config: Data) -> list[Data]:
 
 
 def score_track(data: Data) -> Board:
-    return laid_board(data, "score-track", ark.score_track_size())
+    return laid_board(data["table"], "score-track", ark.score_track_size())
 
 
 def round_track_width(data: Data, config: Data) -> float:
@@ -225,7 +125,7 @@ def round_track_width(data: Data, config: Data) -> float:
 
 def round_track(data: Data, config: Data) -> Board:
     size = ark.round_track_size(config["end"]["min_rounds"])
-    return laid_board(data, "round-track", size, round_track_width(data, config))
+    return laid_board(data["table"], "round-track", size, round_track_width(data, config))
 
 
 def score_cells(data: Data) -> list[list[float]]:

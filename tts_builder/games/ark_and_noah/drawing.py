@@ -6,7 +6,12 @@ above square (r, c) (r = rows is the bottom hull); ``v:r:c`` the vertical edge l
 (r, c) (c = cols is the right hull); pitch fields ``p:y:x`` at the hull's grid points. Every
 board is a list of layout elements (data) drawn by :func:`render_layout`; nothing here reads
 files. Where a pixel lies on the table is the geometry model's business (``tts_builder.geometry``,
-used by ``games/ark_and_noah/table.py``)."""
+used by :mod:`.table`).
+
+It is the game's own drawing of its rule data, so it lives with the game, not in ``render/``
+(which holds no game names: DESIGN.md). The image cache keys a picture by its spec and the
+code of ``render/`` only, so each board's spec is its :data:`Layout` (``boards.py``): a change
+here that changes a picture changes its key."""
 
 from __future__ import annotations
 
@@ -20,6 +25,9 @@ from rules_ref.ark_and_noah import edge_names, pitch_fields
 from tts_builder.render.layout import render_layout
 
 Point = tuple[float, float]
+#: A picture as data: its layout elements, its pixel size and the fields its texts print
+#: (what :func:`render_layout` draws; a board's cache key, so a change to the drawing is one).
+Layout = tuple[list[dict[str, Any]], tuple[int, int], dict[str, str]]
 
 # ------------------------------------------------------------------------------ geometry
 
@@ -204,14 +212,24 @@ def render_ark_sections(
     geometry: ArkGeometry, section_cols: int, style: Mapping[str, str]
 ) -> dict[str, Image.Image]:
     """Every section picture at once (one drawing of the three-section Ark, cut in three)."""
+    picture = render_layout(*sections_layout(geometry, section_cols, style), where="ark")
+    return {kind: picture.crop(box) for kind, box in section_boxes(geometry, section_cols).items()}
+
+
+def sections_layout(geometry: ArkGeometry, section_cols: int, style: Mapping[str, str]) -> Layout:
+    """The three-section Ark the sections are cut from (:func:`section_boxes`), as a layout."""
     whole = ArkGeometry(
         geometry.rows, 3 * section_cols, geometry.square, geometry.margin, geometry.prow
     )
-    picture = render_layout(_ark_elements(whole, style), whole.size, {}, where="ark")
+    return _ark_elements(whole, style), whole.size, {}
+
+
+def section_boxes(geometry: ArkGeometry, section_cols: int) -> dict[str, tuple[int, int, int, int]]:
+    """Each section's pixel box (left, top, right, bottom) in :func:`sections_layout`'s Ark."""
     out, x = {}, 0
     for kind in SECTION_KINDS:
         width, height = section_size(kind, geometry, section_cols)
-        out[kind] = picture.crop((x, 0, x + width, height))
+        out[kind] = (x, 0, x + width, height)
         x += width
     return out
 
@@ -277,6 +295,18 @@ def render_action_board(
     worker_spaces: bool,
     texts: Mapping[str, str],
 ) -> Image.Image:
+    """One side of the action board (:func:`action_board_layout`) drawn."""
+    layout = action_board_layout(actions, title, style, worker_spaces, texts)
+    return render_layout(*layout, where="action board")
+
+
+def action_board_layout(
+    actions: list[Mapping[str, Any]],
+    title: str,
+    style: Mapping[str, str],
+    worker_spaces: bool,
+    texts: Mapping[str, str],
+) -> Layout:
     """One side of the action board: a column per action in board order, each with its
     completed- and current-action spaces (standard side) or one choice spot (family side)."""
     w, h = BOARD_SIZE
@@ -399,7 +429,7 @@ def render_action_board(
                 "color": style["ink"],
             },
         ]
-    return render_layout(els, (w, h), {"title": title}, where="action board")
+    return els, (w, h), {"title": title}
 
 
 # ----------------------------------------------------------------------------- tracks
@@ -426,6 +456,11 @@ def score_track_size() -> tuple[int, int]:
 
 
 def render_score_track(style: Mapping[str, str]) -> Image.Image:
+    """The scoring track (:func:`score_track_layout`) drawn."""
+    return render_layout(*score_track_layout(style), where="score track")
+
+
+def score_track_layout(style: Mapping[str, str]) -> Layout:
     """The scoring track: 0..99 snaking up a 10 x 10 grid, 0 marked with a rainbow."""
     w, h = score_track_size()
     els: list[dict[str, Any]] = [
@@ -458,7 +493,7 @@ def render_score_track(style: Mapping[str, str]) -> Image.Image:
                 "width": 4,
             }
         )
-    return render_layout(els, (w, h), {}, where="score track")
+    return els, (w, h), {}
 
 
 ROUND_CELL = 110
@@ -474,6 +509,11 @@ def round_cell_px(round_no: int) -> Point:
 
 
 def render_round_track(rounds: int, style: Mapping[str, str]) -> Image.Image:
+    """The round track (:func:`round_track_layout`) drawn."""
+    return render_layout(*round_track_layout(rounds, style), where="round track")
+
+
+def round_track_layout(rounds: int, style: Mapping[str, str]) -> Layout:
     """The round track: a start cell and cells 1..rounds, the last one marked for the Deluge."""
     w, h = round_track_size(rounds)
     els: list[dict[str, Any]] = [
@@ -502,4 +542,4 @@ def render_round_track(rounds: int, style: Mapping[str, str]) -> Image.Image:
                 "color": style["ink"],
             }
         )
-    return render_layout(els, (w, h), {}, where="round track")
+    return els, (w, h), {}

@@ -1,0 +1,101 @@
+"""Boards printed from a picture the game draws: where a pixel of the picture lies on the table,
+the table angle of a line drawn on it, and the script positions that mean one printed cell.
+
+A :class:`Board` is a Stretch Custom_Tile's Transform and its picture's pixel size; the pixel
+<-> table mapping is the geometry model's (:func:`tts_builder.geometry.world_of_uv`), so a
+position computed here is the one the save checker maps back onto the picture
+(:class:`~tts_builder.geometry.ScriptPosition` with the cell's ``cell_uv`` and tolerance).
+:func:`laid_board` gives the Board of a manifest's ``board`` piece (``table.pieces``) where
+:func:`~tts_builder.table.lay_table` lays it: at its table point, upright for the first seat;
+:func:`board_guid` finds a board in a save (as Setup left it: a board it moved lies elsewhere),
+so positions can name the object they are printed on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from .. import geometry as geo
+from .layout import seat_frames, spots
+from .schema import pieces_by_id
+
+Pixel = tuple[float, float]
+
+
+class Board(NamedTuple):
+    """A printed board: its Transform and its picture's pixel size."""
+
+    transform: geo.Transform
+    size: tuple[int, int]
+
+    @property
+    def aspect(self) -> float:
+        return self.size[0] / self.size[1]
+
+    def at(self, px: Pixel) -> list[float]:
+        """Table [x, z] of a pixel of the board's picture (geometry's image <-> world)."""
+        u, v = px[0] / self.size[0], px[1] / self.size[1]
+        x, _y, z = geo.world_of_uv(self.transform, self.aspect, u, v)
+        return [round(x, 4), round(z, 4)]
+
+    def angle(self, image_angle: float) -> float:
+        """The table rotY of a line drawn at ``image_angle`` (0 = along the picture's width)."""
+        return round((image_angle + self.transform.rot_y) % 360.0, 4)
+
+    def cell(
+        self,
+        label: str,
+        guid: str,
+        px: Pixel,
+        half: Pixel,
+        kind: str,
+        y: float,
+        xz: Sequence[float] | None = None,
+    ) -> geo.ScriptPosition:
+        """A script position on this board (object ``guid``) meaning the cell printed at pixel
+        ``px``, ``half`` px its half-size each way: at height ``y`` over that pixel, or over
+        table ``xz`` when the script computes it from a larger picture (a board cut in parts)."""
+        x, z = self.at(px) if xz is None else xz
+        w, h = self.size
+        uv, tolerance = (px[0] / w, px[1] / h), (half[0] / w, half[1] / h)
+        return geo.ScriptPosition(label, (float(x), y, float(z)), guid, uv, tolerance, kind=kind)
+
+
+def board(centre: Sequence[float], size: tuple[int, int], width: float, rot_y: float) -> Board:
+    """A board ``width`` units wide (its picture's width) centred on table ``centre`` (x, z),
+    its picture's top edge away from a reader at ``rot_y`` - 180."""
+    u = float(width) / size[0]
+    centre_xz = (float(centre[0]), float(centre[1]))
+    return Board(
+        geo.tile_transform_for(centre_xz, (size[0] * u, size[1] * u), size[0] / size[1], rot_y),
+        size,
+    )
+
+
+def shared_rot_y(manifest: Mapping[str, Any]) -> float:
+    """The rotY of the shared boards: upright for the first seat (its hand zone's rotY + 180)."""
+    return geo.reader_rot_y(seat_frames(dict(manifest))[0].hand_rot_y)
+
+
+def laid_board(
+    manifest: Mapping[str, Any], piece: str, size: tuple[int, int], width: float | None = None
+) -> Board:
+    """The Board of the manifest's piece ``piece`` (at a table point or anchor), drawn from a
+    picture of pixel ``size``: the piece's own ``width``, else ``width`` (the one the game
+    draws it at)."""
+    laid = pieces_by_id(dict(manifest))[piece]
+    (spot,) = spots(laid["at"], dict(manifest))
+    return board([spot.x, spot.z], size, float(laid.get("width", width)), shared_rot_y(manifest))
+
+
+def board_guid(save: Mapping[str, Any], tag: str, at: Sequence[float] | None = None) -> str:
+    """The GUID of the save's object tagged ``tag`` (the first one; with ``at``, the one lying
+    at table (x, y, z) ``at``, within 0.001 in x and z): LookupError when there is none."""
+    for made in save.get("ObjectStates") or []:
+        if not isinstance(made, Mapping) or tag not in made.get("Tags", []):
+            continue
+        t = made["Transform"]
+        if at is None or (abs(t["posX"] - at[0]) < 1e-3 and abs(t["posZ"] - at[2]) < 1e-3):
+            return str(made["GUID"])
+    raise LookupError(f"no object tagged {tag!r}" + (f" at {tuple(at)}" if at else ""))
