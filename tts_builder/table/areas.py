@@ -29,26 +29,10 @@ from typing import Any, NamedTuple
 
 from .. import geometry as geo
 from ..errors import FieldError
-from ..gamekit.specs import mapping_of
-from ..schema import Int, Map, Point, Str
-from .schema import ID, thickness_by_kind
+from .schema import MANIFEST, thickness_by_kind
 
 #: The manifest's ``area_slots``: kind of place -> its grid in a seat's area.
-AREA_SLOTS = mapping_of(
-    Str(),
-    Map(
-        {
-            "kind": ID,
-            "origin": Point(2),
-            "step": Point(2),
-            "per_line": Int(1, 99),
-            "line": Point(2),
-            "lines": Int(1, 99),
-        },
-        frozenset({"kind"}),
-    ),
-    "kind of place -> {origin, step, per_line, line, lines}",
-)
+AREA_SLOTS = MANIFEST.fields["area_slots"]
 
 
 class Slots(NamedTuple):

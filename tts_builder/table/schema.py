@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import FieldError
 from ..gamekit.checks import unique_names
-from ..gamekit.specs import by_player_count
+from ..gamekit.specs import by_player_count, mapping_of
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
@@ -157,8 +157,24 @@ MANIFEST = Map(
         "snap_points": ListOf(Map({"at": POSITION, "tags": TAGS}, frozenset({"tags"}))),
         "seat_fields": ID,
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
+        # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
+        "area_slots": mapping_of(
+            Str(),
+            Map(
+                {
+                    "kind": ID,
+                    "origin": Point(2),
+                    "step": Point(2),
+                    "per_line": Int(1, 99),
+                    "line": Point(2),
+                    "lines": Int(1, 99),
+                },
+                frozenset({"kind"}),
+            ),
+            "kind of place -> {origin, step, per_line, line, lines}",
+        ),
     },
-    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script"}),
+    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"}),
 )
 
 
@@ -531,8 +547,18 @@ _KEYS: dict[str, frozenset[str]] = {
         }
     ),
     "bag": frozenset(
-        {"component", "picture", "roster", "count", "scale", "thickness", "locked", "contents",
-         "tint", "order"}
+        {
+            "component",
+            "picture",
+            "roster",
+            "count",
+            "scale",
+            "thickness",
+            "locked",
+            "contents",
+            "tint",
+            "order",
+        }
     ),  # fmt: skip
     "infinite_bag": frozenset(
         {"component", "picture", "roster", "scale", "thickness", "locked", "contents"}

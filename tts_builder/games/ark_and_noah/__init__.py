@@ -18,22 +18,17 @@ printed boards (``table.printed``) and what a script knows of a bag's tiles
 from __future__ import annotations
 
 from ...plugin import Game
-from ...schema import Map
-from ...table.areas import AREA_SLOTS, area_slot
-from . import schema
+from ...table.areas import area_slot
 from .assemble import assemble
 from .checks import check
 from .positions import positions_on
 from .rules import action_texts, rules_config
-from .schema import OPTIONAL
+from .schema import FIELDS, OPTIONAL
 from .table import area_slots, table_points
 from .tiles import tile_list
 
 GAME_ID = "ark-and-noah"
 STRATEGIES = "tts_builder.strategies.ark_and_noah"  # its rule functions' input generators
-#: The definition keys: ``schema``'s, its table with the seats' area places (``table.areas``).
-TABLE = schema.FIELDS["table"]
-FIELDS = {**schema.FIELDS, "table": Map({**TABLE.fields, "area_slots": AREA_SLOTS}, TABLE.optional)}
 #: The game as the registry (``tts_builder.games``) lists it.
 GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on, STRATEGIES)
 
