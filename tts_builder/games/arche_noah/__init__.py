@@ -8,20 +8,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import FieldError
-from ..gamekit.checks import check_art_files, player_count_rows, unique_names
-from ..gamekit.output import build_files, game_save
-from ..gamekit.specs import PLAYER_COUNTS, component
-from ..gamekit.table import xyz
-from ..geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y, seat_relative
-from ..json_types import Data
-from ..lua.scripts import global_script, global_ui
-from ..plugin import BuildOptions, Game, GameBuild, GameDefinition, Images, TableHooks
-from ..save import GuidAllocator
-from ..schema import Color, Int, ListOf, Map, Point, Str
-from ..table import MANIFEST, Art, Table, check_art, check_manifest, lay_table
-from ..table import preview as previews
-from ..variants import with_variant
+from ...errors import FieldError
+from ...gamekit.checks import check_art_files, player_count_rows
+from ...gamekit.output import build_files, game_save
+from ...gamekit.table import xyz
+from ...geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y, seat_relative
+from ...json_types import Data
+from ...lua.scripts import global_script, global_ui
+from ...plugin import BuildOptions, Game, GameBuild, GameDefinition, Images, TableHooks
+from ...save import GuidAllocator
+from ...schema_yaml import load_schema
+from ...table import Art, Table, check_art, check_manifest, lay_table
+from ...table import preview as previews
+from ...variants import with_variant
 
 GAME_ID = "arche-noah"
 STRATEGIES = "tts_builder.strategies.arche_noah"  # its rule functions' input generators
@@ -35,44 +34,9 @@ START_CARD_FROM_COLLECTION = (2.5, 4.0)
 CHIP_TOWERS = {"purple": (0.0, 0.0), "green": (1.6, 0.0)}
 
 
-FIELDS = {
-    "rules": Map(
-        {
-            "playthroughs": Int(1, 9),
-            "card_values": ListOf(Int(0, 99), 1, 10),
-            "chips": ListOf(
-                Map({"players": PLAYER_COUNTS, "purple": Int(0, 99), "green": Int(0, 99)}), 1
-            ),
-            "animals_removed": ListOf(Map({"players": PLAYER_COUNTS, "count": Int(0)}), 1),
-            "cards_per_player_in_offer": Int(1, 5),
-            "only_first_picker_pays_up_to_players": Int(0, 10),
-            "green_chip_takes": ListOf(Int(0, 5), 1, 5),
-            "scoring": Map(
-                {
-                    "set_of_four_bonus": Int(-99, 99),
-                    "purple_chips_per_point": Int(1, 99),
-                    "green_points_per_chip": ListOf(Int(-99, 99), 1, 9),
-                }
-            ),
-            "supply": Map({"purple": Int(0, 999), "green": Int(0, 999)}),
-        }
-    ),
-    "animals": ListOf(Map({"name": Str(), "color": Color(), "art": Str()}), 2, 60),
-    "components": Map(
-        {
-            "card": component("face", "back"),
-            "start-player": component("face", "back"),
-            "purple-chip": component("face"),
-            "green-chip": component("face"),
-        }
-    ),
-    # The table manifest (tts_builder.table), plus where the offer's cards lie.
-    "table": Map(
-        {**MANIFEST.fields, "offer": Map({"start": Point(2), "step": Point(2)})},
-        MANIFEST.optional,
-    ),
-}
-OPTIONAL: frozenset[str] = frozenset()
+#: The definition keys (``schema.yaml`` beside this module).
+SCHEMA = load_schema(__package__)
+FIELDS, OPTIONAL = SCHEMA.fields, SCHEMA.optional
 
 
 def check(data: Data, root: Path) -> None:
@@ -85,7 +49,6 @@ def check(data: Data, root: Path) -> None:
     values = rules["card_values"]
     if len(set(values)) != len(values):
         raise FieldError("rules.card_values", "values must be distinct")
-    unique_names([a["name"] for a in animals], "animals[{}].name", "animal {!r} listed twice")
     for players in range(low, high + 1):
         entry = rules["animals_removed"][removed[players]]
         in_play = (len(animals) - entry["count"]) * len(values)
