@@ -22,7 +22,7 @@ from tts_builder.table import MANIFEST as MANIFEST_SPEC
 from tts_builder.table import Table, check_manifest, script_context
 from tts_builder.table.art import die_picture, layout_picture
 from tts_builder.table.game import Sheet, build_table_game
-from tts_builder.table.layout import card_spots, printed_cells, seat_context
+from tts_builder.table.layout import card_spots, seat_context
 
 MANIFEST: dict[str, Any] = {
     "type": "Table_RPG",
@@ -72,14 +72,6 @@ def test_card_spots_at_anchors_and_seat_points() -> None:
     )
     assert white_reveal.at == (1.0, 1.2, -9.0) and white_reveal.rot_y == 180.0
     assert green_reveal.rot_y == 360.0 and green_mat.at == (-3.0, 1.0, 9.0)
-
-
-def test_printed_cells_are_fractions_of_the_picture() -> None:
-    cells = [("hex A1", (1.0, 2.0, 3.0), (5.0, 2.5), (0.5, 1.0))]
-    (cell,) = printed_cells("b0a4d1", 10.0, "hex", cells)
-    assert cell == geo.ScriptPosition(
-        "hex A1", (1.0, 2.0, 3.0), "b0a4d1", (0.5, 0.25), (0.05, 0.1), kind="hex"
-    )
 
 
 def test_a_die_drawn_from_rule_data() -> None:
