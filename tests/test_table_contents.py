@@ -13,8 +13,7 @@ from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.plugin import TableHooks
 from tts_builder.save import GuidAllocator
 from tts_builder.table import Art, check_manifest, lay_table
-from tts_builder.table.assemble import Table
-from tts_builder.table.contents import bag_entries, seat_guids
+from tts_builder.table.contents import bag_entries
 
 GEMS = [{"gem": "ruby", "vp": 3}, {"gem": "opal", "vp": 1}, {"gem": "ruby", "vp": 3}]
 HOOKS = TableHooks(rosters={"loot": [{"gem": "jade", "vp": 2}, {"gem": "onyx", "vp": 5}]})
@@ -68,12 +67,3 @@ def test_each_guid_is_the_object_made_of_that_entry(laid: Any) -> None:
     for made in bag["ContainedObjects"]:
         assert json.loads(made["GMNotes"])["gem"] == known[made["GUID"]]["gem"]
     assert [entry["vp"] for entry in known.values()] == [3, 1, 3]
-
-
-def test_each_seats_objects_of_a_piece_at_every_seat() -> None:
-    laid = Table(guids={"pawns": ["a1", "a2", "b1", "b2", "c1", "c2"]})
-    assert seat_guids(laid, "pawns", ["White", "Red", "Blue"]) == {
-        "White": ["a1", "a2"],
-        "Red": ["b1", "b2"],
-        "Blue": ["c1", "c2"],
-    }

@@ -22,7 +22,7 @@ from tts_builder.table import MANIFEST as MANIFEST_SPEC
 from tts_builder.table import Table, check_manifest, script_context
 from tts_builder.table.art import die_picture, layout_picture
 from tts_builder.table.game import Sheet, build_table_game
-from tts_builder.table.layout import card_spots, printed_cells, seat_context
+from tts_builder.table.layout import card_spots, seat_context
 
 MANIFEST: dict[str, Any] = {
     "type": "Table_RPG",
@@ -74,14 +74,6 @@ def test_card_spots_at_anchors_and_seat_points() -> None:
     assert green_reveal.rot_y == 360.0 and green_mat.at == (-3.0, 1.0, 9.0)
 
 
-def test_printed_cells_are_fractions_of_the_picture() -> None:
-    cells = [("hex A1", (1.0, 2.0, 3.0), (5.0, 2.5), (0.5, 1.0))]
-    (cell,) = printed_cells("b0a4d1", 10.0, "hex", cells)
-    assert cell == geo.ScriptPosition(
-        "hex A1", (1.0, 2.0, 3.0), "b0a4d1", (0.5, 0.25), (0.05, 0.1), kind="hex"
-    )
-
-
 def test_a_die_drawn_from_rule_data() -> None:
     style = {"size": 96, "background": "#1f4e79"}
     picture = die_picture(["1", "2", "3", "4", "sun", "water"], style, "components.die")
@@ -103,6 +95,17 @@ def prototype_definition() -> Any:
     return load_definition("prototype")
 
 
+def prototype_context(data: dict[str, Any], table: Table) -> dict[str, Any]:
+    """The prototype's scripts' context, as its own assemble makes it."""
+    return {
+        "game": {"id": "prototype", "name": data["name"]},
+        "config": prototype.rules_config(data),
+        "players": dict(data["players"]),
+        "score": data["table"].get("score"),
+        **table.context,
+    }
+
+
 def test_the_shared_build_makes_what_the_prototype_s_own_assemble_makes(
     prototype_definition: Any, tmp_path: Path
 ) -> None:
@@ -111,23 +114,47 @@ def test_the_shared_build_makes_what_the_prototype_s_own_assemble_makes(
     cache: dict[str, bytes] = {}  # the second build draws nothing the first drew
     own = prototype.assemble(definition, ImageSet("prototype", options, cache), options)
     data = definition.data
-
-    def context(table: Table) -> dict[str, Any]:
-        return {
-            "game": {"id": "prototype", "name": data["name"]},
-            "config": prototype.rules_config(data),
-            "players": dict(data["players"]),
-            "score": data["table"].get("score"),
-            **table.context,
-        }
-
     title = (data["name"], data.get("description", ""))
     shared, table = build_table_game(
-        definition, ImageSet("prototype", options, cache), context, title=title, sheet=Sheet()
+        definition,
+        ImageSet("prototype", options, cache),
+        lambda table: prototype_context(data, table),
+        title=title,
+        sheet=Sheet(),
     )
     assert shared.files == own.files
     assert shared.positions == own.positions == table.positions
     assert set(table.guids) == {p["id"] for p in data["table"]["pieces"]}
+
+
+def test_a_game_s_own_previews_game_mode_and_snap_points(
+    prototype_definition: Any, tmp_path: Path
+) -> None:
+    """A game that draws its own thumbnail and preview gets those files; its game mode and the
+    snap points it computes go into the save after the manifest's."""
+    definition = prototype_definition
+    options = BuildOptions(out_dir=tmp_path)
+    drawn: list[tuple[Table, Any]] = []
+
+    def previews(table: Table, art: Any) -> tuple[bytes, bytes]:
+        drawn.append((table, art))
+        return b"thumb", b"sheet"
+
+    ours = {"Position": {"x": 1.0, "y": 1.0, "z": 2.0}}
+    build, table = build_table_game(
+        definition,
+        ImageSet("prototype", options, {}),
+        lambda table: prototype_context(definition.data, table),
+        title=("Prototype (family)", "a note"),
+        game_mode="Prototype",
+        snap_points=[ours],
+        previews=previews,
+    )
+    assert [t for t, _art in drawn] == [table]
+    assert build.files["prototype.png"] == b"thumb" and build.files["preview.png"] == b"sheet"
+    assert (build.save["SaveName"], build.save["GameMode"]) == ("Prototype (family)", "Prototype")
+    assert build.save["SnapPoints"][-1] == ours
+    assert build.save["SnapPoints"][:-1] == table.snap_points
 
 
 def test_script_names_the_objects_and_spots_the_lua_addresses() -> None:
@@ -160,6 +187,44 @@ def test_script_names_the_objects_and_spots_the_lua_addresses() -> None:
     assert seats == seat_context(MANIFEST, {"reveal": 1.2})
 
 
+def test_script_groups_a_piece_s_guids_by_seat_or_by_number() -> None:
+    """A piece at every seat lays as many at each, seat by seat in the manifest's order."""
+    manifest = {
+        "seats": ["White", "Red", "Blue"],
+        "script": {
+            "guids": {
+                "pawns": {"by_seat": "pawns"},
+                "hero": {"first_by_seat": "heroes"},
+                "bonus": {"numbered": "bonus-bags"},
+                "none": {"by_seat": "ghosts"},  # left off this build
+            }
+        },
+    }
+    laid = {
+        "pawns": ["a1", "a2", "b1", "b2", "c1", "c2"],
+        "heroes": ["h1", "h2", "h3"],
+        "bonus-bags": ["g1", "g2"],
+    }
+    assert script_context(manifest, laid)["guids"] == {
+        "pawns": {"White": ["a1", "a2"], "Red": ["b1", "b2"], "Blue": ["c1", "c2"]},
+        "hero": {"White": "h1", "Red": "h2", "Blue": "h3"},
+        "bonus": {"1": "g1", "2": "g2"},
+        "none": {"White": [], "Red": [], "Blue": []},
+    }
+
+
+def test_by_seat_names_only_a_piece_laid_at_every_seat(prototype_definition: Any) -> None:
+    data = copy.deepcopy(prototype_definition.data)
+    data["table"]["script"] = {"guids": {"dice": {"by_seat": "weather-die"}}}
+    validate(MANIFEST_SPEC, data["table"], "table")
+    with pytest.raises(FieldError) as err:
+        check_manifest(data)
+    assert err.value.field == "table.script.guids.dice"
+    assert "'weather-die' is not laid at every seat" in err.value.detail
+    data["table"]["pieces"][3]["at"] = {"seat": [0, 4]}
+    check_manifest(data)  # one die in front of each seat
+
+
 @pytest.mark.parametrize(
     ("script", "field", "message"),
     [
@@ -175,6 +240,11 @@ def test_script_names_the_objects_and_spots_the_lua_addresses() -> None:
             "unknown anchor 'pile' (the manifest's anchors: middle, supply)",
         ),
         ({"guids": {"x": {"last": "garden"}}}, "table.script.guids.x.last", "unknown key"),
+        (
+            {"guids": {"x": {"numbered": "gardens"}}},
+            "table.script.guids.x",
+            "unknown piece 'gardens'",
+        ),
         (
             {"positions": {"deck": {"anchor": "middle"}}},
             "table.script.positions.deck.y",

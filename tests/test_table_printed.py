@@ -50,6 +50,18 @@ def test_a_cell_position_means_its_printed_cell() -> None:
     assert elsewhere.at == (7.0, 1.2, 8.0) and elsewhere.cell_uv == (0.25, 0.25)
 
 
+def test_a_picture_measured_in_table_units_has_cells_as_fractions_of_it() -> None:
+    """A board drawn in table units (a square 10 across, as the flood race's hex map): its
+    size is that unit, a cell's centre and half size are fractions of it, and its pixel
+    (0, 0) is the picture's top-left corner on the table."""
+    b = board([0.0, 0.0], (10.0, 10.0), 10.0, 0.0)
+    pos = b.cell("hex A1", "b0a4d1", (5.0, 2.5), (0.5, 1.0), "hex", 2.0, (1.0, 3.0))
+    assert pos == geo.ScriptPosition(
+        "hex A1", (1.0, 2.0, 3.0), "b0a4d1", (0.5, 0.25), (0.05, 0.1), kind="hex"
+    )
+    assert math.dist(b.at((0.0, 0.0)), b.at((10.0, 10.0))) == pytest.approx(10.0 * math.sqrt(2))
+
+
 def manifest(width: float | None) -> dict:
     piece = {"id": "map", "kind": "board", "picture": "map", "at": {"anchor": "middle"}}
     if width is not None:

@@ -1,10 +1,9 @@
-"""What a script knows of the laid objects, as data computed once: whose each seat's objects of
-a piece are (:func:`seat_guids`), and the fields each object inside a roster bag was made from
-(:func:`bag_entries`), so the script knows a tile it meets by its GUID alone (no reading of GM
-notes at play time).
+"""What a script knows of the laid objects, as data computed once: the fields each object
+inside a roster bag was made from (:func:`bag_entries`), so the script knows a tile it meets by
+its GUID alone (no reading of GM notes at play time); each seat's objects of a piece are the
+manifest's ``script.guids`` ``{by_seat: ID}`` (:func:`~.schema.script_context`).
 
-A piece at every seat lays its objects seat by seat, in the manifest's seat order, as many at
-each; a roster bag (``kind: bag`` with a ``roster``) holds one object per roster entry, in the
+A roster bag (``kind: bag`` with a ``roster``) holds one object per roster entry, in the
 roster's order (:attr:`~tts_builder.table.Table.contents`), so the k-th GUID is the k-th entry.
 """
 
@@ -15,14 +14,6 @@ from typing import Any
 
 from .assemble import Table
 from .schema import pieces_by_id
-
-
-def seat_guids(laid: Table, piece: str, colours: Sequence[str]) -> dict[str, list[str]]:
-    """Each seat colour's GUIDs of a piece laid at every seat (``colours``: the manifest's seats
-    in order), as many each."""
-    guids = laid.guids[piece]
-    per = len(guids) // len(colours)
-    return {c: guids[i * per : (i + 1) * per] for i, c in enumerate(colours)}
 
 
 def bag_entries(

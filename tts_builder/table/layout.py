@@ -232,23 +232,3 @@ def card_spots(
 
 def _card(label: str, at: Any, rot_y: float) -> geo.ScriptPosition:
     return geo.ScriptPosition(label, tuple(at), size=geo.PORTRAIT_CARD, rot_y=rot_y, kind="card")
-
-
-#: A cell a board picture prints: the label of the script's position, its table point, the
-#: cell's centre and half size in the picture's own units (from its top-left corner, z down).
-PrintedCell = tuple[str, Vec3, tuple[float, float], tuple[float, float]]
-
-
-def printed_cells(
-    board: str, side: float, kind: str, cells: list[PrintedCell]
-) -> list[geo.ScriptPosition]:
-    """Script positions on a square board picture ``side`` units across (the board's GUID
-    ``board``), each meaning the cell the picture prints there: the checker maps the point
-    through the board's Transform and expects it inside the cell (centre and half size as
-    fractions of the picture, ``cell_uv`` and ``tolerance_uv``)."""
-    return [
-        geo.ScriptPosition(
-            label, tuple(at), board, (u / side, v / side), (du / side, dv / side), kind=kind
-        )
-        for label, at, (u, v), (du, dv) in cells
-    ]

@@ -1,7 +1,9 @@
 """Boards printed from a picture the game draws: where a pixel of the picture lies on the table,
 the table angle of a line drawn on it, and the script positions that mean one printed cell.
 
-A :class:`Board` is a Stretch Custom_Tile's Transform and its picture's pixel size; the pixel
+A :class:`Board` is a Stretch Custom_Tile's Transform and its picture's size (in pixels, or in
+whatever unit the game measures its picture's cells in: table units for a board drawn that way;
+"pixel" below means that unit); the pixel
 <-> table mapping is the geometry model's (:func:`tts_builder.geometry.world_of_uv`), so a
 position computed here is the one the save checker maps back onto the picture
 (:class:`~tts_builder.geometry.ScriptPosition` with the cell's ``cell_uv`` and tolerance).
@@ -24,10 +26,10 @@ Pixel = tuple[float, float]
 
 
 class Board(NamedTuple):
-    """A printed board: its Transform and its picture's pixel size."""
+    """A printed board: its Transform and its picture's size (pixels, or the game's own unit)."""
 
     transform: geo.Transform
-    size: tuple[int, int]
+    size: tuple[float, float]
 
     @property
     def aspect(self) -> float:
@@ -62,7 +64,7 @@ class Board(NamedTuple):
         return geo.ScriptPosition(label, (float(x), y, float(z)), guid, uv, tolerance, kind=kind)
 
 
-def board(centre: Sequence[float], size: tuple[int, int], width: float, rot_y: float) -> Board:
+def board(centre: Sequence[float], size: tuple[float, float], width: float, rot_y: float) -> Board:
     """A board ``width`` units wide (its picture's width) centred on table ``centre`` (x, z),
     its picture's top edge away from a reader at ``rot_y`` - 180."""
     u = float(width) / size[0]
@@ -79,7 +81,7 @@ def shared_rot_y(manifest: Mapping[str, Any]) -> float:
 
 
 def laid_board(
-    manifest: Mapping[str, Any], piece: str, size: tuple[int, int], width: float | None = None
+    manifest: Mapping[str, Any], piece: str, size: tuple[float, float], width: float | None = None
 ) -> Board:
     """The Board of the manifest's piece ``piece`` (at a table point or anchor), drawn from a
     picture of pixel ``size``: the piece's own ``width``, else ``width`` (the one the game

@@ -178,15 +178,29 @@ MANIFEST = Map(
 )
 
 
+#: The ``script.guids`` forms that group a piece's GUIDs: each seat colour -> that seat's GUIDs
+#: (``by_seat``) or its first one (``first_by_seat``), for a piece laid at every seat; each
+#: object's 1-based number (as a string) -> its GUID (``numbered``).
+GUID_GROUPS = ("by_seat", "first_by_seat", "numbered")
+
+
 def _script_guids(value: Any, path: str) -> None:
-    """A piece id (its GUIDs), ``{first: ID}`` (its first object's) or ``[ID, ...]`` (the
-    GUIDs of the first of those pieces the build lays)."""
+    """A piece id (its GUIDs), ``{first: ID}`` (its first object's), ``[ID, ...]`` (the
+    GUIDs of the first of those pieces the build lays) or ``{<group>: ID}`` (its GUIDs by seat
+    or by number: :data:`GUID_GROUPS`)."""
     if isinstance(value, list):
         ListOf(ID, 1).check(value, path)
     elif isinstance(value, dict):
-        Map({"first": ID}).check(value, path)
+        form = next((k for k in GUID_GROUPS if k in value), "first")
+        Map({form: ID}).check(value, path)
     else:
         ID.check(value, path)
+
+
+def _piece_of(value: Any) -> str:
+    """The piece a dict form of ``script.guids`` names (``{first: ID}``, ``{by_seat: ID}``...)."""
+    (piece,) = value.values()
+    return str(piece)
 
 
 #: A ``script.guids`` entry, and a ``script.positions`` entry (an anchor lifted to ``y``).
@@ -649,12 +663,19 @@ def _check_script(script: dict[str, Any], path: str, manifest: dict[str, Any]) -
         if isinstance(value, list):
             named = [(f"{path}.guids.{name}[{i}]", piece) for i, piece in enumerate(value)]
         else:
-            piece = value["first"] if isinstance(value, dict) else value
+            piece = _piece_of(value) if isinstance(value, dict) else value
             named = [(f"{path}.guids.{name}", piece)]
         for where, piece in named:
             if piece not in pieces:
                 listed = ", ".join(sorted(pieces))
                 raise FieldError(where, f"unknown piece {piece!r} (pieces: {listed})")
+        at = pieces[named[0][1]]["at"]
+        by_seat = isinstance(value, dict) and {"by_seat", "first_by_seat"} & set(value)
+        if by_seat and not (isinstance(at, dict) and {"seat", "seat_track"} & set(at)):
+            raise FieldError(
+                f"{path}.guids.{name}",
+                f"{named[0][1]!r} is not laid at every seat (its at names no seat or seat_track)",
+            )
     for name in script.get("seats", {}):
         if any(not isinstance(s, dict) or name not in s for s in manifest["seats"]):
             raise FieldError(f"{path}.seats.{name}", f"not a point every seat names: {name!r}")
@@ -671,16 +692,17 @@ def _check_script(script: dict[str, Any], path: str, manifest: dict[str, Any]) -
 def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dict[str, Any]:
     """The manifest's ``script`` as the scripts' template context: ``guids`` (each name's
     GUIDs, first GUID, or the GUIDs of the first of its pieces laid; ``[]`` or ``""`` for a
-    piece this build leaves off), ``positions`` (each anchor as ``[x, y, z]``) and, when it
-    names seat points, ``seats`` (:func:`~.layout.seat_context` with those points at their
-    heights). ``guids`` are the laid table's (:attr:`Table.guids`)."""
+    piece this build leaves off; or its GUIDs by seat or number, :data:`GUID_GROUPS`),
+    ``positions`` (each anchor as ``[x, y, z]``) and, when it names seat points, ``seats``
+    (:func:`~.layout.seat_context` with those points at their heights). ``guids`` are the
+    laid table's (:attr:`Table.guids`)."""
     script = manifest.get("script", {})
     named: dict[str, Any] = {}
     for name, value in script.get("guids", {}).items():
         if isinstance(value, list):
             named[name] = next((guids[p] for p in value if guids.get(p)), [])
         elif isinstance(value, dict):
-            named[name] = guids.get(value["first"], [""])[0]
+            named[name] = _grouped(manifest, value, guids.get(_piece_of(value), []))
         else:
             named[name] = guids.get(value, [])
     anchors = manifest.get("anchors", {})
@@ -694,3 +716,20 @@ def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dic
 
         found["seats"] = seat_context(manifest, {k: float(y) for k, y in script["seats"].items()})
     return found
+
+
+def _grouped(manifest: dict[str, Any], value: dict[str, Any], laid: list[str]) -> Any:
+    """One dict form of ``script.guids`` over a piece's laid GUIDs ``laid``: ``{first}`` its
+    first (``""`` when none is laid), ``{numbered}`` number -> GUID, ``{by_seat}`` and
+    ``{first_by_seat}`` seat colour -> that seat's GUIDs or first GUID (a piece at every seat
+    lays as many at each, seat by seat in the manifest's order)."""
+    if "first" in value:
+        return (laid or [""])[0]
+    if "numbered" in value:
+        return {str(k): guid for k, guid in enumerate(laid, start=1)}
+    colours = seat_colors(manifest)
+    per = len(laid) // len(colours)
+    seats = {c: laid[i * per : (i + 1) * per] for i, c in enumerate(colours)}
+    if "first_by_seat" in value:
+        return {c: own[0] for c, own in seats.items() if own}
+    return seats

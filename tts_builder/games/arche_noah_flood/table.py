@@ -25,6 +25,7 @@ from ...render.hexmap import (
 )
 from ...table import layout
 from ...table.art import die_picture, layout_picture
+from ...table.printed import board, shared_rot_y
 from .cost_card import cost_card_layout
 
 BOARD_THICKNESS = 0.2
@@ -177,9 +178,11 @@ def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
     x0, y0, x1, y1 = ark_box(geo)
     ark = ((x0 + x1) / 2, (y0 + y1) / 2), ((x1 - x0) / 2, (y1 - y0) / 2)
     berths = [(f"Ark berth {n + 1}", tuple(at), *ark) for n, at in enumerate(pos["ark_slots"])]
+    # the board picture measured in table units (its side): a cell's centre and half size in
+    # those units from the picture's top-left corner, each point where the geometry put it
+    printed = board(geo.centre, (geo.side, geo.side), geo.side, shared_rot_y(data["table"]))
     return [
-        *layout.printed_cells(board_guid, geo.side, "hex", hexes),
-        *layout.printed_cells(board_guid, geo.side, "mark", marks),
-        *layout.printed_cells(board_guid, geo.side, "ark", berths),
-        *layout.card_spots(data["table"], script["positions"], script["seats"]),
-    ]
+        printed.cell(label, board_guid, centre, half, kind, at[1], (at[0], at[2]))
+        for kind, found in (("hex", hexes), ("mark", marks), ("ark", berths))
+        for label, at, centre, half in found
+    ] + layout.card_spots(data["table"], script["positions"], script["seats"])

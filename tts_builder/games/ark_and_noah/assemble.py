@@ -6,37 +6,47 @@ from __future__ import annotations
 from rules_ref.ark_and_noah import hull_edges, pitch_fields
 
 from ... import geometry as geo
-from ...gamekit.output import build_files, game_save
 from ...gamekit.table import lua_snap_points
 from ...json_types import Data
-from ...lua.scripts import global_script, global_ui
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
-from ...save import GuidAllocator
-from ...table import Art, lay_table, thickness_by_kind
+from ...table import Art, Table, script_context, thickness_by_kind
 from ...table.areas import script_seat
-from ...table.contents import bag_entries, seat_guids
+from ...table.contents import bag_entries
+from ...table.game import build_table_game
 from . import table as tab
 from .art import preview, thumbnail
 from .boards import section_keys, snap_points, table_hooks
-from .positions import ark_positions, board_positions, drawn_positions
+from .positions import drawn_positions, positions_on
 from .rules import rules_config
 from .tiles import tile_list
 
 
 def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
-    """The whole Ark & Noah build: art, the save, its scripts, thumbnail and preview."""
+    """The whole Ark & Noah build (:func:`~tts_builder.table.game.build_table_game`): the save
+    laid out for the most players with its Ark's snap points, the scripts' context, the game's
+    own thumbnail and preview, and the positions its script uses on that layout."""
     data = definition.data  # the variant's overlay merged in
     config = rules_config(data, options.variant)
     # The action board is printed on both sides (standard and family) whatever is built.
     hooks = table_hooks(definition.base_data, data, config)
-    art = Art(definition.root, data["components"], images, hooks.pictures)
-    tiles = tile_list(data)
-    save, script, ui, positions = _save(definition, config, art, hooks)
-    thumb = thumbnail(art.sides, data, tiles, images)
-    sheet = preview(art.sides, data, tiles, images)
-    files = build_files(definition.id, save, thumb, sheet, script, ui)
-    build = GameBuild(definition.id, definition, save, script, ui, files)
-    build.positions = positions
+    tiles, high = tile_list(data), data["players"]["max"]
+
+    def previews(_table: Table, art: Art) -> tuple[bytes, bytes]:
+        return thumbnail(art.sides, data, tiles, images), preview(art.sides, data, tiles, images)
+
+    family = config["turn_mode"] != "worker"
+    build, _table = build_table_game(
+        definition,
+        images,
+        lambda laid: _context(definition, config, laid, hooks),
+        title=(f"{data['name']}{' (family)' if family else ''}", data["description"]),
+        game_mode=data["name"],
+        hooks=hooks,
+        snap_points=_snaps(data, config, high),
+        previews=previews,
+    )
+    build.positions += positions_on(build.save, data, config, high)
+    build.positions += drawn_positions(_drawn(data), tab.animal_side(data))
     return build
 
 
@@ -72,29 +82,40 @@ def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> 
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
-        "snaps": snap_points(plan, points["spaces"], config["turn_mode"] == "seats"),
+        "snaps": lua_snap_points(_snaps(data, config, n)),  # Setup sets its count's
     }
+
+
+def _snaps(data: Data, config: Data, n: int) -> list[Data]:
+    """The snap points of the ``n``-player table (the Ark's, the action spaces')."""
+    seats = config["turn_mode"] == "seats"
+    return snap_points(tab.ark_plan(data, config, n), tab.action_spaces(data, config), seats)
+
+
+def _drawn(data: Data) -> list[list[float]]:
+    """The display of drawn tiles: six points of ``table.drawn``."""
+    return [[round(x, 4), round(z, 4)] for x, z in tab.line_of(data["table"]["drawn"], 6)]
+
+
+def _sections(data: Data, config: Data, laid: Table) -> dict[str, str]:
+    """Each Ark section's GUID by its key (``section_keys``) in the Ark of the most players."""
+    layout = tab.ark_plan(data, config, data["players"]["max"]).layout
+    guids_of = {kind: iter(laid.guids.get(f"ark-{kind}", [])) for kind in layout}
+    keys = section_keys(layout)
+    return {key: next(guids_of[kind]) for key, kind in zip(keys, layout, strict=True)}
 
 
 #: What the script knows of each animal tile (``tiles``: GUID -> these fields).
 TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
 
 
-def _save(
-    definition: GameDefinition, config: Data, art: Art, hooks: TableHooks
-) -> tuple[Data, str, str, list[geo.ScriptPosition]]:
-    """The save (laid out for the most players), its Global script and UI, and the positions
-    its script uses on that layout."""
+def _context(definition: GameDefinition, config: Data, laid: Table, hooks: TableHooks) -> Data:
+    """The scripts' template context of the laid table (laid out for the most players)."""
     data, table = definition.data, definition.data["table"]
     low, high = data["players"]["min"], data["players"]["max"]
-    guids = GuidAllocator(definition.id)
     seats = seats_of(data)
     colours = [s["color"] for s in seats]
-    laid = lay_table(data, art, guids, hooks=hooks)  # the boards, the seats' hand zones
-    biggest = tab.ark_plan(data, config, high)
-    guids_of = {kind: iter(laid.guids.get(f"ark-{kind}", [])) for kind in biggest.layout}
-    keys = section_keys(biggest.layout)
-    sections = {key: next(guids_of[kind]) for key, kind in zip(keys, biggest.layout, strict=True)}
+    sections = _sections(data, config, laid)
     bags = [f"{sex}-animals" for sex in ("male", "female")]
     tiles = bag_entries(table, laid, hooks.rosters, bags, TILE_INFO)
     cells = (tab.score_cells(data), tab.round_cells(data, config))
@@ -103,11 +124,7 @@ def _save(
         k: laid.guids[f"{k}-supply"][0] for k in ("food", "pitch") if f"{k}-supply" in laid.guids
     }
     arks = {str(n): _ark_context(data, config, n, sections) for n in range(low, high + 1)}
-    save_snaps = arks[str(high)]["snaps"]
-    for ark in arks.values():
-        ark["snaps"] = lua_snap_points(ark["snaps"])  # Setup sets its count's
-    drawn = [[round(x, 4), round(z, 4)] for x, z in tab.line_of(table["drawn"], 6)]
-    ctx = {
+    return {
         "game": {"id": definition.id, "name": data["name"]},
         "config": config,
         "players": {"min": low, "max": high},
@@ -120,42 +137,19 @@ def _save(
         "score_cells": cells[0],
         "marker_corners": [list(c) for c in tab.MARKER_CORNERS],
         "round_cells": cells[1],
-        "drawn": drawn,
+        "drawn": _drawn(data),
         "area": {
             "size": list(table["area_size"]),
             "slots": {k: s._asdict() for k, s in tab.area_slots(data).items()},
         },
         "y": {"table": geo.TABLE_TOP_Y, "board": tab.BOARD_TOP, "bag": tab.BAG_Y},
-        "thickness": {
-            **thickness_by_kind(table),
-        },
+        "thickness": thickness_by_kind(table),
         "guids": {
-            **{"sections": sections, "supply": supply},
+            **script_context(table, laid.guids)["guids"],  # the manifest's script.guids
+            "sections": sections,
+            "supply": supply,
             "bags": {sex: laid.guids[f"{sex}-animals"][0] for sex in ("male", "female")},
-            "characters": dict(zip(colours, laid.guids["characters"], strict=True)),
-            "workers": seat_guids(laid, "workers", colours),
-            "score": dict(zip(colours, laid.guids["score-markers"], strict=True)),
-            "round": laid.guids["round-marker"][0],
-            "bonus": {str(v): g for v, g in enumerate(laid.guids["bonus-bags"], start=1)},
         },
         "tiles": tiles,
         "tile_guids": sorted(tiles, key=lambda guid: tiles[guid]["tile"]),
     }
-    script = global_script(definition.rules_engine, ctx)
-    ui = global_ui(definition.rules_engine, ctx)
-    family = config["turn_mode"] != "worker"
-    save = game_save(
-        data,
-        name=f"{data['name']}{' (family)' if family else ''}",
-        game_mode=data["name"],
-        objects=laid.objects,
-        script=script,
-        ui=ui,
-        note=data["description"],
-        snap_points=save_snaps,
-    )
-    positions = ark_positions(data, biggest, [sections[k] for k in keys])
-    boards_by = {k: laid.guids[k][0] for k in ("action-board", "score-track", "round-track")}
-    positions += board_positions(data, config, boards_by)
-    positions += drawn_positions(drawn, tab.animal_side(data))
-    return save, script, ui, positions
