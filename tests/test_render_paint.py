@@ -165,3 +165,17 @@ def test_resizing_gives_the_pixels_of_pillows_rgba_lanczos(mode: str, size: tupl
     want = img.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
     got = resize_rgba(img, size)
     assert (got.mode, got.size, got.tobytes()) == (want.mode, want.size, want.tobytes())
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_the_fonts_characters_are_fonttools_best_cmaps(bold: bool) -> None:
+    from fontTools.ttLib import TTFont
+
+    from tts_builder.render import fonts
+
+    path = fonts.FONT_DIR / fonts.FONT_FILES[bold]
+    with TTFont(str(path), lazy=True) as face:
+        want = frozenset(face.getBestCmap())
+    assert fonts._format12_codepoints(path.read_bytes()) == want
+    assert fonts.missing_glyphs("Zwölf Tiere ✓ 漢", bold) == "漢"
+    assert fonts._format12_codepoints(b"not a font") is None
