@@ -165,6 +165,9 @@ def test_resizing_gives_the_pixels_of_pillows_rgba_lanczos(mode: str, size: tupl
     want = img.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
     got = resize_rgba(img, size)
     assert (got.mode, got.size, got.tobytes()) == (want.mode, want.size, want.tobytes())
+    want = img.resize(size, Image.Resampling.LANCZOS)
+    got = layout.resample(img, size)
+    assert (got.mode, got.size, got.tobytes()) == (want.mode, want.size, want.tobytes())
 
 
 @pytest.mark.parametrize("bold", [False, True])

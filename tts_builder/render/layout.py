@@ -415,14 +415,20 @@ def fit_image(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
 
 def resize_rgba(img: Image.Image, size: tuple[int, int]) -> Image.Image:
     """``img.convert("RGBA").resize(size, LANCZOS)``, the same pixels, quicker for an opaque
+    picture (see :func:`resample`; an RGB one is resampled before it is given its alpha)."""
+    if img.mode == "RGB":
+        return img.resize(size, Image.Resampling.LANCZOS).convert("RGBA")
+    return resample(img if img.mode == "RGBA" else img.convert("RGBA"), size)
+
+
+def resample(img: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """``img.resize(size, LANCZOS)``, the same pixels and mode, quicker for an opaque RGBA
     picture: Pillow resamples RGBA premultiplied by alpha (two conversions of every pixel),
-    which changes nothing where alpha is 255 everywhere (and stays 255 when resampled), so an
-    opaque picture is resampled as RGB and given its alpha afterwards."""
+    which changes nothing where alpha is 255 everywhere (and stays 255 when resampled), so
+    such a picture is resampled as RGB and given its alpha afterwards."""
     if img.mode == "RGBA" and img.getchannel("A").getextrema() == (255, 255):
-        img = img.convert("RGB")
-    if img.mode != "RGB":
-        return img.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
-    return img.resize(size, Image.Resampling.LANCZOS).convert("RGBA")
+        return img.convert("RGB").resize(size, Image.Resampling.LANCZOS).convert("RGBA")
+    return img.resize(size, Image.Resampling.LANCZOS)
 
 
 #: Pictures promised never to change again (:func:`freeze`) -> what is known of them: their
