@@ -139,3 +139,17 @@ def test_the_fingerprint_follows_a_file_the_definition_names_outside_its_folder(
     assert _parsed.cache_info().hits == hits + 1
     (root / "g" / "game.yaml").write_text("id: g\nart: [../art.png\n")  # broken: no manifest
     assert build_fingerprint("g", {}, root) != second
+
+
+def test_a_file_is_written_whole_beside_no_leftover(tmp_path: Path) -> None:
+    import stat
+
+    from tts_builder.writer import write_file
+
+    target = tmp_path / "new" / "entry.bin"  # the folder is made on the first write
+    write_file(target, b"one")
+    write_file(target, b"two", durable=False)
+    assert target.read_bytes() == b"two" and [p.name for p in target.parent.iterdir()] == [
+        "entry.bin"
+    ]
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600  # as tempfile.mkstemp made them
