@@ -153,10 +153,11 @@ def test_template_filters_and_strict_undefined(tmp_path: Any) -> None:
 
 def _escaped_char_by_char(s: str) -> str:
     named = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-    return '"' + "".join(
+    inner = "".join(
         named.get(ch) or (f"\\{ord(ch):03d}" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch)
         for ch in s
-    ) + '"'
+    )
+    return f'"{inner}"'
 
 
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))))

@@ -558,7 +558,10 @@ def test_game_object_copies_its_fields_deeply_in_order():
 
 
 _JSON_ATOMS = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
     st.text(),
 )
 
