@@ -118,3 +118,38 @@ def test_a_definition_is_parsed_once_per_text(tmp_path: Path) -> None:
     (root / "g" / "game.yaml").write_text("id: g\nname: changed\n")
     assert read_definition("g", root).data == {"id": "g", "name": "changed"}
     assert _parsed.cache_info().maxsize is not None  # bounded
+
+
+def test_the_fingerprint_follows_a_file_the_definition_names_outside_its_folder(
+    tmp_path: Path,
+) -> None:
+    from tts_builder.definition import _parsed
+    from tts_builder.fingerprint import build_fingerprint
+
+    root = tmp_path / "assets"
+    (root / "g").mkdir(parents=True)
+    (root / "art.png").write_bytes(b"one")
+    (root / "g" / "game.yaml").write_text("id: g\nart: {x: ../art.png}\n")
+    first = build_fingerprint("g", {}, root)
+    (root / "art.png").write_bytes(b"two")
+    second = build_fingerprint("g", {}, root)
+    assert first != second
+    hits = _parsed.cache_info().hits
+    build_fingerprint("g", {}, root)  # the definition parsed as the build parses it, once
+    assert _parsed.cache_info().hits == hits + 1
+    (root / "g" / "game.yaml").write_text("id: g\nart: [../art.png\n")  # broken: no manifest
+    assert build_fingerprint("g", {}, root) != second
+
+
+def test_a_file_is_written_whole_beside_no_leftover(tmp_path: Path) -> None:
+    import stat
+
+    from tts_builder.writer import write_file
+
+    target = tmp_path / "new" / "entry.bin"  # the folder is made on the first write
+    write_file(target, b"one")
+    write_file(target, b"two", durable=False)
+    assert target.read_bytes() == b"two" and [p.name for p in target.parent.iterdir()] == [
+        "entry.bin"
+    ]
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600  # as tempfile.mkstemp made them

@@ -320,3 +320,23 @@ def test_garbage_anywhere_never_raises(game):
             check_geometry({**b.save, key: junk}, sizes, b.positions)
     broken = [*b.save.get("SnapPoints", []), {"Position": {"x": "a", "y": None, "z": 1}}]
     check_geometry({**b.save, "SnapPoints": broken}, sizes, b.positions)
+
+
+def test_the_bounding_box_filter_keeps_every_pair_that_interpenetrates() -> None:
+    import random
+    from itertools import combinations
+
+    from tts_builder import geometry as geo
+    from tts_builder.save.geometry_checks import _pairs_that_may_overlap
+
+    rng = random.Random(5)
+    rects = []
+    for _ in range(120):
+        centre = (rng.uniform(-6, 6), rng.uniform(-6, 6))
+        size = (rng.uniform(0.1, 4), rng.uniform(0.1, 4))
+        rects.append(geo.Rect(centre, size, rng.choice([0.0, 90.0, 180.0, rng.uniform(0, 360)])))
+    rects += [geo.Rect((0.0, 0.0), (2.0, 2.0)), geo.Rect((2.0 - 5e-4, 0.0), (2.0, 2.0))]  # touching
+    kept = {(id(a), id(b)) for a, b in _pairs_that_may_overlap(rects, lambda r: r, 1e-3)}
+    exact = [(a, b) for a, b in combinations(rects, 2) if geo.rects_overlap(a, b, 1e-3)]
+    assert exact and all((id(a), id(b)) in kept for a, b in exact)
+    assert len(kept) < len(rects) * (len(rects) - 1) // 2 // 4  # most pairs skipped

@@ -188,3 +188,15 @@ def test_tokenizer_tracks_lines_through_long_strings_and_escapes() -> None:
     source = 'a = [[x\ny]]\nb = "p\\\nq"\n--[[ c\nd ]] e = 1\n'
     names = [(t.value, t.line) for t in tokenize(source) if t.kind == "name"]
     assert names == [("a", 1), ("b", 3), ("e", 6)]
+
+
+def test_constructor_nil_is_found_past_nested_brackets_only_at_its_own_depth() -> None:
+    source = "local t = { f(nil, 2), g[h(nil)], {nil, 1}, nil, 3 }\n"
+    holes = [h for h in lint(source, "c") if h.rule == "len-hole"]
+    # the inner {nil, 1} and the outer constructor's own nil; those inside calls are arguments
+    assert len(holes) == 2
+
+
+def test_a_letter_outside_ascii_is_a_syntax_hit_not_a_crash() -> None:
+    hits = lint("local x = 1\nlocal é = 2\n", "c")
+    assert [(h.line, h.rule) for h in hits] == [(2, "syntax")]

@@ -149,3 +149,26 @@ def test_template_filters_and_strict_undefined(tmp_path: Any) -> None:
     with pytest.raises(jinja2.UndefinedError):
         render("t.j2", {"s": "x"}, tmp_path)
     assert environment(tmp_path).autoescape is False
+
+
+def _escaped_char_by_char(s: str) -> str:
+    named = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    inner = "".join(
+        named.get(ch) or (f"\\{ord(ch):03d}" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch)
+        for ch in s
+    )
+    return f'"{inner}"'
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))))
+def test_a_string_without_specials_is_quoted_as_it_is_and_any_other_escaped(s: str) -> None:
+    assert lua_string(s) == _escaped_char_by_char(s)
+    assert lua_string("plain é 漢") == '"plain é 漢"'
+
+
+@given(st.text())
+def test_xml_escape_passes_plain_text_through_and_replaces_the_rest(s: str) -> None:
+    from tts_builder.lua.literal import _XML, _xml_allowed
+
+    want = "".join(_XML.get(ch) or (ch if _xml_allowed(ord(ch)) else "\ufffd") for ch in s)
+    assert xml_escape(s) == want

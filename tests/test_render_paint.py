@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from PIL import Image
 
 from tts_builder.render import layout
@@ -147,3 +148,37 @@ def test_a_layout_drawn_on_an_opaque_rgb_canvas_is_the_rgba_drawing_converted() 
         canvas = Image.new("RGB", (w, h), elements[0]["fill"])
         rgb = layout.render_layout(elements, (w, h), {}, {"art": art}.__getitem__, canvas=canvas)
         assert rgb.mode == "RGB" and rgb.tobytes() == rgba.convert("RGB").tobytes(), elements
+
+
+@pytest.mark.parametrize("mode", ["RGB", "RGBA opaque", "RGBA", "L", "P"])
+@pytest.mark.parametrize("size", [(1, 1), (37, 20), (90, 61), (300, 7)])
+def test_resizing_gives_the_pixels_of_pillows_rgba_lanczos(mode: str, size: tuple[int, int]):
+    from tts_builder.render.layout import resize_rgba
+
+    rng = random.Random(f"{mode}{size}")
+    img = Image.frombytes("RGBA", (83, 59), rng.randbytes(83 * 59 * 4))
+    img.paste((200, 30, 90, 255), (10, 10, 60, 40))  # a flat patch: ringing at its edges
+    if mode == "RGBA opaque":
+        img.putalpha(255)
+    elif mode != "RGBA":
+        img = img.convert(mode)
+    want = img.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
+    got = resize_rgba(img, size)
+    assert (got.mode, got.size, got.tobytes()) == (want.mode, want.size, want.tobytes())
+    want = img.resize(size, Image.Resampling.LANCZOS)
+    got = layout.resample(img, size)
+    assert (got.mode, got.size, got.tobytes()) == (want.mode, want.size, want.tobytes())
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_the_fonts_characters_are_fonttools_best_cmaps(bold: bool) -> None:
+    from fontTools.ttLib import TTFont
+
+    from tts_builder.render import fonts
+
+    path = fonts.FONT_DIR / fonts.FONT_FILES[bold]
+    with TTFont(str(path), lazy=True) as face:
+        want = frozenset(face.getBestCmap())
+    assert fonts._format12_codepoints(path.read_bytes()) == want
+    assert fonts.missing_glyphs("Zwölf Tiere ✓ 漢", bold) == "漢"
+    assert fonts._format12_codepoints(b"not a font") is None

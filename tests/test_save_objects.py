@@ -555,3 +555,40 @@ def test_game_object_copies_its_fields_deeply_in_order():
     assert odd == {"x": [1]}
     assert game_object("Custom_Token", "a1b2c3")["AltLookAngle"]["x"] == 0.0
     assert list(made["CustomImage"]) == ["b", "a"]
+
+
+_JSON_ATOMS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        _JSON_ATOMS,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4),
+            st.lists(inner, max_size=3).map(tuple),
+            st.dictionaries(st.text(max_size=5), inner, max_size=4),
+        ),
+        max_leaves=30,
+    )
+)
+def test_save_text_is_json_dumps_indented_text(value) -> None:
+    save = {"SaveName": value}
+    assert dumps(save) == (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def test_save_text_of_values_json_reports_is_json_dumps_text_or_its_error() -> None:
+    class Number(float):
+        pass
+
+    odd = {"a": Number(1.5), "b": {3: True}}  # a float subclass, an int key: json's way
+    assert dumps(odd) == b'{\n  "a": 1.5,\n  "b": {\n    "3": true\n  }\n}\n'
+    for bad in ({"a": math.nan}, {"a": {1, 2}}):
+        with pytest.raises((ValueError, TypeError)):
+            dumps(bad)

@@ -95,7 +95,8 @@ def _named_files(value: Any, folder: Path) -> set[Path]:
 def build_fingerprint(game: str, request: Mapping[str, Any], assets_root: Path | None) -> str:
     """The digest of everything ``build`` reads for ``game`` under ``request`` (the options:
     output folder, base URL, variant asked for). Raises BuildError for an unknown game."""
-    from .definition import DEFINITION_FILE, find_game
+    from .definition import DEFINITION_FILE, find_game, read_definition
+    from .errors import BuildError
 
     source = find_game(game, assets_root)
     folder = source.folder.resolve()
@@ -105,12 +106,9 @@ def build_fingerprint(game: str, request: Mapping[str, Any], assets_root: Path |
     _hash_files(digest, folder, _files_under(folder))
     definition = folder / DEFINITION_FILE
     if definition.is_file():
-        import yaml
-
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        try:
-            data = yaml.load(definition.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
-        except (yaml.YAMLError, UnicodeDecodeError):
+        try:  # parsed as the build parses it (once per text: the build's parse is this one)
+            data = read_definition(game, assets_root).data
+        except BuildError:
             data = None  # the build reports it; a broken definition never gets a manifest
         for path in sorted(_named_files(data, folder)):
             digest.update(f"outside {path}\n".encode())

@@ -8,11 +8,27 @@ old folder untouched. Single files (e.g. a save installed into TTS) use :func:`w
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
+
+#: Numbers the temporary files of this process (with its pid: unique among live writers).
+_TEMP_SERIAL = itertools.count()
+
+
+def _temp_file(path: Path) -> tuple[int, str]:
+    """A new file beside ``path`` for this process only (created exclusively, mode 0600, as
+    ``tempfile.mkstemp`` makes them, without drawing a random name for each); (fd, its path)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        tmp = f"{path.parent}{os.sep}.{path.name}.{os.getpid()}-{next(_TEMP_SERIAL)}.tmp"
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:  # left by a dead process of the same pid: take the next
+            continue
 
 
 def write_file(path: Path, data: bytes, durable: bool = True) -> None:
@@ -21,10 +37,10 @@ def write_file(path: Path, data: bytes, durable: bool = True) -> None:
     ``durable`` flushes the bytes to disk before the rename; a cache whose entries check
     themselves (:class:`DirCache`) may skip that, a torn entry reading as a miss."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = _temp_file(path)
     except FileNotFoundError:  # the folder first (most writes find it there)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = _temp_file(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

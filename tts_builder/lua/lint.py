@@ -19,6 +19,7 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from .bundle import is_bundle, unbundle
 
@@ -36,8 +37,7 @@ class LintHit:
         return f"{self.chunk}:{self.line}: [{self.rule}] {self.message}"
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """A Lua token: kind is name, number, string, op or eof."""
 
     kind: str
@@ -46,12 +46,22 @@ class Token:
 
 
 _OPS = ("...", "..", "==", "~=", "<=", ">=", "::", "//", "<<", ">>", "!=")
-_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER_RE = re.compile(
     r"0[xX](?:[0-9a-fA-F]*\.?[0-9a-fA-F]*)(?:[pP][+-]?[0-9]+)?"
     r"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 )
 _LONG_OPEN_RE = re.compile(r"\[(=*)\[")
+
+
+#: One token or gap at a position: whitespace, a newline, a name, a number, the start of a
+#: comment, long string or quoted string (read by the code below), else an operator (the longest
+#: of :data:`_OPS`, else one character).
+_SCAN_RE = re.compile(
+    r"(?P<space>[ \t\r\f\v]+)|(?P<newline>\n)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+    rf"|(?P<number>{_NUMBER_RE.pattern})|(?P<special>--|\[=*\[|[\"'])"
+    rf"|(?P<op>{'|'.join(re.escape(op) for op in _OPS)}|.)",
+    re.S,
+)
 
 
 def tokenize(source: str) -> list[Token]:
@@ -61,47 +71,36 @@ def tokenize(source: str) -> list[Token]:
     parse check reports it).
     """
     tokens: list[Token] = []
+    append, scan, new = tokens.append, _SCAN_RE.match, tuple.__new__  # Token(...), quicker
     i, line, n = 0, 1, len(source)
     while i < n:
-        ch = source[i]
-        if ch == "\n":
+        m = scan(source, i)
+        assert m is not None  # the last alternative matches any character
+        kind, end = m.lastgroup, m.end()
+        if kind == "space":
+            pass
+        elif kind == "newline":
             line += 1
-            i += 1
-        elif ch in " \t\r\f\v":
-            i += 1
-        elif source.startswith("--", i):
-            long = _LONG_OPEN_RE.match(source, i + 2)
+        elif kind != "special":
+            append(new(Token, (kind, m.group(), line)))
+        elif m.group() == "--":
+            long = _LONG_OPEN_RE.match(source, end)
             if long:
                 end = _long_end(source, long.end(), long.group(1))
                 line += source.count("\n", i, end)
-                i = end
             else:
-                end = source.find("\n", i)
-                i = n if end < 0 else end
-        elif ch == "[" and (long := _LONG_OPEN_RE.match(source, i)):
-            end = _long_end(source, long.end(), long.group(1))
-            tokens.append(Token("string", source[long.end():end - len(long.group(0))], line))
+                found = source.find("\n", i)
+                end = n if found < 0 else found
+        elif m.group()[0] == "[":
+            level = m.group()[1:-1]
+            end = _long_end(source, m.end(), level)
+            append(Token("string", source[m.end():end - len(m.group())], line))
             line += source.count("\n", i, end)
-            i = end
-        elif ch in "\"'":
-            value, end = _quoted(source, i)
-            tokens.append(Token("string", value, line))
-            line += source.count("\n", i, end)
-            i = end
-        elif ch.isdigit() or (ch == "." and i + 1 < n and source[i + 1].isdigit()):
-            m = _NUMBER_RE.match(source, i)
-            assert m is not None
-            tokens.append(Token("number", m.group(0), line))
-            i = m.end()
-        elif ch.isalpha() or ch == "_":
-            m = _NAME_RE.match(source, i)
-            assert m is not None
-            tokens.append(Token("name", m.group(0), line))
-            i = m.end()
         else:
-            op = next((o for o in _OPS if source.startswith(o, i)), ch)
-            tokens.append(Token("op", op, line))
-            i += len(op)
+            value, end = _quoted(source, i)
+            append(Token("string", value, line))
+            line += source.count("\n", i, end)
+        i = end
     tokens.append(Token("eof", "", line))
     return tokens
 
@@ -160,6 +159,13 @@ _DEPRECATED = {
     "filterObjectEnterContainer": "deprecated: use tryObjectEnterContainer",
 }
 _FORMAT_SPEC_RE = re.compile(r"%[-+ #0]*[0-9]*(?:\.[0-9]*)?([a-zA-Z%])")
+#: Every operator a rule of :meth:`_Linter.check_op` looks at.
+_LINTED_OPS = frozenset(("//", "&", "|", "~", "<<", ">>", "!=", "%"))
+#: Every name a rule of :meth:`_Linter.check_name` starts from (any other name is skipped).
+_LINTED_NAMES = frozenset((
+    *_DEPRECATED, *_LUA53_MEMBERS, *_NOT_IN_TTS, "tag", "setNotebookTab", "local", "format",
+    "utf8", "io", "debug", "os", "require", "unpack", "pack", "math", "tonumber", "string",
+))  # fmt: skip
 
 
 class _Linter:
@@ -180,15 +186,19 @@ class _Linter:
         self.hits.append(LintHit(self.chunk, tok.line, rule, message))
 
     def at(self, k: int) -> Token:
-        return self.tokens[min(max(k, 0), len(self.tokens) - 1)]
+        """The token at ``k``, clamped to the first and the last (eof)."""
+        tokens = self.tokens
+        if 0 <= k < len(tokens):
+            return tokens[k]
+        return tokens[0] if k < 0 else tokens[-1]
 
     def is_op(self, k: int, value: str) -> bool:
-        tok = self.at(k)
-        return tok.kind == "op" and tok.value == value
+        kind, text, _line = self.at(k)
+        return text == value and kind == "op"
 
     def is_name(self, k: int, value: str | None = None) -> bool:
-        tok = self.at(k)
-        return tok.kind == "name" and (value is None or tok.value == value)
+        kind, text, _line = self.at(k)
+        return kind == "name" and (value is None or text == value)
 
     def global_name(self, k: int) -> bool:
         """Whether the name at ``k`` is not a field (``a.x``, ``a:x``) nor a table key."""
@@ -200,7 +210,8 @@ class _Linter:
     def run(self) -> list[LintHit]:
         for k, tok in enumerate(self.tokens):
             if tok.kind == "op":
-                self.check_op(k, tok)
+                if tok.value in _LINTED_OPS:
+                    self.check_op(k, tok)
             elif tok.kind == "name":
                 self.check_name(k, tok)
         _Traps(self).run()
@@ -225,6 +236,8 @@ class _Linter:
 
     def check_name(self, k: int, tok: Token) -> None:
         name = tok.value
+        if name not in _LINTED_NAMES:
+            return
         field = self.at(k + 2) if self.is_op(k + 1, ".") and self.is_name(k + 2) else None
         member = field.value if field else None
         if name in _DEPRECATED and self.global_name(k):
@@ -332,6 +345,10 @@ _BIT32_SHIFTS = frozenset(("arshift", "lshift", "rshift", "lrotate", "rrotate", 
                            "extract"))  # fmt: skip
 _PATTERN_FUNCTIONS = frozenset(("find", "match", "gmatch", "gsub"))
 _FLOAT_SPECS = frozenset("eEgGaAf")
+#: Every name a rule of :meth:`_Traps.check_name` starts from (any other name is skipped).
+_TRAP_NAMES = frozenset((
+    "local", "error", "math", "bit32", "table", "tostring", "unpack", *_PATTERN_FUNCTIONS,
+))  # fmt: skip
 
 
 @dataclass
@@ -351,8 +368,9 @@ def _blocks(tokens: list[Token]) -> tuple[list[_Block], list[tuple[_Block, ...]]
     blocks: list[_Block] = []
     inside: list[tuple[_Block, ...]] = []
     pending: _Block | None = None  # a for/while whose 'do' has not come yet
+    enclosing: tuple[_Block, ...] = ()  # tuple(stack), made again only when the stack changes
     for k, tok in enumerate(tokens):
-        inside.append(tuple(stack))
+        inside.append(enclosing)
         if tok.kind != "name":
             continue
         word = tok.value
@@ -369,13 +387,34 @@ def _blocks(tokens: list[Token]) -> tuple[list[_Block], list[tuple[_Block, ...]]
             pending = None
             stack.append(block)
             blocks.append(block)
+            enclosing = tuple(stack)
         elif word in _OPENERS:
             block = _Block(word, k)
             stack.append(block)
             blocks.append(block)
+            enclosing = tuple(stack)
         elif word in _CLOSERS and stack:
             stack.pop().end = k
+            enclosing = tuple(stack)
     return blocks, inside
+
+
+def _closers(tokens: list[Token]) -> dict[int, int]:
+    """For each opening bracket (any of ``([{``), the index of the bracket that closes it (any
+    of ``)]}``: brackets are counted, not matched by kind), else of the eof token."""
+    found: dict[int, int] = {}
+    open_at: list[int] = []
+    for j, (kind, value, _line) in enumerate(tokens):
+        if kind != "op":
+            continue
+        if value in ("(", "[", "{"):
+            open_at.append(j)
+        elif value in (")", "]", "}") and open_at:
+            found[open_at.pop()] = j
+    eof = len(tokens) - 1
+    for j in open_at:
+        found[j] = eof
+    return found
 
 
 def _loop_owner(enclosing: tuple[_Block, ...], kind: str) -> _Block | None:
@@ -435,6 +474,7 @@ class _Traps:
         self.lint = linter
         self.tokens = linter.tokens
         self.blocks, self.inside = _blocks(self.tokens)
+        self.closers = _closers(self.tokens)
         self.string_names = self._string_names()
         self.holey = self._holey_tables()
 
@@ -460,6 +500,8 @@ class _Traps:
 
     def check_name(self, k: int, tok: Token) -> None:
         lint, name = self.lint, tok.value
+        if name not in _TRAP_NAMES:
+            return
         dotted = lint.is_op(k + 1, ".") and lint.is_name(k + 2)
         member = self.tokens[k + 2].value if dotted else None
         is_global = lint.global_name(k)
@@ -585,14 +627,12 @@ class _Traps:
 
     def check_constructor(self, k: int) -> None:
         close = self._close(k)
-        depth, j = 0, k + 1
-        while j < close:
+        j = k + 1
+        while j < close:  # at the constructor's own depth: a nested bracket is skipped whole
             t = self.tokens[j]
             if t.kind == "op" and t.value in "([{":
-                depth += 1
-            elif t.kind == "op" and t.value in ")]}":
-                depth -= 1
-            elif depth == 0 and t.kind == "name" and t.value == "nil":
+                j = self._close(j)
+            elif t.kind == "name" and t.value == "nil":
                 before, after = self.tokens[j - 1], self.tokens[j + 1]
                 positional = before.kind == "op" and before.value in ("{", ",", ";")
                 if positional and after.kind == "op" and after.value in (",", ";", "}"):
@@ -648,19 +688,8 @@ class _Traps:
     # ---- helpers -----------------------------------------------------------------------
 
     def _close(self, open_k: int) -> int:
-        """Index of the bracket closing the one at ``open_k``."""
-        depth = 0
-        for j in range(open_k, len(self.tokens)):
-            t = self.tokens[j]
-            if t.kind == "op" and t.value in "([{":
-                depth += 1
-            elif t.kind == "op" and t.value in ")]}":
-                depth -= 1
-                if depth == 0:
-                    return j
-            elif t.kind == "eof":
-                return j
-        return len(self.tokens) - 1
+        """Index of the bracket closing the one at ``open_k`` (see :func:`_closers`)."""
+        return self.closers.get(open_k, len(self.tokens) - 1)
 
     def _arg_start(self, open_k: int, n: int) -> int | None:
         """Index of the first token of the ``n``-th argument of the call opened at ``open_k``."""

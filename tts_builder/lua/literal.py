@@ -9,14 +9,19 @@ MoonSharp strings are UTF-16 and ``\\ddd`` escapes of UTF-8 bytes would corrupt 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 _NAMED = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: A character :func:`lua_string` escapes or refuses (a string without any is quoted as it is).
+_LUA_SPECIAL_RE = re.compile(r'[\x00-\x1f\x7f"\\\ud800-\udfff]')
 _MAX_EXACT_INT = 2**53
 
 
 def lua_string(s: str) -> str:
     """A double-quoted Lua string literal for ``s`` (valid in Lua 5.2 and MoonSharp)."""
+    if _LUA_SPECIAL_RE.search(s) is None:
+        return f'"{s}"'
     out = ['"']
     for ch in s:
         code = ord(ch)
@@ -77,6 +82,8 @@ def lua_literal(value: Any) -> str:
 
 _XML = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;",
         "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
+#: A character :func:`xml_escape` replaces (a string without any is returned as it is).
+_XML_SPECIAL_RE = re.compile("[&<>\"'\x00-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _xml_allowed(code: int) -> bool:
@@ -93,6 +100,8 @@ def xml_escape(s: str) -> str:
     attribute-value normalisation keeps them); characters XML 1.0 forbids (NUL and other
     control characters, lone surrogates, U+FFFE/U+FFFF) become U+FFFD.
     """
+    if _XML_SPECIAL_RE.search(s) is None:
+        return s
     out = []
     for ch in s:
         if ch in _XML:

@@ -183,10 +183,37 @@ def check_seats(save: Mapping[str, Any], out: _Out) -> None:
             "HandTrigger for them (no seat, so no player can sit there)")  # fmt: skip
 
 
+#: How much nearer than a rule's tolerance two bounding boxes' overlap must be for
+#: :func:`_pairs_that_may_overlap` to skip the pair (rounding of the exact test aside).
+_BOX_MARGIN = 1e-9
+
+
+def _pairs_that_may_overlap(
+    items: Sequence[Any], rect: Callable[[Any], geo.Rect], tolerance: float
+) -> Iterator[tuple[Any, Any]]:
+    """The pairs of ``items`` (in ``combinations`` order) whose rectangles' bounding boxes
+    overlap by more than ``tolerance`` on both axes: any other pair cannot have
+    ``rects_overlap(a, b, tolerance)``, since how deep two convex shapes interpenetrate (the
+    least overlap along any direction, which the separating-axis test finds) is at most their
+    overlap along x or z. Skipping them saves the exact test for most pairs of a table."""
+    boxes = []
+    for item in items:
+        corners = rect(item).corners()
+        xs, zs = [c[0] for c in corners], [c[1] for c in corners]
+        boxes.append((min(xs), max(xs), min(zs), max(zs)))
+    near = tolerance - _BOX_MARGIN
+    for (i, a), (j, b) in combinations(enumerate(items), 2):
+        ax0, ax1, az0, az1 = boxes[i]
+        bx0, bx1, bz0, bz1 = boxes[j]
+        if min(ax1, bx1) - max(ax0, bx0) > near and min(az1, bz1) - max(az0, bz0) > near:
+            yield a, b
+
+
 def check_interpenetration(placed: Sequence[_Placed], out: _Out) -> None:
     """No two resting objects overlap in plan and in height at load (stacks and decks are one
     object each; containers and zones aside)."""
-    for a, b in combinations([p for p in placed if p.rect is not None], 2):
+    footed = [p for p in placed if p.rect is not None]
+    for a, b in _pairs_that_may_overlap(footed, lambda p: p.rect, 1e-3):
         assert a.rect is not None and b.rect is not None
         a_top = a.top if a.top is not None else a.bottom
         b_top = b.top if b.top is not None else b.bottom
@@ -347,8 +374,9 @@ def check_positions(
     """Every position a script uses lies on the table, and on a printed board maps through the
     model onto the printed cell it means (and not inside the board)."""
     sized = [p for p in positions if p.size[0] > 0 and p.size[1] > 0]
-    for a, b in combinations(sized, 2):
-        if geo.rects_overlap(a.rect(), b.rect(), 1e-3):
+    rects = {id(p): p.rect() for p in sized}
+    for a, b in _pairs_that_may_overlap(sized, lambda p: rects[id(p)], 1e-3):
+        if geo.rects_overlap(rects[id(a)], rects[id(b)], 1e-3):
             out("LuaScript", f"positions {a.label!r} and {b.label!r} overlap: what the script "
                 "puts there interpenetrates")  # fmt: skip
     by_guid = {o["GUID"]: o for o in _list(save.get("ObjectStates"))
