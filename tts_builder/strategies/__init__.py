@@ -6,10 +6,11 @@ chosen by an input key instead of the config, ``variant_input(data, variant) -> 
 Generators are built from the game's own rule config, so a designer's change to the numbers
 changes what is generated.
 
-A module may declare ``READS = {function name: (top-level rule-config keys its generator reads,
-...)}``. Builds whose configs agree on those keys (a game's variants, mostly) get the same
-generator object, so ``verify`` draws its inputs once per game and runs them through every
-variant's Lua and Python (:func:`tts_builder.verify.check_functions`). A function without an
+A module may declare ``READS = {function name: (rule-config keys its generator reads, ...)}``,
+each key a top-level name or a dotted path into nested mappings (``"setup.males"``). Builds
+whose configs agree on those keys (a game's variants, mostly) get the same generator object, so
+``verify`` draws its inputs once per game and runs them through every variant's Lua and Python
+(:func:`tts_builder.verify.check_functions`). A function without an
 entry reads the whole config: shared only between equal configs.
 """
 
@@ -63,10 +64,18 @@ def generator_key(
     """What a function's generator is built from: the game, the function, the values of the
     config keys it reads (``None``: every key), the player counts and ``malformed``."""
     keys = sorted(config) if reads is None else sorted(reads)
-    read = {key: config.get(key) for key in keys}
+    read = {key: config_value(config, key) for key in keys}
     return json.dumps(
         [game_id, name, read, list(players), malformed], sort_keys=True, default=str
     )
+
+
+def config_value(config: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted ``path`` of ``config`` (None where a step is missing)."""
+    value: Any = config
+    for step in path.split("."):
+        value = value.get(step) if isinstance(value, Mapping) else None
+    return value
 
 
 def config_reads(game_id: str) -> Reads:

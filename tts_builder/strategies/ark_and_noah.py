@@ -30,7 +30,7 @@ _ARK = ("colors", "ark")
 #: ``players_entry`` has none: it looks for ``players`` tables in the whole config.
 READS: dict[str, tuple[str, ...]] = {
     "enclosures": _ARK,
-    "load_pair": (*_ARK, "species", "loading"),
+    "load_pair": (*_ARK, "species", "loading.cost", "loading.capacity"),
     "final_scoring": ("colors",),
     "bonus_update": ("colors", "actions", "bonus_max"),
     "phase_two_order": ("colors", "actions"),
@@ -40,11 +40,11 @@ READS: dict[str, tuple[str, ...]] = {
     "building_vp": (),
     "load_cost": ("colors", "species"),
     "deluge_order": ("colors",),
-    "game_end": ("end",),
+    "game_end": ("end.min_rounds",),
     "seating": ("colors",),
-    "starting_deal": ("setup",),
+    "starting_deal": ("setup.males", "setup.females"),
     "may_act": ("colors",),
-    "trade_may": ("colors", "trading"),
+    "trade_may": ("colors", "trading.draws"),
     "exchange": ("species",),
     "taming_picks": ("colors", "actions"),
     "pair_squares": _ARK,
