@@ -76,7 +76,8 @@ def test_ark_and_noah_family_shares_the_generators_that_read_nothing_it_changes(
     reads = config_reads("ark-and-noah")
     shared = {name for name in base if base[name] is family[name]}
     expected = {
-        name for name, keys in reads.items()
+        name
+        for name, keys in reads.items()
         if all(config_value(configs[None], k) == config_value(configs["family"], k) for k in keys)
     }
     assert shared == expected and len(shared) >= 15

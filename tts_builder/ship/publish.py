@@ -78,7 +78,9 @@ def png_optimizer(cache: MutableMapping[str, bytes] | None = None) -> Optimizer 
     from importlib.metadata import version
 
     options = {
-        **OXIPNG_OPTIONS, "libdeflater": OXIPNG_DEFLATE_LEVEL, "target": TARGET_RATIO,
+        **OXIPNG_OPTIONS,
+        "libdeflater": OXIPNG_DEFLATE_LEVEL,
+        "target": TARGET_RATIO,
         "strong": {"filter": "brute", "zopfli": STRONG_ZOPFLI_ITERATIONS},
     }
     tag = f"oxipng:{version('pyoxipng')}:{json.dumps(options, sort_keys=True)}"

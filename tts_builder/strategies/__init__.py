@@ -65,9 +65,7 @@ def generator_key(
     config keys it reads (``None``: every key), the player counts and ``malformed``."""
     keys = sorted(config) if reads is None else sorted(reads)
     read = {key: config_value(config, key) for key in keys}
-    return json.dumps(
-        [game_id, name, read, list(players), malformed], sort_keys=True, default=str
-    )
+    return json.dumps([game_id, name, read, list(players), malformed], sort_keys=True, default=str)
 
 
 def config_value(config: Mapping[str, Any], path: str) -> Any:
