@@ -92,6 +92,7 @@ def test_declared_reads_are_all_a_generator_reads(game: str) -> None:
     players = load_definition(game).players
     module = _module(game)
     base = configs[None]
+    assert set(config_reads(game)) <= set(module.strategies(base, players))  # no stray name
     for variant, config in configs.items():
         if variant is None:
             continue
