@@ -9,12 +9,19 @@ twin and an input strategy (:meth:`Engines.contract_gaps` names each one missing
 refuses bad input with one declared error kind: ``RuleError(code)`` in rules_ref, the string
 ``"rule_error:<code>: <detail>"`` in Lua; two refusals agree when their codes are equal. Any
 other exception on either side is a crash, and a crash never agrees.
+
+Inputs are generated once per game: a check that passes keeps the inputs it drew, by generator
+object, and a later check with the same generator (another variant of the game whose config
+agrees on what the generator reads, see ``tts_builder.strategies``) runs those inputs through
+its own builds instead of drawing them again. Any disagreement there is searched for and shrunk
+by Hypothesis as usual, on the same seed.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import pickle
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -240,14 +247,56 @@ def check_function(
     return check_functions([engines], name, strategy, examples, seed)[0]
 
 
+@dataclass
+class Drawn:
+    """The inputs one passing check drew from a generator (pickled: pristine for every build),
+    and how many of them were distinct."""
+
+    strategy: Any  # kept alive, so that its id is not reused while the entry exists
+    inputs: list[bytes]
+    distinct: int
+
+
+#: Inputs drawn by passing checks, by (game, id of the generator, examples, seed); the entries
+#: of one game at a time (a game's variants share generators, other games do not).
+_DRAWN: dict[tuple[str, int, int, int], Drawn] = {}
+
+
+def forget_drawn_inputs() -> None:
+    """Drop every kept input: the next check of each generator draws its inputs again."""
+    _DRAWN.clear()
+
+
+def _drawn_key(builds: list[Engines], strategy: Any, examples: int, seed: int) -> tuple:
+    return (builds[0].game_id, id(strategy), examples, seed)
+
+
+def _keep_drawn(key: tuple, drawn: Drawn) -> None:
+    if any(other[0] != key[0] for other in _DRAWN):
+        _DRAWN.clear()  # another game's inputs: no build of this game shares them
+    _DRAWN[key] = drawn
+
+
+def _replay(builds: list[Engines], runs: list[int], name: str, drawn: Drawn) -> bool:
+    """Whether every kept input agrees in each build ``runs`` names (False at the first that
+    does not)."""
+    for data in drawn.inputs:
+        for index in runs:
+            inp = pickle.loads(data)  # noqa: S301 - our own pickles of generated inputs
+            if not agree(builds[index].lua(name, inp), builds[index].python(name, inp)):
+                return False
+    return True
+
+
 def check_functions(
     builds: list[Engines], name: str, strategy: Any, examples: int, seed: int
 ) -> list[FunctionResult]:
-    """:func:`check_function` for builds that share one input strategy (a game's variants with
-    the same rule config): each input is generated once and run through every build's two
-    engines (once for builds with the same script and config), so a disagreement in any build
-    fails the run and is shrunk. A build's mismatch is the last input it disagreed on: the
-    shrunk one for a build that fails on it."""
+    """:func:`check_function` for builds that share one input strategy (a game's variants whose
+    configs agree on what it reads): each input is generated once and run through every build's
+    two engines (once for builds with the same script and config), so a disagreement in any
+    build fails the run and is shrunk. Inputs a passing check drew from ``strategy`` before
+    (for another variant of the game) are run again rather than drawn again. A build's mismatch
+    is the last input it disagreed on: the shrunk one for a build that fails on it."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as with_seed
 
@@ -256,8 +305,13 @@ def check_functions(
         key = (engines.global_script, json.dumps(engines.config, sort_keys=True, default=str))
         same.setdefault(key, index)
     runs = sorted(set(same.values()))
+    drawn_key = _drawn_key(builds, strategy, examples, seed)
+    kept = _DRAWN.get(drawn_key)
+    if kept is not None and kept.strategy is strategy and _replay(builds, runs, name, kept):
+        return [FunctionResult(name, kept.distinct, None) for _ in builds]
     failures: dict[int, Mismatch] = {}
     seen: set[str] = set()
+    inputs: list[bytes] = []
 
     @with_seed(seed)
     @settings(
@@ -270,6 +324,7 @@ def check_functions(
     @given(strategy)
     def same_outcome(inp: Json) -> None:
         seen.add(json.dumps(inp, sort_keys=True))
+        inputs.append(pickle.dumps(inp))
         failed = False
         for index in runs:
             engines = builds[index]
@@ -285,6 +340,8 @@ def check_functions(
     except Exception:  # Hypothesis re-raises the shrunk failure (possibly grouped)
         if not failures:
             raise
+    if not failures:
+        _keep_drawn(drawn_key, Drawn(strategy, inputs, len(seen)))
     results = []
     for engines in builds:
         key = (engines.global_script, json.dumps(engines.config, sort_keys=True, default=str))

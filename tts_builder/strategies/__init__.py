@@ -5,17 +5,30 @@ One module per game (``arche_noah.py`` for ``arche-noah``) with
 chosen by an input key instead of the config, ``variant_input(data, variant) -> {key: value}``.
 Generators are built from the game's own rule config, so a designer's change to the numbers
 changes what is generated.
+
+A module may declare ``READS = {function name: (rule-config keys its generator reads, ...)}``,
+each key a top-level name or a dotted path into nested mappings (``"setup.males"``). Builds
+whose configs agree on those keys (a game's variants, mostly) get the same generator object, so
+``verify`` draws its inputs once per game and runs them through every variant's Lua and Python
+(:func:`tts_builder.verify.check_functions`). A function without an
+entry reads the whole config: shared only between equal configs.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
 from hypothesis import strategies as st
 
 Strategies = dict[str, st.SearchStrategy[Any]]
+Reads = Mapping[str, tuple[str, ...]]
+
+#: Generators handed out so far, by what they are built from (see :func:`generator_key`).
+_SHARED: dict[str, st.SearchStrategy[Any]] = {}
 
 
 WRONG_TYPES = ("x", 1.5, [], {}, True, -1)  # what a malformed payload puts where a key was
@@ -28,8 +41,44 @@ def strategies_for(
     """Every rule function's input generator for ``game_id``; with ``malformed``, some inputs
     lose a key or hold a value of the wrong type there (both engines must refuse them with the
     same rule_error code, or agree)."""
-    found = _module(game_id).strategies(config, players)
-    return {name: with_malformed(s) for name, s in found.items()} if malformed else found
+    module = _module(game_id)
+    reads: Reads = getattr(module, "READS", {})
+    found = module.strategies(config, players)
+    shared = {}
+    for name, strategy in found.items():
+        key = generator_key(game_id, name, config, reads.get(name), players, malformed)
+        if key not in _SHARED:
+            _SHARED[key] = with_malformed(strategy) if malformed else strategy
+        shared[name] = _SHARED[key]
+    return shared
+
+
+def generator_key(
+    game_id: str,
+    name: str,
+    config: Mapping[str, Any],
+    reads: tuple[str, ...] | None,
+    players: tuple[int, int],
+    malformed: bool,
+) -> str:
+    """What a function's generator is built from: the game, the function, the values of the
+    config keys it reads (``None``: every key), the player counts and ``malformed``."""
+    keys = sorted(config) if reads is None else sorted(reads)
+    read = {key: config_value(config, key) for key in keys}
+    return json.dumps([game_id, name, read, list(players), malformed], sort_keys=True, default=str)
+
+
+def config_value(config: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted ``path`` of ``config`` (None where a step is missing)."""
+    value: Any = config
+    for step in path.split("."):
+        value = value.get(step) if isinstance(value, Mapping) else None
+    return value
+
+
+def config_reads(game_id: str) -> Reads:
+    """The config keys each rule function's generator of ``game_id`` declares it reads."""
+    return getattr(_module(game_id), "READS", {})
 
 
 def with_malformed(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:

@@ -8,6 +8,20 @@ from hypothesis import strategies as st
 
 Strategies = dict[str, st.SearchStrategy[Any]]
 
+#: The rule-config keys each function's generator reads (see ``tts_builder.strategies``).
+READS: dict[str, tuple[str, ...]] = {
+    "score_collection": ("animals", "card_values", "chips", "playthroughs"),
+    "pick_order": ("chips",),
+    "setup": (),
+    "offer_size": ("animals", "card_values"),
+    "winners": (),
+    "pick_options": ("cards_per_player_in_offer", "chips"),
+    "seating": (),
+    "turn": (),
+    "bid_range": ("chips",),
+    "pass_start": (),
+}
+
 
 def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
     """Inputs for Arche Noah's rule functions: realistic collections, bids full of ties."""

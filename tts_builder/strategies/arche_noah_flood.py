@@ -22,6 +22,24 @@ from .arche_noah import seating_inputs
 Strategies = dict[str, st.SearchStrategy[Any]]
 Hex = list[int]
 
+_SCENE = ("animals", "terrain", "map", "no_retreat_rows", "flies_over_animals")
+#: The rule-config keys each function's generator reads (see ``tts_builder.strategies``). No
+#: generator reads ``mode`` or ``distinct_species``: the rules mode is an input key (``variant``,
+#: drawn for every build), so all three builds of the game share every generator.
+READS: dict[str, tuple[str, ...]] = {
+    "dice_effect": ("dice", "junior"),
+    "flood_advance": ("terrain", "map", "dice", "junior"),
+    "move_cost": _SCENE,
+    "reaches_ark": _SCENE,
+    "arrival": ("animals", "pieces_per_species"),
+    "seating": (),
+    "next_player": (),
+    "payment": ("junior",),
+    "step_cost": _SCENE,
+    "destinations": _SCENE,
+    "check_flood": _SCENE,
+}
+
 
 def neighbours(r: int, c: int, rows: int, cols: int) -> list[tuple[int, int]]:
     """In-bounds odd-r neighbours of ``(r, c)`` (issue 3 part 1)."""

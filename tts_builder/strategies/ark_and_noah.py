@@ -25,6 +25,32 @@ Shape = tuple[int, int]
 
 MALFORMED = 4  # percent of inputs malformed on purpose
 
+_ARK = ("colors", "ark")
+#: The rule-config keys each function's generator reads (see ``tts_builder.strategies``);
+#: ``players_entry`` has none: it looks for ``players`` tables in the whole config.
+READS: dict[str, tuple[str, ...]] = {
+    "enclosures": _ARK,
+    "load_pair": (*_ARK, "species", "loading.cost", "loading.capacity"),
+    "final_scoring": ("colors",),
+    "bonus_update": ("colors", "actions", "bonus_max"),
+    "phase_two_order": ("colors", "actions"),
+    "ark_shape": (),
+    "hull_status": _ARK,
+    "build_spots": _ARK,
+    "building_vp": (),
+    "load_cost": ("colors", "species"),
+    "deluge_order": ("colors",),
+    "game_end": ("end.min_rounds",),
+    "seating": ("colors",),
+    "starting_deal": ("setup.males", "setup.females"),
+    "may_act": ("colors",),
+    "trade_may": ("colors", "trading.draws"),
+    "exchange": ("species",),
+    "taming_picks": ("colors", "actions"),
+    "pair_squares": _ARK,
+    "edge_text": _ARK,
+}
+
 
 def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
     """Inputs for every rule function of ``rules_ref.ark_and_noah``."""
