@@ -143,16 +143,18 @@ def test_a_sheet_row_is_that_row_of_the_sheet(count: int) -> None:
 
 
 class _Store:
-    """A picture store keeping encoded bands in a dict, counting those it had to make."""
+    """A picture store keeping encoded bands (and cells) in a dict, counting the preview rows
+    it had to make. A new one stands for a new process: the preview cells kept are forgotten."""
 
     def __init__(self) -> None:
         self.cache: dict[str, bytes] = {}
         self.made = 0
+        components.forget_cells()
 
     def encoded(self, spec: object, make) -> bytes:
         key = repr(spec)
         if key not in self.cache:
-            self.made += 1
+            self.made += "preview_row" in key
             self.cache[key] = make()
         return self.cache[key]
 
@@ -194,7 +196,7 @@ def test_a_changed_preview_item_redraws_its_row_only() -> None:
     assert store.made == 3 and sorted(made) == list(range(8))
     store.made, made[:] = 0, []
     changed = components.preview_png(store, _preview_items(sizes, made, tint=50), 3)
-    assert store.made == 1 and made == [0, 1, 2]  # item 2's row: items 0-2
+    assert store.made == 1 and made == [2]  # item 2's row, its other cells known
     assert changed != first
     plain = components.preview_png(_Store(), _preview_items(sizes, [], tint=50), 3)
     assert plain == changed

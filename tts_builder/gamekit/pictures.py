@@ -57,21 +57,22 @@ def preview(
     """The preview sheet's PNG bytes: every ``(label, picture)`` in a grid of ``columns``
     (cells at most ``cell_max`` px), taken out of the build's images (``preview.png``).
 
-    A store keeping encoded bands (the build's, with ``encoded``) gets it band by band
-    (:func:`~tts_builder.render.components.preview_bands_png`, the same bytes): a changed
-    picture recomposes and re-encodes the bands of its preview row only."""
+    A store keeping encoded bands (the build's, with ``encoded``) gets it one band per preview
+    row (:func:`~tts_builder.render.components.preview_png`, the same pixels): a changed
+    picture's row is recomposed and re-encoded, and no other; the pictures' sizes and cells
+    are kept there too."""
     from ..render import render_preview
-    from ..render.components import preview_bands_png
+    from ..render.components import preview_png
 
     spec = {"preview": [[label, spec] for label, (spec, _make) in items]}
 
-    def whole() -> Image.Image:
+    def whole() -> Image.Image:  # a store keeping nothing: the same pixels, drawn at once
         shown = [(label, make) for label, (_spec, make) in items]
         return render_preview(shown, columns=columns, cell_max=cell_max)
 
     def banded() -> bytes:
         sized = [(label, spec, _size(images, spec, make), make) for label, (spec, make) in items]
-        return preview_bands_png(images, sized, columns, cell_max)  # type: ignore[arg-type]
+        return preview_png(images, sized, columns, cell_max)  # type: ignore[arg-type]
 
     images.png("preview", spec, banded if hasattr(images, "encoded") else whole)
     return images.files.pop("images/preview.png")
