@@ -60,12 +60,14 @@ def package_digest() -> str:
 
 #: Pictures kept in memory for reuse (bytes of pixels); more are re-read from the cache.
 MEMO_BYTES = 64 * 2**20
+#: Encoded entries of a cache folder kept in memory (bytes) by a process building into it.
+READ_BYTES = 32 * 2**20
 
 
 #: The pictures this process keeps between builds into one cache folder (``watch``, a warm
 #: process), by the folder: only the latest folder's, so memory stays within MEMO_BYTES and a
 #: build into another folder starts from nothing.
-_KEPT: dict[str, PictureMemo] = {}
+_KEPT: dict[str, tuple[PictureMemo, PictureMemo]] = {}
 
 
 def kept_pictures(cache: MutableMapping[str, bytes]) -> tuple[PictureMemo, bool]:
@@ -73,16 +75,32 @@ def kept_pictures(cache: MutableMapping[str, bytes]) -> tuple[PictureMemo, bool]
     cache folder that can say which entries it holds (``cache.holds(key)``, the writer's
     ``DirCache``) shares them with the process's later builds into it; any other cache gets
     pictures of its own."""
+    kept = _kept(cache)
+    return (kept[0], True) if kept else (_new_memo(MEMO_BYTES), False)
+
+
+def kept_reads(cache: MutableMapping[str, bytes]) -> PictureMemo | None:
+    """The entries of a cache folder this process read or wrote (see :func:`kept_pictures`),
+    to take again while the folder holds them; None for a cache that is no folder."""
+    kept = _kept(cache)
+    return kept[1] if kept else None
+
+
+def _new_memo(budget: int) -> PictureMemo:
     from .render.memo import PictureMemo
 
+    return PictureMemo(budget)
+
+
+def _kept(cache: MutableMapping[str, bytes]) -> tuple[PictureMemo, PictureMemo] | None:
     root = getattr(cache, "root", None)
     if not callable(getattr(cache, "holds", None)) or root is None:
-        return PictureMemo(MEMO_BYTES), False
+        return None
     folder = str(root)
     if folder not in _KEPT:
         _KEPT.clear()
-        _KEPT[folder] = PictureMemo(MEMO_BYTES)
-    return _KEPT[folder], True
+        _KEPT[folder] = (_new_memo(MEMO_BYTES), _new_memo(READ_BYTES))
+    return _KEPT[folder]
 
 
 def forget_pictures() -> None:
@@ -124,6 +142,7 @@ class ImageSet:
         self.rendered = 0  # output images made (not found in the cache)
         self.drawn = 0  # parts drawn (not found in memory or the cache)
         self._memo, self._shared = kept_pictures(cache)
+        self._reads = kept_reads(cache)
         self._local: str | None = None
 
     @staticmethod
@@ -182,17 +201,39 @@ class ImageSet:
             self._remember(keys[1], img)
         return img
 
+    def _read(self, key: str) -> bytes | None:
+        """The cache's entry ``key``: as this process read or wrote it while the cache folder
+        still holds it, else read now."""
+        if self._reads is not None:
+            data = self._reads.get(key)
+            if data is not None and self.cache.holds(key):  # type: ignore[attr-defined]
+                return data
+        data = self.cache.get(key)
+        if data is not None and self._reads is not None:
+            self._reads.add(key, data)
+        return data
+
+    def _write(self, key: str, data: bytes) -> None:
+        self.cache[key] = data
+        if self._reads is not None:
+            self._reads.add(key, data)
+
     def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
         """The bytes ``spec`` describes (e.g. an encoded band of a sheet): from the cache, else
         made by ``make`` and cached."""
-        return cached_bytes(self.cache, spec, make)
+        key = self._key({"encoded": spec})
+        data = self._read(key)
+        if data is None:
+            data = make()
+            self._write(key, data)
+        return data
 
     def png(self, name: str, spec: Any, make: Callable[[], Image.Image | bytes]) -> str:
         """Add ``images/<name>.png``, the picture ``spec`` describes: from the cache, else made
         from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
         keys = self._keys(spec)
         key = keys[0]
-        data = self.cache.get(key)
+        data = self._read(key)
         if data is None:
             img: Image.Image | bytes | None = self._known(spec, keys)
             if img is None:
@@ -200,7 +241,7 @@ class ImageSet:
                 if isinstance(img, Image.Image):
                     self._remember(keys[1], img)
             data = img if isinstance(img, bytes) else self.encode_png(img)
-            self.cache[key] = data
+            self._write(key, data)
             self.rendered += 1
         path = f"{IMAGES_DIR}/{name}.png"
         self.files[path] = data
@@ -208,7 +249,7 @@ class ImageSet:
 
     def encode_png(self, img: Image.Image) -> bytes:
         """:func:`encode_png_through` this build's cache."""
-        return encode_png_through(self.cache, img)
+        return encode_png_through(self.cache, img, self.encoded)
 
     def url(self, rel_path: str) -> str:
         """The URL TTS loads ``rel_path`` from: hosted under --base-url, else a local file."""
@@ -229,11 +270,16 @@ def cached_bytes(cache: MutableMapping[str, bytes], spec: Any, make: Callable[[]
     return data
 
 
-def encode_png_through(cache: MutableMapping[str, bytes], img: Image.Image) -> bytes:
+def encode_png_through(
+    cache: MutableMapping[str, bytes],
+    img: Image.Image,
+    encoded: Callable[[Any, Callable[[], bytes]], bytes] | None = None,
+) -> bytes:
     """:func:`tts_builder.render.encode_png` of ``img`` (the same bytes), each band of a
     picture of several bands known in ``cache`` by a digest of its pixels: a picture redrawn
     with a small change (a preview with one new cell, a table with one recoloured pawn)
-    deflates only the bands that changed."""
+    deflates only the bands that changed (``encoded``: how a band is looked up, by default
+    :func:`cached_bytes` in ``cache``)."""
     from .render.png import BAND_ROWS, ENCODER, encode_band, encode_png, join_bands
 
     if img.mode not in ("RGB", "RGBA") or img.height <= BAND_ROWS:
@@ -243,7 +289,8 @@ def encode_png_through(cache: MutableMapping[str, bytes], img: Image.Image) -> b
         band = img.crop((0, y, img.width, min(img.height, y + BAND_ROWS)))
         pixels = hashlib.sha256(band.tobytes()).hexdigest()
         spec = {"band": [band.mode, band.width, band.height, pixels], "encoder": ENCODER}
-        bands.append(cached_bytes(cache, spec, partial(encode_band, band)))
+        make = partial(encode_band, band)
+        bands.append(encoded(spec, make) if encoded else cached_bytes(cache, spec, make))
     return join_bands(bands)
 
 
