@@ -66,8 +66,8 @@ def test_a_redraw_resamples_nothing_cached_and_draws_the_same_bytes(flood, monke
     first = _table_png(flood, cache)
     assert calls, "the flood table shows images drawn smaller"
     assert first == _uncached(flood)
-    for key in [k for k in cache if k.startswith("table.png")]:
-        del cache[key]  # the picture itself is gone: it is drawn again
+    for key in [k for k in cache if k.startswith(("table.png", "table-layer:"))]:
+        del cache[key]  # the picture itself and its layer are gone: they are drawn again
     calls.clear()
     _new_process(monkeypatch)  # a new process: only the build cache holds them
     assert _table_png(flood, cache) == first
@@ -104,7 +104,7 @@ def test_damaged_scaled_images_are_made_again(flood, monkeypatch):
     assert shrunk
     for i, key in enumerate(shrunk):
         cache[key] = b"not zlib" if i % 2 else cache[key][: len(cache[key]) // 2]
-    for key in [k for k in cache if k.startswith("table.png")]:
+    for key in [k for k in cache if k.startswith(("table.png", "table-layer:"))]:
         del cache[key]
     _new_process(monkeypatch)  # a new process: only the build cache holds them
     calls = _counting(monkeypatch)
@@ -112,21 +112,24 @@ def test_damaged_scaled_images_are_made_again(flood, monkeypatch):
     assert len(calls) >= len(shrunk)
 
 
-def test_a_kept_layer_leaves_only_the_pawns_to_draw_again(flood, monkeypatch):
+def test_a_kept_layer_leaves_only_the_pawns_to_draw_and_a_damaged_one_is_drawn_again(
+    flood, monkeypatch
+):
     cache = _Folder()
     first = _table_png(flood, cache)
-    assert len(picture._LAYERS) == 1  # the table under the pawns, kept in this process
-    assert not [k for k in cache if k.startswith("table-layer")]  # only there
+    layers = [k for k in cache if k.startswith("table-layer:")]
+    assert len(layers) == 1 and len(picture._LAYERS) == 1  # the table under the pawns
     for key in [k for k in cache if k.startswith(("table.png", "table-shrunk:"))]:
         del cache[key]  # the picture and every scaled image gone
-    monkeypatch.setattr(picture, "_SHRUNK", PictureMemo(picture.SHRUNK_BYTES))
+    _new_process(monkeypatch)  # the layer comes from the build cache
     calls = _counting(monkeypatch)
     assert _table_png(flood, cache) == first
     pawns = set(calls)
     assert pawns
     for key in [k for k in cache if k.startswith(("table.png", "table-shrunk:"))]:
         del cache[key]
-    _new_process(monkeypatch)  # the layer is gone too: drawn again
+    cache[layers[0]] = cache[layers[0]][:100]  # damaged: the layer is drawn again
+    _new_process(monkeypatch)
     calls.clear()
     assert _table_png(flood, cache) == first
     assert pawns < set(calls)  # the board, cards and tiles resampled too

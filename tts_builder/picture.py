@@ -859,10 +859,9 @@ def forget_table_pictures() -> None:
 class TablePictures:
     """What ``table.png`` is drawn with through the build cache (a :class:`Layers`
     and a :data:`Shrink`): an image is known by the digest of its file's bytes; a
-    scaled-down image by that digest, the region and the size (with the package's code), in
-    the build cache and in this process; a layer by its spec, in this process. An entry that
-    does not hold the pixels it should is made again. Callers only read the pictures handed
-    out."""
+    scaled-down image by that digest, the region and the size, and a layer by its spec (both
+    with the package's code), each in the build cache and in this process. An entry that does
+    not hold the pixels it should is made again. Callers only read the pictures handed out."""
 
     def __init__(self, files: dict[str, bytes], cache: Any) -> None:
         self.files = files
@@ -912,11 +911,21 @@ class TablePictures:
         return self._shrunk.add(entry, image)
 
     def layer(self, spec: Any, make: Callable[[], Any]) -> Any:
-        """Kept in this process only: a layer is as big as the picture, and packing it into
-        the build cache would cost a clean build more than drawing it again saves."""
+        from tts_builder.render import decode_part, encode_part
+
         entry = self._entry("table-layer", spec)
         kept = self._layers.get(entry)
-        return kept if kept is not None else self._layers.add(entry, make())
+        if kept is not None:
+            return kept
+        stored = self.cache.get(entry)
+        if stored is not None:
+            try:
+                return self._layers.add(entry, decode_part(stored))
+            except (ValueError, zlib.error):
+                pass  # damaged: drawn again (the caller checks the size and mode too)
+        image = make()
+        self.cache[entry] = encode_part(image)
+        return self._layers.add(entry, image)
 
 
 def image_name(url: str) -> str:

@@ -41,14 +41,41 @@ def side(sides: _Sides, component: str, face: str, fields: Mapping[str, Any]) ->
 
 def thumbnail(images: _Store, title: str, pictures: Sequence[Picture]) -> bytes:
     """The thumbnail's PNG bytes: ``pictures`` under ``title`` (taken out of the build's
-    images: it ships as ``<game>.png`` beside the save)."""
+    images: it ships as ``<game>.png`` beside the save).
+
+    A store of pictures (the build's, with ``picture``) keeps each picture as the thumbnail
+    shows it, fitted into its card box: a thumbnail redrawn for one changed picture decodes
+    the others small, never at full size (a board)."""
     from ..render import render_thumbnail
 
     spec = {"thumb": [spec for spec, _make in pictures], "title": title}
-    images.png(
-        "thumbnail", spec, lambda: render_thumbnail(title, [make() for _spec, make in pictures])
-    )
+
+    def draw() -> Image.Image:
+        if not hasattr(images, "picture"):
+            return render_thumbnail(title, [make() for _spec, make in pictures])
+        from ..render.composite import thumbnail_card_box
+        from ..render.layout import fit_image
+
+        box = thumbnail_card_box()
+        shown = [
+            images.picture(
+                {"thumbnail_card": spec, "box": list(box)}, partial(_fit, make, box, fit_image)
+            )
+            for spec, make in pictures
+        ]
+        return render_thumbnail(title, shown)
+
+    images.png("thumbnail", spec, draw)
     return images.files.pop("images/thumbnail.png")
+
+
+def _fit(
+    make: Callable[[], Image.Image],
+    box: tuple[int, int],
+    fit: Callable[[Image.Image, tuple[int, int]], Image.Image],
+) -> Image.Image:
+    """A picture as a thumbnail shows it before it is fanned: made, then fitted into ``box``."""
+    return fit(make(), box)
 
 
 def preview(
