@@ -235,7 +235,8 @@ def test_a_changed_animal_redraws_its_cards_only(tmp_path: Path) -> None:
     root = _copy("arche-noah", tmp_path, 'color: "#8e9aaf"', 'color: "#8e9ab0"')  # Elephant
     changed = build_game("arche-noah", BuildOptions(), cache, root)
     values = len(bundled.definition.data["rules"]["card_values"])
-    assert changed.drawn == values  # the Elephant's cards, nothing else
+    # the Elephant's cards, and the first fitted as the thumbnail shows it; nothing else
+    assert changed.drawn == values + 1
     # its sheet, the thumbnail (which shows the first card, an Elephant) and the preview
     assert changed.rendered == 3
     differ = {name for name in bundled.files if bundled.files[name] != changed.files[name]}

@@ -334,8 +334,11 @@ def _cell(
     key = json.dumps(known, sort_keys=True, default=str)
     img = _CELLS.get(key)
     if img is None:
-        img = decode_part(store.encoded(known, lambda: encode_part(fit())))
-        _CELLS.add(key, freeze(img, ("preview cell", key)))
+        drawn: list[Image.Image] = []  # drawn now: kept as drawn, not decoded back
+        data = store.encoded(known, lambda: encode_part(drawn.append(fit()) or drawn[0]))
+        # A picture drawn now may be shared (a fit of a kept face): frozen, its content kept.
+        img = freeze(drawn[0]) if drawn else freeze(decode_part(data), ("preview cell", key))
+        _CELLS.add(key, img)
     return img
 
 
