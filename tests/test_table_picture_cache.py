@@ -141,3 +141,10 @@ def test_a_cache_that_is_no_folder_keeps_its_own(flood, monkeypatch):
     calls = _counting(monkeypatch)
     assert _table_png(flood, {}) == first == _uncached(flood)
     assert calls  # drawn again, from nothing
+
+
+def test_labels_drawn_from_kept_masks_are_the_labels_rendered_afresh(flood, monkeypatch):
+    kept = _uncached(flood)
+    assert _uncached(flood) == kept  # every mask kept this time
+    monkeypatch.setattr(picture, "kept_masks", picture.font)  # every label rendered again
+    assert _uncached(flood) == kept

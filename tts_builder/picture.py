@@ -23,9 +23,10 @@ import re
 import zlib
 from collections.abc import Callable, Collection, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol
 
-from PIL import Image, ImageDraw, ImageStat
+from PIL import Image, ImageDraw, ImageFont, ImageStat
 
 from tts_builder import geometry as geo
 from tts_builder.errors import BuildError
@@ -274,6 +275,35 @@ def _footprint(view: View, t: geo.Transform, size: geo.Vec2) -> list[tuple[float
 # --- the picture --------------------------------------------------------------------------------
 
 
+class _KeptMasks(ImageFont.FreeTypeFont):
+    """A font (sharing another's loaded face) that keeps the masks it renders by what they are
+    rendered from: a label drawn again (every table picture labels its seats, zones and pawns
+    alike) is not rendered again. The same masks, so the same pixels."""
+
+    def __init__(self, base: ImageFont.FreeTypeFont) -> None:  # shares, does not reload
+        self.__dict__.update(base.__dict__)
+        self._masks: dict[tuple[Any, ...], Any] = {}
+
+    def getmask2(self, text: Any, mode: str = "", *args: Any, **kwargs: Any) -> Any:
+        key = (text, mode, repr(args), repr(sorted(kwargs.items())))
+        found = self._masks.get(key)
+        if found is None:
+            if len(self._masks) >= KEPT_MASKS:
+                self._masks.clear()
+            found = self._masks[key] = super().getmask2(text, mode, *args, **kwargs)
+        return found
+
+
+#: Masks a font keeps (:class:`_KeptMasks`), at most.
+KEPT_MASKS = 2048
+
+
+@cache
+def kept_masks(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """:func:`~tts_builder.render.fonts.font` ``(size, bold)``, keeping the masks it renders."""
+    return _KeptMasks(font(size, bold))
+
+
 def _dashed(draw: ImageDraw.ImageDraw, corners: Sequence[tuple[float, float]], fill, width=2):
     for a, b in zip(corners, [*corners[1:], corners[0]], strict=True):
         length = math.hypot(b[0] - a[0], b[1] - a[1])
@@ -286,7 +316,7 @@ def _dashed(draw: ImageDraw.ImageDraw, corners: Sequence[tuple[float, float]], f
 
 def _label(draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int = 12,
            fill=INK, bold: bool = False) -> None:  # fmt: skip
-    draw.text(at, text, font=font(size, bold), fill=fill, anchor="mm", stroke_width=2,
+    draw.text(at, text, font=kept_masks(size, bold), fill=fill, anchor="mm", stroke_width=2,
               stroke_fill=(0, 0, 0))  # fmt: skip
 
 
@@ -834,7 +864,7 @@ def _legend(draw: ImageDraw.ImageDraw, canvas: Image.Image, empty_seats: bool = 
     x, y = 10, canvas.height - 16
     for colour, text in items:
         draw.rectangle([x, y - 6, x + 12, y + 6], fill=colour)
-        draw.text((x + 18, y), text, font=font(12), fill=INK, anchor="lm")
+        draw.text((x + 18, y), text, font=kept_masks(12), fill=INK, anchor="lm")
         x += 30 + round(draw.textlength(text, font=font(12)))
 
 
@@ -850,10 +880,12 @@ MEANS_KEPT = 4096
 
 
 def forget_table_pictures() -> None:
-    """Forget the scaled images, layers and marker colours this process keeps for pictures."""
+    """Forget the scaled images, layers, marker colours and label masks this process keeps for
+    pictures."""
     _SHRUNK.clear()
     _LAYERS.clear()
     _MEANS.clear()
+    kept_masks.cache_clear()
 
 
 class TablePictures:
