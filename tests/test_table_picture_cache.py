@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import build
+from PIL import ImageChops
 
 from tts_builder import picture
 from tts_builder.cli import _table_png
@@ -148,3 +149,39 @@ def test_labels_drawn_from_kept_masks_are_the_labels_rendered_afresh(flood, monk
     assert _uncached(flood) == kept  # every mask kept this time
     monkeypatch.setattr(picture, "kept_masks", picture.font)  # every label rendered again
     assert _uncached(flood) == kept
+
+
+class _KeptLayer:
+    """Layers keeping the one layer made, every image known by its URL."""
+
+    def __init__(self) -> None:
+        self.means: dict = {}
+        self.kept = None
+
+    def content(self, url: str) -> str:
+        return url
+
+    def layer(self, spec, make):
+        self.kept = make()
+        return self.kept
+
+
+@pytest.mark.parametrize("game", ["arche-noah", "arche-noah-flood", "ark-and-noah"])
+def test_what_is_drawn_over_the_layer_stays_in_the_rows_it_names(game):
+    result = build(game)
+    layers, overlay = _KeptLayer(), []
+    drawn = table_picture(result.save, images_from_files(result.files), result.positions,
+                          "A title", subtitle="a subtitle", layers=layers,
+                          overlay=overlay)  # fmt: skip
+    assert overlay[0][0] is not None and layers.kept is not None
+    differ = ImageChops.difference(drawn, layers.kept.convert("RGB"))
+    named = sorted((max(0, top), min(drawn.height, bottom)) for _spec, top, bottom in overlay[1:])
+    free, y = [], 0  # the rows nothing drawn over the layer names
+    for top, bottom in named:
+        if top > y:
+            free.append((y, top))
+        y = max(y, bottom)
+    free += [(y, drawn.height)] if y < drawn.height else []
+    assert free  # the test sees rows left as the layer drew them
+    for top, bottom in free:
+        assert differ.crop((0, top, drawn.width, bottom)).getbbox() is None, (top, bottom)

@@ -274,24 +274,35 @@ def encode_png_through(
     cache: MutableMapping[str, bytes],
     img: Image.Image,
     encoded: Callable[[Any, Callable[[], bytes]], bytes] | None = None,
+    bands: Callable[[int, int], Any] | None = None,
 ) -> bytes:
     """:func:`tts_builder.render.encode_png` of ``img`` (the same bytes), each band of a
-    picture of several bands known in ``cache`` by a digest of its pixels: a picture redrawn
-    with a small change (a preview with one new cell, a table with one recoloured pawn)
-    deflates only the bands that changed (``encoded``: how a band is looked up, by default
-    :func:`cached_bytes` in ``cache``)."""
+    picture of several bands known in ``cache`` by a digest of its pixels, or by
+    ``bands(y0, y1)`` (a spec of what its rows [y0, y1) show, for a caller that knows: no
+    pixels hashed): a picture redrawn with a small change (a preview with one new cell, a table
+    with one recoloured pawn) deflates only the bands that changed (``encoded``: how a band is
+    looked up, by default :func:`cached_bytes` in ``cache``)."""
     from .render.png import BAND_ROWS, ENCODER, encode_band, encode_png, join_bands
 
     if img.mode not in ("RGB", "RGBA") or img.height <= BAND_ROWS:
         return encode_png(img)
-    bands = []
+
+    def crop(y: int) -> Image.Image:
+        return img.crop((0, y, img.width, min(img.height, y + BAND_ROWS)))
+
+    found = []
     for y in range(0, img.height, BAND_ROWS):
-        band = img.crop((0, y, img.width, min(img.height, y + BAND_ROWS)))
-        pixels = hashlib.sha256(band.tobytes()).hexdigest()
-        spec = {"band": [band.mode, band.width, band.height, pixels], "encoder": ENCODER}
-        make = partial(encode_band, band)
-        bands.append(encoded(spec, make) if encoded else cached_bytes(cache, spec, make))
-    return join_bands(bands)
+        if bands is not None:
+            spec = {"shows": bands(y, min(img.height, y + BAND_ROWS)), "mode": img.mode}
+            make: Callable[[], bytes] = lambda y=y: encode_band(crop(y))  # noqa: E731
+        else:
+            band = crop(y)
+            pixels = hashlib.sha256(band.tobytes()).hexdigest()
+            spec = {"band": [band.mode, band.width, band.height, pixels]}
+            make = partial(encode_band, band)
+        spec["encoder"] = ENCODER
+        found.append(encoded(spec, make) if encoded else cached_bytes(cache, spec, make))
+    return join_bands(found)
 
 
 def build_game(

@@ -253,11 +253,23 @@ def _table_png(result: Any, cache: Any) -> bytes:
         return lookup(url)
 
     pictures = TablePictures(result.files, cache)
+    overlay: list[Any] = []
     picture = table_picture(result.save, recorded, result.positions, title, subtitle=subtitle,
-                            shrunk=pictures.shrunk, layers=pictures)  # fmt: skip
+                            shrunk=pictures.shrunk, layers=pictures, overlay=overlay)  # fmt: skip
     names = sorted({image_name(url) for url in looked_up})
     cache[uses_key] = json.dumps(names).encode()
-    data = cache[_table_digest(key, names, result.files)] = encode_png_through(cache, picture)
+    layer = overlay[0][0] if overlay else None
+    if layer is not None:  # what the picture is drawn with: its code, the layer under it
+        text = json.dumps(layer, sort_keys=True, default=str)
+        layer = hashlib.sha256(f"{package_digest()}|{text}".encode()).hexdigest()
+
+    def band(y0: int, y1: int) -> Any:  # a band is known by what is drawn in its rows
+        shown = [spec for spec, top, bottom in overlay[1:] if top < y1 and bottom > y0]
+        return {"table band": [layer, shown], "rows": [y0, y1], "size": list(picture.size)}
+
+    banded = band if layer is not None else None
+    data = encode_png_through(cache, picture, bands=banded)
+    cache[_table_digest(key, names, result.files)] = data
     return data
 
 

@@ -646,10 +646,11 @@ def _marks_step(
 
 def _ground(
     view: View, steps: Sequence[Step], known: Sequence[str | None], layers: Layers | None
-) -> Image.Image:
+) -> tuple[Image.Image, Any]:
     """The table layer (everything under the pawns, labels and legend): ``steps`` drawn on the
     background, or the layer kept under their specs when ``layers`` knows every image shown
-    (``known``: their :meth:`Layers.content`). A copy: the caller draws on it."""
+    (``known``: their :meth:`Layers.content`); and that spec (None: not kept). A copy: the
+    caller draws on it."""
 
     def make() -> Image.Image:
         canvas = Image.new("RGBA", view.size, (*BACKGROUND, 255))
@@ -658,10 +659,36 @@ def _ground(
         return canvas
 
     if layers is None or None in known:
-        return make()
+        return make(), None
     spec = {"table layer": [spec for spec, _draw in steps], "view": repr(view)}
     kept = layers.layer(spec, make)
-    return kept.copy() if (kept.mode, kept.size) == ("RGBA", view.size) else make()
+    return (kept.copy() if (kept.mode, kept.size) == ("RGBA", view.size) else make()), spec
+
+
+#: Rows of pixels [y0, y1) something drawn over the table layer may touch, and what it is.
+Overlay = list[tuple[Any, int, int]]
+
+
+def _label_rows(
+    draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int, bold: bool
+) -> tuple[int, int]:
+    """The rows a :func:`_label` may touch (its stroked text box, and a margin)."""
+    box = draw.textbbox(at, text, font=font(size, bold), anchor="mm", stroke_width=2)
+    return math.floor(box[1]) - OVERLAY_MARGIN, math.ceil(box[3]) + OVERLAY_MARGIN
+
+
+def _pawn_rows(view: View, pawn: _Pawn, r: float) -> tuple[int, int]:
+    """The rows a pawn may touch: its marker (and dimming), the footprint of its image."""
+    cy = view.px(pawn.t.pos[0], pawn.t.pos[2])[1]
+    ys = [cy - r - 1, cy + r + 1]
+    if pawn.image is not None and pawn.size is not None:
+        ys += [y for _x, y in _footprint(view, pawn.t, pawn.size)]
+    return math.floor(min(ys)) - OVERLAY_MARGIN, math.ceil(max(ys)) + OVERLAY_MARGIN
+
+
+#: Pixels beyond its box that something drawn over the table layer is allowed (more than the
+#: 4 px a dimmed marker is composited beyond its circle).
+OVERLAY_MARGIN = 8
 
 
 def table_picture(
@@ -674,6 +701,7 @@ def table_picture(
     seated: Sequence[str] | None = None,
     shrunk: Shrink = shrink,
     layers: Layers | None = None,
+    overlay: Overlay | None = None,
 ) -> Image.Image:
     """The table seen from above (White's side at the bottom), ``title`` (the game's name,
     :func:`picture_title`) and ``subtitle`` on top. ``seated``: the colours that sit after
@@ -681,6 +709,9 @@ def table_picture(
     ``shrunk``: how an image is scaled down (:func:`shrink`; a build passes a cached one).
     ``layers``: where the table layer under the pawns is kept (a build's cache: a change that
     moves or recolours pawns only redraws the pawns and labels over it; the same pixels).
+    ``overlay``, if given, is set to the layer's spec (None: not kept) over all rows, then what
+    is drawn over it, each with the rows it may touch: a band of rows showing the same things
+    has the same pixels.
     A missing image or an unreadable Transform is a :class:`BuildError` naming the object's
     GUID."""
     objects = [o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)]
@@ -764,30 +795,42 @@ def table_picture(
         if spot.label not in zone_labels:
             px, py = view.px(spot.at[0], spot.at[2])
             labels.append(((px, py + 14), spot.label))
-    canvas = _ground(view, steps, known, layers)
+    canvas, layer = _ground(view, steps, known, layers)
+    over: Overlay = []
     means: MutableMapping[tuple[str, Any], tuple[int, int, int]] = {}
-    drawn_pawns = [
-        (
-            pawn,
-            _draw_pawn(
-                canvas, view, pawn, pawn.owner in empty, shrunk, _means_of(pawn, layers, means)
-            ),
-        )
-        for pawn in pawns
-    ]
+    drawn_pawns = []
+    for pawn in pawns:
+        mean = _means_of(pawn, layers, means)
+        r = _draw_pawn(canvas, view, pawn, pawn.owner in empty, shrunk, mean)
+        drawn_pawns.append((pawn, r))
+        shows = None  # the pawn's image, by content
+        if pawn.image is not None:
+            content = layers.content(pawn.image.url) if layers is not None else None
+            known.append(content)
+            shows = [content, pawn.image.box]
+        spec = ["pawn", shows, repr(pawn.t), pawn.size, pawn.guessed, pawn.owner, r]
+        over.append(([*spec, pawn.owner in empty], *_pawn_rows(view, pawn, r)))
     draw = ImageDraw.Draw(canvas)
+    texts: list[tuple[tuple[float, float], str, int, bool]] = []
     for hand in hands:
         t = transforms[id(hand)]
         colour = _text(hand, "FogColor", "?")
         seat = f"{colour} seat: empty" if colour in empty else f"{colour} seat"
-        _label(draw, view.px(t.pos[0], t.pos[2]), seat, 18, bold=True)
+        texts.append((view.px(t.pos[0], t.pos[2]), seat, 18, True))
     for at, text in _spread([*labels, *_pawn_labels(drawn_pawns, view)], draw):
-        _label(draw, at, text)
+        texts.append((at, text, 12, False))
     if title:
-        _label(draw, (canvas.width / 2, 14), title, 20, bold=True)
+        texts.append(((canvas.width / 2, 14), title, 20, True))
     if subtitle:
-        _label(draw, (canvas.width / 2, 34), subtitle, 13)
+        texts.append(((canvas.width / 2, 34), subtitle, 13, False))
+    for at, text, size, bold in texts:
+        _label(draw, at, text, size, bold=bold)
+        over.append((["label", at, text, size, bold], *_label_rows(draw, at, text, size, bold)))
     _legend(draw, canvas, bool(empty))
+    legend_top = canvas.height - 16 - 6 - OVERLAY_MARGIN
+    over.append((["legend", bool(empty)], legend_top, canvas.height))
+    if overlay is not None:  # known by its spec only when every image shown is known
+        overlay[:] = [(None if None in known else layer, 0, canvas.height), *over]
     return canvas.convert("RGB")
 
 
