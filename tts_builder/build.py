@@ -260,7 +260,9 @@ class ImageSet:
         return f"{self._local}/{quote(rel_path)}"
 
 
-def cached_bytes(cache: MutableMapping[str, bytes], spec: Any, make: Callable[[], bytes]) -> bytes:
+def cached_bytes(
+    cache: MutableMapping[str, bytes], spec: object, make: Callable[[], bytes]
+) -> bytes:
     """The bytes ``spec`` describes (e.g. an encoded band): from ``cache`` (keyed by the spec
     and the renderer's code), else made by ``make`` and cached."""
     key = ImageSet._key({"encoded": spec})
@@ -273,8 +275,8 @@ def cached_bytes(cache: MutableMapping[str, bytes], spec: Any, make: Callable[[]
 def encode_png_through(
     cache: MutableMapping[str, bytes],
     img: Image.Image,
-    encoded: Callable[[Any, Callable[[], bytes]], bytes] | None = None,
-    bands: Callable[[int, int], Any] | None = None,
+    encoded: Callable[[object, Callable[[], bytes]], bytes] | None = None,
+    bands: Callable[[int, int], object] | None = None,
 ) -> bytes:
     """:func:`tts_builder.render.encode_png` of ``img`` (the same bytes), each band of a
     picture of several bands known in ``cache`` by a digest of its pixels, or by
@@ -292,6 +294,7 @@ def encode_png_through(
 
     found = []
     for y in range(0, img.height, BAND_ROWS):
+        spec: dict[str, object]
         if bands is not None:
             spec = {"shows": bands(y, min(img.height, y + BAND_ROWS)), "mode": img.mode}
             make: Callable[[], bytes] = lambda y=y: encode_band(crop(y))  # noqa: E731
