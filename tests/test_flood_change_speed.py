@@ -14,9 +14,8 @@ from tts_builder.definition import load_definition
 from tts_builder.gamekit import pictures
 from tts_builder.games.arche_noah_flood import table_positions
 from tts_builder.games.arche_noah_flood.table import _positions, geometry, piece_count
-from tts_builder.render import encode_png, render_preview
+from tts_builder.render import decode_png, encode_png, render_preview
 from tts_builder.render.components import forget_cells
-from tts_builder.render.png import BAND_ROWS
 from tts_builder.save import new_save
 
 GAME = "arche-noah-flood"
@@ -64,9 +63,21 @@ class _Bands:
     def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
         key = json.dumps(spec, sort_keys=True)
         if key not in self.kept:
-            self.made += "preview_band" in spec
+            self.made += "preview_row" in spec
             self.kept[key] = make()
         return self.kept[key]
+
+    def png(self, name: str, spec: Any, make: Callable[[], Any]) -> str:
+        made = make()
+        self.files[f"images/{name}.png"] = made if isinstance(made, bytes) else encode_png(made)
+        return name
+
+
+class _Plain:
+    """A picture store keeping nothing (no ``encoded``): the preview is drawn whole."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
 
     def png(self, name: str, spec: Any, make: Callable[[], Any]) -> str:
         made = make()
@@ -89,17 +100,24 @@ def _items(count: int, tint: int = 0, made: list[int] | None = None) -> list:
     return [item(i) for i in range(count)]
 
 
-def test_the_preview_band_by_band_is_the_preview_and_redraws_changed_bands_only() -> None:
+def test_the_preview_row_by_row_is_the_preview_and_redraws_the_changed_row_only() -> None:
     store = _Bands()
     first = pictures.preview(store, _items(20), 4, 240)
     whole = render_preview([(label, make) for label, (_s, make) in _items(20)], 4, 240)
-    assert first == encode_png(whole)
-    bands = store.made
-    assert bands == -(-whole.height // BAND_ROWS) > 2
+    assert _pixels(first) == _pixels(encode_png(whole))
+    rows = store.made
+    assert rows == 5  # 20 items in rows of 4: one band each
     store.made, made = 0, []
     forget_cells()  # as in a new process: what is known comes from the store
     changed = pictures.preview(store, _items(20, tint=80, made=made), 4, 240)
     assert set(made) == {9}  # the others' sizes and cells are known: none drawn or decoded
     again = render_preview([(label, make) for label, (_s, make) in _items(20, tint=80)], 4, 240)
-    assert changed == encode_png(again) != first
-    assert 0 < store.made < bands  # item 9's preview row only: the bands it crosses
+    assert _pixels(changed) == _pixels(encode_png(again)) != _pixels(first)
+    assert store.made == 1  # item 9's preview row only
+    plain = pictures.preview(_Plain(), _items(20, tint=80), 4, 240)  # a store keeping nothing
+    assert _pixels(plain) == _pixels(changed)
+
+
+def _pixels(png: bytes) -> tuple[str, tuple[int, int], bytes]:
+    img = decode_png(png)
+    return img.mode, img.size, img.tobytes()

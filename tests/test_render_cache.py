@@ -143,16 +143,18 @@ def test_a_sheet_row_is_that_row_of_the_sheet(count: int) -> None:
 
 
 class _Store:
-    """A picture store keeping encoded bands in a dict, counting those it had to make."""
+    """A picture store keeping encoded bands (and cells) in a dict, counting the preview rows
+    it had to make. A new one stands for a new process: the preview cells kept are forgotten."""
 
     def __init__(self) -> None:
         self.cache: dict[str, bytes] = {}
         self.made = 0
+        components.forget_cells()
 
     def encoded(self, spec: object, make) -> bytes:
         key = repr(spec)
         if key not in self.cache:
-            self.made += 1
+            self.made += "preview_row" in key
             self.cache[key] = make()
         return self.cache[key]
 
@@ -194,7 +196,7 @@ def test_a_changed_preview_item_redraws_its_row_only() -> None:
     assert store.made == 3 and sorted(made) == list(range(8))
     store.made, made[:] = 0, []
     changed = components.preview_png(store, _preview_items(sizes, made, tint=50), 3)
-    assert store.made == 1 and made == [0, 1, 2]  # item 2's row: items 0-2
+    assert store.made == 1 and made == [2]  # item 2's row, its other cells known
     assert changed != first
     plain = components.preview_png(_Store(), _preview_items(sizes, [], tint=50), 3)
     assert plain == changed
@@ -233,7 +235,8 @@ def test_a_changed_animal_redraws_its_cards_only(tmp_path: Path) -> None:
     root = _copy("arche-noah", tmp_path, 'color: "#8e9aaf"', 'color: "#8e9ab0"')  # Elephant
     changed = build_game("arche-noah", BuildOptions(), cache, root)
     values = len(bundled.definition.data["rules"]["card_values"])
-    assert changed.drawn == values  # the Elephant's cards, nothing else
+    # the Elephant's cards, and the first fitted as the thumbnail shows it; nothing else
+    assert changed.drawn == values + 1
     # its sheet, the thumbnail (which shows the first card, an Elephant) and the preview
     assert changed.rendered == 3
     differ = {name for name in bundled.files if bundled.files[name] != changed.files[name]}

@@ -83,6 +83,6 @@ def test_forgetting_the_pictures_also_forgets_the_preview_cells() -> None:
     from tts_builder.build import forget_pictures
     from tts_builder.render import components
 
-    components._CELLS["probe"] = Image.new("RGB", (2, 2))
+    components._CELLS.add("probe", Image.new("RGB", (2, 2)))
     forget_pictures()
     assert "probe" not in components._CELLS

@@ -13,7 +13,8 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import replace
 from functools import cache, partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from PIL import Image
 
@@ -24,6 +25,9 @@ from .games import game
 from .plugin import DEFAULT_OUT, BuildOptions, Data, GameBuild, GameDefinition, output_folder
 from .save.checker import Finding, check_geometry, check_save
 from .save.geometry_checks import image_size_from_files
+
+if TYPE_CHECKING:
+    from .render.memo import PictureMemo
 
 IMAGES_DIR = "images"
 #: The contract's build types, importable from here as before.
@@ -56,63 +60,62 @@ def package_digest() -> str:
 
 #: Pictures kept in memory for reuse (bytes of pixels); more are re-read from the cache.
 MEMO_BYTES = 64 * 2**20
-
-
-class KeptPictures:
-    """Pictures by part key within :data:`MEMO_BYTES`, the least recently used dropped first."""
-
-    def __init__(self) -> None:
-        self.pictures: dict[str, Image.Image] = {}
-        self.bytes = 0
-
-    def get(self, key: str) -> Image.Image | None:
-        img = self.pictures.pop(key, None)
-        if img is not None:
-            self.pictures[key] = img  # now the most recently used
-        return img
-
-    def add(self, key: str, img: Image.Image) -> None:
-        size = img.width * img.height * len(img.getbands())
-        if key in self.pictures or size > MEMO_BYTES:
-            return
-        while self.pictures and self.bytes + size > MEMO_BYTES:
-            old = self.pictures.pop(next(iter(self.pictures)))
-            self.bytes -= old.width * old.height * len(old.getbands())
-        self.pictures[key] = img
-        self.bytes += size
+#: Encoded entries of a cache folder kept in memory (bytes) by a process building into it.
+READ_BYTES = 32 * 2**20
 
 
 #: The pictures this process keeps between builds into one cache folder (``watch``, a warm
 #: process), by the folder: only the latest folder's, so memory stays within MEMO_BYTES and a
 #: build into another folder starts from nothing.
-_KEPT: dict[str, KeptPictures] = {}
+_KEPT: dict[str, tuple[PictureMemo, PictureMemo]] = {}
 
 
-def kept_pictures(cache: MutableMapping[str, bytes]) -> tuple[KeptPictures, bool]:
+def kept_pictures(cache: MutableMapping[str, bytes]) -> tuple[PictureMemo, bool]:
     """The pictures a build through ``cache`` may reuse, and whether they outlive the build: a
     cache folder that can say which entries it holds (``cache.holds(key)``, the writer's
     ``DirCache``) shares them with the process's later builds into it; any other cache gets
     pictures of its own."""
+    kept = _kept(cache)
+    return (kept[0], True) if kept else (_new_memo(MEMO_BYTES), False)
+
+
+def kept_reads(cache: MutableMapping[str, bytes]) -> PictureMemo | None:
+    """The entries of a cache folder this process read or wrote (see :func:`kept_pictures`),
+    to take again while the folder holds them; None for a cache that is no folder."""
+    kept = _kept(cache)
+    return kept[1] if kept else None
+
+
+def _new_memo(budget: int) -> PictureMemo:
+    from .render.memo import PictureMemo
+
+    return PictureMemo(budget)
+
+
+def _kept(cache: MutableMapping[str, bytes]) -> tuple[PictureMemo, PictureMemo] | None:
     root = getattr(cache, "root", None)
     if not callable(getattr(cache, "holds", None)) or root is None:
-        return KeptPictures(), False
+        return None
     folder = str(root)
     if folder not in _KEPT:
         _KEPT.clear()
-        _KEPT[folder] = KeptPictures()
-    return _KEPT[folder], True
+        _KEPT[folder] = (_new_memo(MEMO_BYTES), _new_memo(READ_BYTES))
+    return _KEPT[folder]
 
 
 def forget_pictures() -> None:
     """Drop every picture this process keeps between builds (:func:`kept_pictures`, the
-    renderer's shared masks and derived pictures, the preview's cells): the next build draws
+    renderer's shared masks and derived pictures, every :class:`~.render.memo.PictureMemo`:
+    the preview's cells, the table picture's layers and scaled images): the next build draws
     as a new process."""
-    from .render.components import forget_cells
+    from .picture import forget_table_pictures
     from .render.layout import forget_shared
+    from .render.memo import forget_all
 
     _KEPT.clear()
     forget_shared()
-    forget_cells()
+    forget_all()
+    forget_table_pictures()
 
 
 class ImageSet:
@@ -139,6 +142,8 @@ class ImageSet:
         self.rendered = 0  # output images made (not found in the cache)
         self.drawn = 0  # parts drawn (not found in memory or the cache)
         self._memo, self._shared = kept_pictures(cache)
+        self._reads = kept_reads(cache)
+        self._local: str | None = None
 
     @staticmethod
     def _key(spec: Any, part: bool = False) -> str:
@@ -196,13 +201,31 @@ class ImageSet:
             self._remember(keys[1], img)
         return img
 
+    def _read(self, key: str) -> bytes | None:
+        """The cache's entry ``key``: as this process read or wrote it while the cache folder
+        still holds it, else read now."""
+        if self._reads is not None:
+            data = self._reads.get(key)
+            if data is not None and self.cache.holds(key):  # type: ignore[attr-defined]
+                return data
+        data = self.cache.get(key)
+        if data is not None and self._reads is not None:
+            self._reads.add(key, data)
+        return data
+
+    def _write(self, key: str, data: bytes) -> None:
+        self.cache[key] = data
+        if self._reads is not None:
+            self._reads.add(key, data)
+
     def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
         """The bytes ``spec`` describes (e.g. an encoded band of a sheet): from the cache, else
         made by ``make`` and cached."""
         key = self._key({"encoded": spec})
-        data = self.cache.get(key)
+        data = self._read(key)
         if data is None:
-            data = self.cache[key] = make()
+            data = make()
+            self._write(key, data)
         return data
 
     def png(self, name: str, spec: Any, make: Callable[[], Image.Image | bytes]) -> str:
@@ -210,7 +233,7 @@ class ImageSet:
         from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
         keys = self._keys(spec)
         key = keys[0]
-        data = self.cache.get(key)
+        data = self._read(key)
         if data is None:
             img: Image.Image | bytes | None = self._known(spec, keys)
             if img is None:
@@ -218,33 +241,71 @@ class ImageSet:
                 if isinstance(img, Image.Image):
                     self._remember(keys[1], img)
             data = img if isinstance(img, bytes) else self.encode_png(img)
-            self.cache[key] = data
+            self._write(key, data)
             self.rendered += 1
         path = f"{IMAGES_DIR}/{name}.png"
         self.files[path] = data
         return self.url(path)
 
     def encode_png(self, img: Image.Image) -> bytes:
-        """:func:`tts_builder.render.encode_png` of ``img`` (the same bytes), each band of a
-        picture of several bands known by a digest of its pixels: a picture redrawn with a
-        small change (a preview with one new cell) deflates only the bands that changed."""
-        from .render.png import BAND_ROWS, ENCODER, encode_band, encode_png, join_bands
-
-        if img.mode not in ("RGB", "RGBA") or img.height <= BAND_ROWS:
-            return encode_png(img)
-        bands = []
-        for y in range(0, img.height, BAND_ROWS):
-            band = img.crop((0, y, img.width, min(img.height, y + BAND_ROWS)))
-            pixels = hashlib.sha256(band.tobytes()).hexdigest()
-            spec = {"band": [band.mode, band.width, band.height, pixels], "encoder": ENCODER}
-            bands.append(self.encoded(spec, partial(encode_band, band)))
-        return join_bands(bands)
+        """:func:`encode_png_through` this build's cache."""
+        return encode_png_through(self.cache, img, self.encoded)
 
     def url(self, rel_path: str) -> str:
         """The URL TTS loads ``rel_path`` from: hosted under --base-url, else a local file."""
         if self.options.base_url:
             return f"{self.options.base_url.rstrip('/')}/{self.folder}/{rel_path}"
-        return (self.options.out_dir.resolve() / self.folder / rel_path).as_uri()
+        if self._local is None:  # the folder resolved once per build, not once per image
+            self._local = (self.options.out_dir.resolve() / self.folder).as_uri()
+        return f"{self._local}/{quote(rel_path)}"
+
+
+def cached_bytes(
+    cache: MutableMapping[str, bytes], spec: object, make: Callable[[], bytes]
+) -> bytes:
+    """The bytes ``spec`` describes (e.g. an encoded band): from ``cache`` (keyed by the spec
+    and the renderer's code), else made by ``make`` and cached."""
+    key = ImageSet._key({"encoded": spec})
+    data = cache.get(key)
+    if data is None:
+        data = cache[key] = make()
+    return data
+
+
+def encode_png_through(
+    cache: MutableMapping[str, bytes],
+    img: Image.Image,
+    encoded: Callable[[object, Callable[[], bytes]], bytes] | None = None,
+    bands: Callable[[int, int], object] | None = None,
+) -> bytes:
+    """:func:`tts_builder.render.encode_png` of ``img`` (the same bytes), each band of a
+    picture of several bands known in ``cache`` by a digest of its pixels, or by
+    ``bands(y0, y1)`` (a spec of what its rows [y0, y1) show, for a caller that knows: no
+    pixels hashed): a picture redrawn with a small change (a preview with one new cell, a table
+    with one recoloured pawn) deflates only the bands that changed (``encoded``: how a band is
+    looked up, by default :func:`cached_bytes` in ``cache``)."""
+    from .render.png import BAND_ROWS, ENCODER, encode_band, encode_png, join_bands
+
+    if img.mode not in ("RGB", "RGBA") or img.height <= BAND_ROWS:
+        return encode_png(img)
+
+    def crop(y: int) -> Image.Image:
+        return img.crop((0, y, img.width, min(img.height, y + BAND_ROWS)))
+
+    found = []
+    for y in range(0, img.height, BAND_ROWS):
+        spec: dict[str, object]
+        if bands is not None:
+            spec = {"shows": bands(y, min(img.height, y + BAND_ROWS)), "mode": img.mode}
+            make: Callable[[], bytes] = lambda y=y: encode_band(crop(y))  # noqa: E731
+        else:
+            band = crop(y)
+            pixels = hashlib.sha256(band.tobytes()).hexdigest()
+            spec = {"band": [band.mode, band.width, band.height, pixels]}
+            make = partial(encode_band, band)
+        spec["encoder"] = ENCODER
+        found.append(encoded(spec, make) if encoded else cached_bytes(cache, spec, make))
+    return join_bands(found)
 
 
 def build_game(

@@ -223,15 +223,15 @@ def _table_png(result: Any, cache: Any) -> bytes:
     bytes too (a card face inside a face-down deck is not one of them)."""
     import hashlib
 
-    from .build import package_digest
+    from .build import encode_png_through, package_digest
     from .picture import (
+        TablePictures,
         image_name,
         images_from_files,
         picture_subtitle,
         picture_title,
         table_picture,
     )
-    from .render import encode_png
 
     title = picture_title(result.definition.base_data, result.variant)
     subtitle = picture_subtitle(result.folder)
@@ -252,71 +252,25 @@ def _table_png(result: Any, cache: Any) -> bytes:
         looked_up.append(url)
         return lookup(url)
 
+    pictures = TablePictures(result.files, cache)
+    overlay: list[Any] = []
     picture = table_picture(result.save, recorded, result.positions, title, subtitle=subtitle,
-                            shrunk=_cached_shrink(result.files, cache))  # fmt: skip
+                            shrunk=pictures.shrunk, layers=pictures, overlay=overlay)  # fmt: skip
     names = sorted({image_name(url) for url in looked_up})
     cache[uses_key] = json.dumps(names).encode()
-    data = cache[_table_digest(key, names, result.files)] = encode_png(picture)
+    layer = overlay[0][0] if overlay else None
+    if layer is not None:  # what the picture is drawn with: its code, the layer under it
+        text = json.dumps(layer, sort_keys=True, default=str)
+        layer = hashlib.sha256(f"{package_digest()}|{text}".encode()).hexdigest()
+
+    def band(y0: int, y1: int) -> Any:  # a band is known by what is drawn in its rows
+        shown = [spec for spec, top, bottom in overlay[1:] if top < y1 and bottom > y0]
+        return {"table band": [layer, shown], "rows": [y0, y1], "size": list(picture.size)}
+
+    banded = band if layer is not None else None
+    data = encode_png_through(cache, picture, bands=banded)
+    cache[_table_digest(key, names, result.files)] = data
     return data
-
-
-#: Scaled-down images of ``table.png`` kept in this process (a ``watch`` or a build of several
-#: variants reads none twice), by cache entry, oldest first; at most :data:`SHRUNK_BYTES`.
-_SHRUNK: dict[str, Any] = {}
-SHRUNK_BYTES = 32 * 2**20
-
-
-def _kept_shrunk(entry: str, image: Any) -> Any:
-    """Remember ``image`` under ``entry`` (forgetting the oldest beyond the budget)."""
-    _SHRUNK[entry] = image
-    held = sum(kept.width * kept.height * 4 for kept in _SHRUNK.values())
-    while held > SHRUNK_BYTES and len(_SHRUNK) > 1:
-        oldest = next(iter(_SHRUNK))
-        held -= _SHRUNK[oldest].width * _SHRUNK[oldest].height * 4
-        del _SHRUNK[oldest]
-    return image
-
-
-def _cached_shrink(files: dict[str, bytes], cache: Any) -> Any:
-    """A :data:`~.picture.Shrink` through the build cache: an image scaled down is kept by
-    the digest of its file's bytes, the region and the size (and the package's code), so a
-    redrawn ``table.png`` decodes and resamples only the images that changed, and a variant
-    reuses its game's (the process keeps the latest too). An entry that does not hold the
-    size's pixels is made again. Callers only read the images handed out."""
-    import hashlib
-    import zlib
-
-    from PIL import Image
-
-    from .build import package_digest
-    from .picture import image_name, shrink
-
-    digests: dict[str, str] = {}
-
-    def shrunk(region: Any, size: tuple[int, int]) -> Any:
-        name = image_name(region.url)
-        data = files.get(name)
-        if data is None:  # not the build's own image: nothing to key it by
-            return shrink(region, size)
-        if name not in digests:
-            digests[name] = hashlib.sha256(data).hexdigest()
-        key = hashlib.sha256(f"{package_digest()}|{digests[name]}|{region.box}|{size}".encode())
-        entry = f"table-shrunk:{key.hexdigest()}"
-        if entry in _SHRUNK:
-            return _SHRUNK[entry]
-        stored = cache.get(entry)
-        if stored is not None:
-            try:
-                pixels = zlib.decompress(stored)
-            except zlib.error:
-                pixels = b""
-            if len(pixels) == size[0] * size[1] * 4:
-                return _kept_shrunk(entry, Image.frombytes("RGBA", size, pixels))
-        image = shrink(region, size)
-        cache[entry] = zlib.compress(image.tobytes(), 1)
-        return _kept_shrunk(entry, image)
-
-    return shrunk
 
 
 def _table_digest(key: Any, names: list[str], files: dict[str, bytes]) -> str:

@@ -16,18 +16,22 @@ dimmed. Pure: a save, an image lookup and positions in, a PIL image out.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+import zlib
+from collections.abc import Callable, Collection, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import Any, Protocol
 
-from PIL import Image, ImageDraw, ImageStat
+from PIL import Image, ImageDraw, ImageFont, ImageStat
 
 from tts_builder import geometry as geo
 from tts_builder.errors import BuildError
 from tts_builder.render.fonts import font
+from tts_builder.render.memo import PictureMemo
 from tts_builder.save.tables import PLAYER_COLORS
 
 ImageLookup = Callable[[str], "Image.Image | None"]
@@ -228,9 +232,7 @@ def _paste(canvas: Image.Image, view: View, image: Region, t: geo.Transform, siz
     """Draw ``image`` on the canvas as the object lays it on the table (``shrunk`` scaling it
     down to twice its drawn size); its corner pixels."""
     w, d = size
-    corners_world = geo.Rect((t.pos[0], t.pos[2]), (w * abs(t.scale[0]), d * abs(t.scale[2])),
-                             t.rot_y).corners()  # fmt: skip
-    corners = [view.px(x, z) for x, z in corners_world]
+    corners = _footprint(view, t, size)
     bx0 = max(0, math.floor(min(c[0] for c in corners)))
     by0 = max(0, math.floor(min(c[1] for c in corners)))
     bx1 = min(canvas.width, math.ceil(max(c[0] for c in corners)))
@@ -262,7 +264,44 @@ def _paste(canvas: Image.Image, view: View, image: Region, t: geo.Transform, siz
     return corners
 
 
+def _footprint(view: View, t: geo.Transform, size: geo.Vec2) -> list[tuple[float, float]]:
+    """The corner pixels of an object's footprint of ``size`` (at scale 1) as it lies."""
+    w, d = size
+    corners_world = geo.Rect((t.pos[0], t.pos[2]), (w * abs(t.scale[0]), d * abs(t.scale[2])),
+                             t.rot_y).corners()  # fmt: skip
+    return [view.px(x, z) for x, z in corners_world]
+
+
 # --- the picture --------------------------------------------------------------------------------
+
+
+class _KeptMasks(ImageFont.FreeTypeFont):
+    """A font (sharing another's loaded face) that keeps the masks it renders by what they are
+    rendered from: a label drawn again (every table picture labels its seats, zones and pawns
+    alike) is not rendered again. The same masks, so the same pixels."""
+
+    def __init__(self, base: ImageFont.FreeTypeFont) -> None:  # shares, does not reload
+        self.__dict__.update(base.__dict__)
+        self._masks: dict[tuple[Any, ...], Any] = {}
+
+    def getmask2(self, text: Any, mode: str = "", *args: Any, **kwargs: Any) -> Any:
+        key = (text, mode, repr(args), repr(sorted(kwargs.items())))
+        found = self._masks.get(key)
+        if found is None:
+            if len(self._masks) >= KEPT_MASKS:
+                self._masks.clear()
+            found = self._masks[key] = super().getmask2(text, mode, *args, **kwargs)
+        return found
+
+
+#: Masks a font keeps (:class:`_KeptMasks`), at most.
+KEPT_MASKS = 2048
+
+
+@cache
+def kept_masks(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """:func:`~tts_builder.render.fonts.font` ``(size, bold)``, keeping the masks it renders."""
+    return _KeptMasks(font(size, bold))
 
 
 def _dashed(draw: ImageDraw.ImageDraw, corners: Sequence[tuple[float, float]], fill, width=2):
@@ -277,7 +316,7 @@ def _dashed(draw: ImageDraw.ImageDraw, corners: Sequence[tuple[float, float]], f
 
 def _label(draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int = 12,
            fill=INK, bold: bool = False) -> None:  # fmt: skip
-    draw.text(at, text, font=font(size, bold), fill=fill, anchor="mm", stroke_width=2,
+    draw.text(at, text, font=kept_masks(size, bold), fill=fill, anchor="mm", stroke_width=2,
               stroke_fill=(0, 0, 0))  # fmt: skip
 
 
@@ -419,11 +458,13 @@ def _pawn_key(obj: Mapping[str, Any], owner: str | None) -> str:
 
 def _draw_pawn(
     canvas: Image.Image, view: View, pawn: _Pawn, empty: bool, shrunk: Shrink = shrink,
-    means: dict[tuple[str, Any], tuple[int, int, int]] | None = None,
+    mean: tuple[MutableMapping[tuple[str, Any], tuple[int, int, int]], tuple[str, Any]]
+    | None = None,
 ) -> float:  # fmt: skip
     """A pawn: a marker (the owner's colour, else the image's) at least :data:`MIN_MARKER_PX`
     across and 3 px wider than the pawn all round, edged black, its image at its true footprint
-    on it; the marker's radius in pixels."""
+    on it; the marker's radius in pixels. ``mean``: where the image's mean colour is kept, and
+    its key there."""
     cx, cy = view.px(pawn.t.pos[0], pawn.t.pos[2])
     long_px = 0.0
     if pawn.size is not None:
@@ -432,12 +473,13 @@ def _draw_pawn(
     r = max(MIN_MARKER_PX / 2, long_px / 2 + 3)  # a ring of 3 px round a pawn's footprint
     if pawn.owner is not None:
         fill = _rgb(pawn.owner)
-    elif pawn.image is not None:
-        seen = {} if means is None else means  # the pawns of one picture share their images
-        where = (pawn.image.url, pawn.image.box)
+    elif pawn.image is not None and mean is not None:
+        seen, where = mean  # the pawns of one picture share their images
         if where not in seen:
             seen[where] = _mean_colour(pawn.image.image())
         fill = seen[where]
+    elif pawn.image is not None:
+        fill = _mean_colour(pawn.image.image())
     else:
         fill = INK
     box = [cx - r, cy - r, cx + r, cy + r]
@@ -489,6 +531,166 @@ def _pawn_labels(pawns: Sequence[tuple[_Pawn, float]], view: View) -> list[Label
             for key, cx, _cy, bottoms in clusters]  # fmt: skip
 
 
+class Layers(Protocol):
+    """Where a picture keeps what it is composed from between drawings (a build's cache)."""
+
+    #: Pawns' marker colours by :meth:`content` and box (shared by every picture drawn).
+    means: MutableMapping[tuple[str, Any], tuple[int, int, int]]
+
+    def content(self, url: str) -> str | None:
+        """A digest of the image at ``url`` (None: unknown, so nothing showing it is kept)."""
+        ...
+
+    def layer(self, spec: Any, make: Callable[[], Image.Image]) -> Image.Image:
+        """The layer ``spec`` describes, made by ``make`` if not known (callers must not
+        change it)."""
+        ...
+
+
+#: One drawing step of a layer: what it draws (its spec, JSON) and how, onto the canvas.
+Step = tuple[Any, Callable[[Image.Image], None]]
+
+
+def _table_step(view: View, half: geo.Vec2) -> Step:
+    box = [view.px(-half[0], half[1]), view.px(half[0], -half[1])]
+
+    def draw(canvas: Image.Image) -> None:
+        ImageDraw.Draw(canvas).rectangle(box, fill=TABLE, outline=TABLE_EDGE, width=4)
+
+    return ["table", box], draw
+
+
+def _hand_step(corners: list[tuple[float, float]], rgb: tuple[int, int, int], empty: bool) -> Step:
+    def draw(canvas: Image.Image) -> None:
+        overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
+        if empty:
+            ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 30))
+            _composite(canvas, overlay, corners)
+            _dashed(ImageDraw.Draw(canvas), corners, (*rgb, 255))
+        else:
+            ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 90), outline=(*rgb, 255))
+            _composite(canvas, overlay, corners)
+
+    return ["hand", corners, rgb, empty], draw
+
+
+def _bag_step(centre: tuple[float, float], r: float, owner: str | None) -> Step:
+    def draw(canvas: Image.Image) -> None:
+        box = [centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r]
+        ink, width = (_rgb(owner), 4) if owner else (INK, 2)
+        ImageDraw.Draw(canvas).ellipse(box, fill=(70, 50, 40), outline=ink, width=width)
+
+    return ["bag", centre, r, owner], draw
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """An object drawn from its image into the table layer (not a pawn)."""
+
+    image: Region
+    t: geo.Transform
+    size: geo.Vec2
+    mirrored: bool
+    guessed: bool
+    outline: list[tuple[float, float]]
+    owner: str | None
+    snaps: list[tuple[float, float]]
+
+
+def _piece_step(view: View, piece: _Piece, content: str | None, shrunk: Shrink) -> Step:
+    def draw(canvas: Image.Image) -> None:
+        corners = _paste(canvas, view, piece.image, piece.t, piece.size, piece.mirrored, shrunk)
+        drawn = ImageDraw.Draw(canvas)
+        if piece.guessed:
+            _dashed(drawn, corners, GUESSED)
+        if piece.owner is not None:
+            drawn.polygon(piece.outline, outline=_rgb(piece.owner), width=3)
+        for px, py in piece.snaps:
+            drawn.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
+
+    shown = [content, piece.image.box, repr(piece.t), piece.size, piece.mirrored]
+    return ["piece", shown, piece.guessed, piece.outline, piece.owner, piece.snaps], draw
+
+
+def _dim_step(dimmed: list[list[tuple[float, float]]]) -> Step:
+    def draw(canvas: Image.Image) -> None:
+        overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
+        for corners in dimmed:
+            ImageDraw.Draw(overlay).polygon(corners, fill=DIMMED)
+        _composite(canvas, overlay, [p for corners in dimmed for p in corners])
+
+    return ["dimmed", dimmed], draw
+
+
+def _marks_step(
+    zones: list[list[tuple[float, float]]],
+    snaps: list[tuple[float, float]],
+    spots: list[tuple[tuple[float, float], list[tuple[float, float]] | None]],
+) -> Step:
+    """Scripting zones outlined, the save's snap points dotted, script positions crossed."""
+
+    def draw(canvas: Image.Image) -> None:
+        drawn = ImageDraw.Draw(canvas)
+        for corners in zones:
+            drawn.polygon(corners, outline=ZONE, width=2)
+        for px, py in snaps:
+            drawn.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
+        for (px, py), rect in spots:
+            if rect is not None:
+                drawn.polygon(rect, outline=POSITION, width=2)
+            drawn.line([(px - 5, py - 5), (px + 5, py + 5)], fill=POSITION, width=2)
+            drawn.line([(px - 5, py + 5), (px + 5, py - 5)], fill=POSITION, width=2)
+
+    return ["marks", zones, snaps, spots], draw
+
+
+def _ground(
+    view: View, steps: Sequence[Step], known: Sequence[str | None], layers: Layers | None
+) -> tuple[Image.Image, Any]:
+    """The table layer (everything under the pawns, labels and legend): ``steps`` drawn on the
+    background, or the layer kept under their specs when ``layers`` knows every image shown
+    (``known``: their :meth:`Layers.content`); and that spec (None: not kept). A copy: the
+    caller draws on it."""
+
+    def make() -> Image.Image:
+        canvas = Image.new("RGBA", view.size, (*BACKGROUND, 255))
+        for _spec, draw in steps:
+            draw(canvas)
+        return canvas
+
+    if layers is None or None in known:
+        return make(), None
+    spec = {"table layer": [spec for spec, _draw in steps], "view": repr(view)}
+    kept = layers.layer(spec, make)
+    return (kept.copy() if (kept.mode, kept.size) == ("RGBA", view.size) else make()), spec
+
+
+#: Rows of pixels [y0, y1) something drawn over the table layer may touch, and what it is.
+Overlay = list[tuple[Any, int, int]]
+
+
+def _label_rows(
+    draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int, bold: bool
+) -> tuple[int, int]:
+    """The rows a :func:`_label` may touch (its stroked text box, and a margin)."""
+    box = draw.textbbox(at, text, font=font(size, bold), anchor="mm", stroke_width=2)
+    return math.floor(box[1]) - OVERLAY_MARGIN, math.ceil(box[3]) + OVERLAY_MARGIN
+
+
+def _pawn_rows(view: View, pawn: _Pawn, r: float) -> tuple[int, int]:
+    """The rows a pawn may touch: its marker (and dimming), the footprint of its image."""
+    cy = view.px(pawn.t.pos[0], pawn.t.pos[2])[1]
+    ys = [cy - r - 1, cy + r + 1]
+    if pawn.image is not None and pawn.size is not None:
+        ys += [y for _x, y in _footprint(view, pawn.t, pawn.size)]
+    return math.floor(min(ys)) - OVERLAY_MARGIN, math.ceil(max(ys)) + OVERLAY_MARGIN
+
+
+#: Pixels beyond its box that something drawn over the table layer is allowed (more than the
+#: 4 px a dimmed marker is composited beyond its circle).
+OVERLAY_MARGIN = 8
+
+
 def table_picture(
     save: Mapping[str, Any],
     images: ImageLookup,
@@ -498,20 +700,25 @@ def table_picture(
     subtitle: str = "",
     seated: Sequence[str] | None = None,
     shrunk: Shrink = shrink,
+    layers: Layers | None = None,
+    overlay: Overlay | None = None,
 ) -> Image.Image:
     """The table seen from above (White's side at the bottom), ``title`` (the game's name,
     :func:`picture_title`) and ``subtitle`` on top. ``seated``: the colours that sit after
     Setup (None at load): the other seats are marked empty and the pieces still at them dimmed.
     ``shrunk``: how an image is scaled down (:func:`shrink`; a build passes a cached one).
+    ``layers``: where the table layer under the pawns is kept (a build's cache: a change that
+    moves or recolours pawns only redraws the pawns and labels over it; the same pixels).
+    ``overlay``, if given, is set to the layer's spec (None: not kept) over all rows, then what
+    is drawn over it, each with the rows it may touch: a band of rows showing the same things
+    has the same pixels.
     A missing image or an unreadable Transform is a :class:`BuildError` naming the object's
     GUID."""
     objects = [o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)]
     view = table_view(save, positions, px_per_unit)
-    canvas = Image.new("RGBA", view.size, (*BACKGROUND, 255))
-    draw = ImageDraw.Draw(canvas)
-    half_x, half_z = geo.table_extent(save) or (27.0, 17.0)
-    draw.rectangle([view.px(-half_x, half_z), view.px(half_x, -half_z)], fill=TABLE,
-                   outline=TABLE_EDGE, width=4)  # fmt: skip
+    half = geo.table_extent(save) or (27.0, 17.0)
+    steps: list[Step] = [_table_step(view, half)]
+    known: list[str | None] = []  # the content of every image the table layer shows
     try:
         transforms = {id(o): geo.Transform.of(o) for o in objects}
     except geo.GeometryError as err:
@@ -523,15 +730,7 @@ def table_picture(
     for hand in hands:
         rgb = _rgb(_text(hand, "FogColor"))
         corners = [view.px(x, z) for x, z in geo.zone_rect(transforms[id(hand)]).corners()]
-        overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
-        if _text(hand, "FogColor") in empty:
-            ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 30))
-            _composite(canvas, overlay, corners)
-            _dashed(ImageDraw.Draw(canvas), corners, (*rgb, 255))
-        else:
-            ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 90), outline=(*rgb, 255))
-            _composite(canvas, overlay, corners)
-    draw = ImageDraw.Draw(canvas)
+        steps.append(_hand_step(corners, rgb, _text(hand, "FogColor") in empty))
     drawn = [o for o in objects if geo.name_of(o) not in geo.ZONE_NAMES]
     drawn.sort(key=lambda o: transforms[id(o)].pos[1])
     labels: list[Label] = []
@@ -544,9 +743,7 @@ def table_picture(
         centre = view.px(t.pos[0], t.pos[2])
         if name in BAG_NAMES:
             r = BAG_SIDE / 2 * view.k
-            draw.ellipse([centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r],
-                         fill=(70, 50, 40), outline=_rgb(owner) if owner else INK,
-                         width=4 if owner else 2)  # fmt: skip
+            steps.append(_bag_step(centre, r, owner))
             if owner in empty:
                 dimmed.append(_circle(centre, r))
             below = len([1 for b in drawn[: drawn.index(obj)] if geo.name_of(b) in BAG_NAMES])
@@ -564,69 +761,97 @@ def table_picture(
             pawns.append(_Pawn(obj, t, image, size, guessed, owner, _pawn_key(obj, owner)))
             continue
         mirrored = t.face_down and name in geo.CARD_NAMES | geo.DECK_NAMES
-        corners = _paste(canvas, view, image, t, size, mirrored, shrunk)
-        draw = ImageDraw.Draw(canvas)
-        if guessed:
-            _dashed(draw, corners, GUESSED)
+        corners = _footprint(view, t, size)
         outline = _circle(centre, math.dist(corners[0], corners[1]) / 2) if _round(obj) else corners
-        if owner is not None:
-            draw.polygon(outline, outline=_rgb(owner), width=3)
+        points = [geo.world_of_snap_point(t, p) for p in _list(obj.get("AttachedSnapPoints"))]
+        snaps = [view.px(x, z) for x, _y, z in points]
+        piece = _Piece(image, t, size, mirrored, guessed, outline, owner, snaps)
+        content = layers.content(image.url) if layers is not None else None
+        known.append(content)
+        steps.append(_piece_step(view, piece, content, shrunk))
         if owner in empty:
             dimmed.append(outline)
             labels.append(((centre[0], centre[1]), f"{owner}: empty seat"))
         if name in geo.DECK_NAMES:
             count = len(_list(obj.get("ContainedObjects")))
             labels.append((centre, f"{_text(obj, 'Nickname', 'deck')} ×{count}"))
-        for point in _list(obj.get("AttachedSnapPoints")):
-            x, _y, z = geo.world_of_snap_point(t, point)
-            px, py = view.px(x, z)
-            draw.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
     if dimmed:
-        overlay = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
-        for corners in dimmed:
-            ImageDraw.Draw(overlay).polygon(corners, fill=DIMMED)
-        _composite(canvas, overlay, [p for corners in dimmed for p in corners])
-        draw = ImageDraw.Draw(canvas)
+        steps.append(_dim_step(dimmed))
     zone_labels: set[str] = set()
+    zones = []
     for obj in objects:
         if geo.name_of(obj) == "ScriptingTrigger":
             rect = geo.zone_rect(transforms[id(obj)])
-            corners = [view.px(x, z) for x, z in rect.corners()]
-            draw.polygon(corners, outline=ZONE, width=2)
+            zones.append([view.px(x, z) for x, z in rect.corners()])
             labels.append((view.px(*rect.centre), _text(obj, "Nickname", "zone")))
             zone_labels.add(_text(obj, "Nickname", "zone"))
+    snap_points = []
     for point in _list(save.get("SnapPoints")):
         pos = point.get("Position") or {}
-        px, py = view.px(float(pos.get("x", 0.0)), float(pos.get("z", 0.0)))
-        draw.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
-    for spot in positions:
-        px, py = view.px(spot.at[0], spot.at[2])
-        if spot.size[0] > 0 and spot.size[1] > 0:
-            draw.polygon([view.px(x, z) for x, z in spot.rect().corners()], outline=POSITION,
-                         width=2)  # fmt: skip
-        draw.line([(px - 5, py - 5), (px + 5, py + 5)], fill=POSITION, width=2)
-        draw.line([(px - 5, py + 5), (px + 5, py - 5)], fill=POSITION, width=2)
+        snap_points.append(view.px(float(pos.get("x", 0.0)), float(pos.get("z", 0.0))))
+    spots = [(view.px(spot.at[0], spot.at[2]), _spot_rect(view, spot)) for spot in positions]
+    steps.append(_marks_step(zones, snap_points, spots))
     for spot in _labelled(positions, view):
         if spot.label not in zone_labels:
             px, py = view.px(spot.at[0], spot.at[2])
             labels.append(((px, py + 14), spot.label))
-    means: dict[tuple[str, Any], tuple[int, int, int]] = {}
-    drawn_pawns = [(pawn, _draw_pawn(canvas, view, pawn, pawn.owner in empty, shrunk, means))
-                   for pawn in pawns]  # fmt: skip
+    canvas, layer = _ground(view, steps, known, layers)
+    over: Overlay = []
+    means: MutableMapping[tuple[str, Any], tuple[int, int, int]] = {}
+    drawn_pawns = []
+    for pawn in pawns:
+        mean = _means_of(pawn, layers, means)
+        r = _draw_pawn(canvas, view, pawn, pawn.owner in empty, shrunk, mean)
+        drawn_pawns.append((pawn, r))
+        shows = None  # the pawn's image, by content
+        if pawn.image is not None:
+            content = layers.content(pawn.image.url) if layers is not None else None
+            known.append(content)
+            shows = [content, pawn.image.box]
+        spec = ["pawn", shows, repr(pawn.t), pawn.size, pawn.guessed, pawn.owner, r]
+        over.append(([*spec, pawn.owner in empty], *_pawn_rows(view, pawn, r)))
     draw = ImageDraw.Draw(canvas)
+    texts: list[tuple[tuple[float, float], str, int, bool]] = []
     for hand in hands:
         t = transforms[id(hand)]
         colour = _text(hand, "FogColor", "?")
         seat = f"{colour} seat: empty" if colour in empty else f"{colour} seat"
-        _label(draw, view.px(t.pos[0], t.pos[2]), seat, 18, bold=True)
+        texts.append((view.px(t.pos[0], t.pos[2]), seat, 18, True))
     for at, text in _spread([*labels, *_pawn_labels(drawn_pawns, view)], draw):
-        _label(draw, at, text)
+        texts.append((at, text, 12, False))
     if title:
-        _label(draw, (canvas.width / 2, 14), title, 20, bold=True)
+        texts.append(((canvas.width / 2, 14), title, 20, True))
     if subtitle:
-        _label(draw, (canvas.width / 2, 34), subtitle, 13)
+        texts.append(((canvas.width / 2, 34), subtitle, 13, False))
+    for at, text, size, bold in texts:
+        _label(draw, at, text, size, bold=bold)
+        over.append((["label", at, text, size, bold], *_label_rows(draw, at, text, size, bold)))
     _legend(draw, canvas, bool(empty))
+    legend_top = canvas.height - 16 - 6 - OVERLAY_MARGIN
+    over.append((["legend", bool(empty)], legend_top, canvas.height))
+    if overlay is not None:  # known by its spec only when every image shown is known
+        overlay[:] = [(None if None in known else layer, 0, canvas.height), *over]
     return canvas.convert("RGB")
+
+
+def _spot_rect(view: View, spot: geo.ScriptPosition) -> list[tuple[float, float]] | None:
+    """The corner pixels of a script position's area, if it has one."""
+    if spot.size[0] > 0 and spot.size[1] > 0:
+        return [view.px(x, z) for x, z in spot.rect().corners()]
+    return None
+
+
+def _means_of(
+    pawn: _Pawn, layers: Layers | None, means: MutableMapping[tuple[str, Any], tuple[int, int, int]]
+) -> tuple[MutableMapping[tuple[str, Any], tuple[int, int, int]], tuple[str, Any]] | None:
+    """Where a pawn's marker colour is kept and under which key: by its image's content in
+    ``layers`` (every picture shares them) when known, else by URL in this picture's ``means``."""
+    if pawn.image is None:
+        return None
+    content = layers.content(pawn.image.url) if layers is not None else None
+    if content is not None and layers is not None:
+        return layers.means, (content, pawn.image.box)
+    return means, (pawn.image.url, pawn.image.box)
 
 
 def _spread(labels: Sequence[Label], draw: ImageDraw.ImageDraw, size: int = 12) -> list[Label]:
@@ -682,8 +907,100 @@ def _legend(draw: ImageDraw.ImageDraw, canvas: Image.Image, empty_seats: bool = 
     x, y = 10, canvas.height - 16
     for colour, text in items:
         draw.rectangle([x, y - 6, x + 12, y + 6], fill=colour)
-        draw.text((x + 18, y), text, font=font(12), fill=INK, anchor="lm")
+        draw.text((x + 18, y), text, font=kept_masks(12), fill=INK, anchor="lm")
         x += 30 + round(draw.textlength(text, font=font(12)))
+
+
+#: Scaled-down images and layers of ``table.png`` kept in this process (a ``watch`` or a build
+#: of several variants reads none twice), by cache entry, within their budgets.
+SHRUNK_BYTES = 32 * 2**20
+_SHRUNK = PictureMemo(SHRUNK_BYTES)
+LAYER_BYTES = 32 * 2**20
+_LAYERS = PictureMemo(LAYER_BYTES)
+#: Pawns' marker colours by their images' content (see :class:`Layers`).
+_MEANS: dict[tuple[str, Any], tuple[int, int, int]] = {}
+MEANS_KEPT = 4096
+
+
+def forget_table_pictures() -> None:
+    """Forget the scaled images, layers, marker colours and label masks this process keeps for
+    pictures."""
+    _SHRUNK.clear()
+    _LAYERS.clear()
+    _MEANS.clear()
+    kept_masks.cache_clear()
+
+
+class TablePictures:
+    """What ``table.png`` is drawn with through the build cache (a :class:`Layers`
+    and a :data:`Shrink`): an image is known by the digest of its file's bytes; a
+    scaled-down image by that digest, the region and the size, and a layer by its spec (both
+    with the package's code), each in the build cache and in this process. An entry that does
+    not hold the pixels it should is made again. Callers only read the pictures handed out."""
+
+    def __init__(self, files: dict[str, bytes], cache: Any) -> None:
+        self.files = files
+        self.cache = cache
+        self._digests: dict[str, str | None] = {}
+        # As the build's pictures: only a cache folder (one that says which entries it holds,
+        # the writer's DirCache) shares what the process keeps; any other cache keeps its own.
+        if callable(getattr(cache, "holds", None)) and getattr(cache, "root", None) is not None:
+            if len(_MEANS) > MEANS_KEPT:
+                _MEANS.clear()
+            self._shrunk, self._layers, self.means = _SHRUNK, _LAYERS, _MEANS
+        else:
+            self._shrunk, self._layers = PictureMemo(SHRUNK_BYTES), PictureMemo(LAYER_BYTES)
+            self.means = {}
+
+    def content(self, url: str) -> str | None:
+        name = image_name(url)
+        if name not in self._digests:
+            data = self.files.get(name)
+            self._digests[name] = None if data is None else hashlib.sha256(data).hexdigest()
+        return self._digests[name]
+
+    def _entry(self, kind: str, spec: Any) -> str:
+        from tts_builder.build import package_digest
+
+        text = json.dumps(spec, sort_keys=True, default=str)
+        return f"{kind}:{hashlib.sha256(f'{package_digest()}|{text}'.encode()).hexdigest()}"
+
+    def shrunk(self, region: Any, size: tuple[int, int]) -> Any:
+        content = self.content(region.url)
+        if content is None:  # not the build's own image: nothing to key it by
+            return shrink(region, size)
+        entry = self._entry("table-shrunk", [content, region.box, list(size)])
+        kept = self._shrunk.get(entry)
+        if kept is not None:
+            return kept
+        stored = self.cache.get(entry)
+        if stored is not None:
+            try:
+                pixels = zlib.decompress(stored)
+            except zlib.error:
+                pixels = b""
+            if len(pixels) == size[0] * size[1] * 4:
+                return self._shrunk.add(entry, Image.frombytes("RGBA", size, pixels))
+        image = shrink(region, size)
+        self.cache[entry] = zlib.compress(image.tobytes(), 1)
+        return self._shrunk.add(entry, image)
+
+    def layer(self, spec: Any, make: Callable[[], Any]) -> Any:
+        from tts_builder.render import decode_part, encode_part
+
+        entry = self._entry("table-layer", spec)
+        kept = self._layers.get(entry)
+        if kept is not None:
+            return kept
+        stored = self.cache.get(entry)
+        if stored is not None:
+            try:
+                return self._layers.add(entry, decode_part(stored))
+            except (ValueError, zlib.error):
+                pass  # damaged: drawn again (the caller checks the size and mode too)
+        image = make()
+        self.cache[entry] = encode_part(image)
+        return self._layers.add(entry, image)
 
 
 def image_name(url: str) -> str:

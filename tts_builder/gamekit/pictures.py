@@ -41,14 +41,41 @@ def side(sides: _Sides, component: str, face: str, fields: Mapping[str, Any]) ->
 
 def thumbnail(images: _Store, title: str, pictures: Sequence[Picture]) -> bytes:
     """The thumbnail's PNG bytes: ``pictures`` under ``title`` (taken out of the build's
-    images: it ships as ``<game>.png`` beside the save)."""
+    images: it ships as ``<game>.png`` beside the save).
+
+    A store of pictures (the build's, with ``picture``) keeps each picture as the thumbnail
+    shows it, fitted into its card box: a thumbnail redrawn for one changed picture decodes
+    the others small, never at full size (a board)."""
     from ..render import render_thumbnail
 
     spec = {"thumb": [spec for spec, _make in pictures], "title": title}
-    images.png(
-        "thumbnail", spec, lambda: render_thumbnail(title, [make() for _spec, make in pictures])
-    )
+
+    def draw() -> Image.Image:
+        if not hasattr(images, "picture"):
+            return render_thumbnail(title, [make() for _spec, make in pictures])
+        from ..render.composite import thumbnail_card_box
+        from ..render.layout import fit_image
+
+        box = thumbnail_card_box()
+        shown = [
+            images.picture(
+                {"thumbnail_card": spec, "box": list(box)}, partial(_fit, make, box, fit_image)
+            )
+            for spec, make in pictures
+        ]
+        return render_thumbnail(title, shown)
+
+    images.png("thumbnail", spec, draw)
     return images.files.pop("images/thumbnail.png")
+
+
+def _fit(
+    make: Callable[[], Image.Image],
+    box: tuple[int, int],
+    fit: Callable[[Image.Image, tuple[int, int]], Image.Image],
+) -> Image.Image:
+    """A picture as a thumbnail shows it before it is fanned: made, then fitted into ``box``."""
+    return fit(make(), box)
 
 
 def preview(
@@ -57,21 +84,22 @@ def preview(
     """The preview sheet's PNG bytes: every ``(label, picture)`` in a grid of ``columns``
     (cells at most ``cell_max`` px), taken out of the build's images (``preview.png``).
 
-    A store keeping encoded bands (the build's, with ``encoded``) gets it band by band
-    (:func:`~tts_builder.render.components.preview_bands_png`, the same bytes): a changed
-    picture recomposes and re-encodes the bands of its preview row only."""
+    A store keeping encoded bands (the build's, with ``encoded``) gets it one band per preview
+    row (:func:`~tts_builder.render.components.preview_png`, the same pixels): a changed
+    picture's row is recomposed and re-encoded, and no other; the pictures' sizes and cells
+    are kept there too."""
     from ..render import render_preview
-    from ..render.components import preview_bands_png
+    from ..render.components import preview_png
 
     spec = {"preview": [[label, spec] for label, (spec, _make) in items]}
 
-    def whole() -> Image.Image:
+    def whole() -> Image.Image:  # a store keeping nothing: the same pixels, drawn at once
         shown = [(label, make) for label, (_spec, make) in items]
         return render_preview(shown, columns=columns, cell_max=cell_max)
 
     def banded() -> bytes:
         sized = [(label, spec, _size(images, spec, make), make) for label, (spec, make) in items]
-        return preview_bands_png(images, sized, columns, cell_max)  # type: ignore[arg-type]
+        return preview_png(images, sized, columns, cell_max)  # type: ignore[arg-type]
 
     images.png("preview", spec, banded if hasattr(images, "encoded") else whole)
     return images.files.pop("images/preview.png")

@@ -38,8 +38,8 @@ from tts_builder.render.layout import (
     resolve_layout,
     validate_layout,
 )
+from tts_builder.render.memo import PictureMemo
 from tts_builder.render.png import (
-    BAND_ROWS,
     ENCODER,
     decode_part,
     encode_band,
@@ -234,52 +234,23 @@ PreviewItem = tuple[str, Any, tuple[int, int], Callable[[], Image.Image]]
 
 
 def preview_png(
-    store: PictureStore, items: list[PreviewItem], columns: int, cell_max: int = 600
+    store: PictureStore | None, items: list[PreviewItem], columns: int, cell_max: int = 600
 ) -> bytes:
-    """PNG bytes of :func:`~tts_builder.render.composite.render_preview` of ``items`` (the same
-    pixels), drawn and encoded one preview row at a time, each row known by its items' labels
-    and specs: a changed item redraws and re-encodes its row only."""
+    """PNG bytes of the preview of ``items``: the pixels of
+    :func:`~tts_builder.render.composite.render_preview`, one band per preview row (see
+    :func:`~tts_builder.render.png.join_bands`), each row known by its items' labels and specs:
+    a changed item redraws and re-encodes its row only, and no row is drawn to fill a band of
+    another. With a ``store`` (None: everything drawn now), each picture is taken as its cell
+    shows it from the store."""
     plan = plan_preview([size for _label, _spec, size, _make in items], columns, cell_max)
     bands = []
     for row in range(plan.rows):
+        draw = partial(_preview_row, plan, items, row, store)
+        if store is None:
+            bands.append(draw())
+            continue
         spec = {**_preview_row_spec(plan, items, row), "encoder": ENCODER}
-        bands.append(store.encoded(spec, partial(_preview_row, plan, items, row)))
-    return join_bands(bands)
-
-
-def preview_bands_png(
-    store: PictureStore, items: list[PreviewItem], columns: int, cell_max: int = 600
-) -> bytes:
-    """PNG bytes of ``encode_png(render_preview(items))`` (the same bytes: bands of
-    :data:`~tts_builder.render.png.BAND_ROWS` rows), each band known by the labels and specs
-    of the preview rows it shows: a changed item redraws its preview row and re-encodes the
-    bands that row crosses only."""
-    plan = plan_preview([size for _label, _spec, size, _make in items], columns, cell_max)
-    width, height = plan.size
-    spans = [plan.row_band(row) for row in range(plan.rows)]
-    specs = [_preview_row_spec(plan, items, row) for row in range(plan.rows)]
-    drawn: dict[int, Image.Image] = {}
-
-    def band(y0: int, y1: int, rows: list[int]) -> bytes:
-        img = Image.new("RGB", (width, y1 - y0), PREVIEW_BG)
-        for row in rows:
-            if row not in drawn:
-                drawn[row] = _preview_row_image(plan, items, row, store)
-            r0, r1 = spans[row]
-            top = max(y0, r0)
-            img.paste(drawn[row].crop((0, top - r0, width, min(y1, r1) - r0)), (0, top - y0))
-        return encode_band(img)
-
-    bands = []
-    for y0 in range(0, height, BAND_ROWS):
-        y1 = min(height, y0 + BAND_ROWS)
-        rows = [row for row, (r0, r1) in enumerate(spans) if r0 < y1 and r1 > y0]
-        spec = {
-            "preview_band": [[row, specs[row]] for row in rows],
-            "rows": [y0, y1],
-            "encoder": ENCODER,
-        }
-        bands.append(store.encoded(spec, partial(band, y0, y1, rows)))
+        bands.append(store.encoded(spec, draw))
     return join_bands(bands)
 
 
@@ -292,9 +263,11 @@ def _preview_row_spec(plan: PreviewPlan, items: list[PreviewItem], row: int) -> 
     }
 
 
-def _preview_row(plan: PreviewPlan, items: list[PreviewItem], row: int) -> bytes:
-    """The encoded band of preview row ``row``."""
-    return encode_band(_preview_row_image(plan, items, row))
+def _preview_row(
+    plan: PreviewPlan, items: list[PreviewItem], row: int, store: PictureStore | None = None
+) -> bytes:
+    """The encoded band of preview row ``row`` (its pictures through ``store``, if any)."""
+    return encode_band(_preview_row_image(plan, items, row, store))
 
 
 def _preview_row_image(
@@ -347,12 +320,10 @@ def _shown_in_cell(
     return fitted(preview_picture(plan, _made(label, size, make)), box)
 
 
-#: Preview cells (:func:`_cell`) this process decoded, by spec, most recently used last
-#: (within CELL_BYTES, their total in _cell_bytes): a rebuild in one process composites
-#: them as planned already.
-_CELLS: dict[str, Image.Image] = {}
-CELL_BYTES = 32 * 2**20
-_cell_bytes = [0]
+#: Preview cells (:func:`_cell`) this process decoded, by spec, within CELL_BYTES: a rebuild in
+#: one process composites them as planned already.
+CELL_BYTES = 64 * 2**20
+_CELLS = PictureMemo(CELL_BYTES)
 
 
 def _cell(
@@ -361,22 +332,16 @@ def _cell(
     """The picture of one preview cell: kept in this process, else from the store's encoded
     bytes, else drawn by ``fit`` (and kept in the store); frozen (callers must not change it)."""
     key = json.dumps(known, sort_keys=True, default=str)
-    img = _CELLS.pop(key, None)
+    img = _CELLS.get(key)
     if img is None:
-        img = decode_part(store.encoded(known, lambda: encode_part(fit())))
-        freeze(img, ("preview cell", key))
-        _cell_bytes[0] += _bytes(img)
-    _CELLS[key] = img
-    while _cell_bytes[0] > CELL_BYTES and len(_CELLS) > 1:
-        _cell_bytes[0] -= _bytes(_CELLS.pop(next(iter(_CELLS))))
+        drawn: list[Image.Image] = []  # drawn now: kept as drawn, not decoded back
+        data = store.encoded(known, lambda: encode_part(drawn.append(fit()) or drawn[0]))
+        # A picture drawn now may be shared (a fit of a kept face): frozen, its content kept.
+        img = freeze(drawn[0]) if drawn else freeze(decode_part(data), ("preview cell", key))
+        _CELLS.add(key, img)
     return img
-
-
-def _bytes(img: Image.Image) -> int:
-    return img.width * img.height * len(img.getbands())
 
 
 def forget_cells() -> None:
     """Drop the preview cells this process keeps (:data:`_CELLS`), as in a new process."""
     _CELLS.clear()
-    _cell_bytes[0] = 0

@@ -46,6 +46,25 @@ DIE_STYLE: dict[str, tuple[str, object]] = {
 }
 
 
+def _fan_card_box(size: tuple[int, int]) -> tuple[int, int]:
+    """The box each picture of a fan of ``size`` is fitted into before it is turned."""
+    return round(size[0] * 0.5), round(size[1] * 0.82)
+
+
+def _thumbnail_bands(size: tuple[int, int]) -> tuple[int, list[int]]:
+    """The height of a thumbnail's title band and the box of its fan."""
+    w, h = size
+    band = round(h * 0.28)
+    return band, [0, round(h * 0.03), w, h - band]
+
+
+def thumbnail_card_box(size: tuple[int, int] = (256, 256)) -> tuple[int, int]:
+    """The box each picture is fitted into (before it is fanned) on a thumbnail of ``size``:
+    a picture given fitted so already is drawn as it is."""
+    x0, y0, x1, y1 = _thumbnail_bands(size)[1]
+    return _fan_card_box((x1 - x0, y1 - y0))
+
+
 def _fan(images: list[Image.Image], size: tuple[int, int], max_cards: int = 5) -> Image.Image:
     """Up to ``max_cards`` pictures fanned like a hand of cards, on a transparent canvas."""
     w, h = size
@@ -56,7 +75,7 @@ def _fan(images: list[Image.Image], size: tuple[int, int], max_cards: int = 5) -
         offset = i - (n - 1) / 2
         angle = -14 * offset
         card = derived(
-            fitted(img, (round(w * 0.5), round(h * 0.82))),
+            fitted(img, _fan_card_box(size)),
             ("rotate", angle),
             lambda fit, angle=angle: fit.rotate(
                 angle, resample=Image.Resampling.BICUBIC, expand=True
@@ -73,8 +92,7 @@ def render_thumbnail(
 ) -> Image.Image:
     """The save thumbnail (RGB): up to five component pictures fanned above the game title."""
     w, h = size
-    band = round(h * 0.28)
-    art_box = [0, round(h * 0.03), w, h - band]
+    band, art_box = _thumbnail_bands(size)
     layout = [
         {"type": "rect", "box": [0, 0, w, h], "fill": THUMB_BG},
         {"type": "image", "src": "fan", "box": art_box},

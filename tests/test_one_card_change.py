@@ -1,0 +1,137 @@
+"""A one-animal change to every bundled game, rebuilt by ``tts-builder build`` in the process
+that built the game (as ``watch`` does): only the changed faces are drawn, each once for the
+game and all its variants, only their preview cells are drawn again, ``table.png`` redraws the
+pawns over its kept table layer (never the board or the cards under them), and every file
+written is the byte of a build from nothing. Counted draws, not time (issue 12)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import seeded
+from PIL import Image
+
+from tts_builder import picture
+from tts_builder.build import BuildOptions
+from tts_builder.cli import build_checked, run
+from tts_builder.definition import ASSETS_ROOT, load_definition
+from tts_builder.render import components, hexmap
+
+NEW_COLOUR = "#123456"
+
+
+def _change(game: str, root: Path) -> str:
+    """Copy ``game`` under ``root`` with one animal changed: the Elephant's colour, or (Ark &
+    Noah, whose animals have no colour) the middle pixel of the Raven's art; what now marks its
+    faces (the colour, or the art file)."""
+    shutil.copytree(ASSETS_ROOT / game, root / game)
+    path = root / game / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    if 'color: "#8e9aaf"' in text:
+        path.write_text(text.replace('color: "#8e9aaf"', f'color: "{NEW_COLOUR}"', 1))
+        return NEW_COLOUR
+    art = root / game / "art" / "raven.png"
+    with Image.open(art) as img:
+        img.load()
+        img = img.convert("RGBA")
+        centre = (img.width // 2, img.height // 2)  # shown on every face with the art
+        img.putpixel(centre, tuple(255 - v for v in img.getpixel(centre)[:3]) + (255,))
+        img.save(art)
+    return "art/raven.png"
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+class _Draws:
+    """What a build draws: component sides, preview cells, table.png's pastes and pawns, the
+    hex board."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.sides: list[tuple[str, str, str]] = []
+        self.side_specs: list[Any] = []
+        self.cells: list[Any] = []
+        self.pastes: list[str] = []
+        self.pawns: list[str] = []
+        self.boards = 0
+        draws = self
+        real_draw, real_cell = components.Sides.draw, components._cell
+        real_paste, real_pawn = picture._paste, picture._draw_pawn
+        real_board = hexmap.render_board
+
+        def draw(self: components.Sides, component: str, side: str, fields: Any) -> Image.Image:
+            draws.sides.append((component, side, json.dumps(fields, sort_keys=True, default=str)))
+            draws.side_specs.append(self.spec(component, side, fields))
+            return real_draw(self, component, side, fields)
+
+        def cell(store: Any, known: dict[str, Any], fit: Any) -> Image.Image:
+            def fitted() -> Image.Image:
+                draws.cells.append(known["preview_cell"])
+                return fit()
+
+            return real_cell(store, known, fitted)
+
+        def paste(canvas: Image.Image, view: Any, image: Any, *args: Any) -> Any:
+            draws.pastes.append(image.url)
+            return real_paste(canvas, view, image, *args)
+
+        def pawn(canvas: Image.Image, view: Any, drawn: Any, *args: Any) -> float:
+            if drawn.image is not None and drawn.size is not None:
+                draws.pawns.append(drawn.image.url)
+            return real_pawn(canvas, view, drawn, *args)
+
+        def board(*args: Any, **kwargs: Any) -> Image.Image:
+            draws.boards += 1
+            return real_board(*args, **kwargs)
+
+        monkeypatch.setattr(components.Sides, "draw", draw)
+        monkeypatch.setattr(components, "_cell", cell)
+        monkeypatch.setattr(picture, "_paste", paste)
+        monkeypatch.setattr(picture, "_draw_pawn", pawn)
+        monkeypatch.setattr(hexmap, "render_board", board)
+
+
+@pytest.mark.parametrize("game", ["arche-noah", "arche-noah-flood", "ark-and-noah"])
+def test_a_one_animal_change_draws_its_faces_and_what_shows_them_only(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = seeded(tmp_path / "dist")
+    assert run(["-q", "build", game, "--out", str(out)]) == 0  # the process keeps what it drew
+    before = {p.name: _files(p) for p in out.iterdir() if p.name != ".cache"}
+    root = tmp_path / "assets"
+    mark = _change(game, root)
+    draws = _Draws(monkeypatch)
+    assert run(["-q", "--assets", str(root), "build", game, "--out", str(out)]) == 0
+    monkeypatch.undo()
+    # Only faces showing the changed animal, each once for the game and all its variants.
+    assert draws.sides and len(set(draws.sides)) == len(draws.sides)
+    assert all(mark in fields for _component, _side, fields in draws.sides), draws.sides
+    # Only their preview cells, each once (a variant's preview takes the game's).
+    assert draws.cells and len({json.dumps(c) for c in draws.cells}) == len(draws.cells)
+    assert all(cell in draws.side_specs for cell in draws.cells)
+    # table.png: drawn again only over its kept layer (the pawns, no board, card or tile).
+    assert draws.pastes == draws.pawns and draws.boards == 0
+    after = {p.name: _files(p) for p in out.iterdir() if p.name != ".cache"}
+    changed = {(f, n) for f, files in after.items() for n in files if files[n] != before[f][n]}
+    assert changed and {name for _f, name in changed} <= {
+        "preview.png",
+        "table.png",
+        f"{game}.png",
+        f"{game}.json",
+        *(name for files in after.values() for name in files if name.startswith("images/")),
+    }
+    # Every file is the byte of a build from nothing (no cache, every picture drawn again).
+    for variant in [None, *load_definition(game, root).variants]:
+        options = BuildOptions(out_dir=out.resolve(), variant=variant)
+        plain = build_checked(game, options, {}, root)
+        assert plain.files == after[plain.folder], (
+            variant,
+            set(plain.files) ^ set(after[plain.folder]),
+        )
