@@ -99,9 +99,9 @@ class Run:
             if child.returncode != 0:
                 raise RuntimeError(f"{checkout}: pytest {shlex.join(args)} failed: {self.last}")
             self.cpu = usage.ru_utime + usage.ru_stime
-            self.busy: dict[str, float] = (
-                json.loads(busy_file.read_text()) if busy_file.exists() else {}
-            )
+            sums = json.loads(busy_file.read_text()) if busy_file.exists() else {}
+            self.busy: dict[str, float] = sums.get("workers", {})
+            self.files: dict[str, float] = sums.get("files", {})
 
     def describe(self) -> str:
         busy = ", ".join(f"{w} {s:.1f}" for w, s in sorted(self.busy.items()))
@@ -110,14 +110,18 @@ class Run:
 
 # ------------------------------------------------------------------ the plug-in (-p bench_tests)
 
-_BUSY: dict[str, float] = {}
+_BUSY: dict[str, dict[str, float]] = {"workers": {}, "files": {}}
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Add a test phase's duration to the worker that ran it (``main`` without xdist)."""
+    """Add a test phase's duration to the worker that ran it (``main`` without xdist) and to
+    the test's file."""
     gateway = getattr(getattr(report, "node", None), "gateway", None)
-    worker = getattr(gateway, "id", None) or "main"
-    _BUSY[worker] = _BUSY.get(worker, 0.0) + report.duration
+    for sums, name in (
+        (_BUSY["workers"], getattr(gateway, "id", None) or "main"),
+        (_BUSY["files"], report.nodeid.split("::")[0]),
+    ):
+        sums[name] = sums.get(name, 0.0) + report.duration
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -157,6 +161,10 @@ def main() -> None:
         f"this {this.cpu:.1f} CPU s {this.wall:.1f} wall s"
     )
     print(f"this / base: CPU {this.cpu / base.cpu:.2f}, wall {this.wall / base.wall:.2f}")
+    if opts.suite and base.files:
+        print("heaviest files (test seconds in one process):")
+        for name, seconds in sorted(base.files.items(), key=lambda item: -item[1])[:15]:
+            print(f"  {seconds:6.1f}  {name}")
     if opts.suite and this.busy:
         path = max(this.busy.values())
         print(
