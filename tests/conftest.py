@@ -58,10 +58,12 @@ class SessionCache(MutableMapping[str, bytes]):
 
 SESSION_CACHE = SessionCache()
 _CLEAN: list[Path] = []
+#: The clean build's renders only (what :func:`seeded` copies), the same in every process.
+_CLEAN_RENDERS: dict[str, bytes] = {}
 #: The folder every process of this run shares (set by :func:`_clean_build_first`).
 _SHARED: list[Path] = []
 #: How long a worker waits for another's clean build before failing (seconds).
-CLEAN_BUILD_WAIT = 1800
+CLEAN_BUILD_WAIT = 900
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -123,8 +125,9 @@ def _make_clean_build(folder: Path) -> None:
     except BaseException as err:
         (folder / "failed").write_text(f"{type(err).__name__}: {err}\n", encoding="utf-8")
         raise
+    _CLEAN_RENDERS.update(SESSION_CACHE.entries)  # run first in this process: nothing else
     partial = folder / "renders.pickle.partial"
-    partial.write_bytes(pickle.dumps(SESSION_CACHE.entries, protocol=pickle.HIGHEST_PROTOCOL))
+    partial.write_bytes(pickle.dumps(_CLEAN_RENDERS, protocol=pickle.HIGHEST_PROTOCOL))
     os.replace(partial, folder / "renders.pickle")
 
 
@@ -139,7 +142,8 @@ def _await_clean_build(folder: Path) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"no clean build in {folder} after {CLEAN_BUILD_WAIT} s")
         time.sleep(0.05)
-    SESSION_CACHE.entries.update(pickle.loads(renders.read_bytes()))
+    _CLEAN_RENDERS.update(pickle.loads(renders.read_bytes()))
+    SESSION_CACHE.entries.update(_CLEAN_RENDERS)
 
 
 def _claim_clean_build() -> bool:
@@ -207,12 +211,15 @@ def build(game: str = "arche-noah", **options: object) -> GameBuild:
 
 
 def seeded(out: Path) -> Path:
-    """``out``, an --out folder whose render cache (``out/.cache``) holds the renders drawn so
-    far this session, so a CLI build there redraws only what no other test drew. Clean CLI
-    builds stay tested: :func:`clean_build` (compared in test_cli with builds in memory),
-    test_package's wheel test (my-cards' thumbnail) and test_new_game's first build start
-    from an empty cache."""
-    DirCache(out / ".cache").update(SESSION_CACHE)
+    """``out``, an --out folder whose render cache (``out/.cache``) holds the renders of the
+    run's clean build (every bundled game and variant), so a CLI build there redraws only what
+    the bundled games do not draw. Not every render this process drew: the seed stays the same
+    size and the same in every worker, whichever tests ran before. Clean CLI builds stay
+    tested: :func:`clean_build` (compared in test_cli with builds in memory), test_package's
+    wheel test (my-cards' thumbnail) and test_new_game's first build start from an empty
+    cache."""
+    clean_build()
+    DirCache(out / ".cache").update(_CLEAN_RENDERS)
     return out
 
 
