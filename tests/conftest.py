@@ -187,22 +187,33 @@ def _shares_renders(item: pytest.Item, texts: dict[Path, str]) -> bool:
     return "from conftest import" in texts[path] or bool(fixtures & SHARING_FIXTURES)
 
 
+#: The test being set up in this process, and the test files read so far.
+_SETTING_UP: list[pytest.Item] = []
+_TEXTS: dict[Path, str] = {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a test's fixtures (and so outside its patches: a test counting what is drawn,
+    say): the run's clean build, made or awaited, if the test may share its renders and this
+    process holds them not yet (the first test of a process: :func:`_clean_build_first`)."""
+    _SETTING_UP[:] = [item]
+    if _SHARED and not _CLEAN and _shares_renders(item, _TEXTS):
+        clean_build()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _clean_build_first(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    """The clean build before the first test that may share its renders, so it never runs
-    inside a test's patches (a test counting what is drawn, say). A process that finds another
-    one of the run making it waits only when a test first needs the renders (waiting draws
-    nothing), running its other tests meanwhile."""
+    """Where this run's processes share the clean build; and the clean build itself if this
+    process's first test may share its renders. So the process whose first tests need them
+    makes it (another one's first tests, not needing them, run meanwhile), and a process waits
+    for it only when one of its tests first needs it."""
     base = tmp_path_factory.getbasetemp()
     _SHARED[:] = [base.parent if hasattr(request.config, "workerinput") else base]
-    texts: dict[Path, str] = {}
-    if not any(_shares_renders(item, texts) for item in request.session.items):
-        return
-    if _claim_clean_build():
-        _make_clean_build(_shared_folder())
-        _CLEAN.append(_shared_folder() / "dist")
+    if _SETTING_UP and _shares_renders(_SETTING_UP[0], _TEXTS):
+        clean_build()
 
 
 def build(game: str = "arche-noah", **options: object) -> GameBuild:
