@@ -1,24 +1,41 @@
-"""CPU seconds of a fixed set of heavy test files, this checkout against a baseline checkout.
+"""CPU and wall seconds of the test suite: the whole suite run in parallel (plain ``pytest``, as
+CI runs it) against the same suite in one process (``pytest -p no:xdist``), or a fixed set of
+heavy test files in this checkout against a baseline checkout.
 
+    python benchmarks/bench_tests.py --suite [--rounds N]
     python benchmarks/bench_tests.py [--base DIR] [--rounds N] [--files FILE ...]
 
-Each run is a child ``python -m pytest -q -p no:cacheprovider FILES`` in a checkout's folder
+Each run is a child ``python -m pytest -q -p no:cacheprovider ...`` in a checkout's folder
 with that checkout first on PYTHONPATH (so an editable install of another worktree does not
-leak in); its CPU seconds (user + system, this child and its children) come from
-``os.wait4``, which a busy machine disturbs far less than wall time. Runs alternate (base,
-this, base, ...); each side's figure is its fastest round; the ratio is this over base.
-Make a baseline with ``git worktree add /tmp/base <commit>``.
+leak in); its CPU seconds (user + system, this child and its children, the xdist workers
+included) come from ``os.wait4``, which a busy machine disturbs far less than wall time. Runs
+alternate (base, this, base, ...); each side's figure is its fastest round; the ratios are
+this over base.
+
+``--suite``: base is ``pytest -p no:xdist`` (every test in one process), this is plain
+``pytest`` (pytest-xdist, one worker per CPU: tests/conftest.py), both in this checkout. A
+plug-in (this file, ``-p bench_tests``) sums the durations (setup, call, teardown) of the tests
+each worker ran: the busiest worker's sum is the critical path, which on an idle machine with
+as many cores as workers is the parallel run's wall time less start-up and collection.
+
+Without ``--suite``: the heavy files, both sides in one process (``-p no:xdist``), this
+checkout over ``--base`` (make one with ``git worktree add /tmp/base <commit>``): what the
+tests' own CPU costs, not how they are spread.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
+
+import pytest
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -42,39 +59,118 @@ HEAVY_FILES = [
     "tests/test_verify.py",
 ]
 
+#: Where the plug-in writes each worker's summed test durations (set for the child only).
+BUSY_ENV = "BENCH_TESTS_BUSY"
 
-def cpu_seconds(checkout: Path, files: list[str]) -> tuple[float, str]:
-    """CPU seconds of one pytest run of ``files`` in ``checkout``, and its last line."""
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files]
-    with tempfile.TemporaryFile("w+") as log:
-        child = subprocess.Popen(command, cwd=checkout, env=env, stdout=log,
-                                 stderr=subprocess.STDOUT)  # fmt: skip
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        log.seek(0)
-        lines = log.read().strip().splitlines()
-    last = lines[-1] if lines else ""
-    if child.returncode != 0:
-        raise RuntimeError(f"{checkout}: pytest failed: {last}")
-    return usage.ru_utime + usage.ru_stime, last
+
+class Run:
+    """One pytest child: its CPU and wall seconds, last line, and seconds busy per worker."""
+
+    def __init__(self, checkout: Path, args: list[str]) -> None:
+        with tempfile.TemporaryDirectory() as scratch:
+            busy_file = Path(scratch) / "busy.json"
+            env = {
+                **os.environ,
+                "PYTHONPATH": os.pathsep.join([str(checkout), str(Path(__file__).parent)]),
+                BUSY_ENV: str(busy_file),
+            }
+            command = [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "bench_tests",
+                *args,
+            ]
+            with tempfile.TemporaryFile("w+") as log:
+                start = time.perf_counter()
+                child = subprocess.Popen(
+                    command, cwd=checkout, env=env, stdout=log, stderr=subprocess.STDOUT
+                )
+                _, status, usage = os.wait4(child.pid, 0)
+                self.wall = time.perf_counter() - start
+                child.returncode = os.waitstatus_to_exitcode(status)
+                log.seek(0)
+                lines = log.read().strip().splitlines()
+            self.last = lines[-1] if lines else ""
+            if child.returncode != 0:
+                raise RuntimeError(f"{checkout}: pytest {shlex.join(args)} failed: {self.last}")
+            self.cpu = usage.ru_utime + usage.ru_stime
+            sums = json.loads(busy_file.read_text()) if busy_file.exists() else {}
+            self.busy: dict[str, float] = sums.get("workers", {})
+            self.files: dict[str, float] = sums.get("files", {})
+
+    def describe(self) -> str:
+        busy = ", ".join(f"{w} {s:.1f}" for w, s in sorted(self.busy.items()))
+        return f"{self.cpu:7.1f} CPU s {self.wall:7.1f} wall s  busy s: {busy}  ({self.last})"
+
+
+# ------------------------------------------------------------------ the plug-in (-p bench_tests)
+
+_BUSY: dict[str, dict[str, float]] = {"workers": {}, "files": {}}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add a test phase's duration to the worker that ran it (``main`` without xdist) and to
+    the test's file."""
+    gateway = getattr(getattr(report, "node", None), "gateway", None)
+    for sums, name in (
+        (_BUSY["workers"], getattr(gateway, "id", None) or "main"),
+        (_BUSY["files"], report.nodeid.split("::")[0]),
+    ):
+        sums[name] = sums.get(name, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The controller (or the only process) writes the sums where the bench asked."""
+    path = os.environ.get(BUSY_ENV)
+    if path and not hasattr(session.config, "workerinput"):
+        Path(path).write_text(json.dumps(_BUSY))
+
+
+# ------------------------------------------------------------------ the bench
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suite", action="store_true", help="whole suite, parallel / serial")
     parser.add_argument("--base", type=Path, default=Path("/tmp/base"))
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--files", nargs="+", default=HEAVY_FILES)
     opts = parser.parse_args()
     print("command:", shlex.join([Path(sys.executable).name, *sys.argv]))
-    best = {"base": float("inf"), "this": float("inf")}
+    if opts.suite:
+        sides = {"base": (HERE, ["-p", "no:xdist"]), "this": (HERE, [])}
+        print("base: pytest -p no:xdist (one process); this: plain pytest (parallel)")
+    else:
+        files = ["-p", "no:xdist", *opts.files]
+        sides = {"base": (opts.base.resolve(), files), "this": (HERE, files)}
+    best: dict[str, Run] = {}
     for round_ in range(opts.rounds):
-        for side, checkout in (("base", opts.base.resolve()), ("this", HERE)):
-            seconds, last = cpu_seconds(checkout, opts.files)
-            best[side] = min(best[side], seconds)
-            print(f"  round {round_ + 1} {side:4s} {checkout}: {seconds:7.1f} CPU s  ({last})")
-    print(f"fastest: base {best['base']:.1f} CPU s, this {best['this']:.1f} CPU s; "
-          f"this / base {best['this'] / best['base']:.2f}")  # fmt: skip
+        for side, (checkout, args) in sides.items():
+            run = Run(checkout, args)
+            if side not in best or run.cpu < best[side].cpu:
+                best[side] = run
+            print(f"  round {round_ + 1} {side:4s} {checkout}: {run.describe()}")
+    base, this = best["base"], best["this"]
+    print(
+        f"fastest (least CPU): base {base.cpu:.1f} CPU s {base.wall:.1f} wall s, "
+        f"this {this.cpu:.1f} CPU s {this.wall:.1f} wall s"
+    )
+    print(f"this / base: CPU {this.cpu / base.cpu:.2f}, wall {this.wall / base.wall:.2f}")
+    if opts.suite and base.files:
+        print("heaviest files (test seconds in one process):")
+        for name, seconds in sorted(base.files.items(), key=lambda item: -item[1])[:15]:
+            print(f"  {seconds:6.1f}  {name}")
+    if opts.suite and this.busy:
+        path = max(this.busy.values())
+        print(
+            f"critical path (busiest worker's test seconds): {path:.1f} s; "
+            f"over base's test seconds {path / sum(base.busy.values()):.2f}"
+        )
 
 
 if __name__ == "__main__":

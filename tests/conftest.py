@@ -1,12 +1,16 @@
-"""Shared fixtures: one render cache per test session, filled by one clean CLI build of every
-bundled game and variant, so each test builds cheaply; the ship commands' --out folder."""
+"""Shared fixtures: one render cache per test run, filled by one clean CLI build of every
+bundled game and variant (made once, in one process, even when pytest-xdist runs the tests in
+several), so each test builds cheaply; the ship commands' --out folder.
+
+Plain ``pytest`` runs the tests in parallel, one worker process per CPU (pytest-xdist, in the
+``test`` extra; :func:`pytest_cmdline_main`); ``-n 0`` or ``-p no:xdist`` runs them in this
+process."""
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
-import tempfile
+import pickle
+import time
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 
@@ -54,6 +58,29 @@ class SessionCache(MutableMapping[str, bytes]):
 
 SESSION_CACHE = SessionCache()
 _CLEAN: list[Path] = []
+#: The clean build's renders only (what :func:`seeded` copies), the same in every process.
+_CLEAN_RENDERS: dict[str, bytes] = {}
+#: The folder every process of this run shares (set by :func:`_clean_build_first`).
+_SHARED: list[Path] = []
+#: How long a worker waits for another's clean build before failing (seconds).
+CLEAN_BUILD_WAIT = 900
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Plain ``pytest`` distributes the tests over one worker per logical CPU (``-n logical``)
+    when pytest-xdist is installed and no ``-n`` was given; ``worksteal`` hands each worker a
+    contiguous run of tests (a module's fixtures are mostly built once) and lets an idle worker
+    take half of a busy one's remaining tests. Runs before xdist's own hook, which turns
+    ``logical`` into a number."""
+    if (
+        config.pluginmanager.hasplugin("xdist")
+        and getattr(config.option, "numprocesses", None) is None
+        and not hasattr(config, "workerinput")  # a worker: xdist set it up already
+    ):
+        config.option.numprocesses = "logical"
+        if config.option.dist == "no":
+            config.option.dist = "worksteal"
 
 
 class _RecordingCache(DirCache):
@@ -65,25 +92,84 @@ class _RecordingCache(DirCache):
             SESSION_CACHE.entries[key] = value
 
 
-def clean_build() -> Path:
-    """The --out folder of ``tts-builder -q build`` run once per session in an empty folder
-    (no names: every bundled game and variant), its cache empty before: every image drawn
-    afresh. Its renders fill :data:`SESSION_CACHE`. Read it only."""
-    if not _CLEAN:
-        from tts_builder.cli import EXIT_OK, run
+def _shared_folder() -> Path:
+    """The run's clean-build folder: under pytest's base temporary folder, the controller's
+    when xdist runs workers (each worker's own is a sub-folder of it), so all processes of one
+    run find the same folder and a new run starts from nothing."""
+    if not _SHARED:  # used outside a test session: a folder of this process's own
+        import tempfile
 
-        folder = Path(tempfile.mkdtemp(prefix="tts-clean-build-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        _CLEAN.append(folder / "dist")
-        here = Path.cwd()
+        _SHARED.append(Path(tempfile.mkdtemp(prefix="tts-clean-build-")))
+    return _SHARED[0] / "clean-build"
+
+
+def _make_clean_build(folder: Path) -> None:
+    """Run ``tts-builder -q build`` (every bundled game) from an empty current folder into
+    ``folder/dist``, recording its renders, then publish them as ``folder/renders.pickle``
+    (written whole, then renamed: a waiting process never reads half of it); a failure is left
+    as ``folder/failed``."""
+    from tts_builder.cli import EXIT_OK, run
+
+    here = Path.cwd()
+    work = folder / "cwd"
+    work.mkdir()
+    try:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr("tts_builder.writer.DirCache", _RecordingCache)
-            os.chdir(folder)  # an empty current folder: every bundled game
+            os.chdir(work)  # an empty current folder: every bundled game
             try:
                 code = run(["-q", "build", "--out", str(folder / "dist")])
             finally:
                 os.chdir(here)
         assert code == EXIT_OK, "the session's clean build failed"
+    except BaseException as err:
+        (folder / "failed").write_text(f"{type(err).__name__}: {err}\n", encoding="utf-8")
+        raise
+    _CLEAN_RENDERS.update(SESSION_CACHE.entries)  # run first in this process: nothing else
+    partial = folder / "renders.pickle.partial"
+    partial.write_bytes(pickle.dumps(_CLEAN_RENDERS, protocol=pickle.HIGHEST_PROTOCOL))
+    os.replace(partial, folder / "renders.pickle")
+
+
+def _await_clean_build(folder: Path) -> None:
+    """Wait for the process that claimed ``folder`` to finish its clean build; then hold its
+    renders in :data:`SESSION_CACHE`."""
+    renders, failed = folder / "renders.pickle", folder / "failed"
+    deadline = time.monotonic() + CLEAN_BUILD_WAIT
+    while not renders.exists():
+        if failed.exists():
+            raise AssertionError(f"the session's clean build failed: {failed.read_text()}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no clean build in {folder} after {CLEAN_BUILD_WAIT} s")
+        time.sleep(0.05)
+    _CLEAN_RENDERS.update(pickle.loads(renders.read_bytes()))
+    SESSION_CACHE.entries.update(_CLEAN_RENDERS)
+
+
+def _claim_clean_build() -> bool:
+    """Whether this process makes the run's clean build: the first to create its folder
+    (``mkdir`` is atomic) does; every other process of the run waits for it."""
+    folder = _shared_folder()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir()
+    except FileExistsError:
+        return False
+    return True
+
+
+def clean_build() -> Path:
+    """The --out folder of ``tts-builder -q build`` run once per test run in an empty folder
+    (no names: every bundled game and variant), its cache empty before: every image drawn
+    afresh, by whichever process of the run claimed it first. Its renders fill
+    :data:`SESSION_CACHE`. Read it only."""
+    if not _CLEAN:
+        folder = _shared_folder()
+        if _claim_clean_build():
+            _make_clean_build(folder)
+        else:
+            _await_clean_build(folder)
+        _CLEAN.append(folder / "dist")
     return _CLEAN[0]
 
 
@@ -101,12 +187,32 @@ def _shares_renders(item: pytest.Item, texts: dict[Path, str]) -> bool:
     return "from conftest import" in texts[path] or bool(fixtures & SHARING_FIXTURES)
 
 
+#: The test being set up in this process, and the test files read so far.
+_SETTING_UP: list[pytest.Item] = []
+_TEXTS: dict[Path, str] = {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a test's fixtures (and so outside its patches: a test counting what is drawn,
+    say): the run's clean build, made or awaited, if the test may share its renders and this
+    process holds them not yet (the first test of a process: :func:`_clean_build_first`)."""
+    _SETTING_UP[:] = [item]
+    if _SHARED and not _CLEAN and _shares_renders(item, _TEXTS):
+        clean_build()
+
+
 @pytest.fixture(scope="session", autouse=True)
-def _clean_build_first(request: pytest.FixtureRequest) -> None:
-    """The clean build before the first test that may share its renders, so it never runs
-    inside a test's patches (a test counting what is drawn, say)."""
-    texts: dict[Path, str] = {}
-    if any(_shares_renders(item, texts) for item in request.session.items):
+def _clean_build_first(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Where this run's processes share the clean build; and the clean build itself if this
+    process's first test may share its renders. So the process whose first tests need them
+    makes it (another one's first tests, not needing them, run meanwhile), and a process waits
+    for it only when one of its tests first needs it."""
+    base = tmp_path_factory.getbasetemp()
+    _SHARED[:] = [base.parent if hasattr(request.config, "workerinput") else base]
+    if _SETTING_UP and _shares_renders(_SETTING_UP[0], _TEXTS):
         clean_build()
 
 
@@ -116,12 +222,15 @@ def build(game: str = "arche-noah", **options: object) -> GameBuild:
 
 
 def seeded(out: Path) -> Path:
-    """``out``, an --out folder whose render cache (``out/.cache``) holds the renders drawn so
-    far this session, so a CLI build there redraws only what no other test drew. Clean CLI
-    builds stay tested: :func:`clean_build` (compared in test_cli with builds in memory),
-    test_package's wheel test (my-cards' thumbnail) and test_new_game's first build start
-    from an empty cache."""
-    DirCache(out / ".cache").update(SESSION_CACHE)
+    """``out``, an --out folder whose render cache (``out/.cache``) holds the renders of the
+    run's clean build (every bundled game and variant), so a CLI build there redraws only what
+    the bundled games do not draw. Not every render this process drew: the seed stays the same
+    size and the same in every worker, whichever tests ran before. Clean CLI builds stay
+    tested: :func:`clean_build` (compared in test_cli with builds in memory), test_package's
+    wheel test (my-cards' thumbnail) and test_new_game's first build start from an empty
+    cache."""
+    clean_build()
+    DirCache(out / ".cache").update(_CLEAN_RENDERS)
     return out
 
 
