@@ -10,14 +10,6 @@ from ..json_types import Data
 from ..save.tables import HAND_PLACEMENTS
 
 
-def check_seats(seats: list[Data], players_max: int) -> None:
-    """At least one seat per player, each of its own colour."""
-    if len(seats) < players_max:
-        raise FieldError("table.seats", f"expected at least {players_max} seats, got {len(seats)}")
-    colours = [seat["color"] for seat in seats]
-    unique_names(colours, "table.seats[{}].color", "seat colour {} used twice")
-
-
 def check_art_files(root: Path, art: Iterable[tuple[str, str]]) -> None:
     """Every ``(field, relative path)`` names an existing file under the game folder."""
     for field, rel in art:

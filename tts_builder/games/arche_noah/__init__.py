@@ -66,11 +66,7 @@ def check(data: Data, root: Path) -> None:
                     f"{players} players need {need} {colour} chips, the supply has {have}",
                 )
     hooks = TableHooks(rosters={"cards": card_roster(data)})
-    check_manifest(data, hooks=hooks)
-    if len(data["table"]["seats"]) < high:
-        raise FieldError(
-            "table.seats", f"expected at least {high} seats, got {len(data['table']['seats'])}"
-        )
+    check_manifest(data, hooks=hooks)  # seats enough for the most players among its checks
     check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(animals)))
     check_art(data, root, hooks)
 
@@ -167,53 +163,28 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     return build
 
 
+def _card(label: str, at: list[float], rot_y: float = 180.0) -> ScriptPosition:
+    """A portrait card the script lays at ``at``, turned ``rot_y``."""
+    return ScriptPosition(label, tuple(at), size=PORTRAIT_CARD, rot_y=rot_y, kind="card")
+
+
 def script_positions(ctx: Data) -> list[ScriptPosition]:
     """The table positions the script is given (its ``POS`` and ``SEATS``), with the footprint
     of what it puts there: portrait cards in the piles, the offer and the collections."""
     pos = ctx["positions"]
-    found = [
-        ScriptPosition(
-            "draw pile", tuple(pos["draw_pile"]), size=PORTRAIT_CARD, rot_y=180.0, kind="card"
-        ),
-        ScriptPosition(
-            "set aside", tuple(pos["set_aside"]), size=PORTRAIT_CARD, rot_y=180.0, kind="card"
-        ),
-    ]
-    found += [
-        ScriptPosition(f"offer {i + 1}", tuple(at), size=PORTRAIT_CARD, rot_y=180.0, kind="card")
-        for i, at in enumerate(pos["offer"])
-    ]
+    found = [_card("draw pile", pos["draw_pile"]), _card("set aside", pos["set_aside"])]
+    found += [_card(f"offer {i + 1}", at) for i, at in enumerate(pos["offer"])]
     for seat in ctx["seats"]:
-        turn = reader_rot_y(seat["facing"])
-        found.append(
-            ScriptPosition(
-                f"{seat['color']} collection",
-                tuple(seat["collection"]),
-                size=PORTRAIT_CARD,
-                rot_y=turn,
-                kind="card",
-            )
-        )
-        found.append(ScriptPosition(f"{seat['color']} chips", tuple(seat["chips"]), kind="chips"))
-        found.append(
-            ScriptPosition(
-                f"{seat['color']} start card",
-                tuple(seat["start_card"]),
-                size=PORTRAIT_CARD,
-                rot_y=turn,
-                kind="card",
-            )
-        )
+        colour, turn = seat["color"], reader_rot_y(seat["facing"])
+        found.append(_card(f"{colour} collection", seat["collection"], turn))
+        found.append(ScriptPosition(f"{colour} chips", tuple(seat["chips"]), kind="chips"))
+        found.append(_card(f"{colour} start card", seat["start_card"], turn))
         found += [
-            ScriptPosition(f"{seat['color']} {colour} chips", tuple(at), kind="chips")
-            for colour, at in seat["chip_towers"].items()
+            ScriptPosition(f"{colour} {chip} chips", tuple(at), kind="chips")
+            for chip, at in seat["chip_towers"].items()
             if at != seat["chips"]
         ]
-    found.append(
-        ScriptPosition(
-            "removed", tuple(pos["removed"]), size=PORTRAIT_CARD, rot_y=180.0, kind="card"
-        )
-    )
+    found.append(_card("removed", pos["removed"]))
     return found
 
 
