@@ -69,6 +69,14 @@ def card_fields(entry: dict[str, Any]) -> dict[str, Any]:
     return dict(entry)
 
 
+def card_name(deck: dict[str, Any], card: dict[str, Any], default: str) -> str:
+    """A deck card's name: the deck's ``contents.name`` printing the card's fields, else its
+    roster entry's ``name``, else ``default``."""
+    if "name" in deck.get("contents", {}):
+        return str(filled(deck["contents"]["name"], card))
+    return str(card.get("name", default))
+
+
 def filled(text: str, fields: dict[str, Any]) -> Any:
     """``text`` with each known ``{field}`` printed; text that is one whole field is that
     field's value (a number stays a number in JSON notes)."""
@@ -205,8 +213,7 @@ class _Layer:
         cards = [e for e in entries for _ in range(piece.get("copies", 1))]
         inner = {**piece, **piece.get("contents", {})}
         for index, card in enumerate(cards):
-            label = filled(inner["name"], card) if "name" in piece.get("contents", {}) else None
-            info = self._info(inner, str(label or card.get("name", name)), card)
+            info = self._info(inner, card_name(piece, card, name), card)
             if "notes" not in piece.get("contents", {}):  # by default a card notes its entry
                 info["gm_notes"] = json.dumps(card, sort_keys=True, ensure_ascii=False)
             card_id, entry = ids[faces.index(card)]
@@ -217,7 +224,7 @@ class _Layer:
         if n == 0:
             self.table.faces.append((f"{title(piece)} back", component, "back", {}))
             for face in faces:
-                label = str(face.get("name", title(piece)))
+                label = card_name(piece, face, title(piece))
                 self.table.faces.append((label, component, "face", card_fields(face)))
 
     def _card(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
