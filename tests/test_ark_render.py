@@ -301,10 +301,11 @@ def test_every_player_counts_script_positions_land_on_their_printed_cells(
 ) -> None:
     """The save checker's geometry checks, on the table as Setup lays it out for ``n`` players
     (the sections moved to their places, the others gone) with that Ark's positions."""
-    from tts_builder.games.ark_and_noah.boards import snap_points
+    from tts_builder.games.ark_and_noah.boards import table_hooks
     from tts_builder.games.ark_and_noah.positions import positions_on
     from tts_builder.save.checker import check_geometry
     from tts_builder.save.geometry_checks import image_size_from_files
+    from tts_builder.table import snap_points
 
     data = built.definition.data
     config = rules_config(data)
@@ -321,7 +322,7 @@ def test_every_player_counts_script_positions_land_on_their_printed_cells(
         used.append(o["GUID"])
     gone = {o["GUID"] for rest in by_kind.values() for o in rest}
     save["ObjectStates"] = [o for o in save["ObjectStates"] if o["GUID"] not in gone]
-    save["SnapPoints"] = snap_points(plan, table.action_spaces(data, config), False)
+    save["SnapPoints"] = snap_points(data["table"], table_hooks(data, data, config), n)
     positions = positions_on(save, data, config, n)
     assert len(positions) > 200
     assert check_geometry(save, image_size_from_files(built.files), positions) == []

@@ -1077,16 +1077,17 @@ def test_the_table_after_setup_passes_the_geometry_checks(
     """What Setup lays out (moved sections, dealt pieces and animals, workers on their spaces)
     rests on surfaces, faces its seats and interpenetrates nothing; the script's positions for
     that Ark land on their printed cells."""
-    from tts_builder.games.ark_and_noah.boards import snap_points
+    from tts_builder.games.ark_and_noah.boards import table_hooks
     from tts_builder.games.ark_and_noah.positions import positions_on
     from tts_builder.save.checker import check_geometry
     from tts_builder.save.geometry_checks import image_size_from_files
+    from tts_builder.table import snap_points
 
     built = family if variant else standard
     game = Game(built, n)
     state = game.table.save_state()
-    plan = game.points["plan"]
-    state["SnapPoints"] = snap_points(plan, game.points["spaces"], variant is not None)
+    hooks = table_hooks(game.data, game.data, game.config)
+    state["SnapPoints"] = snap_points(game.data["table"], hooks, n)  # the Ark's of n players
     positions = positions_on(state, game.data, game.config, n)
     assert len(positions) > 100
     assert check_geometry(state, image_size_from_files(built.files), positions) == []

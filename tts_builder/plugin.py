@@ -191,8 +191,11 @@ class Game:
 
 
 #: A table point a game computes: ``(x, z)`` on the table top, or ``(x, y, z)`` with the height
-#: its piece's bottom lies at (a piece standing on the game's board).
-Point: TypeAlias = "tuple[float, float] | tuple[float, float, float]"
+#: its piece's bottom lies at (a piece standing on the game's board), or ``(x, y, z, rot_y)``
+#: with the rotY it lies at (a snap point along an edge).
+Point: TypeAlias = (
+    "tuple[float, float] | tuple[float, float, float] | tuple[float, float, float, float]"
+)
 
 
 @dataclass(frozen=True)
@@ -227,7 +230,11 @@ class TableHooks:
     - ``anchors``: named points it computes (``at: {anchor: <name>}``, beside the manifest's
       own ``anchors``);
     - ``tracks``: named lists of points (``at: {track: <name>}``: the piece's objects lie one
-      per point, in order; hex centres, start fields, a marker's track);
+      per point, in order; hex centres, start fields, a marker's track); a point may carry a
+      4th value, a rotY (``(x, y, z, rot_y)``: a snap point there snaps to it);
+    - ``by_players``: per player count, tracks that are that count's own (``n -> name ->
+      points``, over ``tracks``): the table is laid with the most players' and
+      :func:`tts_builder.table.snap_points` gives each count's snap points (an Ark that grows);
     - ``areas``: named rectangles ``(centre, (x size, z size))`` a zone covers
       (``at: {area: <name>}`` on a ``zone``);
     - ``rosters``: rosters it derives from its own keys (beside the definition's ``rosters``);
@@ -240,6 +247,7 @@ class TableHooks:
     pictures: Mapping[str, Picture] = field(default_factory=dict)
     anchors: Mapping[str, Point] = field(default_factory=dict)
     tracks: Mapping[str, Sequence[Point]] = field(default_factory=dict)
+    by_players: Mapping[int, Mapping[str, Sequence[Point]]] = field(default_factory=dict)
     areas: Mapping[str, tuple[Point, tuple[float, float]]] = field(default_factory=dict)
     rosters: Mapping[str, Sequence[Data]] = field(default_factory=dict)
     omit: frozenset[str] = frozenset()

@@ -6,6 +6,7 @@ table picture use.
 - :mod:`.layout`: anchors, seat frames, hand slots and setup spots (pure);
 - :mod:`.art`: component specs (``COMPONENT``) and their pictures, each rendered once;
 - :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest;
+- :mod:`.snaps`: :func:`snap_points`, the manifest's snap points at a player count;
 - :mod:`.preview`: :func:`add_previews`, a laid table's thumbnail and preview sheet (through
   :mod:`tts_builder.gamekit.pictures`).
 
@@ -27,6 +28,7 @@ from .schema import (
     step_count,
     thickness_by_kind,
 )
+from .snaps import snap_points
 
 __all__ = [
     "COMPONENT",
@@ -46,6 +48,7 @@ __all__ = [
     "seat_frames",
     "seat_colors",
     "setup_positions",
+    "snap_points",
     "step_count",
     "target_of",
     "thickness_by_kind",

@@ -33,6 +33,7 @@ from .layout import (
     spots,
 )
 from .schema import BAG_ORDERS, SHAPES, deck_entries, pieces_by_id, rosters_of, step_count
+from .snaps import at_players, snap_points
 
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
@@ -55,7 +56,7 @@ class Table:
     faces: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
     #: piece id -> the GUIDs of the objects inside its bags, in order
     contents: dict[str, list[str]] = field(default_factory=dict)
-    #: the save's SnapPoints (``snap_points`` of the manifest)
+    #: the save's SnapPoints (``snap_points`` of the manifest, for the most players)
     snap_points: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -104,7 +105,9 @@ class _Layer:
         self.manifest = data[key]
         self.art = art
         self.guids = guids
-        self.hooks = hooks or TableHooks()
+        #: the table is laid out for the most players (their own tracks: ``by_players``)
+        self.players = int(data["players"]["max"])
+        self.hooks = at_players(hooks or TableHooks(), self.players)
         self.rosters = rosters_of(data, self.hooks)
         self.table = Table()
         self.next_deck_id = 1
@@ -635,10 +638,7 @@ def lay_table(data: dict[str, Any], art: Art, guids: Any, key: str = "table",
     layer.hands()
     steps = layer.steps()
     table = layer.table
-    for snap in layer.manifest.get("snap_points", []):
-        for spot in spots(snap["at"], layer.manifest, layer.hooks):
-            y = geo.TABLE_TOP_Y if spot.y is None else spot.y
-            table.snap_points.append(obj.snap_point((spot.x, y, spot.z), tags=snap.get("tags")))
+    table.snap_points = snap_points(layer.manifest, layer.hooks, layer.players)
     table.context = {
         "seats": [{"color": f.color, "slot": f.slot} for f in layer.frames],
         "pieces": {

@@ -97,7 +97,10 @@ class Spot:
 
 
 def _point(at: Any, rot_y: float) -> Spot:
-    """A spot at a game's point ``(x, z)`` or ``(x, y, z)``."""
+    """A spot at a game's point ``(x, z)``, ``(x, y, z)`` or ``(x, y, z, rot_y)`` (a point
+    with its own rotY: the piece lies turned so)."""
+    if len(at) == 4:
+        return Spot(float(at[0]), float(at[2]), float(at[3]), y=float(at[1]))
     if len(at) == 3:
         return Spot(float(at[0]), float(at[2]), rot_y, y=float(at[1]))
     return Spot(float(at[0]), float(at[1]), rot_y)

@@ -18,6 +18,7 @@ from ..gamekit.specs import by_player_count, mapping_of
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
+from .snaps import at_players
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")
 #: Tables whose hand zones (the seats) are known (FORMAT §5.2).
@@ -154,7 +155,12 @@ MANIFEST = Map(
         "pieces": ListOf(PIECE, 1),
         "setup": ListOf(STEP),
         "score": Map({"start": Int(-999, 999), "min": Int(-999, 999), "max": Int(-999, 999)}),
-        "snap_points": ListOf(Map({"at": POSITION, "tags": TAGS}, frozenset({"tags"}))),
+        "snap_points": ListOf(
+            Map(
+                {"at": POSITION, "tags": TAGS, "players": ListOf(PLAYER_COUNT, 1)},
+                frozenset({"tags", "players"}),
+            )
+        ),
         "seat_fields": ID,
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
         # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
@@ -330,9 +336,9 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     """Cross-field checks: unique ids, known anchors, tracks, pictures, components and rosters
     of the right kind, seats at the table, player counts covered, enough pieces for every deal.
     ``hooks`` are the names the game supplies (:class:`~tts_builder.plugin.TableHooks`)."""
-    hooks = hooks or TableHooks()
     manifest = data[path]
     low, high = data["players"]["min"], data["players"]["max"]
+    hooks = at_players(hooks or TableHooks(), high)  # the table laid for the most players
     components = data.get("components", {})
     rosters = rosters_of(data, hooks)
     seats = seat_colors(manifest)

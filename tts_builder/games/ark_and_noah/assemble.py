@@ -9,13 +9,13 @@ from ... import geometry as geo
 from ...gamekit.table import lua_snap_points
 from ...json_types import Data
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
-from ...table import Art, Table, script_context, thickness_by_kind
+from ...table import Art, Table, script_context, snap_points, thickness_by_kind
 from ...table.areas import script_seat
 from ...table.contents import bag_entries
 from ...table.game import build_table_game
 from . import table as tab
 from .art import preview, thumbnail
-from .boards import section_keys, snap_points, table_hooks
+from .boards import section_keys, table_hooks
 from .positions import drawn_positions, positions_on
 from .rules import rules_config
 from .tiles import tile_list
@@ -23,7 +23,7 @@ from .tiles import tile_list
 
 def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
     """The whole Ark & Noah build (:func:`~tts_builder.table.game.build_table_game`): the save
-    laid out for the most players with its Ark's snap points, the scripts' context, the game's
+    laid out for the most players, the scripts' context, the game's
     own thumbnail and preview, and the positions its script uses on that layout."""
     data = definition.data  # the variant's overlay merged in
     config = rules_config(data, options.variant)
@@ -42,7 +42,6 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
         title=(f"{data['name']}{' (family)' if family else ''}", data["description"]),
         game_mode=data["name"],
         hooks=hooks,
-        snap_points=_snaps(data, config, high),
         previews=previews,
     )
     build.positions += positions_on(build.save, data, config, high)
@@ -62,9 +61,11 @@ def seats_of(data: Data) -> list[Data]:
     ]
 
 
-def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> Data:
+def _ark_context(
+    data: Data, config: Data, n: int, sections: dict[str, str], hooks: TableHooks
+) -> Data:
     """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
-    goes (the others leave the table) and the snap points."""
+    goes (the others leave the table) and the table's snap points (the manifest's)."""
     points = tab.table_points(data, config, n)
     plan = points["plan"]
     keys = section_keys(plan.layout)
@@ -82,14 +83,8 @@ def _ark_context(data: Data, config: Data, n: int, sections: dict[str, str]) -> 
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
-        "snaps": lua_snap_points(_snaps(data, config, n)),  # Setup sets its count's
+        "snaps": lua_snap_points(snap_points(data["table"], hooks, n)),  # Setup sets its count's
     }
-
-
-def _snaps(data: Data, config: Data, n: int) -> list[Data]:
-    """The snap points of the ``n``-player table (the Ark's, the action spaces')."""
-    seats = config["turn_mode"] == "seats"
-    return snap_points(tab.ark_plan(data, config, n), tab.action_spaces(data, config), seats)
 
 
 def _drawn(data: Data) -> list[list[float]]:
@@ -123,7 +118,7 @@ def _context(definition: GameDefinition, config: Data, laid: Table, hooks: Table
     supply |= {
         k: laid.guids[f"{k}-supply"][0] for k in ("food", "pitch") if f"{k}-supply" in laid.guids
     }
-    arks = {str(n): _ark_context(data, config, n, sections) for n in range(low, high + 1)}
+    arks = {str(n): _ark_context(data, config, n, sections, hooks) for n in range(low, high + 1)}
     return {
         "game": {"id": definition.id, "name": data["name"]},
         "config": config,

@@ -1,7 +1,7 @@
 """Ark & Noah boards: the pictures the game draws from its rule numbers (the Ark's sections,
 the action board's two sides, the tracks) and where the Ark's sections lie, handed to the table
 manifest (``table.pieces`` lays them as locked tiles, each upright for the first seat); and the
-snap points the pieces drop onto, per player count."""
+points the pieces snap to (``table.snap_points``), each player count's Ark its own."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from rules_ref.ark_and_noah import for_players, make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
-from ...save import objects as obj
 from ...table.areas import area_tracks
 from . import drawing as ark
 from .rules import action_texts
 from .table import (
     BOARD_TOP,
     ArkPlan,
+    action_spaces,
     ark_plan,
     line_of,
     marker_spot,
@@ -26,6 +26,9 @@ from .table import (
     score_cells,
 )
 from .tiles import bag_roster, tile_list
+
+#: The spots of an action space a worker snaps to: its completed- and current-action spaces.
+SPOTS = ("completed", "current")
 
 
 def section_keys(layout: list[str]) -> list[str]:
@@ -38,7 +41,9 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     """What the table manifest lays the boards and shared pieces with: the boards' pictures,
     the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
     kind that Ark has none of is left off), the round track's first cell (``round-start``),
-    the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); and
+    the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); the
+    Ark's spots of each player count (``by_players``: :func:`ark_points`) and the worker
+    spaces (``worker-spaces``: none on the family side) for the snap points; and
     the animal bags' places and tiles (``<sex>-animals``: anchors and rosters),
     the supply bags' places (``supply:<colour>``, ``food-supply``, ``pitch-supply``) and
     pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per piece); and
@@ -66,6 +71,9 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     supply, row = config["supply"], [tuple(p) for p in line_of(data["table"]["supply"], high + 2)]
     for i, seat in enumerate(data["table"]["seats"][:high]):
         tracks[f"supply:{seat['color']}"] = [row[i]]
+    family = config["turn_mode"] != "worker"
+    spaces = [] if family else [s[key] for s in action_spaces(data, config) for key in SPOTS]
+    tracks["worker-spaces"] = [(x, BOARD_TOP, z) for x, z in spaces]
     x, z = round_cells(data, config)[0]
     anchors = {
         "round-start": (x, BOARD_TOP, z),
@@ -83,6 +91,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
         pictures=board_pictures(base, data, config),
         anchors=anchors,
         tracks=tracks,
+        by_players={n: ark_points(ark_plan(data, config, n)) for n in range(low, high + 1)},
         rosters={
             "bonus-values": [{"value": v} for v in values],
             "seat-pieces": seat_pieces,
@@ -141,18 +150,12 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     return out
 
 
-def snap_points(plan: ArkPlan, spaces: list[Data], family: bool) -> list[Data]:
-    """The global snap points of a player count's table, on the boards' tops: dividers on the
-    Ark's edges (along them), pitch on its pitch fields, animals and food on its squares,
-    workers on the action spaces."""
-    snaps = [
-        obj.snap_point((x, BOARD_TOP, z), (0, angle, 0), ["Divider"])
-        for x, z, angle in plan.edges.values()
-    ]
-    snaps += [obj.snap_point((x, BOARD_TOP, z), None, ["Pitch"]) for x, z in plan.pitch.values()]
-    snaps += [
-        obj.snap_point((x, BOARD_TOP, z), None, ["Animal", "Food"])
-        for x, z in plan.squares.values()
-    ]
-    workers = [] if family else [entry[key] for entry in spaces for key in ("completed", "current")]
-    return snaps + [obj.snap_point((x, BOARD_TOP, z), None, ["Worker"]) for x, z in workers]
+def ark_points(plan: ArkPlan) -> dict[str, list[tuple[float, ...]]]:
+    """The spots of an Ark on the boards' tops, as the point sets its snap points lie at
+    (``table.snap_points``): ``ark-edges`` (each with the rotY along its edge), ``ark-pitch``
+    and ``ark-squares``."""
+    return {
+        "ark-edges": [(x, BOARD_TOP, z, angle) for x, z, angle in plan.edges.values()],
+        "ark-pitch": [(x, BOARD_TOP, z) for x, z in plan.pitch.values()],
+        "ark-squares": [(x, BOARD_TOP, z) for x, z in plan.squares.values()],
+    }

@@ -1,0 +1,46 @@
+"""The table's snap points (the manifest's ``snap_points``), per player count.
+
+Each entry ``{at: POSITION, tags: [..], players: [n, ...]}`` puts a snap point at every spot
+of its position (every point of a track: the hexes of a board, the squares of an Ark), tagged
+so only such pieces snap there; a track point with a rotY (``(x, y, z, rot_y)``) snaps a piece
+to that rotation too (a divider along an edge). A game whose points differ by player count
+hands each count's tracks over as ``TableHooks.by_players``: the save holds the most players'
+snap points, and a script that lays the table out for the seated count sets that count's
+(``Global.setSnapPoints``, :func:`~tts_builder.gamekit.table.lua_snap_points`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .. import geometry as geo
+from ..plugin import TableHooks
+from ..save import objects as obj
+from .layout import spots
+
+
+def at_players(hooks: TableHooks, players: int) -> TableHooks:
+    """``hooks`` with ``players``' own tracks (``by_players``) over the shared ones."""
+    own = hooks.by_players.get(players)
+    return replace(hooks, tracks={**hooks.tracks, **own}) if own else hooks
+
+
+def snap_points(manifest: dict[str, Any], hooks: TableHooks, players: int) -> list[dict[str, Any]]:
+    """The save-form snap points (``{Position, Rotation?, Tags?}``) of the manifest's
+    ``snap_points`` on a table of ``players`` players (an entry's ``players`` may leave the
+    count out), at the game's points of that count (``hooks``)."""
+    hooks = at_players(hooks, players)
+    found = []
+    for snap in manifest.get("snap_points", []):
+        if players not in snap.get("players", [players]):
+            continue
+        at = snap["at"]
+        on_track = isinstance(at, dict) and "track" in at
+        points = hooks.tracks[at["track"]] if on_track else []
+        for k, spot in enumerate(spots(at, manifest, hooks)):
+            y = geo.TABLE_TOP_Y if spot.y is None else spot.y
+            turned = on_track and len(points[k]) == 4
+            rot = (0.0, spot.rot_y, 0.0) if turned else None
+            found.append(obj.snap_point((spot.x, y, spot.z), rot, snap.get("tags")))
+    return found
