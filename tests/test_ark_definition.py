@@ -137,6 +137,21 @@ def test_counter_clockwise_seats_are_refused(assets: Path) -> None:
         ),
         ("  Lioness: art/lioness.png\n", "", "art: no picture for 'Lioness'"),
         (
+            "  Lioness: art/lioness.png\n",
+            "  Lioness: art/lioness.png\n  Noah: art/lion.png\n",
+            "art.Noah: 'Noah' is not one of the names the tiles show",
+        ),
+        (
+            "    - {id: forest, name: Forest, kind: gain, resource: dividers,",
+            "    - {id: forest, name: Forest, kind: gain,",
+            "rules.actions[4]: a gain action needs resource",
+        ),
+        (
+            "  - {name: Dove, size: 0, vp: 0}",
+            "  - {name: Raven, size: 0, vp: 0}",
+            "species[1].name: species 'Raven' listed twice",
+        ),
+        (
             "  Hippo: art/hippo.png",
             "  Hippo: art/hippopotamus.png",
             "art.Hippo: art file not found",

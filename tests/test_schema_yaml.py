@@ -175,6 +175,34 @@ def test_a_schema_text_gives_the_fields_and_which_are_optional() -> None:
     assert (err.value.field, err.value.detail) == ("b[0]", "'x' is not one of the a list")
 
 
+def test_a_kind_needs_its_keys_and_a_reference_may_name_several_places() -> None:
+    """``needs`` (a map's optional keys required by another key's value) and a ``ref`` to
+    several paths (a name found at any: each entry's name or, where it has one, its alias)."""
+    schema = schema_from_text(
+        "actions:\n"
+        "  list:\n"
+        "    map: {kind: {one_of: [gain, rest]}, resource?: string, amount?: int}\n"
+        "    needs: {kind: {gain: [resource, amount]}}\n"
+        "    what: action\n"
+        "names: {list: {map: {name: string, alias?: string}}}\n"
+        "shown: {list: {ref: ['names[].name', 'names[].alias'], what: the names}}\n"
+    )
+    spec = Map(schema.fields, schema.optional)
+    good = {
+        "actions": [{"kind": "rest"}, {"kind": "gain", "resource": "wood", "amount": 2}],
+        "names": [{"name": "Lion", "alias": "Lioness"}, {"name": "Dove"}],
+        "shown": ["Lioness", "Dove", "Lion"],
+    }
+    validate(spec, good)
+    schema.check_references(good)
+    with pytest.raises(FieldError) as err:
+        validate(spec, {**good, "actions": [{"kind": "gain", "resource": "wood"}]})
+    assert (err.value.field, err.value.detail) == ("actions[0]", "a gain action needs amount")
+    with pytest.raises(FieldError) as err:
+        schema.check_references({**good, "shown": ["Dove", "Doe"]})
+    assert (err.value.field, err.value.detail) == ("shown[1]", "'Doe' is not one of the names")
+
+
 @pytest.mark.parametrize(
     ("rules", "field", "message"),
     [

@@ -177,11 +177,16 @@ class Point(Spec):
 
 @dataclass(frozen=True)
 class Map(Spec):
-    """A mapping with known keys; keys not listed are rejected (or, with ``other``, fit it)."""
+    """A mapping with known keys; keys not listed are rejected (or, with ``other``, fit it).
+    ``needs`` makes optional keys required by another key's value: ``{kind: {gain: (resource,
+    ...)}}``, a mapping whose ``kind`` is ``gain`` needs a ``resource`` ("a gain action needs
+    resource", the mapping named ``what``)."""
 
     fields: Mapping[str, Spec]
     optional: frozenset[str] = field(default_factory=frozenset)
     other: Spec | None = None
+    needs: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    what: str = "entry"
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, dict):
@@ -198,6 +203,10 @@ class Map(Spec):
                     continue
                 raise FieldError(join(path, key) if path else key, "missing required key")
             spec.check(value[key], join(path, key))
+        for key, by_value in self.needs.items():
+            shown = value.get(key)
+            for need in (k for k in by_value.get(shown, ()) if k not in value):
+                raise FieldError(path, f"a {shown} {self.what} needs {need}")
 
 
 @dataclass(frozen=True)
@@ -246,7 +255,7 @@ class Ref(Spec):
     :func:`check_references` once every shape is valid. As the keys of a :class:`MappingOf`,
     ``every`` (a message with ``{}`` for the name) makes each of them required."""
 
-    source: str
+    source: str | tuple[str, ...]
     what: str
     extra: tuple[str, ...] = ()
     every: str = ""
@@ -255,16 +264,19 @@ class Ref(Spec):
         Str().check(value, path)
 
     def names(self, root: Any) -> list[Any]:
-        """The names at ``source`` in ``root`` (each once, in order), then ``extra``; none
-        where ``source`` leads to a key the definition leaves out (an optional section)."""
-        found = [root]
-        for part in self.source.split("."):
-            name = part.removesuffix("[]")
-            found = [m for m in found if isinstance(m, dict) and (name == "*" or name in m)]
-            found = [v for m in found for v in (m.values() if name == "*" else [m[name]])]
-            if part.endswith("[]"):
-                found = [item for items in found for item in items]
-        flat = [n for v in found for n in (v if isinstance(v, dict) else [v])]
+        """The names at ``source`` in ``root`` (each once, in order; several sources: each
+        one's in turn), then ``extra``; none where ``source`` leads to a key the definition
+        leaves out (an optional section, or a key some entries of a list have)."""
+        flat = []
+        for source in (self.source,) if isinstance(self.source, str) else self.source:
+            found = [root]
+            for part in source.split("."):
+                name = part.removesuffix("[]")
+                found = [m for m in found if isinstance(m, dict) and (name == "*" or name in m)]
+                found = [v for m in found for v in (m.values() if name == "*" else [m[name]])]
+                if part.endswith("[]"):
+                    found = [item for items in found for item in items]
+            flat += [n for v in found for n in (v if isinstance(v, dict) else [v])]
         return list(dict.fromkeys([*flat, *self.extra]))
 
     def check_name(self, value: Any, path: str, root: Any) -> None:

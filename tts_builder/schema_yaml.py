@@ -14,12 +14,14 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
 - ``{list: TYPE, length: N}`` or ``length: [min, max]`` (``max`` may be ``null``); with
   ``unique: KEY`` (and ``what: TEXT``, what an entry is) no two entries share that key's value;
 - ``{map: {key: TYPE, key?: TYPE}}``: known keys only; with ``other: TYPE`` any other key
-  too, its value of that type;
+  too, its value of that type; with ``needs: {KEY: {VALUE: [key, ...]}}`` (and ``what: TEXT``,
+  what the mapping is) a mapping whose ``KEY`` is ``VALUE`` needs those optional keys;
 - ``{mapping: {keys: TYPE, values: TYPE}, what: TEXT, special: {key: TYPE}}``: a non-empty
   mapping of any keys that fit ``keys`` (a key in ``special`` has its own value type);
 - ``{ref: PATH, what: TEXT, extra: [word], every: MESSAGE}``: a name found at ``PATH`` of the
   whole definition (``animals[].name``: the name of each animal; ``rules.terrain``: the keys
-  of that mapping; ``rules.terrain.*``: its values) or one of ``extra``; as a mapping's
+  of that mapping; ``rules.terrain.*``: its values; ``[PATH, ...]``: at any of them) or one of
+  ``extra``; as a mapping's
   ``keys`` with ``every`` (a message, ``{}`` the name) each of those names needs an entry;
 - any ``int``, ``number``, ``string`` or ``one_of`` with ``or: [word, ...]`` also takes those
   words (``null`` is YAML's nothing): "an integer >= 1 or null";
@@ -110,7 +112,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "one_of": frozenset({"or"}),
     "point": frozenset(),
     "list": frozenset({"length", "unique", "what"}),
-    "map": frozenset({"other"}),
+    "map": frozenset({"other", "needs", "what"}),
     "mapping": frozenset({"what", "special"}),
     "ref": frozenset({"what", "extra", "every"}),
     "by_player_count": frozenset(),
@@ -166,14 +168,19 @@ def _typed(key: str, value: Any, node: dict[str, Any], where: str) -> Spec:
         return ListOf(item, *_length(node.get("length"), where), unique, what)
     if key == "map":
         other = compile_type(node["other"], f"{where}.other") if "other" in node else None
-        return Map(*keys_of(value, f"{where}.map"), other)
+        needs = {
+            k: {v: tuple(keys) for v, keys in by.items()} for k, by in node.get("needs", {}).items()
+        }
+        return Map(*keys_of(value, f"{where}.map"), other, needs, str(node.get("what", "entry")))
     if key == "mapping":
         kinds = {k: compile_type(value[k], f"{where}.mapping.{k}") for k in ("keys", "values")}
         special, _ = keys_of(node.get("special", {}), f"{where}.special")
         return MappingOf(kinds["keys"], kinds["values"], str(node.get("what", "")), special)
     if key == "ref":
         extra = tuple(node.get("extra", ()))
-        return Ref(str(value), str(node.get("what", value)), extra, str(node.get("every", "")))
+        source = str(value) if isinstance(value, str) else tuple(map(str, value))
+        what = str(node.get("what", value))
+        return Ref(source, what, extra, str(node.get("every", "")))
     if key == "by_player_count":
         return by_player_count(keys_of(value, f"{where}.by_player_count")[0])
     if key == "component":

@@ -1,4 +1,5 @@
-"""Ark & Noah cross-field checks: player-count coverage, ids, supplies, variants, art, seats."""
+"""Ark & Noah cross-field checks: player-count coverage, ids, supplies, art files, seats (what
+the schema's vocabulary says, references and unique names, is ``schema.yaml``'s)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,13 @@ from ...gamekit.checks import (
     check_clockwise,
     check_facing_hands,
     player_count_rows,
-    unique_names,
 )
 from ...json_types import Data
 from ...table import check_manifest
 from ...table.areas import check_area_slots
-from ...variants import with_variant
 from .boards import table_hooks
 from .rules import rules_config
+from .schema import SCHEMA
 
 
 def _check_rules(rules: Data, path: str, data: Data) -> None:
@@ -33,17 +33,7 @@ def _check_rules(rules: Data, path: str, data: Data) -> None:
         ("first_round_spaces", rules["first_round_spaces"]),
     ):
         player_count_rows(rows, f"{path}.{key}", low, high)
-    ids = [a["id"] for a in rules["actions"]]
-    unique_names(ids, f"{path}.actions[{{}}].id", "action {!r} listed twice")
-    for index, action in enumerate(rules["actions"]):
-        needs = {
-            "gain": ("occupant", "others", "resource"),
-            "build": ("occupant", "others"),
-            "load": ("occupant", "others"),
-        }.get(action["kind"], ())
-        for key in (k for k in needs if k not in action):
-            what = "a resource" if key == "resource" else key
-            raise FieldError(f"{path}.actions[{index}]", f"a {action['kind']} action needs {what}")
+    ids = [a["id"] for a in rules["actions"]]  # unique, each with its kind's keys: schema.yaml
     for index, entry in enumerate(rules["first_round_spaces"] if worker else []):
         for seat, spaces in enumerate(entry["seats"]):
             for j, space in (pair for pair in enumerate(spaces) if pair[1] not in ids):
@@ -84,20 +74,16 @@ def _check_rules(rules: Data, path: str, data: Data) -> None:
 
 
 def check(data: Data, root: Path) -> None:
-    """Cross-field checks: player-count coverage, ids, supplies, variants, art, seats."""
+    """Cross-field checks: the schema's references (unique names, a picture for every tile),
+    player-count coverage, ids, supplies, art files, seats (a variant's merged data is checked
+    too, by the definition's loading)."""
+    SCHEMA.check_references(data)
     high = data["players"]["max"]
     if len(data["colors"]) < high:
         raise FieldError("colors", f"expected at least {high} colours, got {len(data['colors'])}")
     if len(data["characters"]) < high:
         raise FieldError("characters", f"expected at least {high} characters")
-    names = [s["name"] for s in data["species"]]
-    unique_names(names, "species[{}].name", "species {!r} listed twice")
     _check_rules(data["rules"], "rules", data)
-    for variant in data.get("variants", {}):  # the overlaid rules fit RULES (definition.py)
-        _check_rules(with_variant(data, variant)["rules"], f"variants.{variant}.rules", data)
-    for index, s in enumerate(data["species"]):
-        for shown in {s["name"], s.get("female_name", s["name"])} - set(data["art"]):
-            raise FieldError("art", f"no picture for {shown!r} (species[{index}])")
     check_art_files(root, ((f"art.{shown}", str(rel)) for shown, rel in data["art"].items()))
     seats, table = data["table"]["seats"][:high], data["table"]["type"]
     if [s["color"] for s in seats] != [c["name"] for c in data["colors"][:high]]:
