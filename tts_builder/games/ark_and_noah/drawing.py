@@ -16,7 +16,7 @@ here that changes a picture changes its key."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image
@@ -106,143 +106,76 @@ def section_offsets(
     return out
 
 
+def _rect(box: list[int], fill: str, **more: object) -> dict[str, Any]:
+    return {"type": "rect", "box": box, "fill": fill, **more}
+
+
 def _ark_elements(geometry: ArkGeometry, style: Mapping[str, str]) -> list[dict[str, Any]]:
     """The whole Ark as layout elements (sections are windows onto it)."""
     g = geometry
     w, h = g.size
     s, m, p = g.square, g.margin, g.prow
-    hull = [p, m, w - p, h - m]
+    line = {"outline": style["line"], "width": 4}
     els: list[dict[str, Any]] = [
         # bow and stern: rounded wooden ends behind the hull
         {
             "type": "ellipse",
             "box": [4, m - m // 5, 2 * p + 40, h - m + m // 5],
             "fill": style["wood"],
-            "outline": style["line"],
-            "width": 4,
+            **line,
         },
-        {
-            "type": "rect",
-            "box": [w - p - 40, m - m // 5, w - 40, h - m + m // 5],
-            "fill": style["wood"],
-            "outline": style["line"],
-            "width": 4,
-            "radius": 60,
-        },
-        {
-            "type": "rect",
-            "box": [w - 46, h // 2 - 70, w - 6, h // 2 + 70],
-            "fill": style["plank"],
-            "outline": style["line"],
-            "width": 4,
-            "radius": 12,
-        },
-        {
-            "type": "rect",
-            "box": [p - 6, m - m // 2, w - p + 6, h - m + m // 2],
-            "fill": style["wood"],
-        },
+        _rect([w - p - 40, m - m // 5, w - 40, h - m + m // 5], style["wood"], **line, radius=60),
+        _rect([w - 46, h // 2 - 70, w - 6, h // 2 + 70], style["plank"], **line, radius=12),
+        _rect([p - 6, m - m // 2, w - p + 6, h - m + m // 2], style["wood"]),
     ]
     for k in range(1, 6):  # planks on the bow and stern
         y = m + k * (h - 2 * m) // 6
-        els.append({"type": "rect", "box": [30, y - 2, p - 6, y + 2], "fill": style["plank"]})
-        els.append(
-            {"type": "rect", "box": [w - p + 6, y - 2, w - 50, y + 2], "fill": style["plank"]}
-        )
-    els.append({"type": "rect", "box": hull, "fill": style["deck"]})
+        els.append(_rect([30, y - 2, p - 6, y + 2], style["plank"]))
+        els.append(_rect([w - p + 6, y - 2, w - 50, y + 2], style["plank"]))
+    els.append(_rect([p, m, w - p, h - m], style["deck"]))
     for r in range(g.rows):
         for c in range(g.cols):
             x0, y0 = g.grid_point(r, c)
             box = [int(x0) + 5, int(y0) + 5, int(x0) + s - 5, int(y0) + s - 5]
-            els.append({"type": "rect", "box": box, "fill": style["square"], "radius": 10})
-            els.append(
-                {
-                    "type": "ellipse",
-                    "box": [box[0] + s // 3, box[1] + s // 3, box[2] - s // 3, box[3] - s // 3],
-                    "outline": style["label"],
-                    "width": 2,
-                }
-            )
+            els.append(_rect(box, style["square"], radius=10))
+            ring = [box[0] + s // 3, box[1] + s // 3, box[2] - s // 3, box[3] - s // 3]
+            els.append({"type": "ellipse", "box": ring, "outline": style["label"], "width": 2})
     for x in range(g.cols + 1):  # grid lines: where the dividers go
         x0 = int(g.grid_point(0, x)[0])
-        els.append({"type": "rect", "box": [x0 - 3, m, x0 + 3, h - m], "fill": style["line"]})
+        els.append(_rect([x0 - 3, m, x0 + 3, h - m], style["line"]))
     for y in range(g.rows + 1):
         y0 = int(g.grid_point(y, 0)[1])
-        els.append({"type": "rect", "box": [p, y0 - 3, w - p, y0 + 3], "fill": style["line"]})
+        els.append(_rect([p, y0 - 3, w - p, y0 + 3], style["line"]))
     half = int(m * 0.34)
     for field, _a, _b in pitch_fields(g.rows, g.cols):
         cx, cy = g.pitch_px(field)
         box = [int(cx) - half, int(cy) - half, int(cx) + half, int(cy) + half]
-        els.append(
-            {
-                "type": "rect",
-                "box": box,
-                "fill": style["pitch"],
-                "outline": style["line"],
-                "width": 3,
-                "radius": 4,
-            }
-        )
+        els.append(_rect(box, style["pitch"], outline=style["line"], width=3, radius=4))
     return els
-
-
-def render_ark_section(
-    kind: str, geometry: ArkGeometry, section_cols: int, style: Mapping[str, str]
-) -> Image.Image:
-    """One section picture (bow, middle or stern) of ``section_cols`` columns.
-
-    It is cut from a three-section Ark drawn whole, so sections laid side by side in any
-    number continue each other's lines and pitch fields."""
-    if kind not in SECTION_KINDS:
-        raise ValueError(f"section kind must be one of {', '.join(SECTION_KINDS)}, got {kind!r}")
-    whole = ArkGeometry(
-        geometry.rows, 3 * section_cols, geometry.square, geometry.margin, geometry.prow
-    )
-    picture = render_layout(_ark_elements(whole, style), whole.size, {}, where="ark")
-    width, height = section_size(kind, geometry, section_cols)
-    x0 = {
-        "bow": 0,
-        "middle": geometry.prow + section_cols * geometry.square,
-        "stern": whole.size[0] - width,
-    }[kind]
-    return picture.crop((x0, 0, x0 + width, height))
 
 
 def render_ark_sections(
     geometry: ArkGeometry, section_cols: int, style: Mapping[str, str]
 ) -> dict[str, Image.Image]:
-    """Every section picture at once (one drawing of the three-section Ark, cut in three)."""
+    """Every section picture (bow, middle, stern) of ``section_cols`` columns, cut from one
+    drawing of a three-section Ark, so sections laid side by side in any number continue each
+    other's lines and pitch fields."""
     picture = render_layout(*sections_layout(geometry, section_cols, style), where="ark")
     return {kind: picture.crop(box) for kind, box in section_boxes(geometry, section_cols).items()}
 
 
 def sections_layout(geometry: ArkGeometry, section_cols: int, style: Mapping[str, str]) -> Layout:
     """The three-section Ark the sections are cut from (:func:`section_boxes`), as a layout."""
-    whole = ArkGeometry(
-        geometry.rows, 3 * section_cols, geometry.square, geometry.margin, geometry.prow
-    )
+    whole = replace(geometry, cols=3 * section_cols)
     return _ark_elements(whole, style), whole.size, {}
 
 
 def section_boxes(geometry: ArkGeometry, section_cols: int) -> dict[str, tuple[int, int, int, int]]:
     """Each section's pixel box (left, top, right, bottom) in :func:`sections_layout`'s Ark."""
-    out, x = {}, 0
-    for kind in SECTION_KINDS:
-        width, height = section_size(kind, geometry, section_cols)
-        out[kind] = (x, 0, x + width, height)
-        x += width
-    return out
-
-
-def render_ark(
-    layout: list[str], geometry: ArkGeometry, section_cols: int, style: Mapping[str, str]
-) -> Image.Image:
-    """The assembled Ark for one player count (sections side by side), for previews."""
-    pictures = {k: render_ark_section(k, geometry, section_cols, style) for k in set(layout)}
-    out = Image.new("RGBA", geometry.size, (0, 0, 0, 0))
-    for kind, x in section_offsets(layout, geometry, section_cols):
-        out.alpha_composite(pictures[kind], (x, 0))
-    return out
+    return {
+        kind: (x, 0, x + section_size(kind, geometry, section_cols)[0], geometry.size[1])
+        for kind, x in section_offsets(list(SECTION_KINDS), geometry, section_cols)
+    }
 
 
 # ------------------------------------------------------------------------- action board

@@ -10,6 +10,7 @@ that seat's HandTrigger rotY + 180 (GEOMETRY §1).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 from rules_ref.ark_and_noah import for_players
@@ -73,9 +74,7 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
     section = config["ark"]["section"]
     geometry = ark.ArkGeometry(section["rows"], section["cols"], **data["boards"]["ark"])
     layout = list(for_players(config["ark"]["sections"], n)["layout"])
-    g = ark.ArkGeometry(
-        geometry.rows, geometry.cols * len(layout), geometry.square, geometry.margin, geometry.prow
-    )
+    g = replace(geometry, cols=geometry.cols * len(layout))  # the whole Ark of this count
     u = float(data["table"]["square"]) / geometry.square
     whole = board(data["table"]["ark"], g.size, g.size[0] * u, shared_rot_y(data["table"]))
     sections = []
