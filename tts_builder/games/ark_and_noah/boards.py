@@ -44,7 +44,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); the
     Ark's spots of each player count (``by_players``: :func:`ark_points`) and the worker
     spaces (``worker-spaces``: none on the family side) for the snap points; and
-    the animal bags' places and tiles (``<sex>-animals``: anchors and rosters),
+    the animal bags' tiles (rosters ``<sex>-animals``; their places are the manifest's anchors),
     the supply bags' places (``supply:<colour>``, ``food-supply``, ``pitch-supply``) and
     pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per piece); and
     per seat its character's, its workers' and its score marker's places (``character:<colour>``,
@@ -81,7 +81,6 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
         "pitch-supply": row[high + (supply["food"] > 0)],
     }
     tiles, sexes = tile_list(data), ("male", "female")
-    anchors |= {f"{sex}-animals": tuple(data["table"]["bags"][sex]) for sex in sexes}
     counts = {
         "dividers": supply["dividers_per_color"],
         "food": supply["food"],
