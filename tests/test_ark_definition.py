@@ -147,6 +147,11 @@ def test_counter_clockwise_seats_are_refused(assets: Path) -> None:
             "rules.actions[4]: a gain action needs resource",
         ),
         (
+            "characters: [Noah, Shem, Ham, Japheth]",
+            "characters: [Noah, Shem, Ham]",
+            "characters: expected at least 4 entries (players.max), got 3",
+        ),
+        (
             "  - {name: Dove, size: 0, vp: 0}",
             "  - {name: Raven, size: 0, vp: 0}",
             "species[1].name: species 'Raven' listed twice",

@@ -203,6 +203,17 @@ def test_a_kind_needs_its_keys_and_a_reference_may_name_several_places() -> None
     assert (err.value.field, err.value.detail) == ("shown[1]", "'Doe' is not one of the names")
 
 
+def test_a_list_holds_at_least_as_many_entries_as_a_number_of_the_definition() -> None:
+    schema = schema_from_text("seats: {int: [1, 9]}\ncolours: {list: color, at_least: seats}")
+    schema.check_references({"seats": 2, "colours": ["#ff0000", "#00ff00", "#0000ff"]})
+    with pytest.raises(FieldError) as err:
+        schema.check_references({"seats": 4, "colours": ["#ff0000", "#00ff00", "#0000ff"]})
+    assert (err.value.field, err.value.detail) == (
+        "colours",
+        "expected at least 4 entries (seats), got 3",
+    )
+
+
 @pytest.mark.parametrize(
     ("rules", "field", "message"),
     [

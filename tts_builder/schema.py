@@ -134,13 +134,16 @@ class OneOf(Spec):
 class ListOf(Spec):
     """A list of ``item``, ``min_len`` to ``max_len`` long; with ``unique``, no two entries
     have the same value of that key (the second fails: "animal 'Hippo' listed twice", the
-    entry named ``what``)."""
+    entry named ``what``); with ``at_least``, as many entries as a number of the definition."""
 
     item: Spec
     min_len: int = 0
     max_len: int | None = None
     unique: str = ""
     what: str = "entry"
+    #: a path to a number in the whole definition (``players.max``): at least that many
+    #: entries (checked by :func:`check_references`)
+    at_least: str = ""
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, list):
@@ -294,6 +297,11 @@ def check_references(spec: Spec, value: Any, root: Any, path: str = "") -> None:
             if key in value:
                 check_references(sub, value[key], root, join(path, key))
     elif isinstance(spec, ListOf):
+        need = Ref(spec.at_least, "").names(root)[:1] if spec.at_least else []
+        if need and len(value) < need[0]:
+            raise FieldError(
+                path, f"expected at least {need[0]} entries ({spec.at_least}), got {len(value)}"
+            )
         for index, item in enumerate(value):
             check_references(spec.item, item, root, join(path, index))
     elif isinstance(spec, MappingOf):

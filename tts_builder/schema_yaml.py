@@ -13,6 +13,8 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
 - ``{point: N}``: a list of N finite numbers;
 - ``{list: TYPE, length: N}`` or ``length: [min, max]`` (``max`` may be ``null``); with
   ``unique: KEY`` (and ``what: TEXT``, what an entry is) no two entries share that key's value;
+  with ``at_least: PATH`` at least as many entries as the number at ``PATH`` of the whole
+  definition (``players.max``: one per seat);
 - ``{map: {key: TYPE, key?: TYPE}}``: known keys only; with ``other: TYPE`` any other key
   too, its value of that type; with ``needs: {KEY: {VALUE: [key, ...]}}`` (and ``what: TEXT``,
   what the mapping is) a mapping whose ``KEY`` is ``VALUE`` needs those optional keys;
@@ -111,7 +113,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "string": frozenset({"or"}),
     "one_of": frozenset({"or"}),
     "point": frozenset(),
-    "list": frozenset({"length", "unique", "what"}),
+    "list": frozenset({"length", "unique", "what", "at_least"}),
     "map": frozenset({"other", "needs", "what"}),
     "mapping": frozenset({"what", "special"}),
     "ref": frozenset({"what", "extra", "every"}),
@@ -165,7 +167,8 @@ def _typed(key: str, value: Any, node: dict[str, Any], where: str) -> Spec:
     if key == "list":
         item = compile_type(value, f"{where}.list")
         unique, what = str(node.get("unique", "")), str(node.get("what", "entry"))
-        return ListOf(item, *_length(node.get("length"), where), unique, what)
+        at_least = str(node.get("at_least", ""))
+        return ListOf(item, *_length(node.get("length"), where), unique, what, at_least)
     if key == "map":
         other = compile_type(node["other"], f"{where}.other") if "other" in node else None
         needs = {

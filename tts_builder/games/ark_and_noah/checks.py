@@ -79,10 +79,6 @@ def check(data: Data, root: Path) -> None:
     too, by the definition's loading)."""
     SCHEMA.check_references(data)
     high = data["players"]["max"]
-    if len(data["colors"]) < high:
-        raise FieldError("colors", f"expected at least {high} colours, got {len(data['colors'])}")
-    if len(data["characters"]) < high:
-        raise FieldError("characters", f"expected at least {high} characters")
     _check_rules(data["rules"], "rules", data)
     check_art_files(root, ((f"art.{shown}", str(rel)) for shown, rel in data["art"].items()))
     seats, table = data["table"]["seats"][:high], data["table"]["type"]
