@@ -13,8 +13,9 @@ from ...gamekit.checks import check_art_files
 from ...json_types import Data
 from ...render import ArtFiles
 from ...render.hexmap import board_style
+from ...render.layout import resolve_layout
 from ...table import check_manifest
-from .cost_card import check_cost_card
+from .cost_card import cost_card_layout
 from .schema import SCHEMA, terrains
 from .table import geometry, hooks, piece_count
 
@@ -89,6 +90,7 @@ def check(data: Data, root: Path) -> None:
     if data["rules"]["stair_hexes"]["min"] > data["rules"]["stair_hexes"]["max"]:
         raise FieldError("rules.stair_hexes.max", "expected >= stair_hexes.min")
     _check_board(data)
-    check_cost_card(data)
+    size = tuple(data["components"]["cost_card"]["size"])
+    resolve_layout(*cost_card_layout(data), "components.cost_card.face", size)  # every copy fits
     check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(data["animals"])))
     _check_players(data, root)  # the manifest's hooks read the art files
