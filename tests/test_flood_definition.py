@@ -188,6 +188,8 @@ def test_loading_checks_die_styles_without_drawing_a_die(monkeypatch) -> None:
          "expected a number from 0.5 to 10, got 12"),
         ("      background: \"#fbf7ef\"\n", "", "components.cost_card.colors.background",
          "missing required key"),
+        ("pieces_per_species: 2", "pieces_per_species: 3", "table.pieces[1].at.track",
+         "15 objects but track 'starts' has 12 points"),
         ("step: [0, 48]", "step: [0, 80]", "components.cost_card.face[6].elements[0].box",
          "not inside the 900x640 canvas (a copy moved by [0, 80])"),
         ("{color: Red, cost-card: [-13.0, -15.0], reveal: [-8.0, -15.0], facing: 0}",

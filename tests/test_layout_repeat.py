@@ -112,6 +112,11 @@ def test_copies_are_checked_when_drawn_against_the_fields_and_the_canvas() -> No
     cells = [{"fill": "#000000"}] * 3
     with pytest.raises(FieldError, match=r"^f\[0\]\.elements\[0\]\.box: .*not inside the 40x20 "):
         render_layout([repeat], (40, 20), {"cells": cells}, where="f")
+    big = {"type": "repeat", "count": 1, "step": [0, 0], "elements": [moved(SQUARE, 30, 0)]}
+    with pytest.raises(
+        FieldError, match=r"not inside the 40x20 canvas \(a copy moved by \[0, 0\]\)"
+    ):
+        render_layout([big], (40, 20), {"fill": "#000000"}, where="f")
     with pytest.raises(FieldError, match=r"^f\[0\]\.over: unknown field cells \(known: fill\)"):
         render_layout([repeat], (40, 20), {"fill": "#000000"}, where="f")
     with pytest.raises(FieldError, match=r"^f\[0\]\.over: field cells is not a list"):

@@ -291,23 +291,24 @@ def _resolved(
     fields: Mapping[str, object],
     where: str,
     size: tuple[int, int] | None,
-    shift: tuple[int, int] = (0, 0),
+    shift: tuple[int, int] | None = None,
 ) -> Iterator[tuple[str, dict]]:
-    """Each element drawn (a repeat's copies in its place, moved by their offsets plus
-    ``shift``), resolved, with its path; a moved box is checked against the canvas ``size``."""
+    """Each element drawn, resolved, with its path: a repeat's copies in its place, their boxes
+    moved by their offsets (plus ``shift``, the offset of the copy they are in) and checked
+    against the canvas ``size`` (an element outside any repeat was checked by validation)."""
     for i, element in enumerate(elements):
         path = f"{where}[{i}]"
         if element["type"] == "repeat":
             for (dx, dy), copy in repeat_copies(element, fields, path):
-                at = (shift[0] + dx, shift[1] + dy)
+                at = (dx, dy) if shift is None else (shift[0] + dx, shift[1] + dy)
                 yield from _resolved(element["elements"], copy, f"{path}.elements", size, at)
             continue
-        if shift != (0, 0):
+        if shift is not None:
             (x0, y0, x1, y1), (dx, dy) = element["box"], shift
             element = {**element, "box": [x0 + dx, y0 + dy, x1 + dx, y1 + dy]}
             problem = _check_box(element["box"], size)
             if problem:
-                raise FieldError(f"{path}.box", f"{problem} (a copy moved by {list(shift)})")
+                raise FieldError(f"{path}.box", f"{problem} (a copy moved by [{dx}, {dy}])")
         yield path, _resolve(element, fields, path)
 
 
