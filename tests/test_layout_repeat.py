@@ -3,9 +3,15 @@ a list field or ``count`` times, along a line or over a grid, with the item's fi
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
+from conftest import SESSION_CACHE
 from PIL import ImageChops
 
+from tts_builder.build import BuildOptions, build_game
+from tts_builder.definition import ASSETS_ROOT, load_definition
 from tts_builder.errors import FieldError
 from tts_builder.render.layout import render_layout, repeat_copies, resolve_layout, validate_layout
 
@@ -127,3 +133,24 @@ def test_copies_are_checked_when_drawn_against_the_fields_and_the_canvas() -> No
     fox = {"type": "repeat", "count": 1, "step": [0, 0], "elements": [glyph]}
     with pytest.raises(FieldError, match=r"^f\[0\]\.elements\[0\]\.text: the bundled font"):
         render_layout([fox], (40, 20), {"label": "", "ink": "#000000"}, where="f")
+
+
+def test_a_yaml_only_game_draws_a_repeat_as_its_copies_written_out(tmp_path: Path) -> None:
+    """The prototype (a game from YAML alone): its garden's three beds written as one repeat
+    give the very picture of the three ellipses written out."""
+    shutil.copytree(ASSETS_ROOT / "prototype", tmp_path / "prototype")
+    path = tmp_path / "prototype" / "game.yaml"
+    bed = '      - {{type: ellipse, box: [{x}, 225, {x2}, 450], fill: "#a3b18a"}}\n'
+    beds = [bed.format(x=x, x2=x + 225) for x in (112, 412, 712)]
+    text = path.read_text()
+    assert "".join(beds) in text
+    repeat = (
+        "      - type: repeat\n        count: 3\n        step: [300, 0]\n        elements:\n"
+        '          - {type: ellipse, box: [112, 225, 337, 450], fill: "#a3b18a"}\n'
+    )
+    path.write_text(text.replace("".join(beds), repeat))
+    face = load_definition("prototype", tmp_path).data["components"]["garden"]["face"]
+    assert [el["type"] for el in face].count("ellipse") == 0
+    written = build_game("prototype", BuildOptions(), SESSION_CACHE).files
+    repeated = build_game("prototype", BuildOptions(), SESSION_CACHE, tmp_path).files
+    assert repeated["images/garden-face.png"] == written["images/garden-face.png"]
