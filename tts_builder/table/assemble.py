@@ -19,6 +19,7 @@ from ..plugin import TableHooks
 from ..save import objects as obj
 from ..save.tables import PLAYER_COLORS
 from .art import Art
+from .derived import resolved
 from .layout import (
     BAG_LIFT,
     CARD_LIFT,
@@ -37,7 +38,7 @@ from .schema import BAG_ORDERS, SHAPES, deck_entries, pieces_by_id, rosters_of, 
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
 DEFAULT_TOKEN_SCALE = 0.4
-DIE_STEP = 1.2  # dice of one piece lie in a row, this far apart along x
+DIE_STEP = 1.2  # dice of one piece lie in a row, this far apart along x (unless its step says)
 
 
 @dataclass
@@ -101,7 +102,7 @@ class _Layer:
     def __init__(self, data: dict[str, Any], key: str, art: Art, guids: Any,
                  hooks: TableHooks | None = None) -> None:  # fmt: skip
         self.data = data
-        self.manifest = data[key]
+        self.manifest = resolved(data, key)  # counts read from definition keys
         self.art = art
         self.guids = guids
         self.hooks = hooks or TableHooks()
@@ -501,10 +502,13 @@ class _Layer:
         rotations = [(label, rot) for label, (_n, rot) in zip(faces, obj.D6_ROTATIONS,
                                                                strict=True)]  # fmt: skip
         scale = float(piece.get("scale", 1.0))
+        dx, dz = piece.get("step", (DIE_STEP, 0.0))  # off a track, a row along step
         for i in range(self._count(piece)):
             place, y = self._nth(spot, i, 0.0)
-            x = place.x + (0.0 if self.track else DIE_STEP * i)
-            at = obj.transform((x, y + geo.D6_SIDE * scale / 2, place.z), (0.0, 0.0, 0.0),
+            x, z = place.x, place.z
+            if not self.track:
+                x, z = x + dx * i, (z + dz * i if dz else z)
+            at = obj.transform((x, y + geo.D6_SIDE * scale / 2, z), (0.0, 0.0, 0.0),
                                (scale, scale, scale))  # fmt: skip
             self.add(
                 piece,

@@ -18,6 +18,7 @@ from ..gamekit.specs import by_player_count, mapping_of
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
+from .derived import number_or_key, resolved
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")
 #: Tables whose hand zones (the seats) are known (FORMAT §5.2).
@@ -104,7 +105,7 @@ PIECE = Map(
         "roster": ID,
         "copies": Int(1, 20),
         "each": Custom(lambda v, p: _each(v, p)),
-        "count": Int(1, 200),
+        "count": number_or_key(1, 200),  # or {key: rules.dice.count}: .derived
         "at": POSITION,
         "width": Num(),
         "size": Point(2),
@@ -127,10 +128,11 @@ PIECE = Map(
         "face_up": Bool(),
         "tint": Str(pattern=r"#[0-9a-fA-F]{6}|\{\w+\}", hint="'#rrggbb' or a '{field}'"),
         "order": OneOf(tuple(BAG_ORDERS)),
+        "step": Point(2),  # a die row's step
     },
     frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
                "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
-               "locked", "face_up", "back", "shape", "tint", "order"}),
+               "locked", "face_up", "back", "shape", "tint", "order", "step"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -331,7 +333,7 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     of the right kind, seats at the table, player counts covered, enough pieces for every deal.
     ``hooks`` are the names the game supplies (:class:`~tts_builder.plugin.TableHooks`)."""
     hooks = hooks or TableHooks()
-    manifest = data[path]
+    manifest = resolved(data, path)  # counts read from definition keys
     low, high = data["players"]["min"], data["players"]["max"]
     components = data.get("components", {})
     rosters = rosters_of(data, hooks)
@@ -591,7 +593,7 @@ _KEYS: dict[str, frozenset[str]] = {
         }
     ),  # fmt: skip
     "board": frozenset({"component", "picture", "width", "thickness", "locked", "back"}),
-    "die": frozenset({"component", "picture", "count", "scale", "numbered"}),
+    "die": frozenset({"component", "picture", "count", "scale", "numbered", "step"}),
     "zone": frozenset({"size"}),
 }
 _OPTIONAL_KEYS = frozenset().union(*_KEYS.values())
