@@ -18,6 +18,9 @@ from tts_builder.games.ark_and_noah import rules_config, table
 from tts_builder.render import image_digest
 from tts_builder.save import loads
 from tts_builder.save.checker import check_save
+from tts_builder.table import pieces_by_id
+from tts_builder.table.printed import laid_track
+from tts_builder.table.track import Track
 
 STYLE = {
     "wood": "#8a5a2b",
@@ -99,12 +102,13 @@ def test_board_spots_and_score_track_cells() -> None:
         xs = [s.current[0] for s in spots]
         assert xs == sorted(xs) and all(0 < x < ark.BOARD_SIZE[0] for x in xs)
         assert all(s.completed[1] < s.current[1] for s in spots)
-    cells = [ark.score_cell_px(v) for v in range(100)]
-    assert len(set(cells)) == 100
+    data = build("ark-and-noah").definition.data
+    spec = pieces_by_id(data["table"])["score-track"]["track"]
+    track = Track.of(spec, data)
+    cells = [track.cell_px(v) for v in range(track.cells)]
+    assert len(set(cells)) == 100 and track.size == (1040, 1040)
     for a, b in zip(cells, cells[1:], strict=False):  # the track snakes: neighbours touch
-        assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == ark.SCORE_CELL
-    assert ark.score_cell_px(100) == ark.score_cell_px(0)
-    assert ark.score_cell_px(-3) == ark.score_cell_px(0)
+        assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == track.cell
 
 
 # --------------------------------------------------------------------------- pictures
@@ -272,19 +276,20 @@ def test_the_action_spaces_and_tracks_sit_on_their_printed_cells(variant: str | 
         x = u * ark.BOARD_SIZE[0]
         assert columns[i][0] < x < columns[i][1], space["id"]  # the column printed with its name
         assert _colour_near(side, (x, v * ark.BOARD_SIZE[1]), style["space"]), space["id"]
-    track = table.score_track(data)
+    track, _cells = laid_track(data, "score-track")
     scores = picture(built, "images/score-track.png")
-    colours = data["boards"]["track_colors"]
+    colours = pieces_by_id(data["table"])["score-track"]["track"]
     cells = table.score_cells(data)
     for vp in (0, 1, 9, 10, 55, 99):
         x, z = cells[vp]
         u, v = geo.uv_of_world(track.transform, track.aspect, (x + 0.3, 0.0, z + 0.3))
-        fill = colours["cell_alt"] if vp % 10 == 0 else colours["cell"]
+        fill = colours["marked"]["fill"] if vp % 10 == 0 else colours["fill"]
         px = (u * track.size[0], v * track.size[1])
         assert _colour_near(scores, px, fill, 12), vp
     # read from Red's seat: 0 at the bottom left, 9 to its right, 99 at the top
     assert cells[0][0] < cells[9][0] and cells[0][1] < cells[99][1]
-    rounds = table.round_cells(data, config)
+    rounds = table.round_cells(data)
+    assert len(rounds) == config["end"]["min_rounds"] + 1
     assert all(a[0] < b[0] for a, b in zip(rounds, rounds[1:], strict=False))
 
 
@@ -355,8 +360,8 @@ def test_setup_snap_points_take_the_lua_api_form() -> None:
 @pytest.mark.parametrize("variant", [None, "family"])
 def test_each_boards_spec_is_the_layout_it_is_drawn_from(variant: str | None) -> None:
     """The image cache keys a picture by its spec and ``render/``'s code only: each board the
-    game draws (its drawing code lives with the game) has the layout it is drawn from in its
-    spec, so the spec alone (with ``render_layout``) gives the very picture."""
+    game draws (its drawing code lives with the game) and each track has the layout it is
+    drawn from in its spec, so the spec alone (with ``render_layout``) gives the very picture."""
     from tts_builder.definition import load_definition
     from tts_builder.games.ark_and_noah.boards import board_pictures
     from tts_builder.render.layout import render_layout
@@ -365,11 +370,15 @@ def test_each_boards_spec_is_the_layout_it_is_drawn_from(variant: str | None) ->
     definition = load_definition("ark-and-noah")
     base = definition.base_data
     data = with_variant(base, variant)
-    pictures = board_pictures(base, data, rules_config(data, variant))
+    from tts_builder.plugin import TableHooks
+    from tts_builder.table.assemble import with_tracks
+
+    own = TableHooks(pictures=board_pictures(base, data, rules_config(data, variant)))
+    pictures = with_tracks(data, "table", own).pictures  # and the manifest's tracks
     assert set(pictures) >= {"ark-bow", "ark-stern", "action-board", "score-track"}
     for name, drawn in pictures.items():
         spec = json.loads(json.dumps(drawn.spec))  # JSON, as the cache key is made of it
-        elements, size, fields = spec["layout"]
+        elements, size, fields = spec["layout" if "layout" in spec else "track"]
         from_spec = render_layout(elements, tuple(size), fields)
         if "box" in spec:  # an Ark section: a window onto the whole Ark drawn once
             from_spec = from_spec.crop(tuple(spec["box"]))

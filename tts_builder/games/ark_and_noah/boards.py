@@ -1,7 +1,7 @@
 """Ark & Noah boards: the pictures the game draws from its rule numbers (the Ark's sections,
-the action board's two sides, the tracks) and where the Ark's sections lie, handed to the table
-manifest (``table.pieces`` lays them as locked tiles, each upright for the first seat); and the
-snap points the pieces drop onto, per player count."""
+the action board's two sides; the tracks are the manifest's own) and where the Ark's sections
+lie, handed to the table manifest (``table.pieces`` lays them as locked tiles, each upright for
+the first seat); and the snap points the pieces drop onto, per player count."""
 
 from __future__ import annotations
 
@@ -21,8 +21,6 @@ from .table import (
     ark_plan,
     line_of,
     marker_spot,
-    round_cells,
-    round_track_width,
     score_cells,
 )
 from .tiles import bag_roster, tile_list
@@ -37,14 +35,14 @@ def section_keys(layout: list[str]) -> list[str]:
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     """What the table manifest lays the boards and shared pieces with: the boards' pictures,
     the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
-    kind that Ark has none of is left off), the round track's first cell (``round-start``),
-    the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); and
-    the animal bags' places and tiles (``<sex>-animals``: anchors and rosters),
-    the supply bags' places (``supply:<colour>``, ``food-supply``, ``pitch-supply``) and
-    pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per piece); and
-    per seat its character's, its workers' and its score marker's places (``character:<colour>``,
-    ``workers:<colour>``, ``score-start:<colour>``) and its fields (roster ``seat-pieces``: the
-    character's ``name``, the colour's ``color`` hex)."""
+    kind that Ark has none of is left off), the bonus bags' row (``bonus-bags``) and the bonus
+    values (roster ``bonus-values``); and the animal bags' places and tiles (``<sex>-animals``:
+    anchors and rosters), the supply bags' places (``supply:<colour>``, ``food-supply``,
+    ``pitch-supply``) and pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per
+    piece); and per seat its character's, its workers' and its score marker's places
+    (``character:<colour>``, ``workers:<colour>``, ``score-start:<colour>``: a corner of the
+    scoring track's first cell) and its fields (roster ``seat-pieces``: the character's
+    ``name``, the colour's ``color`` hex)."""
     plan = ark_plan(data, config, data["players"]["max"])
     tracks = {f"ark-{kind}": [] for kind in ark.SECTION_KINDS}
     for kind, b in plan.sections:
@@ -66,9 +64,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     supply, row = config["supply"], [tuple(p) for p in line_of(data["table"]["supply"], high + 2)]
     for i, seat in enumerate(data["table"]["seats"][:high]):
         tracks[f"supply:{seat['color']}"] = [row[i]]
-    x, z = round_cells(data, config)[0]
     anchors = {
-        "round-start": (x, BOARD_TOP, z),
         "food-supply": row[high],
         "pitch-supply": row[high + (supply["food"] > 0)],
     }
@@ -95,9 +91,9 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
 
 def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     """The boards drawn from the rule numbers of ``config`` (the game built, ``data`` its
-    definition): each Ark section at its width on the table, the action board (the built
+    definition): each Ark section at its width on the table and the action board (the built
     game's side, and as ``action-board-back`` the other side of ``base``, the definition with
-    its variants), the scoring track and the round track. Each picture's spec (its cache key)
+    its variants). Each picture's spec (its cache key)
     is the layout it is drawn from, so a change to the game's drawing code is a new picture."""
     b, section = data["boards"], config["ark"]["section"]
     geometry = ark.ArkGeometry(section["rows"], section["cols"], **b["ark"])
@@ -129,15 +125,6 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     face = "family" if config["turn_mode"] != "worker" and "family" in drawn else "standard"
     out["action-board"] = drawn[face]
     out["action-board-back"] = next((p for side, p in drawn.items() if side != face), drawn[face])
-    colors, rounds = b["track_colors"], config["end"]["min_rounds"]
-    score = {"board": "score", "layout": ark.score_track_layout(colors)}
-    out["score-track"] = Picture(score, partial(ark.render_score_track, colors))
-    out["round-track"] = Picture(
-        {"board": "rounds", "layout": ark.round_track_layout(rounds, colors)},
-        partial(ark.render_round_track, rounds, colors),
-        width=round_track_width(data, config),
-        file=f"round-track-{rounds}",
-    )
     return out
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from ... import geometry as geo
 from ...json_types import Data
-from ...table.printed import board_guid
+from ...table.printed import board_guid, track_positions
 from . import drawing as ark
 from .drawing import Point
-from .table import BOARD_TOP, ArkPlan, action_board, ark_plan, round_track, score_track
+from .table import BOARD_TOP, ArkPlan, action_board, ark_plan
 
 _BOARDS = (
     ("action-board", "ActionBoard"),
@@ -73,14 +73,8 @@ def board_positions(data: Data, config: Data, guids: dict[str, str]) -> list[geo
         ):
             label, guid = f"{action['id']} {what}", guids["action-board"]
             found.append(b.cell(label, guid, px, (r, r), "space", BOARD_TOP))
-    track, half = score_track(data), ark.SCORE_CELL / 2 - 4
-    for vp, px in ((vp, ark.score_cell_px(vp)) for vp in range(ark.SCORE_CELLS)):
-        guid = guids["score-track"]
-        found.append(track.cell(f"score {vp}", guid, px, (half, half), "score", BOARD_TOP))
-    rounds = round_track(data, config)
-    for k, px in ((k, ark.round_cell_px(k)) for k in range(config["end"]["min_rounds"] + 1)):
-        guid = guids["round-track"]
-        found.append(rounds.cell(f"round {k}", guid, px, (48, 48), "round", BOARD_TOP))
+    for piece, label in (("score-track", "score"), ("round-track", "round")):
+        found += track_positions(data, piece, guids[piece], label, label, BOARD_TOP)
     return found
 
 

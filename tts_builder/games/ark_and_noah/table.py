@@ -19,7 +19,7 @@ from ...json_types import Data
 from ...table import areas, pieces_by_id
 from ...table.areas import Slots
 from ...table.assemble import THICKNESS
-from ...table.printed import Board, board, laid_board, shared_rot_y
+from ...table.printed import Board, board, laid_board, shared_rot_y, track_cells
 from . import drawing as ark
 
 #: The boards' top (the manifest lays them at its default thickness): pieces on a board lie there.
@@ -113,31 +113,14 @@ def action_spaces(data: Data, config: Data) -> list[Data]:
     ]
 
 
-def score_track(data: Data) -> Board:
-    return laid_board(data["table"], "score-track", ark.score_track_size())
-
-
-def round_track_width(data: Data, config: Data) -> float:
-    """The round track's width on the table: ``table.round_track_cell`` per printed cell."""
-    size = ark.round_track_size(config["end"]["min_rounds"])
-    return size[0] * float(data["table"]["round_track_cell"]) / ark.ROUND_CELL
-
-
-def round_track(data: Data, config: Data) -> Board:
-    size = ark.round_track_size(config["end"]["min_rounds"])
-    return laid_board(data["table"], "round-track", size, round_track_width(data, config))
-
-
 def score_cells(data: Data) -> list[list[float]]:
-    """Table [x, z] of the scoring track's cells 0..99."""
-    b = score_track(data)
-    return [b.at(ark.score_cell_px(v)) for v in range(ark.SCORE_CELLS)]
+    """Table [x, z] of the scoring track's cells 0..99 (the manifest's ``score-track``)."""
+    return track_cells(data, "score-track")
 
 
-def round_cells(data: Data, config: Data) -> list[list[float]]:
-    """Table [x, z] of the round track's cells (start, 1..min_rounds)."""
-    b = round_track(data, config)
-    return [b.at(ark.round_cell_px(k)) for k in range(config["end"]["min_rounds"] + 1)]
+def round_cells(data: Data) -> list[list[float]]:
+    """Table [x, z] of the round track's cells (start, 1..min_rounds: ``round-track``)."""
+    return track_cells(data, "round-track")
 
 
 def table_points(data: Data, config: Data, n: int) -> Data:
