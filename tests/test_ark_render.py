@@ -19,6 +19,7 @@ from tts_builder.render import image_digest
 from tts_builder.save import loads
 from tts_builder.save.checker import check_save
 from tts_builder.table import pieces_by_id
+from tts_builder.table.columns import columns_of
 from tts_builder.table.printed import laid_track
 from tts_builder.table.track import Track
 
@@ -96,13 +97,14 @@ def test_table_positions_keep_the_grid_square_and_upright_for_red(built: object,
 
 
 def test_board_spots_and_score_track_cells() -> None:
-    for count in (7, 5):
-        spots = ark.board_spots(count)
-        assert len(spots) == count
-        xs = [s.current[0] for s in spots]
-        assert xs == sorted(xs) and all(0 < x < ark.BOARD_SIZE[0] for x in xs)
-        assert all(s.completed[1] < s.current[1] for s in spots)
     data = build("ark-and-noah").definition.data
+    spec = table.action_columns(data)
+    for count in (7, 5):
+        spots = [column.spots for column in columns_of(spec, count)]
+        assert len(spots) == count
+        xs = [s["current"][0] for s in spots]
+        assert xs == sorted(xs) and all(0 < x < spec["size"][0] for x in xs)
+        assert all(s["completed"][1] < s["current"][1] for s in spots)
     spec = pieces_by_id(data["table"])["score-track"]["track"]
     track = Track.of(spec, data)
     cells = [track.cell_px(v) for v in range(track.cells)]
@@ -168,7 +170,8 @@ def test_board_texts_follow_the_rule_numbers(built: object) -> None:
 def test_action_board_sides(built: object) -> None:
     standard = picture(built, "images/action-board-standard.png")
     family = picture(built, "images/action-board-family.png")
-    assert standard.size == family.size == ark.BOARD_SIZE
+    size = tuple(table.action_columns(built.definition.data)["size"])
+    assert standard.size == family.size == size
     assert image_digest(standard) != image_digest(family)
 
 
@@ -266,16 +269,17 @@ def test_the_action_spaces_and_tracks_sit_on_their_printed_cells(variant: str | 
     built = build("ark-and-noah", variant=variant)
     data = built.definition.data
     config = rules_config(data, variant)
-    style = data["boards"]["board_colors"]
+    spec = table.action_columns(data)
+    space_fill = next(e["fill"] for e in spec["sides"]["standard"] if e["at"] == "current")
     board = table.action_board(data)
     side = picture(built, f"images/action-board-{'family' if variant else 'standard'}.png")
-    columns = ark.board_columns(len(config["actions"]))
+    columns = [(c.x0, c.x1) for c in columns_of(spec, len(config["actions"]))]
     for i, space in enumerate(table.action_spaces(data, config)):
         u, v = geo.uv_of_world(board.transform, board.aspect, (*space["current"][:1], 0.0,
                                                                  space["current"][1]))  # fmt: skip
-        x = u * ark.BOARD_SIZE[0]
+        x = u * spec["size"][0]
         assert columns[i][0] < x < columns[i][1], space["id"]  # the column printed with its name
-        assert _colour_near(side, (x, v * ark.BOARD_SIZE[1]), style["space"]), space["id"]
+        assert _colour_near(side, (x, v * spec["size"][1]), space_fill), space["id"]
     track, _cells = laid_track(data, "score-track")
     scores = picture(built, "images/score-track.png")
     colours = pieces_by_id(data["table"])["score-track"]["track"]

@@ -18,6 +18,7 @@ from ..gamekit.specs import by_player_count, mapping_of
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
+from .columns import COLUMNS, check_columns
 from .track import TRACK, check_track
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")
@@ -130,10 +131,12 @@ PIECE = Map(
         "tint": Str(pattern=r"#[0-9a-fA-F]{6}|\{\w+\}", hint="'#rrggbb' or a '{field}'"),
         "order": OneOf(tuple(BAG_ORDERS)),
         "track": TRACK,
+        "columns": COLUMNS,
     },
     frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
                "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
-               "locked", "face_up", "back", "shape", "tint", "order", "track"}),
+               "locked", "face_up", "back", "shape", "tint", "order", "track",
+               "columns"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -441,6 +444,8 @@ def _check_piece(
     for key in _keys_not_for(kind):
         if key in piece:
             raise FieldError(f"{path}.{key}", f"a {kind} has no {key!r}")
+    if "columns" in piece:
+        check_columns(piece["columns"], f"{path}.columns")
     if "picture" in piece:
         _check_picture(piece, path, known)
     elif needs and "component" not in piece:
@@ -604,7 +609,7 @@ _KEYS: dict[str, frozenset[str]] = {
             "back",
         }
     ),  # fmt: skip
-    "board": frozenset({"component", "picture", "width", "thickness", "locked", "back"}),
+    "board": frozenset({"component", "picture", "width", "thickness", "locked", "back", "columns"}),
     "track": frozenset({"track", "width", "thickness"}),
     "die": frozenset({"component", "picture", "count", "scale", "numbered"}),
     "zone": frozenset({"size"}),

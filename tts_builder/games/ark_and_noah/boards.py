@@ -11,13 +11,16 @@ from rules_ref.ark_and_noah import for_players, make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
+from ...render.layout import render_layout
 from ...save import objects as obj
 from ...table.areas import area_tracks
+from ...table.columns import columns_layout
 from . import drawing as ark
 from .rules import action_texts
 from .table import (
     BOARD_TOP,
     ArkPlan,
+    action_columns,
     ark_plan,
     line_of,
     marker_spot,
@@ -111,20 +114,33 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
         spec = {"ark": kind, "layout": ark_layout, "box": box}
         width = ark.section_size(kind, geometry, section["cols"])[0] * unit
         out[f"ark-{kind}"] = Picture(spec, partial(cut, kind), width=width)
-    sides = {"standard": (make_config(base), f"{base['name']}: actions", True)}
+    sides = {"standard": (make_config(base), f"{base['name']}: actions")}
     if "family" in base.get("variants", {}):
         family = make_config(base, "family")
-        sides["family"] = (family, "Family game: any action, in seat order", False)
+        sides["family"] = (family, "Family game: any action, in seat order")
     drawn = {}
-    for side, (side_config, title, workers) in sides.items():
-        actions, texts = side_config["actions"], action_texts(side_config)
-        layout = ark.action_board_layout(actions, title, b["board_colors"], workers, texts)
-        spec = {"board": side, "layout": layout}
-        draw = partial(ark.render_action_board, actions, title, b["board_colors"], workers, texts)
-        drawn[side] = Picture(spec, draw, file=f"action-board-{side}")
+    for side, (side_config, title) in sides.items():
+        fields = {"title": title}
+        layout = columns_layout(action_columns(data), side, action_fields(side_config), fields)
+        draw = partial(render_layout, *layout, where="action board")
+        drawn[side] = Picture({"board": side, "layout": layout}, draw, file=f"action-board-{side}")
     face = "family" if config["turn_mode"] != "worker" and "family" in drawn else "standard"
     out["action-board"] = drawn[face]
     out["action-board-back"] = next((p for side, p in drawn.items() if side != face), drawn[face])
+    return out
+
+
+def action_fields(config: Data) -> list[Data]:
+    """Each action's column fields in board order: its ``name``, the ``amounts`` it gives (the
+    occupant's / the others', or who may take it) and what it does in words (``text``)."""
+    texts, out = action_texts(config), []
+    for action in config["actions"]:
+        if "occupant" in action:
+            shared = f"{action['occupant']} / {action['others']}"
+            amounts = shared if action["shared"] else str(action["occupant"])
+        else:
+            amounts = "everyone" if action["shared"] else "solo"
+        out.append({"name": action["name"], "amounts": amounts, "text": texts[action["id"]]})
     return out
 
 

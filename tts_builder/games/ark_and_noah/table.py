@@ -19,6 +19,7 @@ from ...json_types import Data
 from ...table import areas, pieces_by_id
 from ...table.areas import Slots
 from ...table.assemble import THICKNESS
+from ...table.columns import columns_of
 from ...table.printed import Board, board, laid_board, shared_rot_y, track_cells
 from . import drawing as ark
 
@@ -93,23 +94,23 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
     return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares)
 
 
+def action_columns(data: Data) -> Data:
+    """The action board's columns (its manifest piece's ``columns``: size, spots, sides)."""
+    return dict(pieces_by_id(data["table"])["action-board"]["columns"])
+
+
 def action_board(data: Data) -> Board:
-    return laid_board(data["table"], "action-board", ark.BOARD_SIZE)
+    size = action_columns(data)["size"]
+    return laid_board(data["table"], "action-board", (size[0], size[1]))
 
 
 def action_spaces(data: Data, config: Data) -> list[Data]:
     """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
     b = action_board(data)
-    spots = ark.board_spots(len(config["actions"]))
+    columns = columns_of(action_columns(data), len(config["actions"]))
     return [
-        {
-            "id": a["id"],
-            "name": a["name"],
-            "completed": b.at(spot.completed),
-            "current": b.at(spot.current),
-            "bonus": b.at(spot.bonus),
-        }
-        for a, spot in zip(config["actions"], spots, strict=True)
+        {"id": a["id"], "name": a["name"], **{k: b.at(px) for k, px in column.spots.items()}}
+        for a, column in zip(config["actions"], columns, strict=True)
     ]
 
 
