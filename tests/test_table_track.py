@@ -19,12 +19,13 @@ from PIL import Image
 from tts_builder import geometry as geo
 from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.errors import FieldError
+from tts_builder.games.ark_and_noah.table import MARKER_CORNERS
 from tts_builder.plugin import TableHooks
 from tts_builder.save import GuidAllocator
 from tts_builder.table import MANIFEST, Art, check_manifest, lay_table
 from tts_builder.table.assemble import THICKNESS
 from tts_builder.table.printed import laid_track, track_cells, track_positions
-from tts_builder.table.track import TRACK, Track, cell_count, track_layout
+from tts_builder.table.track import TRACK, Track, cell_count, seat_places, track_layout
 
 INK, CELL, MARK = "#111111", "#eeeeee", "#cc3333"
 
@@ -329,3 +330,40 @@ def test_the_tutorials_track_example_is_a_valid_track() -> None:
     assert check_track(piece, {}, "piece") == 100
     elements, size, _fields = track_layout(piece["track"], {})
     assert size == (1040, 1040) and len(elements) == 1 + 1 + 2 * 100 + 1
+
+
+def test_seat_places_share_a_cell_without_touching() -> None:
+    assert seat_places(0, 0.4) == []
+    assert seat_places(1, 0.4) == [(0.0, 0.0)]
+    four = seat_places(4, 0.36)
+    assert four == [(-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18)]  # the corners
+    assert four == [tuple(c) for c in MARKER_CORNERS]  # Ark & Noah's score markers' corners
+    for count in range(2, 9):
+        places = seat_places(count, 0.3)
+        assert len(set(places)) == count
+        gaps = [math.dist(a, b) for i, a in enumerate(places) for b in places[i + 1 :]]
+        assert min(gaps) == pytest.approx(0.3)
+
+
+def test_a_marker_per_seat_lies_on_its_place_of_the_first_cell() -> None:
+    data = definition()
+    data["table"]["pieces"][0]["track"]["seats"] = 0.4
+    data["table"]["pieces"].append(
+        {
+            "id": "pawns",
+            "kind": "token",
+            "component": "seed",
+            "shape": "circle",
+            "width": 0.3,
+            "name": "{seat} pawn",
+            "at": {"seat_track": "score"},
+        }
+    )
+    check_manifest(data)
+    images = ImageSet("seats", BuildOptions(out_dir=Path("/nonexistent")), {})
+    table = lay_table(data, Art(Path("."), data["components"], images), GuidAllocator("s"))
+    pawns = by_piece(table, "pawns")
+    assert [p["Nickname"] for p in pawns] == ["White pawn", "Red pawn", "Blue pawn"]
+    x, z = track_cells(data, "score")[0]
+    places = [(p["Transform"]["posX"], p["Transform"]["posZ"]) for p in pawns]
+    assert places == [(round(x + dx, 4), round(z + dz, 4)) for dx, dz in seat_places(3, 0.4)]

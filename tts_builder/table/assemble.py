@@ -33,8 +33,16 @@ from .layout import (
     spots,
 )
 from .printed import track_cells
-from .schema import BAG_ORDERS, SHAPES, deck_entries, pieces_by_id, rosters_of, step_count
-from .track import track_picture, track_pieces
+from .schema import (
+    BAG_ORDERS,
+    SHAPES,
+    deck_entries,
+    pieces_by_id,
+    rosters_of,
+    seat_colors,
+    step_count,
+)
+from .track import seat_places, track_picture, track_pieces
 
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
@@ -603,7 +611,8 @@ class _Layer:
 def with_tracks(data: dict[str, Any], key: str, hooks: TableHooks) -> TableHooks:
     """``hooks`` plus, for each ``kind: track`` piece of the manifest ``data[key]``, its
     picture (named by its id) and its cells as a track of the same name: each cell's table
-    point at the board's top, where a marker on it lies (``at: {track: ID, cell: K}``)."""
+    point at the board's top, where a marker on it lies (``at: {track: ID, cell: K}``); with
+    ``seats``, each seat's place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``)."""
     pieces = track_pieces(data[key])
     if not pieces:
         return hooks
@@ -613,7 +622,13 @@ def with_tracks(data: dict[str, Any], key: str, hooks: TableHooks) -> TableHooks
             continue
         pictures[piece["id"]] = track_picture(piece, data, f"{key}.pieces[{i}]")
         top = round(geo.TABLE_TOP_Y + float(piece.get("thickness", THICKNESS)), 4)
-        tracks[piece["id"]] = [(x, top, z) for x, z in track_cells(data, piece["id"], key)]
+        cells = track_cells(data, piece["id"], key)
+        tracks[piece["id"]] = [(x, top, z) for x, z in cells]
+        colours = seat_colors(data[key]) if "seats" in piece["track"] else []
+        places = seat_places(len(colours), float(piece["track"].get("seats", 0.0)))
+        for colour, (dx, dz) in zip(colours, places, strict=True):
+            seat = (round(cells[0][0] + dx, 4), top, round(cells[0][1] + dz, 4))
+            tracks[f"{piece['id']}:{colour}"] = [seat]
     return replace(hooks, pictures=pictures, tracks=tracks)
 
 

@@ -354,10 +354,12 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
             if piece["id"] in tracks:
                 raise FieldError(f"{where}.id", f"{piece['id']!r} is a track the game supplies")
             tracks[piece["id"]] = range(check_track(piece, data, where))
+            if "seats" in piece["track"]:
+                tracks |= {f"{piece['id']}:{colour}": range(1) for colour in seats}
     known = _Known({**hooks.anchors, **own}, tracks, dict(hooks.areas),
                    dict(hooks.pictures),
                    set.intersection(*points) if len(points) == len(seats) else set(),
-                   seat_tracks(hooks, seats))  # fmt: skip
+                   seat_tracks(TableHooks(tracks=tracks), seats))  # fmt: skip
     if "seat_fields" in manifest:
         _check_seat_fields(manifest["seat_fields"], f"{path}.seat_fields", rosters, len(seats))
     unique_names(seats, f"{path}.seats[{{}}]", "seat colour {!r} listed twice")

@@ -8,7 +8,9 @@ The cells run in rows of ``columns`` (one row by default) from the corner ``from
 Nth, the last) print in their own colour; ``decorations`` are plain layout elements at a
 cell (their boxes relative to its centre); ``title`` prints in the top margin. The cell count
 is a number or a definition key's number plus ``add`` (``{key: rules.end.min_rounds, add: 1}``),
-so a variant's rules size the track.
+so a variant's rules size the track. ``seats: D`` gives each seat its own place on the first
+cell, ``D`` table units from the next (:func:`seat_places`): a marker per seat lies there
+(``at: {seat_track: <id>}``).
 
 This module is pure: the spec, the cells' pixels and the picture. Where the board and its
 cells lie on the table is :mod:`.printed`'s (``laid_track``, ``track_cells``).
@@ -16,6 +18,7 @@ cells lie on the table is :mod:`.printed`'s (``laid_track``, ``track_cells``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +87,7 @@ TRACK = Map(
         ),
         "file": Str(pattern=r"[a-z0-9{}]+(-[a-z0-9{}]+)*", hint="a file name like 'rounds-{key}'"),
         "cell_width": Num(),
+        "seats": Num(),
     },
     frozenset(
         {
@@ -100,6 +104,7 @@ TRACK = Map(
             "decorations",
             "file",
             "cell_width",
+            "seats",
         }
     ),
 )
@@ -257,6 +262,20 @@ def track_layout(
 def cell_half(spec: dict[str, Any]) -> float:
     """Half the side of a cell's printed square, in px (what a position on it may miss by)."""
     return spec["cell"] / 2 - spec.get("gap", 0)
+
+
+def seat_places(count: int, spacing: float) -> list[tuple[float, float]]:
+    """``count`` seats' places round a cell's centre, table (dx, dz), in seat order: a grid
+    of ceil(sqrt(count)) columns ``spacing`` apart, rows from the far side (+z) to the near,
+    each row from left (-x) to right (4 seats: the cell's four corners)."""
+    if count == 0:
+        return []
+    columns = math.ceil(math.sqrt(count))
+    rows = math.ceil(count / columns)
+    return [
+        (((i % columns) - (columns - 1) / 2) * spacing, ((rows - 1) / 2 - i // columns) * spacing)
+        for i in range(count)
+    ]
 
 
 def drawn_width(spec: dict[str, Any], track: Track) -> float | None:
