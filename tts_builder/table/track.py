@@ -261,7 +261,7 @@ def track_layout(
 
 def cell_half(spec: dict[str, Any]) -> float:
     """Half the side of a cell's printed square, in px (what a position on it may miss by)."""
-    return spec["cell"] / 2 - spec.get("gap", 0)
+    return float(spec["cell"] // 2 - spec.get("gap", 0))
 
 
 def seat_places(count: int, spacing: float) -> list[tuple[float, float]]:
@@ -291,10 +291,10 @@ def render_track(spec: dict[str, Any], data: dict[str, Any], where: str) -> Imag
 
 
 def track_picture(piece: dict[str, Any], data: dict[str, Any], where: str) -> Picture:
-    """A ``kind: track`` piece's picture: cached by its layout, written as ``images/<id>.png``
-    (or its ``file``, printing ``{cells}``, the cell count, and ``{key}``, the number of the
-    key it is counted from), ``cell_width`` x the cells' width wide on the
-    table when the track says so (else the piece's own ``width``)."""
+    """A ``kind: track`` piece's picture, cached by its layout: written as ``images/<id>.png``
+    or as its ``file`` (printing ``{cells}``, the cell count, and ``{key}``, the number it is
+    counted from), as wide on the table as ``cell_width`` per cell says (else the piece's own
+    ``width`` sizes it)."""
     spec = piece["track"]
     layout = track_layout(spec, data, f"{where}.track")
     track = Track.of(spec, data, f"{where}.track")
