@@ -367,3 +367,17 @@ def test_a_marker_per_seat_lies_on_its_place_of_the_first_cell() -> None:
     x, z = track_cells(data, "score")[0]
     places = [(p["Transform"]["posX"], p["Transform"]["posZ"]) for p in pawns]
     assert places == [(round(x + dx, 4), round(z + dz, 4)) for dx, dz in seat_places(3, 0.4)]
+
+
+def test_snap_points_may_lie_on_every_cell_of_a_track() -> None:
+    data = definition()
+    data["table"]["snap_points"] = [{"at": {"track": "rounds"}, "tags": ["Round"]}]
+    check_manifest(data)
+    images = ImageSet("snaps", BuildOptions(out_dir=Path("/nonexistent")), {})
+    table = lay_table(data, Art(Path("."), data["components"], images), GuidAllocator("s"))
+    cells = track_cells(data, "rounds")
+    assert [(s["Position"]["x"], s["Position"]["z"]) for s in table.snap_points] == [
+        tuple(c) for c in cells
+    ]
+    assert {s["Position"]["y"] for s in table.snap_points} == {round(geo.TABLE_TOP_Y + 0.3, 4)}
+    assert all(s["Tags"] == ["Round"] for s in table.snap_points)
