@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import shutil
+from pathlib import Path
 
 import pytest
 from conftest import build
@@ -13,6 +16,7 @@ from PIL import Image
 from rules_ref import ark_and_noah as ref
 from tts_builder import geometry as geo
 from tts_builder.build import lint_build
+from tts_builder.cli import EXIT_BAD_INPUT, run
 from tts_builder.games.ark_and_noah import drawing as ark
 from tts_builder.games.ark_and_noah import rules_config, table
 from tts_builder.render import image_digest
@@ -23,6 +27,7 @@ from tts_builder.table.columns import columns_of
 from tts_builder.table.printed import laid_track
 from tts_builder.table.track import Track
 
+PROJECT = Path(__file__).resolve().parents[1]
 STYLE = {
     "wood": "#8a5a2b",
     "plank": "#6b4320",
@@ -387,3 +392,24 @@ def test_each_boards_spec_is_the_layout_it_is_drawn_from(variant: str | None) ->
         if "box" in spec:  # an Ark section: a window onto the whole Ark drawn once
             from_spec = from_spec.crop(tuple(spec["box"]))
         assert image_digest(from_spec) == image_digest(drawn.make()), name
+
+
+def test_the_action_board_must_name_the_spots_the_script_uses(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The action board's columns are data: one without a spot the Lua reads (the bonus ring)
+    is one located error at load, not an internal one."""
+    shutil.copytree(PROJECT / "assets" / "ark-and-noah", tmp_path / "ark-and-noah")
+    path = tmp_path / "ark-and-noah" / "game.yaml"
+    text = path.read_text("utf-8")
+    spot = "          bonus: {x: 0.3, y: 268, half: 26}\n"
+    assert spot in text
+    path.write_text(text.replace(spot, ""), "utf-8")
+    code = run(["--assets", str(tmp_path), "build", "ark-and-noah", "--out", str(tmp_path / "d")])
+    err = capsys.readouterr().err.strip()
+    assert code == EXIT_BAD_INPUT and err.count("\n") == 0, err
+    assert re.search(
+        r"ark-and-noah/game\.yaml:\d+:\d+: table\.pieces\[3\]\.columns\.spots: the action board "
+        r"needs completed, current, bonus \(missing bonus\)",
+        err,
+    ), err

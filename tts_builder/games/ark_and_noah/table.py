@@ -15,6 +15,7 @@ from typing import NamedTuple
 from rules_ref.ark_and_noah import for_players
 
 from ... import geometry as geo
+from ...errors import FieldError
 from ...json_types import Data
 from ...table import areas, pieces_by_id
 from ...table.areas import Slots
@@ -94,9 +95,28 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
     return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares)
 
 
+#: The spots of every action column the script uses (completed, current action, bonus).
+ACTION_SPOTS = ("completed", "current", "bonus")
+
+
 def action_columns(data: Data) -> Data:
-    """The action board's columns (its manifest piece's ``columns``: size, spots, sides)."""
-    return dict(pieces_by_id(data["table"])["action-board"]["columns"])
+    """The action board's columns (its manifest piece's ``columns``: size, spots, sides), with
+    the spots the script uses and a side per way to play (``standard``, ``family``)."""
+    pieces = data["table"]["pieces"]
+    index = next(i for i, piece in enumerate(pieces) if piece["id"] == "action-board")
+    path = f"table.pieces[{index}].columns"
+    if "columns" not in pieces[index]:
+        raise FieldError(path, "missing required key (the action board's columns)")
+    spec = pieces[index]["columns"]
+    sides = ("standard", "family") if "family" in data.get("variants", {}) else ("standard",)
+    for key, names in (("spots", ACTION_SPOTS), ("sides", sides)):
+        missing = [name for name in names if name not in spec[key]]
+        if missing:
+            raise FieldError(
+                f"{path}.{key}",
+                f"the action board needs {', '.join(names)} (missing {', '.join(missing)})",
+            )
+    return dict(spec)
 
 
 def action_board(data: Data) -> Board:
