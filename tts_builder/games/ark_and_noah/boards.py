@@ -96,8 +96,9 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     """The boards drawn from the rule numbers of ``config`` (the game built, ``data`` its
     definition): each Ark section at its width on the table and the action board (the built
     game's side, and as ``action-board-back`` the other side of ``base``, the definition with
-    its variants). Each picture's spec (its cache key)
-    is the layout it is drawn from, so a change to the game's drawing code is a new picture."""
+    its variants: its piece's ``columns`` printed with each side's action fields). Each
+    picture's spec (its cache key) is the layout it is drawn from, so a change to the game's
+    drawing code is a new picture."""
     b, section = data["boards"], config["ark"]["section"]
     geometry = ark.ArkGeometry(section["rows"], section["cols"], **b["ark"])
     whole: Data = {}
