@@ -40,6 +40,12 @@ FINE_MARGIN_NS = 50_000_000
 COARSE_MARGIN_NS = 2_000_000_000
 
 
+#: Every digest this process worked out or read, by absolute path: a later FileHashes of this
+#: process (``watch``, a build into another folder) takes it while the file's stat still
+#: allows, as from its own file.
+_SEEN: dict[str, list[int | str]] = {}
+
+
 class FileHashes:
     """The sha256 of files, remembered by their ``stat`` in one JSON file of a build cache
     folder (:data:`HASHES_FILE`; ``None``: remembered in memory only).
@@ -70,11 +76,16 @@ class FileHashes:
         st = os.stat(key)
         stat = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
         known = self.files.get(key)
-        if known is not None and known[:5] == stat and _settled(stat, int(known[5])):
-            return bytes.fromhex(str(known[6]))
+        for entry in (known, _SEEN.get(key)):
+            if entry is not None and entry[:5] == stat and _settled(stat, int(entry[5])):
+                if entry is not known:
+                    self.files[key] = entry
+                    self.changed = True
+                return bytes.fromhex(str(entry[6]))
         with open(key, "rb") as handle:
             digest = hashlib.sha256(handle.read()).digest()
-        entry: list[int | str] = [*stat, seen, digest.hex()]
+        entry = [*stat, seen, digest.hex()]
+        _SEEN[key] = entry
         if entry != known:
             self.files[key] = entry
             self.changed = True
