@@ -209,3 +209,16 @@ def test_a_digest_is_reused_only_for_a_file_settled_before_its_stat(tmp_path: Pa
     assert FileHashes(tmp_path / "hashes.json").digest(path) != first
     (tmp_path / "hashes.json").write_bytes(b'{"format": "fingerprint 2", "files": [')
     assert FileHashes(tmp_path / "hashes.json").files == {}  # damaged: nothing remembered
+
+
+def test_a_damaged_record_of_hashes_only_costs_hashing(built: Path, capsys) -> None:
+    record = built / "dist" / ".cache" / "file-hashes.json"
+    text = record.read_text()
+    damaged = text.replace('"files": {"', '"files": {"x": [1, 2], "', 1)
+    assert damaged != text
+    for data in (damaged, text.replace('"names": {', '"names": {"y": 3, ', 1), "[]", "{"):
+        record.write_text(data)
+        capsys.readouterr()
+        assert run(_args(built, quiet=False)) == EXIT_OK  # hashed again, nothing rebuilt
+        assert "inputs unchanged: nothing rebuilt" in capsys.readouterr().err
+        assert answer_noop(_args(built))

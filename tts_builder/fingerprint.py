@@ -65,7 +65,8 @@ class FileHashes:
             try:
                 stored = json.loads(path.read_bytes())
                 if stored.get("format") == FORMAT:
-                    self.files, self.names = dict(stored["files"]), dict(stored["names"])
+                    self.files = {k: v for k, v in stored["files"].items() if _entry(v)}
+                    self.names = {k: v for k, v in stored["names"].items() if _strings(v)}
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 pass  # nothing remembered: every file is hashed
 
@@ -112,6 +113,21 @@ class FileHashes:
         except OSError:
             return
         self.changed = False
+
+
+def _entry(value: object) -> bool:
+    """Whether ``value`` is a remembered file: [size, mtime, ctime, inode, device, seen, sha]."""
+    return (
+        isinstance(value, list)
+        and len(value) == 7
+        and all(type(v) is int for v in value[:6])
+        and isinstance(value[6], str)
+        and len(value[6]) == 64
+    )
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def _settled(stat: list[int], seen: int) -> bool:
