@@ -34,6 +34,7 @@ from tts_builder.render.hexmap import (
     row_mark,
     shared_edge,
 )
+from tts_builder.render.layout import resolve_layout
 from tts_builder.save.objects import D6_ROTATIONS
 
 GAME = "arche-noah-flood"
@@ -199,8 +200,9 @@ def test_cost_card_shows_the_cost_table(tmp_path: Path) -> None:
     layout, fields = cost_card_layout(DATA)
     names = [a["name"] for a in DATA["animals"]]
     camel = names.index("Camel")
-    assert [fields[f"c{camel}_{j}"] for j in range(5)] == ["1", "2", "3", "—", "ford"]
-    assert fields[f"c{names.index('Elephant')}_4"] == "+3"
+    costs = [[cell["text"] for cell in animal["costs"]] for animal in fields["animals"]]
+    assert costs[camel] == ["1", "2", "3", "—", "ford"]
+    assert costs[names.index("Elephant")][4] == "+3"
     root = tmp_path / "assets"
     shutil.copytree(ASSETS_ROOT / GAME, root / GAME)
     path = root / GAME / "game.yaml"
@@ -208,11 +210,20 @@ def test_cost_card_shows_the_cost_table(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace(old, "Camel: {plain: 1, forest: 2, mountain: 4,"))
     before = build_game(GAME, BuildOptions(), SESSION_CACHE).files["images/cost-card.png"]
     after = build_game(GAME, BuildOptions(), SESSION_CACHE, root).files["images/cost-card.png"]
-    changed = load_definition(GAME, root).data
-    assert cost_card_layout(changed)[1][f"c{camel}_2"] == "4"
+    changed = cost_card_layout(load_definition(GAME, root).data)
+    assert changed[1]["animals"][camel]["costs"][2]["text"] == "4"
     a = Image.open(io.BytesIO(before)).convert("RGB")
     b = Image.open(io.BytesIO(after)).convert("RGB")
-    box = next(el["box"] for el in layout if el.get("text") == f"{{c{camel}_2}}")
+    # the one element drawn differently is the camel's mountain cell; nothing else changed
+    (cell,) = [
+        new
+        for old, new in zip(
+            resolve_layout(layout, fields, "face"), resolve_layout(*changed, "face"), strict=True
+        )
+        if old != new
+    ]
+    assert cell["text"] == "4"
+    box = cell["box"]
     diff = ImageChops.difference(a, b).getbbox()
     assert diff is not None
     assert box[0] <= diff[0] and diff[2] <= box[2] and box[1] <= diff[1] and diff[3] <= box[3]

@@ -7,9 +7,11 @@ comes through the caller's ``images`` loader (see :func:`load_art`).
 
 Conventions: a box is ``[x0, y0, x1, y1]`` in pixels with the end exclusive, so
 ``[0, 0, w, h]`` is the whole canvas. Strings of ``text``, ``src`` and colours may hold
-``{field}`` templates filled from the component's fields. Shapes are drawn 4× supersampled
-and text through a coverage mask, so edges are antialiased and nothing is drawn outside an
-element's box.
+``{field}`` templates filled from the component's fields. A ``repeat`` draws its own
+``elements`` once per item of a list field (or ``count`` times), each copy moved by a ``step``
+along a line or over a grid and filled with the item's fields (:func:`repeat_copies`).
+Shapes are drawn 4× supersampled and text through a coverage mask, so edges are antialiased
+and nothing is drawn outside an element's box.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import re
 import string
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,15 @@ ELEMENTS: dict[str, dict[str, tuple[str, Any]]] = {
         "bold": ("bool", False),
         "color": ("color", "#000000"),
         "align": ("align", "center"),
+    },
+    "repeat": {
+        "elements": ("elements", REQUIRED),
+        "step": ("step", REQUIRED),
+        "over": ("field", None),
+        "count": ("positive", None),
+        "columns": ("positive", None),
+        "every": ("positive", 1),
+        "start": ("nonnegative", 0),
     },
 }
 ALIGNS = ("left", "center", "right")
@@ -151,8 +162,25 @@ def _check_int(value: object, low: int) -> str | None:
     return f"expected {what}, got {_show(value)}"
 
 
+def _check_step(value: object) -> str | None:
+    if isinstance(value, list | tuple) and len(value) == 2 and all(map(_is_int, value)):
+        return None
+    return f"expected 2 integers [dx, dy], got {_show(value)}"
+
+
+def _check_field(value: object) -> str | None:
+    if isinstance(value, str) and value.isidentifier():
+        return None
+    return f"expected the name of a field (a plain name, no braces), got {_show(value)}"
+
+
 VALUE_CHECKS: dict[str, Callable[[object, tuple[int, int] | None], str | None]] = {
     "box": _check_box,
+    "step": lambda v, _s: _check_step(v),
+    "field": lambda v, _s: _check_field(v),
+    "elements": lambda v, _s: (
+        None if isinstance(v, list) and v else f"expected a list of elements, got {_show(v)}"
+    ),
     "color": lambda v, _s: _check_color(v),
     "template": lambda v, _s: _check_template(v),
     "text": lambda v, _s: _check_text(v),
@@ -194,6 +222,12 @@ def validate_layout(elements: list, where: str, size: tuple[int, int] | None = N
         for key, (_kind, default) in spec.items():
             if default is REQUIRED and key not in element:
                 raise FieldError(f"{path}.{key}", f"missing: a {kind} needs {key}")
+        if kind == "repeat":
+            if ("over" in element) == ("count" in element):
+                raise FieldError(
+                    f"{path}.over", "a repeat needs either over (a list field) or count, not both"
+                )
+            validate_layout(element["elements"], f"{path}.elements")  # copies: when drawn
 
 
 # ------------------------------------------------------------------------------- drawing
@@ -217,9 +251,76 @@ def _resolve(element: dict, fields: Mapping[str, object], path: str) -> dict:
     return out
 
 
-def resolve_layout(elements: list[dict], fields: Mapping[str, object], where: str) -> list[dict]:
-    """The (valid) elements with defaults applied and every template filled, in order."""
-    return [_resolve(el, fields, f"{where}[{i}]") for i, el in enumerate(elements)]
+def repeat_copies(
+    element: dict, fields: Mapping[str, object], where: str
+) -> Iterator[tuple[tuple[int, int], dict[str, object]]]:
+    """The copies a (valid) repeat draws, in order: each copy's offset and fields.
+
+    The items are those of the list field ``over`` (or ``count`` of them), from ``start``,
+    every ``every``-th. Copy ``i`` (its item's index) is moved ``i`` steps along ``step``;
+    with ``columns`` the items fill rows of that many, copy ``i`` at ``col = i % columns``,
+    ``row = i // columns``, moved ``col`` x ``step[0]`` and ``row`` x ``step[1]``. Its fields
+    are ``fields``, then the item's (a mapping's keys, and the item itself as ``item``), then
+    ``i`` (and ``row``, ``col`` in a grid)."""
+    if "over" in element:
+        name = element["over"]
+        if name not in fields:
+            known = ", ".join(sorted(fields)) or "none"
+            raise FieldError(f"{where}.over", f"unknown field {name} (known: {known})")
+        items = fields[name]
+        if not isinstance(items, list | tuple):
+            raise FieldError(f"{where}.over", f"field {name} is not a list: {_show(items)}")
+    else:
+        items = [None] * element["count"]
+    (dx, dy), columns = element["step"], element.get("columns")
+    for i in range(element.get("start", 0), len(items), element.get("every", 1)):
+        copy = dict(fields)
+        if "over" in element:
+            copy.update(items[i] if isinstance(items[i], Mapping) else {})
+            copy["item"] = items[i]
+        copy["i"] = i
+        if columns is None:
+            yield (i * dx, i * dy), copy
+            continue
+        copy["row"], copy["col"] = divmod(i, columns)
+        yield (copy["col"] * dx, copy["row"] * dy), copy
+
+
+def _resolved(
+    elements: list[dict],
+    fields: Mapping[str, object],
+    where: str,
+    size: tuple[int, int] | None,
+    shift: tuple[int, int] | None = None,
+) -> Iterator[tuple[str, dict]]:
+    """Each element drawn, resolved, with its path: a repeat's copies in its place, their boxes
+    moved by their offsets (plus ``shift``, the offset of the copy they are in) and checked
+    against the canvas ``size`` (an element outside any repeat was checked by validation)."""
+    for i, element in enumerate(elements):
+        path = f"{where}[{i}]"
+        if element["type"] == "repeat":
+            for (dx, dy), copy in repeat_copies(element, fields, path):
+                at = (dx, dy) if shift is None else (shift[0] + dx, shift[1] + dy)
+                yield from _resolved(element["elements"], copy, f"{path}.elements", size, at)
+            continue
+        if shift is not None:
+            (x0, y0, x1, y1), (dx, dy) = element["box"], shift
+            element = {**element, "box": [x0 + dx, y0 + dy, x1 + dx, y1 + dy]}
+            problem = _check_box(element["box"], size)
+            if problem:
+                raise FieldError(f"{path}.box", f"{problem} (a copy moved by [{dx}, {dy}])")
+        yield path, _resolve(element, fields, path)
+
+
+def resolve_layout(
+    elements: list[dict],
+    fields: Mapping[str, object],
+    where: str,
+    size: tuple[int, int] | None = None,
+) -> list[dict]:
+    """The (valid) elements with defaults applied and every template filled, in drawing order:
+    each repeat replaced by its copies (their boxes checked against the canvas ``size``)."""
+    return [element for _path, element in _resolved(elements, fields, where, size)]
 
 
 def _rgba(color: str) -> tuple[int, int, int, int]:
@@ -683,12 +784,12 @@ def render_layout(
         raise FieldError(where, f"canvas size must be two positive integers, got {_show(size)}")
     size = (size[0], size[1])
     validate_layout(elements, where, size)
-    resolved = resolve_layout(elements, fields, where)
-    for i, el in enumerate(resolved):
+    resolved = list(_resolved(elements, fields, where, size))
+    for path, el in resolved:
         missing = missing_glyphs(el["text"], el["bold"]) if el["type"] == "text" else ""
         if missing:
             raise FieldError(
-                f"{where}[{i}].text",
+                f"{path}.text",
                 f"the bundled font (DejaVu Sans) cannot draw {missing!r}: it would print as "
                 "empty boxes",
             )
@@ -696,7 +797,7 @@ def render_layout(
         canvas = Image.new("RGBA", size, (0, 0, 0, 0))
     elif canvas.size != size or canvas.mode not in ("RGB", "RGBA"):
         raise ValueError(f"a canvas of {size} RGB or RGBA, not {canvas.size} {canvas.mode}")
-    for el in resolved:
+    for _path, el in resolved:
         _DRAW[el["type"]](canvas, el, images)
     return canvas
 

@@ -123,10 +123,11 @@ class Art:
 
 
 def check_art(data: dict[str, Any], root: Path, hooks: Any = None) -> None:
-    """Every image element of a layout component names an art file inside the game folder,
-    for each of the fields it is drawn with (the roster entries of the decks showing it, the
-    seat colours): FieldError at ``components.<id>.<side>[i].src``. Checked at load, so a
-    missing file is located in the definition (and in the variant that names it)."""
+    """Every image element of a layout component (those inside a ``repeat`` too) names an art
+    file inside the game folder, for each of the fields it is drawn with (the roster entries of
+    the decks showing it, the seat colours; a repeat's copies with theirs): FieldError at
+    ``components.<id>.<side>[i].src`` (``...[i].elements[j].src`` inside a repeat). Checked at
+    load, so a missing file is located in the definition (and in the variant that names it)."""
     from .assemble import card_fields, seat_fields
     from .schema import deck_entries, rosters_of, seat_colors
 
@@ -138,10 +139,30 @@ def check_art(data: dict[str, Any], root: Path, hooks: Any = None) -> None:
             if piece.get("component") == name and "roster" in piece:
                 fields += [card_fields(e) for e in deck_entries(piece, rosters_of(data, hooks))]
         for side in ("face", "back"):
-            for index, element in enumerate(component.get(side, [])):
-                if element.get("type") == "image":
-                    _check_src(root, str(element["src"]), fields, f"components.{name}.{side}"
-                               f"[{index}].src")  # fmt: skip
+            _check_images(root, component.get(side, []), fields, f"components.{name}.{side}")
+
+
+def _check_images(
+    root: Path, elements: list[Any], fields: list[dict[str, Any]], where: str
+) -> None:
+    """The image elements of a layout drawn with each of ``fields``, and those inside a
+    ``repeat`` with each copy's fields (a repeat over a list field some fields lack is not
+    drawn with them: validate_layout names unknown fields)."""
+    from ..render.layout import repeat_copies
+
+    for index, element in enumerate(elements):
+        path = f"{where}[{index}]"
+        if element.get("type") == "image":
+            _check_src(root, str(element["src"]), fields, f"{path}.src")
+        elif element.get("type") == "repeat":
+            over = element.get("over")
+            copies = [
+                copy
+                for values in fields
+                if over is None or isinstance(values.get(over), list | tuple)
+                for _offset, copy in repeat_copies(element, values, path)
+            ]
+            _check_images(root, element["elements"], copies, f"{path}.elements")
 
 
 def _check_src(root: Path, src: str, fields: list[dict[str, Any]], field: str) -> None:

@@ -13,8 +13,9 @@ from ...gamekit.checks import check_art_files
 from ...json_types import Data
 from ...render import ArtFiles
 from ...render.hexmap import board_style
+from ...render.layout import resolve_layout
 from ...table import check_manifest
-from .cost_card import check_cost_card
+from .cost_card import cost_card_layout
 from .schema import SCHEMA, terrains
 from .table import geometry, hooks, piece_count
 
@@ -44,12 +45,10 @@ def _located(problem: str, game_map: Data) -> FieldError:
 
 def _check_map(data: Data) -> None:
     """The map's own rules (issue 3 part 1: rules_ref's validate_map), each error at the
-    field naming the hex or edge; enough start hexes for every piece."""
+    field naming the hex or edge (that the track of start hexes holds every piece is the
+    manifest's check)."""
     for problem in validate_map(config_from_definition(data)):
         raise _located(problem, data["map"])
-    starts, need = data["map"]["starts"], piece_count(data)
-    if len(starts) < need:
-        raise FieldError("map.starts", f"{len(starts)} start hexes; at least {need} are needed")
 
 
 def _check_board(data: Data) -> None:
@@ -89,6 +88,7 @@ def check(data: Data, root: Path) -> None:
     if data["rules"]["stair_hexes"]["min"] > data["rules"]["stair_hexes"]["max"]:
         raise FieldError("rules.stair_hexes.max", "expected >= stair_hexes.min")
     _check_board(data)
-    check_cost_card(data)
+    size = tuple(data["components"]["cost_card"]["size"])
+    resolve_layout(*cost_card_layout(data), "components.cost_card.face", size)  # every copy fits
     check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(data["animals"])))
     _check_players(data, root)  # the manifest's hooks read the art files

@@ -1,0 +1,99 @@
+"""A manifest piece's ``count`` read from a definition key (``{key: rules.dice.count}``, plus
+``add``: tts_builder.table.derived) and a die row's ``step``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tts_builder.build import BuildOptions, ImageSet
+from tts_builder.errors import FieldError
+from tts_builder.save import GuidAllocator
+from tts_builder.table import MANIFEST, Art, check_manifest, lay_table
+from tts_builder.variants import with_variant
+
+TILE = [{"type": "rect", "box": [0, 0, 32, 32], "fill": "#aa8800"}]
+
+
+def definition(**die: Any) -> dict[str, Any]:
+    """Two dice as many as ``rules.dice.count`` says (``die``: their piece's other keys) and
+    stones one more than ``rules.stones``; a variant rolling three dice."""
+    return {
+        "players": {"min": 2, "max": 2},
+        "rules": {"dice": {"count": 2}, "stones": 4},
+        "variants": {"big": {"name": "Big", "rules": {"dice": {"count": 3}}}},
+        "components": {
+            "die": {"faces": ["1", "2", "3", "4", "5", "6"]},
+            "stone": {"size": [32, 32], "face": TILE},
+        },
+        "table": {
+            "type": "Table_RPG",
+            "sky": "Sky_Field",
+            "seats": ["White", "Red"],
+            "anchors": {"dice": [4.0, -2.0], "stones": [-4.0, 0.0]},
+            "pieces": [
+                {"id": "dice", "kind": "die", "component": "die", "at": {"anchor": "dice"},
+                 "count": {"key": "rules.dice.count"}, **die},
+                {"id": "stones", "kind": "token", "component": "stone", "at": {"anchor": "stones"},
+                 "count": {"key": "rules.stones", "add": 1}},
+            ],
+        },
+    }  # fmt: skip
+
+
+def lay(data: dict[str, Any], root: Path) -> Any:
+    MANIFEST.check(data["table"], "table")
+    check_manifest(data)
+    images = ImageSet("counts", BuildOptions(out_dir=root), {})
+    return lay_table(data, Art(root, data["components"], images), GuidAllocator("counts"))
+
+
+def placed(table: Any, piece: str) -> list[tuple[float, float]]:
+    """The (x, z) of each object a piece laid."""
+    mine = set(table.guids[piece])
+    return [
+        (o["Transform"]["posX"], o["Transform"]["posZ"]) for o in table.objects if o["GUID"] in mine
+    ]
+
+
+def test_a_count_is_the_number_at_its_key_plus_add(tmp_path: Path) -> None:
+    table = lay(definition(), tmp_path)
+    assert len(table.guids["dice"]) == 2 and len(table.guids["stones"]) == 5
+    big = lay(with_variant(definition(), "big"), tmp_path)  # the variant's number
+    assert len(big.guids["dice"]) == 3
+
+
+def test_dice_lie_in_a_row_along_their_step_else_the_default_row(tmp_path: Path) -> None:
+    assert placed(lay(definition(step=[2.0, 0.5]), tmp_path), "dice") == [(4.0, -2.0), (6.0, -1.5)]
+    assert placed(lay(definition(), tmp_path), "dice") == [(4.0, -2.0), (5.2, -2.0)]
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"key": "rules.dice.sides"}, "table.pieces[0].count.key", "no key 'rules.dice.sides'"),
+        ({"key": "rules.dice"}, "table.pieces[0].count.key", "not a whole number"),
+        ({"key": "rules.dice.count", "add": -2}, "table.pieces[0].count", "expected 1 to 200"),
+    ],
+)
+def test_a_bad_key_is_refused_at_the_count(change: dict, field: str, message: str) -> None:
+    data = definition()
+    data["table"]["pieces"][0]["count"] = change
+    MANIFEST.check(data["table"], "table")
+    with pytest.raises(FieldError, match=message) as err:
+        check_manifest(data)
+    assert err.value.field == field
+
+
+def test_a_count_key_is_written_as_a_dotted_key_and_a_step_is_only_a_dies() -> None:
+    data = definition()
+    data["table"]["pieces"][0]["count"] = {"key": "rules dice"}
+    with pytest.raises(FieldError) as err:
+        MANIFEST.check(data["table"], "table")
+    assert err.value.field == "table.pieces[0].count.key"
+    data = definition()
+    data["table"]["pieces"][1]["step"] = [1.0, 0.0]
+    with pytest.raises(FieldError, match="a token has no 'step'"):
+        check_manifest(data)

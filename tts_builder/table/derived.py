@@ -1,0 +1,70 @@
+"""What a manifest reads from the definition's own keys, so a rule's number is written once.
+
+- A piece's ``count`` may be ``{key: rules.dice.count}`` (plus ``add: N``): the whole number
+  at that key of the definition (a variant's merged in), e.g. as many dice as the rules roll.
+
+:func:`resolved` gives the manifest with every such count replaced by its number (a located
+FieldError on a bad key).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import FieldError
+from ..schema import Custom, Int, Map, Str
+
+KEY = Str(
+    pattern=r"[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*",
+    hint="a definition key like 'rules.dice.count'",
+)
+_FROM_KEY = Map({"key": KEY, "add": Int(-99, 99)}, frozenset({"add"}))
+
+
+def number_or_key(low: int, high: int) -> Custom:
+    """A whole number ``low..high``, or ``{key: a.b.c, add?: N}`` (the definition's number at
+    that key, plus ``add``; its range is checked by :func:`key_number`)."""
+
+    def check(value: Any, path: str) -> None:
+        if isinstance(value, dict):
+            _FROM_KEY.check(value, path)
+        else:
+            Int(low, high).check(value, path)
+
+    return Custom(check)
+
+
+def key_value(data: dict[str, Any], key: str, path: str) -> Any:
+    """The value at the dotted definition key ``key``; FieldError at ``path`` if there is none."""
+    value: Any = data
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise FieldError(path, f"the definition has no key {key!r}")
+        value = value[part]
+    return value
+
+
+def key_number(value: Any, data: dict[str, Any], path: str, low: int, high: int) -> int:
+    """The number a :func:`number_or_key` value stands for in ``data``: itself, or the whole
+    number at its key plus its ``add``, within ``low..high`` (FieldError at ``path``)."""
+    if not isinstance(value, dict):
+        return int(value)
+    found = key_value(data, value["key"], f"{path}.key")
+    if isinstance(found, bool) or not isinstance(found, int):
+        raise FieldError(f"{path}.key", f"{value['key']!r} is not a whole number: {found!r}")
+    number = found + int(value.get("add", 0))
+    if not low <= number <= high:
+        raise FieldError(path, f"expected {low} to {high}, got {number} (from {value['key']})")
+    return number
+
+
+def resolved(data: dict[str, Any], key: str = "table") -> dict[str, Any]:
+    """The manifest ``data[key]`` with each piece's ``{key: ...}`` count replaced by its number."""
+    manifest = data[key]
+    pieces = [
+        {**p, "count": key_number(p["count"], data, f"{key}.pieces[{i}].count", 1, 200)}
+        if isinstance(p.get("count"), dict)
+        else p
+        for i, p in enumerate(manifest["pieces"])
+    ]
+    return {**manifest, "pieces": pieces}
