@@ -198,12 +198,20 @@ MANIFEST = Map(
 GUID_GROUPS = ("by_seat", "first_by_seat", "numbered")
 
 
+def _is_group(value: Any) -> bool:
+    """Whether a ``script.guids`` entry is a group ``{group: {name: entry, ...}}``."""
+    return isinstance(value, dict) and "group" in value
+
+
 def _script_guids(value: Any, path: str) -> None:
     """A piece id (its GUIDs), ``{first: ID}`` (its first object's), ``[ID, ...]`` (the
-    GUIDs of the first of those pieces the build lays) or ``{<group>: ID}`` (its GUIDs by seat
-    or by number: :data:`GUID_GROUPS`)."""
+    GUIDs of the first of those pieces the build lays), ``{<group>: ID}`` (its GUIDs by seat
+    or by number: :data:`GUID_GROUPS`) or ``{group: {name: entry, ...}}`` (a table of them)."""
     if isinstance(value, list):
         ListOf(ID, 1).check(value, path)
+    elif _is_group(value):
+        entries = MappingOf(Str(), Custom(_script_guids), "script name -> piece")
+        Map({"group": entries}).check(value, path)
     elif isinstance(value, dict):
         form = next((k for k in GUID_GROUPS if k in value), "first")
         Map({form: ID}).check(value, path)
@@ -688,24 +696,8 @@ def _check_supply(
 
 def _check_script(script: dict[str, Any], path: str, manifest: dict[str, Any]) -> None:
     """The pieces and anchors ``script`` names are the manifest's."""
-    pieces = pieces_by_id(manifest)
     for name, value in script.get("guids", {}).items():
-        if isinstance(value, list):
-            named = [(f"{path}.guids.{name}[{i}]", piece) for i, piece in enumerate(value)]
-        else:
-            piece = _piece_of(value) if isinstance(value, dict) else value
-            named = [(f"{path}.guids.{name}", piece)]
-        for where, piece in named:
-            if piece not in pieces:
-                listed = ", ".join(sorted(pieces))
-                raise FieldError(where, f"unknown piece {piece!r} (pieces: {listed})")
-        at = pieces[named[0][1]]["at"]
-        by_seat = isinstance(value, dict) and {"by_seat", "first_by_seat"} & set(value)
-        if by_seat and not (isinstance(at, dict) and {"seat", "seat_track"} & set(at)):
-            raise FieldError(
-                f"{path}.guids.{name}",
-                f"{named[0][1]!r} is not laid at every seat (its at names no seat or seat_track)",
-            )
+        _check_guids(value, f"{path}.guids.{name}", pieces_by_id(manifest))
     for name in script.get("seats", {}):
         if any(not isinstance(s, dict) or name not in s for s in manifest["seats"]):
             raise FieldError(f"{path}.seats.{name}", f"not a point every seat names: {name!r}")
@@ -719,22 +711,52 @@ def _check_script(script: dict[str, Any], path: str, manifest: dict[str, Any]) -
             )
 
 
+def _check_guids(value: Any, path: str, pieces: dict[str, dict[str, Any]]) -> None:
+    """The pieces one ``script.guids`` entry (or each entry of a group) names are laid, at
+    every seat for a ``by_seat`` form."""
+    if _is_group(value):
+        for name, entry in value["group"].items():
+            _check_guids(entry, f"{path}.group.{name}", pieces)
+        return
+    if isinstance(value, list):
+        named = [(f"{path}[{i}]", piece) for i, piece in enumerate(value)]
+    else:
+        named = [(path, _piece_of(value) if isinstance(value, dict) else value)]
+    for where, piece in named:
+        if piece not in pieces:
+            listed = ", ".join(sorted(pieces))
+            raise FieldError(where, f"unknown piece {piece!r} (pieces: {listed})")
+    at = pieces[named[0][1]]["at"]
+    by_seat = isinstance(value, dict) and {"by_seat", "first_by_seat"} & set(value)
+    if by_seat and not (isinstance(at, dict) and {"seat", "seat_track"} & set(at)):
+        raise FieldError(
+            path, f"{named[0][1]!r} is not laid at every seat (its at names no seat or seat_track)"
+        )
+
+
+def _guids_of(manifest: dict[str, Any], value: Any, guids: dict[str, list[str]]) -> Any:
+    """One ``script.guids`` entry's GUIDs (a group: each of its names' in turn)."""
+    if isinstance(value, list):
+        return next((guids[p] for p in value if guids.get(p)), [])
+    if _is_group(value):
+        return {name: _guids_of(manifest, entry, guids) for name, entry in value["group"].items()}
+    if isinstance(value, dict):
+        return _grouped(manifest, value, guids.get(_piece_of(value), []))
+    return guids.get(value, [])
+
+
 def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dict[str, Any]:
     """The manifest's ``script`` as the scripts' template context: ``guids`` (each name's
     GUIDs, first GUID, or the GUIDs of the first of its pieces laid; ``[]`` or ``""`` for a
-    piece this build leaves off; or its GUIDs by seat or number, :data:`GUID_GROUPS`),
+    piece this build leaves off; or its GUIDs by seat or number, :data:`GUID_GROUPS`;
+    ``{group: {name: entry}}``: a table of those),
     ``positions`` (each anchor as ``[x, y, z]``) and, when it names seat points, ``seats``
     (:func:`~.layout.seat_context` with those points at their heights). ``guids`` are the
     laid table's (:attr:`Table.guids`)."""
     script = manifest.get("script", {})
-    named: dict[str, Any] = {}
-    for name, value in script.get("guids", {}).items():
-        if isinstance(value, list):
-            named[name] = next((guids[p] for p in value if guids.get(p)), [])
-        elif isinstance(value, dict):
-            named[name] = _grouped(manifest, value, guids.get(_piece_of(value), []))
-        else:
-            named[name] = guids.get(value, [])
+    named = {
+        name: _guids_of(manifest, value, guids) for name, value in script.get("guids", {}).items()
+    }
     anchors = manifest.get("anchors", {})
     points = {
         name: [float(anchors[at["anchor"]][0]), float(at["y"]), float(anchors[at["anchor"]][1])]

@@ -143,7 +143,6 @@ def _context(definition: GameDefinition, config: Data, laid: Table, hooks: Table
             **script_context(table, laid.guids)["guids"],  # the manifest's script.guids
             "sections": sections,
             "supply": supply,
-            "bags": {sex: laid.guids[f"{sex}-animals"][0] for sex in ("male", "female")},
         },
         "tiles": tiles,
         "tile_guids": sorted(tiles, key=lambda guid: tiles[guid]["tile"]),
