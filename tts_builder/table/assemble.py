@@ -106,7 +106,7 @@ class _Layer:
         self.art = art
         self.guids = guids
         self.hooks = hooks or TableHooks()
-        self.rosters = rosters_of(data, self.hooks)
+        self.rosters = rosters_of(data, self.hooks, key)
         self.table = Table()
         self.next_deck_id = 1
         self.frames = seat_frames(self.manifest)

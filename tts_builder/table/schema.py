@@ -18,7 +18,7 @@ from ..gamekit.specs import by_player_count, mapping_of
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
-from .derived import number_or_key, resolved
+from .derived import ROSTERS, derived_rosters, number_or_key, resolved
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")
 #: Tables whose hand zones (the seats) are known (FORMAT §5.2).
@@ -158,6 +158,7 @@ MANIFEST = Map(
         "score": Map({"start": Int(-999, 999), "min": Int(-999, 999), "max": Int(-999, 999)}),
         "snap_points": ListOf(Map({"at": POSITION, "tags": TAGS}, frozenset({"tags"}))),
         "seat_fields": ID,
+        "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
         # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
         "area_slots": mapping_of(
@@ -176,7 +177,8 @@ MANIFEST = Map(
             "kind of place -> {origin, step, per_line, line, lines}",
         ),
     },
-    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"}),
+    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
+    | {"rosters"},
 )
 
 
@@ -322,9 +324,12 @@ class _Known:
     seat_tracks: set[str] = frozenset()  # type: ignore[assignment]
 
 
-def rosters_of(data: dict[str, Any], hooks: TableHooks | None = None) -> dict[str, Any]:
-    """The definition's rosters and those the game derives (:class:`TableHooks`)."""
-    return {**data.get("rosters", {}), **(hooks.rosters if hooks else {})}
+def rosters_of(data: dict[str, Any], hooks: TableHooks | None = None, key: str = "table"
+               ) -> dict[str, Any]:  # fmt: skip
+    """The definition's rosters, those the manifest ``data[key]`` makes from its lists
+    (:func:`~.derived.derived_rosters`) and those the game derives (:class:`TableHooks`)."""
+    made = derived_rosters(data, key) if key in data else {}
+    return {**data.get("rosters", {}), **made, **(hooks.rosters if hooks else {})}
 
 
 def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks | None = None
@@ -336,7 +341,10 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     manifest = resolved(data, path)  # counts read from definition keys
     low, high = data["players"]["min"], data["players"]["max"]
     components = data.get("components", {})
-    rosters = rosters_of(data, hooks)
+    rosters = rosters_of(data, hooks, path)
+    for name in manifest.get("rosters", {}):
+        if name in hooks.rosters or name in data.get("rosters", {}):
+            raise FieldError(f"{path}.rosters.{name}", f"roster {name!r} is listed already")
     seats = seat_colors(manifest)
     points = [set(s) - {"color", "facing"} for s in manifest["seats"] if isinstance(s, dict)]
     own = manifest.get("anchors", {})
