@@ -42,6 +42,8 @@ PLAYER_COUNT = Int(1, 10)
 TAGS = ListOf(Str(pattern=r"[A-Za-z][A-Za-z0-9_]*", hint="a tag like 'Flower'"))
 #: How a bag hands out its objects (TTS Bag ``Order``).
 BAG_ORDERS: dict[str, int] = {"lifo": 0, "fifo": 1, "random": 2}
+#: The longest side of a picture a game draws that TTS loads (FORMAT §4.1, image size: 4096 px).
+MAX_PICTURE_PX = 4096
 #: Custom_Tile shapes a token (or a bag's tokens) may take instead of a Custom_Token's outline.
 SHAPES: dict[str, int] = {"box": 0, "hex": 1, "circle": 2, "rounded": 3}
 
@@ -528,6 +530,7 @@ def _check_shape(shaped: dict[str, Any], path: str, piece: dict[str, Any] | None
 def _check_back(name: str, path: str, components: dict[str, Any], known: _Known) -> None:
     """A tile's or board's other side: a picture the game draws, or a layout component."""
     if name in known.pictures and not known.pictures[name].faces:
+        _check_pixels(name, path, known)
         return
     if name in components and "face" in components[name]:
         return
@@ -548,6 +551,18 @@ def _check_picture(piece: dict[str, Any], path: str, known: _Known) -> None:
     if (kind == "die") != bool(known.pictures[name].faces):
         want = "a d6 texture (with faces)" if kind == "die" else "a picture, not a d6 texture"
         raise FieldError(f"{path}.picture", f"a {kind} needs {want}; {name!r} is not one")
+    _check_pixels(name, f"{path}.picture", known)
+
+
+def _check_pixels(name: str, path: str, known: _Known) -> None:
+    """A picture the game draws is at most :data:`MAX_PICTURE_PX` a side when its size is
+    known before drawing: else FieldError at the field that sizes it (or at ``path``)."""
+    pixels = known.pictures[name].pixels
+    if pixels is not None and pixels > MAX_PICTURE_PX:
+        raise FieldError(
+            known.pictures[name].sized_by or path,
+            f"the {name} picture would be {pixels} px a side; at most {MAX_PICTURE_PX} load in TTS",
+        )
 
 
 #: Keys each kind takes beyond id, kind, at, name, tags and notes.
