@@ -17,9 +17,7 @@ from ...render.layout import resolve_layout
 from ...table import check_manifest
 from .cost_card import cost_card_layout
 from .schema import SCHEMA, terrains
-from .table import geometry, hooks, piece_count
-
-MAX_BOARD_PX = 4096
+from .table import hooks, piece_count
 
 
 def _located(problem: str, game_map: Data) -> FieldError:
@@ -52,15 +50,10 @@ def _check_map(data: Data) -> None:
 
 
 def _check_board(data: Data) -> None:
-    """The board style, the map, and a board picture TTS can load."""
+    """The board style and the map (that TTS can load the board picture is the manifest's
+    check: the picture's pixels)."""
     board_style(data["components"]["board"]["style"], terrains(data), "components.board.style")
     _check_map(data)
-    size = geometry(data).image_size
-    if size > MAX_BOARD_PX:
-        raise FieldError(
-            "table.board.pixels_per_unit",
-            f"the board picture would be {size} px a side; at most {MAX_BOARD_PX} load in TTS",
-        )
 
 
 def _check_players(data: Data, root: Path) -> None:

@@ -109,6 +109,8 @@ def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
                 data["map"], data["rules"]["terrain"], geo, style, title=data["name"]
             ),
             width=geo.side,
+            pixels=geo.image_size,
+            sized_by="table.board.pixels_per_unit",
         ),
         "cost-card": layout_picture(layout, size, fields, files, "components.cost_card"),
         "flood-tile": Picture(
