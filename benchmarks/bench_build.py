@@ -1,6 +1,7 @@
 """Paired build benchmarks, every figure a ratio to a clean build in the same run.
 
     python benchmarks/bench_build.py [GAME|all] [--repeat N] [--sizes 1,2,4,6] [--no-sizes]
+        [--baseline DIR]
 
 Each step is the real CLI (``python -m tts_builder -q build ...``) in a child process; its CPU
 seconds (user + system) and peak memory (ru_maxrss) come from ``os.wait4`` of that child, so a
@@ -36,6 +37,12 @@ busy machine disturbs the figures less than wall-clock time would. One round run
 
 ``all`` builds every bundled game and variant (``build`` without a game; no one-animal step).
 
+``--baseline DIR`` pairs a change with what it changes: DIR is another checkout (e.g. ``git
+worktree add --detach DIR main``) whose ``tts_builder`` package every child of a "before" round
+runs instead (put first on ``PYTHONPATH``; the bundled games and templates stay this
+checkout's), and each round runs before, then after, so both meet the same machine load; both
+tables are printed, then after / before of every step.
+
 Then the deck-size series builds copies of Arche Noah whose roster is repeated 1x/2x/4x/6x
 (40 to 240 cards), clean, with CPU and peak memory each. Min and median over ``--repeat``.
 """
@@ -51,6 +58,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,10 +66,17 @@ ASSETS = ROOT / "assets"
 CLI = [sys.executable, "-m", "tts_builder", "-q"]
 
 
+#: The checkout whose package the children run (``--baseline``); None: this one.
+TREE: list[Path | None] = [None]
+
+
 def child_env() -> dict[str, str]:
-    """The environment of every child: bytecode caching on, as for a user."""
+    """The environment of every child: bytecode caching on, as for a user; the package of
+    :data:`TREE` first on the path when a baseline round runs."""
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if TREE[0] is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TREE[0]), env.get("PYTHONPATH")]))
     return env
 
 
@@ -212,70 +227,58 @@ def ratio_line(label: str, values: list[float], base: float, unit: str = "s") ->
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", nargs="?", default="arche-noah")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--sizes", default="1,2,4,6", help="deck-size factors (Arche Noah)")
-    parser.add_argument("--no-sizes", action="store_true", help="skip the deck-size series")
-    parser.add_argument("--publish", action="store_true",
-                        help="also time publish's PNG optimiser (seconds per round)")  # fmt: skip
-    opts = parser.parse_args()
-    print("command:", shlex.join([Path(sys.executable).name, *sys.argv]))
-    measure([sys.executable, "-c", "import tts_builder.cli"])  # bytecode written once
-    steps: dict[str, list[float]] = {}
-    memory: dict[str, list[float]] = {}
+def one_round(opts: argparse.Namespace, record: Callable[..., None]) -> None:
+    """One round of every step, each recorded as (step, CPU seconds[, peak MB])."""
+    work = Path(tempfile.mkdtemp(prefix="bench-build-"))
+    try:
+        out = work / "dist"
+        games = [] if opts.game == "all" else [opts.game]
+        build = [*CLI, "build", *games, "--out", str(out)]
+        record("clean", *measure(build)[:2])
+        record("no-op", *measure(build)[:2])
+        warm = measure([sys.executable, "-c", WARM, *build[3:]])
+        record("no-op in a warm process", float(warm[2].split()[-1]))
+        if games:
+            assets = work / "assets"
+            print("one-animal change:", change_one_animal(copy_game(opts.game, assets)))
+            changed = [*CLI, "--assets", str(assets), "build", opts.game, "--out", str(out)]
+            record("one-animal change", *measure(changed)[:2])
+            warm_change = measure([sys.executable, "-c", WARM_CHANGE, opts.game, str(assets),
+                                   str(work / "warm-change")])  # fmt: skip
+            warm_clean, warm_changed = map(float, warm_change[2].split()[-2:])
+            record("clean, warm process", warm_clean)
+            record("one-animal change, warm process", warm_changed)
+            record("  change / clean, warm process", warm_changed / warm_clean)
+            besides = measure([sys.executable, "-c", BESIDES_PICTURES, opts.game])
+            labels = (
+                "  assemble, all pictures cached",
+                "  lint, no cache",
+                "  check, no cache",
+            )
+            for step, value in zip(labels, besides[2].split()[-3:], strict=True):
+                record(step, float(value))
+        floor = measure([sys.executable, "-c", ENCODE, str(out)])  # every folder built
+        record("encode floor (PNGs once)", float(floor[2].split()[-1]))
+        record("interpreter + imports", *measure([sys.executable, "-c",
+                                                  "import tts_builder.cli"])[:2])  # fmt: skip
+        record("interpreter alone", *measure([sys.executable, "-c", "pass"])[:2])
+        if games and opts.publish:
+            folder = out / opts.game
+            thumb = next(p.name for p in folder.glob("*.png")
+                         if p.name not in ("preview.png", "table.png"))  # fmt: skip
+            pub = measure([sys.executable, "-c", PUBLISH, str(folder), thumb])
+            seconds, overall, worst = map(float, pub[2].split()[-3:])
+            record("publish: optimise PNGs (CPU)", seconds)
+            record("  published bytes / built", overall)
+            record("  largest ratio of one PNG", worst)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
-    def record(step: str, seconds: float, mb: float = 0.0) -> None:
-        steps.setdefault(step, []).append(seconds)
-        memory.setdefault(step, []).append(mb)
 
-    for _ in range(opts.repeat):
-        work = Path(tempfile.mkdtemp(prefix="bench-build-"))
-        try:
-            out = work / "dist"
-            games = [] if opts.game == "all" else [opts.game]
-            build = [*CLI, "build", *games, "--out", str(out)]
-            record("clean", *measure(build)[:2])
-            record("no-op", *measure(build)[:2])
-            warm = measure([sys.executable, "-c", WARM, *build[3:]])
-            record("no-op in a warm process", float(warm[2].split()[-1]))
-            if games:
-                assets = work / "assets"
-                print("one-animal change:", change_one_animal(copy_game(opts.game, assets)))
-                changed = [*CLI, "--assets", str(assets), "build", opts.game, "--out", str(out)]
-                record("one-animal change", *measure(changed)[:2])
-                warm_change = measure([sys.executable, "-c", WARM_CHANGE, opts.game, str(assets),
-                                       str(work / "warm-change")])  # fmt: skip
-                warm_clean, warm_changed = map(float, warm_change[2].split()[-2:])
-                record("clean, warm process", warm_clean)
-                record("one-animal change, warm process", warm_changed)
-                record("  change / clean, warm process", warm_changed / warm_clean)
-                besides = measure([sys.executable, "-c", BESIDES_PICTURES, opts.game])
-                labels = (
-                    "  assemble, all pictures cached",
-                    "  lint, no cache",
-                    "  check, no cache",
-                )
-                for step, value in zip(labels, besides[2].split()[-3:], strict=True):
-                    record(step, float(value))
-            floor = measure([sys.executable, "-c", ENCODE, str(out)])  # every folder built
-            record("encode floor (PNGs once)", float(floor[2].split()[-1]))
-            record("interpreter + imports", *measure([sys.executable, "-c",
-                                                      "import tts_builder.cli"])[:2])  # fmt: skip
-            if games and opts.publish:
-                folder = out / opts.game
-                thumb = next(p.name for p in folder.glob("*.png")
-                             if p.name not in ("preview.png", "table.png"))  # fmt: skip
-                pub = measure([sys.executable, "-c", PUBLISH, str(folder), thumb])
-                seconds, overall, worst = map(float, pub[2].split()[-3:])
-                record("publish: optimise PNGs (CPU)", seconds)
-                record("  published bytes / built", overall)
-                record("  largest ratio of one PNG", worst)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+def report(title: str, steps: dict[str, list[float]], memory: dict[str, list[float]]) -> None:
+    """Print one table: every step's min and median, as a ratio to the clean build."""
     clean = min(steps["clean"])
-    print(f"{opts.game}, {opts.repeat} paired rounds (CPU seconds of each child):")
+    print(title)
     ratios = {"  change / clean, warm process": "ratio to the warm clean build",
               "  published bytes / built": "ratio of bytes, all published PNGs",
               "  largest ratio of one PNG": "ratio of bytes, the least shrunk PNG"}  # fmt: skip
@@ -306,6 +309,54 @@ def main() -> None:
     print(
         f"  peak memory: clean {max(memory['clean']):.0f} MB, no-op {max(memory['no-op']):.0f} MB"
     )
+
+
+def compare(before: dict[str, list[float]], after: dict[str, list[float]]) -> None:
+    """After / before of every step, by its min and as its ratio to its own clean build."""
+    print("after / before (min CPU of each step; each step's ratio to its own clean build):")
+    for step, values in after.items():
+        if step not in before or step.startswith("  ") or "clean" not in after:
+            continue
+        old, new = min(before[step]), min(values)
+        old_ratio, new_ratio = old / min(before["clean"]), new / min(after["clean"])
+        print(f"  {step:34s} {new / old:6.3f}   x clean: {old_ratio:6.3f} -> {new_ratio:6.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", nargs="?", default="arche-noah")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--sizes", default="1,2,4,6", help="deck-size factors (Arche Noah)")
+    parser.add_argument("--no-sizes", action="store_true", help="skip the deck-size series")
+    parser.add_argument("--publish", action="store_true",
+                        help="also time publish's PNG optimiser (seconds per round)")  # fmt: skip
+    parser.add_argument(
+        "--baseline", type=Path, default=None, help="a checkout run in 'before' rounds"
+    )
+    opts = parser.parse_args()
+    print("command:", shlex.join([Path(sys.executable).name, *sys.argv]))
+    trees = {"before": opts.baseline.resolve(), "after": None} if opts.baseline else {"": None}
+    tables: dict[str, tuple[dict[str, list[float]], dict[str, list[float]]]] = {}
+    for tree in trees.values():
+        TREE[0] = tree
+        measure([sys.executable, "-c", "import tts_builder.cli"])  # bytecode written once
+    for _ in range(opts.repeat):
+        for label, tree in trees.items():
+            TREE[0] = tree
+            steps, memory = tables.setdefault(label, ({}, {}))
+
+            def record(step: str, seconds: float, mb: float = 0.0, steps=steps, memory=memory):
+                steps.setdefault(step, []).append(seconds)
+                memory.setdefault(step, []).append(mb)
+
+            one_round(opts, record)
+    TREE[0] = None
+    for label, (steps, memory) in tables.items():
+        where = f" [{label}: {trees[label] or ROOT}]" if label else ""
+        title = f"{opts.game}, {opts.repeat} paired rounds (CPU seconds of each child){where}:"
+        report(title, steps, memory)
+    if opts.baseline:
+        compare(tables["before"][0], tables["after"][0])
     if opts.no_sizes:
         return
     factors = [int(f) for f in opts.sizes.split(",")]

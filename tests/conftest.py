@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import pickle
 import time
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
 
 import pytest
@@ -214,6 +214,43 @@ def _clean_build_first(
     _SHARED[:] = [base.parent if hasattr(request.config, "workerinput") else base]
     if _SETTING_UP and _shares_renders(_SETTING_UP[0], _TEXTS):
         clean_build()
+
+
+def run_folder(name: str) -> Path:
+    """A folder every process of this run shares (beside the clean build's), made if new."""
+    folder = _shared_folder().parent / name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def each_once_per_run(name: str, keys: Iterable[str], make: Callable[[str], None]) -> None:
+    """``make(key)`` for each of ``keys`` no process of this run has claimed (``mkdir`` of
+    ``<run folder>/<name>/<key>`` is atomic), then a wait for the keys others claimed (their
+    ``done`` file): xdist's workers share the work (say into a :class:`DirCache` under
+    :func:`run_folder`) instead of each doing all of it. A key its maker failed fails here."""
+    root = run_folder(name)
+    waiting = []
+    for key in dict.fromkeys(keys):
+        claim = root / key
+        try:
+            claim.mkdir()
+        except FileExistsError:
+            waiting.append(claim)
+            continue
+        try:
+            make(key)
+        except BaseException as err:
+            (claim / "failed").write_text(f"{type(err).__name__}: {err}\n", encoding="utf-8")
+            raise
+        (claim / "done").touch()
+    deadline = time.monotonic() + CLEAN_BUILD_WAIT
+    for claim in waiting:
+        while not (claim / "done").exists():
+            if (claim / "failed").exists():
+                raise AssertionError(f"{claim}: {(claim / 'failed').read_text()}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{claim}: not made after {CLEAN_BUILD_WAIT} s")
+            time.sleep(0.05)
 
 
 def build(game: str = "arche-noah", **options: object) -> GameBuild:

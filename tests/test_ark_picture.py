@@ -51,12 +51,14 @@ def test_the_picture_shows_the_printed_cells_at_the_script_positions(
     wrong += [name for name, (x, z) in points["pitch"].items()
               if not _near(at(x, z), _rgb(ark["pitch"]))]  # fmt: skip
     assert wrong == []
-    space = _rgb(data["boards"]["board_colors"]["space"])
+    board = next(p["columns"] for p in data["table"]["pieces"] if p["id"] == "action-board")
+    space = _rgb(next(e["fill"] for e in board["sides"]["standard"] if e["at"] == "current"))
     for entry in points["spaces"]:
         assert _near(at(*entry["current"]), space), entry["id"]
     # the scoring track's 0 (a tinted cell, read from Red's seat at the bottom left)
     x, z = score_cells(data)[0]
+    track = next(p["track"] for p in data["table"]["pieces"] if p["id"] == "score-track")
     # (beside the rainbow round the 0)
-    assert _near(at(x + 0.3, z), _rgb(data["boards"]["track_colors"]["cell_alt"]))
+    assert _near(at(x + 0.3, z), _rgb(track["marked"]["fill"]))
     x, z = score_cells(data)[99]
-    assert _near(at(x + 0.3, z), _rgb(data["boards"]["track_colors"]["cell"]))
+    assert _near(at(x + 0.3, z), _rgb(track["fill"]))

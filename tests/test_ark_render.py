@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import shutil
+from pathlib import Path
 
 import pytest
 from conftest import build
@@ -13,12 +16,18 @@ from PIL import Image
 from rules_ref import ark_and_noah as ref
 from tts_builder import geometry as geo
 from tts_builder.build import lint_build
+from tts_builder.cli import EXIT_BAD_INPUT, run
 from tts_builder.games.ark_and_noah import drawing as ark
 from tts_builder.games.ark_and_noah import rules_config, table
 from tts_builder.render import image_digest
 from tts_builder.save import loads
 from tts_builder.save.checker import check_save
+from tts_builder.table import pieces_by_id
+from tts_builder.table.columns import columns_of
+from tts_builder.table.printed import laid_track
+from tts_builder.table.track import Track
 
+PROJECT = Path(__file__).resolve().parents[1]
 STYLE = {
     "wood": "#8a5a2b",
     "plank": "#6b4320",
@@ -93,18 +102,20 @@ def test_table_positions_keep_the_grid_square_and_upright_for_red(built: object,
 
 
 def test_board_spots_and_score_track_cells() -> None:
+    data = build("ark-and-noah").definition.data
+    spec = table.action_columns(data)
     for count in (7, 5):
-        spots = ark.board_spots(count)
+        spots = [column.spots for column in columns_of(spec, count)]
         assert len(spots) == count
-        xs = [s.current[0] for s in spots]
-        assert xs == sorted(xs) and all(0 < x < ark.BOARD_SIZE[0] for x in xs)
-        assert all(s.completed[1] < s.current[1] for s in spots)
-    cells = [ark.score_cell_px(v) for v in range(100)]
-    assert len(set(cells)) == 100
+        xs = [s["current"][0] for s in spots]
+        assert xs == sorted(xs) and all(0 < x < spec["size"][0] for x in xs)
+        assert all(s["completed"][1] < s["current"][1] for s in spots)
+    spec = pieces_by_id(data["table"])["score-track"]["track"]
+    track = Track.of(spec, data)
+    cells = [track.cell_px(v) for v in range(track.cells)]
+    assert len(set(cells)) == 100 and track.size == (1040, 1040)
     for a, b in zip(cells, cells[1:], strict=False):  # the track snakes: neighbours touch
-        assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == ark.SCORE_CELL
-    assert ark.score_cell_px(100) == ark.score_cell_px(0)
-    assert ark.score_cell_px(-3) == ark.score_cell_px(0)
+        assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == track.cell
 
 
 # --------------------------------------------------------------------------- pictures
@@ -164,7 +175,8 @@ def test_board_texts_follow_the_rule_numbers(built: object) -> None:
 def test_action_board_sides(built: object) -> None:
     standard = picture(built, "images/action-board-standard.png")
     family = picture(built, "images/action-board-family.png")
-    assert standard.size == family.size == ark.BOARD_SIZE
+    size = tuple(table.action_columns(built.definition.data)["size"])
+    assert standard.size == family.size == size
     assert image_digest(standard) != image_digest(family)
 
 
@@ -262,29 +274,31 @@ def test_the_action_spaces_and_tracks_sit_on_their_printed_cells(variant: str | 
     built = build("ark-and-noah", variant=variant)
     data = built.definition.data
     config = rules_config(data, variant)
-    style = data["boards"]["board_colors"]
+    spec = table.action_columns(data)
+    space_fill = next(e["fill"] for e in spec["sides"]["standard"] if e["at"] == "current")
     board = table.action_board(data)
     side = picture(built, f"images/action-board-{'family' if variant else 'standard'}.png")
-    columns = ark.board_columns(len(config["actions"]))
+    columns = [(c.x0, c.x1) for c in columns_of(spec, len(config["actions"]))]
     for i, space in enumerate(table.action_spaces(data, config)):
         u, v = geo.uv_of_world(board.transform, board.aspect, (*space["current"][:1], 0.0,
                                                                  space["current"][1]))  # fmt: skip
-        x = u * ark.BOARD_SIZE[0]
+        x = u * spec["size"][0]
         assert columns[i][0] < x < columns[i][1], space["id"]  # the column printed with its name
-        assert _colour_near(side, (x, v * ark.BOARD_SIZE[1]), style["space"]), space["id"]
-    track = table.score_track(data)
+        assert _colour_near(side, (x, v * spec["size"][1]), space_fill), space["id"]
+    track, _cells = laid_track(data, "score-track")
     scores = picture(built, "images/score-track.png")
-    colours = data["boards"]["track_colors"]
+    colours = pieces_by_id(data["table"])["score-track"]["track"]
     cells = table.score_cells(data)
     for vp in (0, 1, 9, 10, 55, 99):
         x, z = cells[vp]
         u, v = geo.uv_of_world(track.transform, track.aspect, (x + 0.3, 0.0, z + 0.3))
-        fill = colours["cell_alt"] if vp % 10 == 0 else colours["cell"]
+        fill = colours["marked"]["fill"] if vp % 10 == 0 else colours["fill"]
         px = (u * track.size[0], v * track.size[1])
         assert _colour_near(scores, px, fill, 12), vp
     # read from Red's seat: 0 at the bottom left, 9 to its right, 99 at the top
     assert cells[0][0] < cells[9][0] and cells[0][1] < cells[99][1]
-    rounds = table.round_cells(data, config)
+    rounds = table.round_cells(data)
+    assert len(rounds) == config["end"]["min_rounds"] + 1
     assert all(a[0] < b[0] for a, b in zip(rounds, rounds[1:], strict=False))
 
 
@@ -355,8 +369,8 @@ def test_setup_snap_points_take_the_lua_api_form() -> None:
 @pytest.mark.parametrize("variant", [None, "family"])
 def test_each_boards_spec_is_the_layout_it_is_drawn_from(variant: str | None) -> None:
     """The image cache keys a picture by its spec and ``render/``'s code only: each board the
-    game draws (its drawing code lives with the game) has the layout it is drawn from in its
-    spec, so the spec alone (with ``render_layout``) gives the very picture."""
+    game draws (its drawing code lives with the game) and each track has the layout it is
+    drawn from in its spec, so the spec alone (with ``render_layout``) gives the very picture."""
     from tts_builder.definition import load_definition
     from tts_builder.games.ark_and_noah.boards import board_pictures
     from tts_builder.render.layout import render_layout
@@ -365,12 +379,37 @@ def test_each_boards_spec_is_the_layout_it_is_drawn_from(variant: str | None) ->
     definition = load_definition("ark-and-noah")
     base = definition.base_data
     data = with_variant(base, variant)
-    pictures = board_pictures(base, data, rules_config(data, variant))
+    from tts_builder.plugin import TableHooks
+    from tts_builder.table.assemble import with_tracks
+
+    own = TableHooks(pictures=board_pictures(base, data, rules_config(data, variant)))
+    pictures = with_tracks(data, "table", own).pictures  # and the manifest's tracks
     assert set(pictures) >= {"ark-bow", "ark-stern", "action-board", "score-track"}
     for name, drawn in pictures.items():
         spec = json.loads(json.dumps(drawn.spec))  # JSON, as the cache key is made of it
-        elements, size, fields = spec["layout"]
+        elements, size, fields = spec["layout" if "layout" in spec else "track"]
         from_spec = render_layout(elements, tuple(size), fields)
         if "box" in spec:  # an Ark section: a window onto the whole Ark drawn once
             from_spec = from_spec.crop(tuple(spec["box"]))
         assert image_digest(from_spec) == image_digest(drawn.make()), name
+
+
+def test_the_action_board_must_name_the_spots_the_script_uses(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The action board's columns are data: one without a spot the Lua reads (the bonus ring)
+    is one located error at load, not an internal one."""
+    shutil.copytree(PROJECT / "assets" / "ark-and-noah", tmp_path / "ark-and-noah")
+    path = tmp_path / "ark-and-noah" / "game.yaml"
+    text = path.read_text("utf-8")
+    spot = "          bonus: {x: 0.3, y: 268, half: 26}\n"
+    assert spot in text
+    path.write_text(text.replace(spot, ""), "utf-8")
+    code = run(["--assets", str(tmp_path), "build", "ark-and-noah", "--out", str(tmp_path / "d")])
+    err = capsys.readouterr().err.strip()
+    assert code == EXIT_BAD_INPUT and err.count("\n") == 0, err
+    assert re.search(
+        r"ark-and-noah/game\.yaml:\d+:\d+: table\.pieces\[3\]\.columns\.spots: the action board "
+        r"needs completed, current, bonus \(missing bonus\)",
+        err,
+    ), err

@@ -153,3 +153,28 @@ def test_a_file_is_written_whole_beside_no_leftover(tmp_path: Path) -> None:
         "entry.bin"
     ]
     assert stat.S_IMODE(target.stat().st_mode) == 0o600  # as tempfile.mkstemp made them
+
+
+def test_a_definition_s_file_names_are_remembered_by_its_digest(tmp_path: Path) -> None:
+    """The fingerprint finds files named outside the game's folder without parsing a
+    definition it has parsed before (the no-op shortcut parses none: parse=False gives None
+    for a definition whose names it does not know)."""
+    from tts_builder.definition import _parsed
+    from tts_builder.fingerprint import FileHashes, build_fingerprint
+
+    root = tmp_path / "assets"
+    (root / "g").mkdir(parents=True)
+    (root / "art.png").write_bytes(b"one")
+    (root / "g" / "game.yaml").write_text("id: g\nart: {x: ../art.png}\n")
+    hashes = FileHashes()
+    assert build_fingerprint("g", {}, root, hashes, parse=False) is None
+    first = build_fingerprint("g", {}, root, hashes)
+    misses = _parsed.cache_info().misses
+    _parsed.cache_clear()
+    assert build_fingerprint("g", {}, root, hashes, parse=False) == first  # nothing parsed
+    assert _parsed.cache_info().misses == 0
+    (root / "art.png").write_bytes(b"two")  # the named file still counts
+    assert build_fingerprint("g", {}, root, hashes, parse=False) not in (None, first)
+    (root / "g" / "game.yaml").write_text("id: g\nart: {x: ../other.png}\n")
+    assert build_fingerprint("g", {}, root, hashes, parse=False) is None  # a new text
+    assert misses >= 1

@@ -155,3 +155,36 @@ def test_write_tree_writes_over_a_link_rather_than_linking_its_target(tmp_path: 
     write_tree(dest, {"a.txt": b"same"})
     assert not (dest / "a.txt").is_symlink() and (dest / "a.txt").read_bytes() == b"same"
     assert (dest / "a.txt").stat().st_ino != outside.stat().st_ino
+
+
+def test_a_change_to_any_drawing_code_gives_every_picture_a_new_key(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A picture's cache key names its spec, not the code that draws it: the flood board's
+    spec is its map and styles while ``games/arche_noah_flood/table.py`` works out the
+    geometry it is drawn with, so a change there (or in ``table/``, or any module) must give
+    every picture a new key, not hand back the picture drawn by the old code."""
+    import tts_builder.build as build_module
+
+    package = tmp_path / "tts_builder"
+    files = ["render/layout.py", "games/g/table.py", "table/art.py", "geometry.py"]
+    for rel in files:
+        (package / rel).parent.mkdir(parents=True, exist_ok=True)
+        (package / rel).write_text("X = 1\n")
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    (fonts / "Font.ttf").write_bytes(b"glyphs")
+    monkeypatch.setattr(build_module, "package_folder", lambda name: package)
+    monkeypatch.setattr(build_module, "FONTS_DIR", fonts)
+    spec = {"board": ["the same map"]}
+    try:
+        code_digest.cache_clear()
+        keys = {ImageSet._key(spec)}
+        for path in [*(package / rel for rel in files), fonts / "Font.ttf"]:
+            path.write_text("X = 2\n")
+            code_digest.cache_clear()
+            keys.add(ImageSet._key(spec))
+        assert len(keys) == len(files) + 2  # each change a new key
+    finally:
+        monkeypatch.undo()
+        code_digest.cache_clear()

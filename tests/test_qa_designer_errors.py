@@ -198,8 +198,9 @@ def test_a_zone_of_no_size_is_located_not_an_internal_error(
     # Was ``internal error: ValueError: scale components must be nonzero`` (exit 3).
     data = meadow()
     data["table"]["pieces"].append({"id": "bed", "kind": "zone", "size": [0, 2], "at": [3, 3]})
+    index = len(data["table"]["pieces"]) - 1
     err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
-    assert "table.pieces[4].size[0]: expected 0.1 to 100 units, got 0" in err, err
+    assert f"table.pieces[{index}].size[0]: expected 0.1 to 100 units, got 0" in err, err
 
 
 def test_a_piece_laid_off_the_table_is_reported_at_its_position(
@@ -343,9 +344,10 @@ def test_a_seat_spot_reaching_into_another_seats_hand_is_located(
     data["table"]["pieces"].append(
         {"id": "pawn", "kind": "token", "component": "seed", "at": {"seat": [0, 40]}}
     )
+    index = len(data["table"]["pieces"]) - 1
     err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
     assert re.match(
-        r"error: .*qa-game/game\.yaml:\d+:\d+: table\.pieces\[4\]\.at\.seat: White's spot "
+        rf"error: .*qa-game/game\.yaml:\d+:\d+: table\.pieces\[{index}\]\.at\.seat: White's spot "
         r"\(15\.2, 19\.9\) lies in Blue's hand zone",
         err,
     ), err

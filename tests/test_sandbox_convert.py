@@ -84,7 +84,7 @@ json_values = st.recursive(
 )  # fmt: skip
 
 
-@settings(max_examples=300, database=None, deadline=None)
+@settings(max_examples=100, database=None, deadline=None)
 @given(json_values)
 def test_json_values_round_trip_alike(value: Any) -> None:
     slow, fast = both("same", value)
@@ -136,7 +136,7 @@ holey_values = st.recursive(
 )  # fmt: skip
 
 
-@settings(max_examples=300, database=None, deadline=None)
+@settings(max_examples=100, database=None, deadline=None)
 @given(st.lists(holey_values.filter(lambda v: isinstance(v, list | dict)), min_size=1,
                 max_size=1))  # fmt: skip
 def test_arguments_are_laid_out_as_json_to_lua_lays_them_out(args: list[Any]) -> None:
@@ -190,7 +190,7 @@ def test_a_table_with_a_metatable_is_read_raw_as_from_lua_reads_it() -> None:
     assert SANDBOX.lua_to_json(fn()) == [{"x": 1}, {"x": 1}]
 
 
-@settings(max_examples=300, database=None, deadline=None)
+@settings(max_examples=100, database=None, deadline=None)
 @given(holey_values.filter(lambda v: isinstance(v, list | dict)))
 def test_the_sandbox_to_lua_lays_tables_out_as_to_lua(value: Any) -> None:
     """LuaSandbox.to_lua (built in Lua from a flat list) makes the tables to_lua makes (one

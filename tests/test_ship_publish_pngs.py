@@ -1,19 +1,23 @@
 """Every PNG `publish` uploads or packages, for every bundled game and variant: recompressed
 losslessly (decoded, the same mode, size and pixels) to at most TARGET_RATIO of its built bytes.
 
-One optimiser cache for the module: an image two variants share is recompressed once.
+One optimiser cache for the run: an image two variants share is recompressed once, by
+whichever process claims it first (:func:`conftest.each_once_per_run`), however xdist splits
+the module between its workers.
 """
 
 from __future__ import annotations
 
+import hashlib
 from io import BytesIO
 
 import pytest
-from conftest import build
+from conftest import build, each_once_per_run, run_folder
 
 from tts_builder.definition import load_definition
 from tts_builder.games import game_ids
-from tts_builder.ship.publish import TARGET_RATIO, plan_publish, png_optimizer
+from tts_builder.ship.publish import TARGET_RATIO, built_urls, plan_publish, png_optimizer
+from tts_builder.writer import DirCache
 
 pytest.importorskip("oxipng")
 
@@ -28,7 +32,8 @@ BEYOND_TARGET = {
     ("arche-noah-flood", "distinct-species", "arche-noah-flood.png"): 0.895,
 }
 
-CACHE: dict[str, bytes] = {}
+#: The run's folder (see :func:`conftest.run_folder`) of the recompressed PNGs and their claims.
+SHARED = "publish-pngs"
 
 
 def _games_and_variants() -> list[tuple[str, str | None]]:
@@ -51,11 +56,15 @@ def test_every_published_png_is_lossless_and_at_most_the_target_ratio(
 
     options = BuildOptions(variant=variant, out_dir=tmp_path)
     built = build(game, variant=variant, out_dir=tmp_path)
-    optimize = png_optimizer(CACHE)
+    optimize = png_optimizer(DirCache(run_folder(SHARED) / "cache"))
     assert optimize is not None
+    thumbnail = f"{built.main_stem}.png"
+    rels = [*built_urls(built, options).values(), thumbnail]
+    pngs = [built.files[rel] for rel in rels if rel.endswith(".png")]
+    by_digest = {hashlib.sha256(data).hexdigest(): data for data in pngs}
+    each_once_per_run(SHARED, by_digest, lambda digest: optimize(by_digest[digest]))
     plan = plan_publish(built, options, "https://ada.github.io/mods", variant, optimize)
     key_of = {url: key for key, url in plan.urls.items()}
-    thumbnail = f"{built.main_stem}.png"
     published = {rel: plan.assets[key_of[url]] for rel, url in plan.workshop["assets"].items()}
     published[thumbnail] = plan.thumbnail
     assert len(published) == len(plan.assets) + 1 and all(r.endswith(".png") for r in published)

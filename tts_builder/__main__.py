@@ -1,5 +1,5 @@
-"""``python -m tts_builder`` runs the CLI."""
+"""``python -m tts_builder`` runs the CLI (a no-op build answered before it loads)."""
 
-from .cli import main
+from .cli_noop import main
 
 main()

@@ -36,26 +36,24 @@ __all__ = ["DEFAULT_OUT", "BuildOptions", "GameBuild", "ImageSet", "build_game",
 
 @cache
 def code_digest() -> str:
-    """A digest of the renderer's code and fonts: cached renders die when either changes."""
-    digest = hashlib.sha256()
-    sources = sorted(package_folder("tts_builder.render").glob("*.py"))
-    fonts = sorted(FONTS_DIR.glob("*.ttf"))
-    for path in [*sources, *fonts]:
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    """A digest of the package's code (every module) and the renderer's fonts: cached
+    pictures, and the results of drawing or checking a build, die when either changes.
 
-
-@cache
-def package_digest() -> str:
-    """A digest of the whole package's code (every module) and the renderer's fonts: what a
-    cached result of drawing or checking a build dies with."""
+    Every module, not the renderer's alone: a picture's spec (its cache key) names what it is
+    drawn from, not every line of code that draws it, and a game's or the table's own code
+    draws too (the flood board's geometry, Ark & Noah's boards, a manifest's pieces)."""
     root = package_folder("tts_builder")
-    digest = hashlib.sha256(code_digest().encode())
-    for path in sorted(root.rglob("*.py")):
-        digest.update(f"{path.relative_to(root)}\n".encode())
+    digest = hashlib.sha256()
+    for path in [*sorted(root.rglob("*.py")), *sorted(FONTS_DIR.glob("*.ttf"))]:
+        name = path.relative_to(root) if root in path.parents else path.name
+        digest.update(f"{name}\n".encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def package_digest() -> str:
+    """:func:`code_digest` (by its older name: the digest of the whole package's code)."""
+    return code_digest()
 
 
 #: Pictures kept in memory for reuse (bytes of pixels); more are re-read from the cache.

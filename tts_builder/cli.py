@@ -10,7 +10,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -78,14 +77,15 @@ def build(
     """Build GAMES into dist/<game>/ (default: the games in the current folder, if any, else
     every bundled game)."""
     from .build import DEFAULT_OUT, BuildOptions, describe_outputs
+    from .cli_noop import noop_report, unchanged
     from .definition import load_definition, shown_path
-    from .fingerprint import MANIFEST_PREFIX, build_fingerprint, manifest, up_to_date
+    from .fingerprint import HASHES_FILE, FileHashes, manifest
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or DEFAULT_OUT).resolve()
     cache = DirCache(out / ".cache")
+    hashes = FileHashes(out / ".cache" / HASHES_FILE)
     builds = []
-    fingerprints: dict[str, list[Any]] = {}  # fingerprint -> the builds it stands for
     request = {"out": str(out), "base_url": base_url, "variant": variant}
     chosen_games = _games(games, report.assets)
     loaded: dict[str, Any] = {}  # each game's definition, loaded once for all its variants
@@ -95,47 +95,56 @@ def build(
             loaded[game] = load_definition(game, report.assets)
         return loaded[game]
 
-    _check_folders(chosen_games, variant, report.assets, definition)
+    # Nothing a game's build reads changed, and its folders are as built: it is skipped.
+    keys, skipped, variants = {}, {}, {}
+    for game in chosen_games:
+        found = unchanged(game, request, report.assets, out, cache, hashes)
+        keys[game], current, recorded = found
+        if current is not None:
+            skipped[game] = current
+        if variant:
+            variants[game] = [variant]
+        else:
+            variants[game] = recorded if current is not None else definition(game).variants
+    _check_folders(variants, report.assets, definition)
     bytecode_set = False
     try:
         for game in chosen_games:
-            # Nothing this game's build reads changed, and its folders are as built: skip it.
-            fingerprint = MANIFEST_PREFIX + build_fingerprint(game, request, report.assets)
-            current = up_to_date(out, cache.get(fingerprint))
-            if current is not None:
-                for folder, count in current.items():
-                    report(f"built {folder}: {count} files, 0 images rendered (inputs unchanged: "
-                           "nothing rebuilt)")
-                    report(f"{shown_path(out / folder)}/: up to date")
+            if game in skipped:
+                for line in noop_report(out, skipped[game]):
+                    report(line)
                 continue
             if not bytecode_set:  # a new process compiles no template the cache holds
                 from .lua.templates import cache_bytecode
 
                 cache_bytecode(cache)
                 bytecode_set = True
-            variants = [variant] if variant else [None, *definition(game).variants]
-            for chosen in variants:
+            made = []
+            for chosen in [variant] if variant else [None, *definition(game).variants]:
                 started = time.perf_counter()
                 options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
                 result = build_checked(game, options, cache, report.assets, definition(game))
-                builds.append(result)
-                fingerprints.setdefault(fingerprint, []).append(result)
+                made.append(result)
                 report(
                     f"built {result.folder} from {shown_path(result.definition.root)}: "
                     f"{len(result.files)} files, {result.rendered} images "
                     f"rendered ({time.perf_counter() - started:.2f}s)"
                 )
+            builds.append((game, made))
         # Everything is built and checked before anything is written: all or nothing.
-        for result in builds:
-            dest = out / result.folder
-            if tree_matches(dest, result.files):
-                report(f"{shown_path(dest)}/: up to date")
-            else:
-                write_tree(dest, result.files)
-                report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
-        for fingerprint, made in fingerprints.items():  # what the next no-op build may skip
-            cache[fingerprint] = manifest({result.folder: result.files for result in made})
+        for _, made in builds:
+            for result in made:
+                dest = out / result.folder
+                if tree_matches(dest, result.files):
+                    report(f"{shown_path(dest)}/: up to date")
+                else:
+                    write_tree(dest, result.files)
+                    report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
+        for game, made in builds:  # what the next no-op build may skip
+            folders = {result.folder: result.files for result in made}
+            cache[keys[game]] = manifest(folders, definition(game).variants)
     finally:  # the compiled templates go to this build's cache only while it builds
+        hashes.save()
         if bytecode_set:
             from .lua.templates import cache_bytecode
 
@@ -143,29 +152,22 @@ def build(
 
 
 def _check_folders(
-    games: list[str], variant: str | None, assets: Path | None,
-    definition: Callable[[str], Any] | None = None,
-) -> None:  # fmt: skip
+    variants: dict[str, list[str]], assets: Path | None, definition: Callable[[str], Any]
+) -> None:
     """No two builds share a ``dist/`` folder (game ``a-b`` and game ``a``'s variant ``b``
-    would replace each other): a one-line error at the variant. Every game found counts, not
-    only those built now (``definition``: a game's definition, by id; default: loaded)."""
-    from .definition import available_games, load_definition
-    from .plugin import output_folder
+    would replace each other; ``variants``: game -> the variants it builds): a one-line error
+    at the variant (``definition``: a game's definition, by id). Every game found counts, not
+    only those built now."""
+    from .sources import available_games, folder_clash, output_folder
 
-    if definition is None:
-        definition = partial(load_definition, assets_root=assets)
-    owners = {output_folder(source.id, None): source.id for source in available_games(assets)}
-    owners.update({output_folder(game, None): game for game in games})
-    variants = {game: [variant] if variant else definition(game).variants for game in games}
-    for game in games:
-        for name in variants[game]:
-            folder = output_folder(game, name)
-            if folder in owners:
-                raise definition(game).doc.error(
-                    f"variants.{name}", f"builds into {folder}/, as the game {owners[folder]!r} "
-                    "does; rename the variant or that game",
-                )  # fmt: skip
-            owners[folder] = f"{game} variant {name}"
+    clash = folder_clash(variants, available_games(assets))
+    if clash is not None:
+        game, name, owner = clash
+        raise definition(game).doc.error(
+            f"variants.{name}",
+            f"builds into {output_folder(game, name)}/, as the game {owner!r} does; rename the "
+            "variant or that game",
+        )
 
 
 def build_checked(
@@ -662,5 +664,9 @@ def run(argv: list[str] | None = None, entry: Callable[..., Any] = cli) -> int:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    sys.exit(run())
+    """Console-script entry point (of an install made before :func:`.cli_noop.main` became
+    it): a no-op build answered before the build machinery loads, anything else run."""
+    from .cli_noop import answer_noop
+
+    if not answer_noop(sys.argv[1:]):
+        sys.exit(run())

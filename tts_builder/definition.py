@@ -1,7 +1,7 @@
 """Finding, loading and validating a game definition (``<game>/game.yaml``).
 
-A game is looked for in this order: the ``--assets`` folder (when given), the current folder,
-then the games bundled with the package. Its ``engine`` key names the bundled rules engine
+A game is looked for as :mod:`tts_builder.sources` says (the ``--assets`` folder, the current
+folder, the bundled games). Its ``engine`` key names the bundled rules engine
 (game module, Lua templates, reference rules) it runs on, so a renamed copy keeps working.
 The only file reads here are the definition itself and the existence checks for its art; all
 validation is data-driven (``tts_builder.schema``) plus each game's cross-field checks.
@@ -9,24 +9,29 @@ validation is data-driven (``tts_builder.schema``) plus each game's cross-field 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .bundled import ASSETS_DIR
 from .errors import BuildError, DefinitionError, FieldError
 from .games import game, game_ids
 from .json_types import Data
 from .plugin import Game, GameDefinition
 from .schema import Int, ListOf, Map, OneOf, Str, validate
+from .sources import (  # noqa: F401 - the lookup's names, importable from here as before
+    ASSETS_ROOT,
+    DEFINITION_FILE,
+    ORIGINS,
+    GameSource,
+    available_games,
+    find_game,
+    game_roots,
+    select_games,
+    shown_path,
+)
 from .variants import VARIANTS, check_overlays, with_variant
 from .yamlsrc import SourceDoc, parse_yaml, text_location
 
-ASSETS_ROOT = ASSETS_DIR  # the bundled games
-DEFINITION_FILE = "game.yaml"
 ENGINE_FIELD = "engine"
-#: Where a game was found, in lookup order.
-ORIGINS = ("--assets", "current folder", "bundled")
 
 COMPLEXITIES = ("Low Complexity", "Medium Complexity", "High Complexity")
 
@@ -52,56 +57,6 @@ def header_checks(doc: SourceDoc, game_id: str) -> None:
     low, high = data["players"]["min"], data["players"]["max"]
     if low > high:
         raise doc.error("players.max", f"expected >= players.min ({low}), got {high}")
-
-
-@dataclass(frozen=True)
-class GameSource:
-    """Where a game's definition was found."""
-
-    id: str
-    folder: Path  # holds game.yaml and the game's art
-    origin: str  # one of ORIGINS
-
-
-def game_roots(assets_root: Path | None = None) -> list[tuple[str, Path]]:
-    """(origin, folder holding <game>/ folders), in lookup order."""
-    roots = [("--assets", assets_root)] if assets_root is not None else []
-    return [*roots, ("current folder", Path.cwd()), ("bundled", ASSETS_ROOT)]
-
-
-def find_game(game_id: str, assets_root: Path | None = None) -> GameSource:
-    """The first ``<root>/<game_id>/`` folder in lookup order; a one-line error if none."""
-    for origin, root in game_roots(assets_root):
-        folder = root / game_id
-        if (folder / DEFINITION_FILE).is_file() or (origin != "bundled" and folder.is_dir()):
-            return GameSource(game_id, folder, origin)
-    known = ", ".join(s.id for s in available_games(assets_root)) or "none"
-    where = " or ".join(str(shown_path(root)) for _, root in game_roots(assets_root)[:-1])
-    raise BuildError(
-        f"unknown game {game_id!r}: no {game_id}/{DEFINITION_FILE} in {where}, "
-        f"and no bundled game of that name (games: {known})"
-    )
-
-
-def available_games(assets_root: Path | None = None) -> list[GameSource]:
-    """Every game found, the first of each id in lookup order; by origin, then id."""
-    found: dict[str, GameSource] = {}
-    for origin, root in game_roots(assets_root):
-        for path in sorted(root.glob(f"*/{DEFINITION_FILE}")):
-            found.setdefault(path.parent.name, GameSource(path.parent.name, path.parent, origin))
-    return sorted(found.values(), key=lambda s: (ORIGINS.index(s.origin), s.id))
-
-
-def select_games(games: tuple[str, ...] | list[str], assets_root: Path | None = None) -> list[str]:
-    """The games a command runs on: those named (each must exist), else the games in the
-    ``--assets`` or current folder if there are any, else every bundled game."""
-    if games:
-        for game in games:
-            find_game(game, assets_root)
-        return list(games)
-    everything = available_games(assets_root)
-    own = [s.id for s in everything if s.origin != "bundled"]
-    return own or [s.id for s in everything]
 
 
 def read_definition(game_id: str, assets_root: Path | None = None) -> SourceDoc:
@@ -178,11 +133,3 @@ def _check_variant(rules: Game, data: Data, variant: str, folder: Path) -> None:
         rules.check(merged, folder)
     except FieldError as err:
         raise FieldError(f"variants.{variant}.{err.field}", err.detail) from None
-
-
-def shown_path(path: Path) -> Path:
-    """A path as the user should see it: relative to the working directory when possible."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve())
-    except ValueError:
-        return path

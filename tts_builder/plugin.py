@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from .json_types import Data, Json
 from .schema import Spec
+from .sources import DEFAULT_OUT, output_folder  # noqa: F401 - importable from here as before
 from .variants import with_variant
 from .yamlsrc import SourceDoc
 
@@ -72,10 +73,6 @@ class GameDefinition:
         return list(self.data.get("variants", []))
 
 
-#: Where builds go unless told otherwise: ``dist/`` in the current folder (cache: ``dist/.cache``).
-DEFAULT_OUT = Path("dist")
-
-
 @dataclass(frozen=True)
 class BuildOptions:
     """Where the build will live (for local URLs) and how assets are addressed."""
@@ -83,11 +80,6 @@ class BuildOptions:
     out_dir: Path = DEFAULT_OUT
     base_url: str | None = None
     variant: str | None = None
-
-
-def output_folder(game_id: str, variant: str | None) -> str:
-    """``dist/`` sub-folder of a game or one of its variants."""
-    return f"{game_id}-{variant}" if variant else game_id
 
 
 class Images(Protocol):

@@ -10,8 +10,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
 
@@ -69,6 +67,9 @@ def write_tree(dest: Path, files: Mapping[str, bytes]) -> None:
     The new folder is staged whole; a file whose bytes ``dest`` already holds is hard-linked
     from there instead of written again (copied where links are refused), so a rebuild that
     changed one image writes that image only, and the swap stays all or nothing."""
+    import shutil  # here, not at the top: a no-op build reads the cache without them
+    import tempfile
+
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.new-", dir=dest.parent))
     made = {staging}

@@ -43,7 +43,7 @@ class ArkAdapter(SeatedTable):
 
     def prepare(self) -> None:
         data, save = self.data, self.save
-        self.round_cells = round_cells(data, self.config)
+        self.round_cells = round_cells(data)
         self.score_cells = score_cells(data)
         self.tile_guid: dict[int, str] = {}
         for obj in save["ObjectStates"]:

@@ -6,6 +6,8 @@ table picture use.
 - :mod:`.layout`: anchors, seat frames, hand slots and setup spots (pure);
 - :mod:`.art`: component specs (``COMPONENT``) and their pictures, each rendered once;
 - :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest;
+- :mod:`.track`: a track of numbered cells (``kind: track``) drawn from its data;
+- :mod:`.columns`: a board of columns (a board's ``columns``) a game draws with its fields;
 - :mod:`.preview`: :func:`add_previews`, a laid table's thumbnail and preview sheet (through
   :mod:`tts_builder.gamekit.pictures`).
 

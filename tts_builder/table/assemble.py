@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import geometry as geo
@@ -33,7 +33,17 @@ from .layout import (
     spot_for_seat,
     spots,
 )
-from .schema import BAG_ORDERS, SHAPES, deck_entries, pieces_by_id, rosters_of, step_count
+from .printed import track_cells
+from .schema import (
+    BAG_ORDERS,
+    SHAPES,
+    deck_entries,
+    pieces_by_id,
+    rosters_of,
+    seat_colors,
+    step_count,
+)
+from .track import seat_places, track_picture, track_pieces
 
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
@@ -105,7 +115,10 @@ class _Layer:
         self.manifest = resolved(data, key)  # counts read from definition keys
         self.art = art
         self.guids = guids
-        self.hooks = hooks or TableHooks()
+        self.hooks = with_tracks(data, key, hooks or TableHooks())
+        if art is not None:  # the tracks' pictures join the game's
+            for name, picture in self.hooks.pictures.items():
+                art.pictures.setdefault(name, picture)
         self.rosters = rosters_of(data, self.hooks, key)
         self.table = Table()
         self.next_deck_id = 1
@@ -123,7 +136,7 @@ class _Layer:
             return
         at = piece["at"]
         places = spots(at, self.manifest, self.hooks)
-        on_track = isinstance(at, dict) and "track" in at
+        on_track = isinstance(at, dict) and "track" in at and "cell" not in at
         self.track = places if on_track else []
         for n, spot in enumerate(places[:1] if on_track else places):
             if isinstance(at, dict) and "seat_track" in at:
@@ -492,6 +505,10 @@ class _Layer:
     def _board(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         self._tile(piece, spot, where, name, n, locked=True)
 
+    def _track(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
+        """A track: a board printed from its own picture (:mod:`.track`), named by its id."""
+        self._tile({**piece, "picture": piece["id"]}, spot, where, name, n, locked=True)
+
     def _die(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         if "picture" in piece:
             url = self.art.picture_url(piece["picture"])
@@ -593,6 +610,30 @@ class _Layer:
                     label, tuple(point), size=size, rot_y=turn, kind="card" if is_card else "token"
                 )
             )
+
+
+def with_tracks(data: dict[str, Any], key: str, hooks: TableHooks) -> TableHooks:
+    """``hooks`` plus, for each ``kind: track`` piece of the manifest ``data[key]``, its
+    picture (named by its id) and its cells as a track of the same name: each cell's table
+    point at the board's top, where a marker on it lies (``at: {track: ID, cell: K}``); with
+    ``seats``, each seat's place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``)."""
+    pieces = track_pieces(data[key])
+    if not pieces:
+        return hooks
+    pictures, tracks = dict(hooks.pictures), dict(hooks.tracks)
+    for i, piece in enumerate(data[key]["pieces"]):
+        if piece["kind"] != "track":
+            continue
+        pictures[piece["id"]] = track_picture(piece, data, f"{key}.pieces[{i}]")
+        top = round(geo.TABLE_TOP_Y + float(piece.get("thickness", THICKNESS)), 4)
+        cells = track_cells(data, piece["id"], key)
+        tracks[piece["id"]] = [(x, top, z) for x, z in cells]
+        colours = seat_colors(data[key]) if "seats" in piece["track"] else []
+        places = seat_places(len(colours), float(piece["track"].get("seats", 0.0)))
+        for colour, (dx, dz) in zip(colours, places, strict=True):
+            seat = (round(cells[0][0] + dx, 4), top, round(cells[0][1] + dz, 4))
+            tracks[f"{piece['id']}:{colour}"] = [seat]
+    return replace(hooks, pictures=pictures, tracks=tracks)
 
 
 def seat_fields(color: str) -> dict[str, str]:

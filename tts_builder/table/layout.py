@@ -105,8 +105,9 @@ def _point(at: Any, rot_y: float) -> Spot:
 
 def spots(at: Any, manifest: dict[str, Any], hooks: TableHooks | None = None) -> list[Spot]:
     """The table spots of a position: one for ``[x, z]`` and ``{anchor}`` (read by the first
-    seat), one per point of a ``{track}``, one per seat for ``{seat: [dx, dz]}`` and
-    ``{seat: NAME}`` (read by that seat). Anchors and tracks may be the game's (``hooks``)."""
+    seat), one per point of a ``{track}`` (with ``cell``, its point ``cell`` only), one per seat
+    for ``{seat: [dx, dz]}`` and ``{seat: NAME}`` (read by that seat). Anchors and tracks may
+    be the game's (``hooks``)."""
     hooks = hooks or TableHooks()
     frames = seat_frames(manifest)
     shared = frames[0].reader_rot_y
@@ -117,7 +118,10 @@ def spots(at: Any, manifest: dict[str, Any], hooks: TableHooks | None = None) ->
             return [Spot(*dict(f.points)[at["seat"]], f.reader_rot_y, f) for f in frames]
         return [Spot(*f.world(at["seat"]), f.reader_rot_y, f) for f in frames]
     if "track" in at:
-        return [_point(p, shared) for p in hooks.tracks[at["track"]]]
+        points = hooks.tracks[at["track"]]
+        if "cell" in at:
+            return [_point(points[at["cell"]], shared)]
+        return [_point(p, shared) for p in points]
     if "seat_track" in at:
         return [seat_track(at["seat_track"], f, hooks)[0] for f in frames]
     if "area" in at:

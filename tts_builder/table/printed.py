@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from .. import geometry as geo
 from .layout import seat_frames, spots
 from .schema import pieces_by_id
+from .track import Track, cell_half, drawn_width
 
 Pixel = tuple[float, float]
 
@@ -89,6 +90,34 @@ def laid_board(
     laid = pieces_by_id(dict(manifest))[piece]
     (spot,) = spots(laid["at"], dict(manifest))
     return board([spot.x, spot.z], size, float(laid.get("width", width)), shared_rot_y(manifest))
+
+
+def laid_track(data: Mapping[str, Any], piece: str, key: str = "table") -> tuple[Board, Track]:
+    """The Board of the manifest's ``kind: track`` piece ``piece`` and its cells' geometry
+    (``data``: the definition the track's cell count may come from)."""
+    manifest = data[key]
+    spec = pieces_by_id(dict(manifest))[piece]["track"]
+    track = Track.of(spec, dict(data))
+    return laid_board(manifest, piece, track.size, drawn_width(spec, track)), track
+
+
+def track_cells(data: Mapping[str, Any], piece: str, key: str = "table") -> list[list[float]]:
+    """Table [x, z] of each cell of the manifest's track ``piece``, in cell order."""
+    board, track = laid_track(data, piece, key)
+    return [board.at(track.cell_px(k)) for k in range(track.cells)]
+
+
+def track_positions(
+    data: Mapping[str, Any], piece: str, guid: str, label: str, kind: str, y: float
+) -> list[geo.ScriptPosition]:
+    """A script position at every cell of the track ``piece`` (object ``guid``), labelled
+    ``<label> <k>``, at height ``y``: the geometry check expects each inside its printed cell."""
+    board, track = laid_track(data, piece)
+    side = cell_half(pieces_by_id(dict(data["table"]))[piece]["track"])
+    return [
+        board.cell(f"{label} {k}", guid, track.cell_px(k), (side, side), kind, y)
+        for k in range(track.cells)
+    ]
 
 
 def board_guid(save: Mapping[str, Any], tag: str, at: Sequence[float] | None = None) -> str:

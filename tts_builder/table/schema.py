@@ -18,7 +18,9 @@ from ..gamekit.specs import by_player_count, mapping_of
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
+from .columns import COLUMNS, check_columns
 from .derived import ROSTERS, derived_rosters, number_or_key, resolved
+from .track import TRACK, check_track
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")
 #: Tables whose hand zones (the seats) are known (FORMAT §5.2).
@@ -33,6 +35,7 @@ KINDS: dict[str, str] = {
     "infinite_bag": "layout",
     "tile": "layout",
     "board": "layout",
+    "track": "",
     "die": "die",
     "zone": "",
 }
@@ -62,8 +65,8 @@ NOTES = Custom(_notes)
 
 
 def _position(value: Any, path: str) -> None:
-    """``[x, z]`` on the table, ``{anchor, offset}``, ``{track: NAME}``, ``{seat: [dx, dz]}``
-    or ``{seat: NAME}`` (a point every seat names)."""
+    """``[x, z]`` on the table, ``{anchor, offset}``, ``{track: NAME}`` (``cell: K``: its
+    point K only), ``{seat: [dx, dz]}`` or ``{seat: NAME}`` (a point every seat names)."""
     if isinstance(value, list):
         Point(2).check(value, path)
         return
@@ -74,7 +77,7 @@ def _position(value: Any, path: str) -> None:
     if "seat" in value:
         Map({"seat": ID if isinstance(value["seat"], str) else Point(2)}).check(value, path)
     elif "track" in value:
-        Map({"track": ID}).check(value, path)
+        Map({"track": ID, "cell": Int(0, 9999)}, frozenset({"cell"})).check(value, path)
     elif "seat_track" in value:
         Map({"seat_track": ID}).check(value, path)
     elif "area" in value:
@@ -131,10 +134,13 @@ PIECE = Map(
         "tint": Str(pattern=r"#[0-9a-fA-F]{6}|\{\w+\}", hint="'#rrggbb' or a '{field}'"),
         "order": OneOf(tuple(BAG_ORDERS)),
         "step": Point(2),  # a die row's step
+        "track": TRACK,
+        "columns": COLUMNS,
     },
     frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
                "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
-               "locked", "face_up", "back", "shape", "tint", "order", "step"}),
+               "locked", "face_up", "back", "shape", "tint", "order", "step", "track",
+               "columns"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -353,10 +359,19 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     for name in own:
         if name in hooks.anchors or name in hooks.tracks:
             raise FieldError(f"{path}.anchors.{name}", f"{name!r} is a point the game supplies")
-    known = _Known({**hooks.anchors, **own}, dict(hooks.tracks), dict(hooks.areas),
+    tracks = dict(hooks.tracks)
+    for i, piece in enumerate(manifest["pieces"]):
+        if piece["kind"] == "track":
+            where = f"{path}.pieces[{i}]"
+            if piece["id"] in tracks:
+                raise FieldError(f"{where}.id", f"{piece['id']!r} is a track the game supplies")
+            tracks[piece["id"]] = range(check_track(piece, data, where))
+            if "seats" in piece["track"]:
+                tracks |= {f"{piece['id']}:{colour}": range(1) for colour in seats}
+    known = _Known({**hooks.anchors, **own}, tracks, dict(hooks.areas),
                    dict(hooks.pictures),
                    set.intersection(*points) if len(points) == len(seats) else set(),
-                   seat_tracks(hooks, seats))  # fmt: skip
+                   seat_tracks(TableHooks(tracks=tracks), seats))  # fmt: skip
     if "seat_fields" in manifest:
         _check_seat_fields(manifest["seat_fields"], f"{path}.seat_fields", rosters, len(seats))
     unique_names(seats, f"{path}.seats[{{}}]", "seat colour {!r} listed twice")
@@ -402,6 +417,9 @@ def _check_at(at: Any, path: str, known: _Known) -> None:
         if isinstance(at.get(key), str) and at[key] not in names:
             listed = ", ".join(sorted(names)) or "none"
             raise FieldError(f"{path}.{key}", f"unknown {key} {at[key]!r} ({what}: {listed})")
+    if "cell" in at and at["cell"] >= len(known.tracks[at["track"]]):
+        have = len(known.tracks[at["track"]])
+        raise FieldError(f"{path}.cell", f"track {at['track']!r} has {have} points (0..{have - 1})")
 
 
 def seat_tracks(hooks: TableHooks, seats: list[str]) -> set[str]:
@@ -440,6 +458,8 @@ def _check_piece(
     for key in _keys_not_for(kind):
         if key in piece:
             raise FieldError(f"{path}.{key}", f"a {kind} has no {key!r}")
+    if "columns" in piece:
+        check_columns(piece["columns"], f"{path}.columns")
     if "picture" in piece:
         _check_picture(piece, path, known)
     elif needs and "component" not in piece:
@@ -481,7 +501,8 @@ def _check_piece(
         raise FieldError(f"{path}.count", "a bag holds count tokens or one per roster entry, "
                          "not both")  # fmt: skip
     drawn_wide = "picture" in piece and known.pictures[piece["picture"]].width is not None
-    if kind in ("board", "tile") and "width" not in piece and not drawn_wide:
+    drawn_wide = drawn_wide or "cell_width" in piece.get("track", {})
+    if kind in ("board", "tile", "track") and "width" not in piece and not drawn_wide:
         raise FieldError(f"{path}.width", f"missing required key (the {kind}'s width on the "
                          "table, in TTS units)")  # fmt: skip
     if "width" in piece and "shape" not in piece and not 0.5 <= piece["width"] <= 60:
@@ -523,7 +544,7 @@ def _check_shape(shaped: dict[str, Any], path: str, piece: dict[str, Any] | None
         if not 0.01 <= shaped.get("thickness", 0.2) <= 5:
             raise FieldError(f"{path}.thickness", "expected 0.01 to 5 units, got "
                              f"{shaped['thickness']}")  # fmt: skip
-    elif "width" in shaped and owner["kind"] != "tile" and owner["kind"] != "board":
+    elif "width" in shaped and owner["kind"] not in ("tile", "board", "track"):
         raise FieldError(f"{path}.width", "only a shaped token (shape) has a width")
 
 
@@ -615,7 +636,8 @@ _KEYS: dict[str, frozenset[str]] = {
             "back",
         }
     ),  # fmt: skip
-    "board": frozenset({"component", "picture", "width", "thickness", "locked", "back"}),
+    "board": frozenset({"component", "picture", "width", "thickness", "locked", "back", "columns"}),
+    "track": frozenset({"track", "width", "thickness"}),
     "die": frozenset({"component", "picture", "count", "scale", "numbered", "step"}),
     "zone": frozenset({"size"}),
 }

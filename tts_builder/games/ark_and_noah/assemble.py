@@ -118,7 +118,7 @@ def _context(definition: GameDefinition, config: Data, laid: Table, hooks: Table
     sections = _sections(data, config, laid)
     bags = [f"{sex}-animals" for sex in ("male", "female")]
     tiles = bag_entries(table, laid, hooks.rosters, bags, TILE_INFO)
-    cells = (tab.score_cells(data), tab.round_cells(data, config))
+    cells = (tab.score_cells(data), tab.round_cells(data))
     supply = dict(zip(colours, laid.guids["dividers"], strict=True))  # the supply bags
     supply |= {
         k: laid.guids[f"{k}-supply"][0] for k in ("food", "pitch") if f"{k}-supply" in laid.guids

@@ -1,7 +1,7 @@
 """Ark & Noah boards: the pictures the game draws from its rule numbers (the Ark's sections,
-the action board's two sides, the tracks) and where the Ark's sections lie, handed to the table
-manifest (``table.pieces`` lays them as locked tiles, each upright for the first seat); and the
-snap points the pieces drop onto, per player count."""
+the action board's two sides; the tracks are the manifest's own) and where the Ark's sections
+lie, handed to the table manifest (``table.pieces`` lays them as locked tiles, each upright for
+the first seat); and the snap points the pieces drop onto, per player count."""
 
 from __future__ import annotations
 
@@ -11,18 +11,19 @@ from rules_ref.ark_and_noah import for_players, make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
+from ...render.layout import render_layout
 from ...save import objects as obj
 from ...table.areas import area_tracks
+from ...table.columns import columns_layout
 from . import drawing as ark
 from .rules import action_texts
 from .table import (
     BOARD_TOP,
     ArkPlan,
+    action_columns,
     ark_plan,
     line_of,
     marker_spot,
-    round_cells,
-    round_track_width,
     score_cells,
 )
 from .tiles import bag_roster, tile_list
@@ -37,14 +38,14 @@ def section_keys(layout: list[str]) -> list[str]:
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     """What the table manifest lays the boards and shared pieces with: the boards' pictures,
     the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
-    kind that Ark has none of is left off), the round track's first cell (``round-start``),
-    the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); and
-    the animal bags' places and tiles (``<sex>-animals``: anchors and rosters),
-    the supply bags' places (``supply:<colour>``, ``food-supply``, ``pitch-supply``) and
-    pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per piece); and
-    per seat its character's, its workers' and its score marker's places (``character:<colour>``,
-    ``workers:<colour>``, ``score-start:<colour>``) and its fields (roster ``seat-pieces``: the
-    character's ``name``, the colour's ``color`` hex)."""
+    kind that Ark has none of is left off), the bonus bags' row (``bonus-bags``) and the bonus
+    values (roster ``bonus-values``); and the animal bags' places and tiles (``<sex>-animals``:
+    anchors and rosters), the supply bags' places (``supply:<colour>``, ``food-supply``,
+    ``pitch-supply``) and pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per
+    piece); and per seat its character's, its workers' and its score marker's places
+    (``character:<colour>``, ``workers:<colour>``, ``score-start:<colour>``: a corner of the
+    scoring track's first cell) and its fields (roster ``seat-pieces``: the character's
+    ``name``, the colour's ``color`` hex)."""
     plan = ark_plan(data, config, data["players"]["max"])
     tracks = {f"ark-{kind}": [] for kind in ark.SECTION_KINDS}
     for kind, b in plan.sections:
@@ -66,9 +67,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     supply, row = config["supply"], [tuple(p) for p in line_of(data["table"]["supply"], high + 2)]
     for i, seat in enumerate(data["table"]["seats"][:high]):
         tracks[f"supply:{seat['color']}"] = [row[i]]
-    x, z = round_cells(data, config)[0]
     anchors = {
-        "round-start": (x, BOARD_TOP, z),
         "food-supply": row[high],
         "pitch-supply": row[high + (supply["food"] > 0)],
     }
@@ -95,10 +94,11 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
 
 def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     """The boards drawn from the rule numbers of ``config`` (the game built, ``data`` its
-    definition): each Ark section at its width on the table, the action board (the built
+    definition): each Ark section at its width on the table and the action board (the built
     game's side, and as ``action-board-back`` the other side of ``base``, the definition with
-    its variants), the scoring track and the round track. Each picture's spec (its cache key)
-    is the layout it is drawn from, so a change to the game's drawing code is a new picture."""
+    its variants: its piece's ``columns`` printed with each side's action fields). Each
+    picture's spec (its cache key) is the layout it is drawn from, so a change to the game's
+    drawing code is a new picture."""
     b, section = data["boards"], config["ark"]["section"]
     geometry = ark.ArkGeometry(section["rows"], section["cols"], **b["ark"])
     whole: Data = {}
@@ -115,29 +115,33 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
         spec = {"ark": kind, "layout": ark_layout, "box": box}
         width = ark.section_size(kind, geometry, section["cols"])[0] * unit
         out[f"ark-{kind}"] = Picture(spec, partial(cut, kind), width=width)
-    sides = {"standard": (make_config(base), f"{base['name']}: actions", True)}
+    sides = {"standard": (make_config(base), f"{base['name']}: actions")}
     if "family" in base.get("variants", {}):
         family = make_config(base, "family")
-        sides["family"] = (family, "Family game: any action, in seat order", False)
+        sides["family"] = (family, "Family game: any action, in seat order")
     drawn = {}
-    for side, (side_config, title, workers) in sides.items():
-        actions, texts = side_config["actions"], action_texts(side_config)
-        layout = ark.action_board_layout(actions, title, b["board_colors"], workers, texts)
-        spec = {"board": side, "layout": layout}
-        draw = partial(ark.render_action_board, actions, title, b["board_colors"], workers, texts)
-        drawn[side] = Picture(spec, draw, file=f"action-board-{side}")
+    for side, (side_config, title) in sides.items():
+        fields = {"title": title}
+        layout = columns_layout(action_columns(data), side, action_fields(side_config), fields)
+        draw = partial(render_layout, *layout, where="action board")
+        drawn[side] = Picture({"board": side, "layout": layout}, draw, file=f"action-board-{side}")
     face = "family" if config["turn_mode"] != "worker" and "family" in drawn else "standard"
     out["action-board"] = drawn[face]
     out["action-board-back"] = next((p for side, p in drawn.items() if side != face), drawn[face])
-    colors, rounds = b["track_colors"], config["end"]["min_rounds"]
-    score = {"board": "score", "layout": ark.score_track_layout(colors)}
-    out["score-track"] = Picture(score, partial(ark.render_score_track, colors))
-    out["round-track"] = Picture(
-        {"board": "rounds", "layout": ark.round_track_layout(rounds, colors)},
-        partial(ark.render_round_track, rounds, colors),
-        width=round_track_width(data, config),
-        file=f"round-track-{rounds}",
-    )
+    return out
+
+
+def action_fields(config: Data) -> list[Data]:
+    """Each action's column fields in board order: its ``name``, the ``amounts`` it gives (the
+    occupant's / the others', or who may take it) and what it does in words (``text``)."""
+    texts, out = action_texts(config), []
+    for action in config["actions"]:
+        if "occupant" in action:
+            shared = f"{action['occupant']} / {action['others']}"
+            amounts = shared if action["shared"] else str(action["occupant"])
+        else:
+            amounts = "everyone" if action["shared"] else "solo"
+        out.append({"name": action["name"], "amounts": amounts, "text": texts[action["id"]]})
     return out
 
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from ... import geometry as geo
 from ...json_types import Data
-from ...table.printed import board_guid
+from ...table.columns import columns_of, spot_halves
+from ...table.printed import board_guid, track_positions
 from . import drawing as ark
 from .drawing import Point
-from .table import BOARD_TOP, ArkPlan, action_board, ark_plan, round_track, score_track
+from .table import BOARD_TOP, ArkPlan, action_board, action_columns, ark_plan
 
 _BOARDS = (
     ("action-board", "ActionBoard"),
@@ -61,26 +62,16 @@ def board_positions(data: Data, config: Data, guids: dict[str, str]) -> list[geo
     """The action spaces and bonus rings (standard game), and the tracks' cells (``guids``: the
     boards' GUIDs by ``action-board``, ``score-track``, ``round-track``)."""
     b, found = action_board(data), []
+    spec = action_columns(data)
     # the family side prints no worker spaces, and its script puts nothing on the board
     worker = config["turn_mode"] == "worker"
-    for action, spot in zip(
-        config["actions"], ark.board_spots(len(config["actions"])) if worker else [], strict=False
-    ):
-        for what, px, r in (
-            ("completed", spot.completed, 62),
-            ("current", spot.current, 62),
-            ("bonus", spot.bonus, 26),
-        ):
+    columns = columns_of(spec, len(config["actions"])) if worker else []
+    for action, column in zip(config["actions"], columns, strict=False):
+        for what, r in spot_halves(spec).items():
             label, guid = f"{action['id']} {what}", guids["action-board"]
-            found.append(b.cell(label, guid, px, (r, r), "space", BOARD_TOP))
-    track, half = score_track(data), ark.SCORE_CELL / 2 - 4
-    for vp, px in ((vp, ark.score_cell_px(vp)) for vp in range(ark.SCORE_CELLS)):
-        guid = guids["score-track"]
-        found.append(track.cell(f"score {vp}", guid, px, (half, half), "score", BOARD_TOP))
-    rounds = round_track(data, config)
-    for k, px in ((k, ark.round_cell_px(k)) for k in range(config["end"]["min_rounds"] + 1)):
-        guid = guids["round-track"]
-        found.append(rounds.cell(f"round {k}", guid, px, (48, 48), "round", BOARD_TOP))
+            found.append(b.cell(label, guid, column.spots[what], (r, r), "space", BOARD_TOP))
+    for piece, label in (("score-track", "score"), ("round-track", "round")):
+        found += track_positions(data, piece, guids[piece], label, label, BOARD_TOP)
     return found
 
 

@@ -15,11 +15,13 @@ from typing import NamedTuple
 from rules_ref.ark_and_noah import for_players
 
 from ... import geometry as geo
+from ...errors import FieldError
 from ...json_types import Data
 from ...table import areas, pieces_by_id
 from ...table.areas import Slots
 from ...table.assemble import THICKNESS
-from ...table.printed import Board, board, laid_board, shared_rot_y
+from ...table.columns import columns_of
+from ...table.printed import Board, board, laid_board, shared_rot_y, track_cells
 from . import drawing as ark
 
 #: The boards' top (the manifest lays them at its default thickness): pieces on a board lie there.
@@ -93,51 +95,53 @@ def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
     return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares)
 
 
+#: The spots of every action column the script uses (completed, current action, bonus).
+ACTION_SPOTS = ("completed", "current", "bonus")
+
+
+def action_columns(data: Data) -> Data:
+    """The action board's columns (its manifest piece's ``columns``: size, spots, sides), with
+    the spots the script uses and a side per way to play (``standard``, ``family``)."""
+    pieces = data["table"]["pieces"]
+    index = next(i for i, piece in enumerate(pieces) if piece["id"] == "action-board")
+    path = f"table.pieces[{index}].columns"
+    if "columns" not in pieces[index]:
+        raise FieldError(path, "missing required key (the action board's columns)")
+    spec = pieces[index]["columns"]
+    sides = ("standard", "family") if "family" in data.get("variants", {}) else ("standard",)
+    for key, names in (("spots", ACTION_SPOTS), ("sides", sides)):
+        missing = [name for name in names if name not in spec[key]]
+        if missing:
+            raise FieldError(
+                f"{path}.{key}",
+                f"the action board needs {', '.join(names)} (missing {', '.join(missing)})",
+            )
+    return dict(spec)
+
+
 def action_board(data: Data) -> Board:
-    return laid_board(data["table"], "action-board", ark.BOARD_SIZE)
+    size = action_columns(data)["size"]
+    return laid_board(data["table"], "action-board", (size[0], size[1]))
 
 
 def action_spaces(data: Data, config: Data) -> list[Data]:
     """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
     b = action_board(data)
-    spots = ark.board_spots(len(config["actions"]))
+    columns = columns_of(action_columns(data), len(config["actions"]))
     return [
-        {
-            "id": a["id"],
-            "name": a["name"],
-            "completed": b.at(spot.completed),
-            "current": b.at(spot.current),
-            "bonus": b.at(spot.bonus),
-        }
-        for a, spot in zip(config["actions"], spots, strict=True)
+        {"id": a["id"], "name": a["name"], **{k: b.at(px) for k, px in column.spots.items()}}
+        for a, column in zip(config["actions"], columns, strict=True)
     ]
 
 
-def score_track(data: Data) -> Board:
-    return laid_board(data["table"], "score-track", ark.score_track_size())
-
-
-def round_track_width(data: Data, config: Data) -> float:
-    """The round track's width on the table: ``table.round_track_cell`` per printed cell."""
-    size = ark.round_track_size(config["end"]["min_rounds"])
-    return size[0] * float(data["table"]["round_track_cell"]) / ark.ROUND_CELL
-
-
-def round_track(data: Data, config: Data) -> Board:
-    size = ark.round_track_size(config["end"]["min_rounds"])
-    return laid_board(data["table"], "round-track", size, round_track_width(data, config))
-
-
 def score_cells(data: Data) -> list[list[float]]:
-    """Table [x, z] of the scoring track's cells 0..99."""
-    b = score_track(data)
-    return [b.at(ark.score_cell_px(v)) for v in range(ark.SCORE_CELLS)]
+    """Table [x, z] of the scoring track's cells 0..99 (the manifest's ``score-track``)."""
+    return track_cells(data, "score-track")
 
 
-def round_cells(data: Data, config: Data) -> list[list[float]]:
-    """Table [x, z] of the round track's cells (start, 1..min_rounds)."""
-    b = round_track(data, config)
-    return [b.at(ark.round_cell_px(k)) for k in range(config["end"]["min_rounds"] + 1)]
+def round_cells(data: Data) -> list[list[float]]:
+    """Table [x, z] of the round track's cells (start, 1..min_rounds: ``round-track``)."""
+    return track_cells(data, "round-track")
 
 
 def table_points(data: Data, config: Data, n: int) -> Data:

@@ -1,0 +1,175 @@
+"""A board of columns as data (a board piece's ``columns``, :mod:`tts_builder.table.columns`):
+equal columns inside the margins, each printing the same elements with its own fields, placed
+by the column's edges or around its named spots; and the one-line errors of a bad one."""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tts_builder.errors import FieldError
+from tts_builder.render.layout import render_layout
+from tts_builder.table import MANIFEST, check_manifest
+from tts_builder.table.columns import columns_layout, columns_of, spot_halves
+
+INK, SPACE = "#111111", "#ffeecc"
+
+
+def spec() -> dict[str, Any]:
+    return {
+        "size": [500, 300],
+        "margin": 10,
+        "spots": {
+            "worker": {"x": 0, "y": 120, "half": 30},
+            "bonus": {"x": 0.25, "y": 60, "half": 10},
+        },
+        "board": [
+            {"type": "rect", "box": [0, 0, 500, 300], "fill": "#333333"},
+            {"type": "text", "text": "{title}", "box": [10, 5, 490, 35], "size": 20},
+        ],
+        "sides": {
+            "front": [
+                {"at": "column", "type": "rect", "box": [4, 40, -4, 290], "fill": "#ccbbaa"},
+                {"at": "worker", "type": "ellipse", "box": [-30, -30, 30, 30], "fill": SPACE},
+                {
+                    "at": "left",
+                    "type": "text",
+                    "text": "{number}",
+                    "box": [5, 45, 35, 75],
+                    "size": 16,
+                    "color": INK,
+                },
+                {
+                    "at": "column",
+                    "type": "text",
+                    "text": "{name}: {cost}",
+                    "box": [4, 200, -4, 240],
+                    "size": 16,
+                    "color": INK,
+                },
+            ],
+            "back": [
+                {
+                    "at": "column",
+                    "type": "text",
+                    "text": "{name}",
+                    "box": [4, 200, -4, 240],
+                    "size": 16,
+                }
+            ],
+        },
+    }
+
+
+COLUMNS = [{"name": "Wood", "cost": 1}, {"name": "Stone", "cost": 2}, {"name": "Gold", "cost": 3}]
+
+
+def test_the_columns_share_the_board_between_its_margins() -> None:
+    columns = columns_of(spec(), 3)
+    assert [(c.x0, c.x1) for c in columns] == [(10, 170), (170, 330), (330, 490)]
+    assert columns[0].spots == {"worker": (90.0, 120.0), "bonus": (130.0, 60.0)}
+    assert [c.spots["worker"][0] for c in columns] == [90.0, 250.0, 410.0]
+    edges = [(c.x0, c.x1) for c in columns_of(spec(), 7)]
+    assert edges[0][0] == 10 and edges[-1][1] == 490
+    assert all(a[1] == b[0] for a, b in zip(edges, edges[1:], strict=False))  # no gaps
+    assert spot_halves(spec()) == {"worker": 30.0, "bonus": 10.0}
+
+
+def test_each_column_prints_the_sides_elements_with_its_fields() -> None:
+    elements, size, fields = columns_layout(spec(), "front", COLUMNS, {"title": "Market"})
+    assert size == (500, 300) and fields == {"title": "Market"}
+    assert elements[:2] == spec()["board"]
+    first = elements[2:6]
+    assert first[0]["box"] == [14, 40, 166, 290] and "at" not in first[0]  # column edges
+    assert first[1]["box"] == [60, 90, 120, 150]  # round the worker spot (90, 120)
+    assert first[2]["box"] == [15, 45, 45, 75] and first[2]["text"] == "1"  # left edge
+    assert first[3]["text"] == "Wood: 1"
+    texts = [e["text"] for e in elements[6:] if e["type"] == "text"]
+    assert texts == ["2", "Stone: 2", "3", "Gold: 3"]
+    picture = render_layout(elements, size, fields).convert("RGB")
+    assert picture.getpixel((250, 120)) == (0xFF, 0xEE, 0xCC)  # the second column's spot
+    back, _size, _fields = columns_layout(spec(), "back", COLUMNS[:2], {"title": ""})
+    assert [e["text"] for e in back[2:]] == ["Wood", "Stone"]
+
+
+def definition(columns: dict[str, Any]) -> dict[str, Any]:
+    face = [{"type": "rect", "box": [0, 0, 50, 30], "fill": "#336699"}]
+    return {
+        "players": {"min": 2, "max": 2},
+        "components": {"plain": {"size": [50, 30], "face": face}},
+        "table": {
+            "type": "Table_RPG",
+            "sky": "Sky_Field",
+            "seats": ["White", "Red"],
+            "pieces": [
+                {
+                    "id": "market",
+                    "kind": "board",
+                    "component": "plain",
+                    "width": 10,
+                    "at": [0, 0],
+                    "columns": columns,
+                }
+            ],
+        },
+    }
+
+
+def test_a_board_may_carry_its_columns_and_the_manifest_checks_them() -> None:
+    data = definition(spec())
+    MANIFEST.check(data["table"], "table")
+    check_manifest(data)
+    token = copy.deepcopy(data)
+    token["table"]["pieces"][0]["kind"] = "token"
+    token["table"]["pieces"][0].pop("width")
+    with pytest.raises(FieldError, match=r"pieces\[0\]\.columns: a token has no 'columns'"):
+        check_manifest(token)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda s: s["sides"]["front"][1].update(at="corner"),
+            r"columns\.sides\.front\[1\]\.at: unknown place 'corner' \(places: left, column, "
+            r"worker, bonus\)",
+        ),
+        (
+            lambda s: s["sides"]["front"][0].update(box=[4, 40, -500, 290]),
+            r"columns\.sides\.front\[0\]\.box",
+        ),
+        (
+            lambda s: s["sides"]["back"][0].pop("at"),
+            r"columns\.sides\.back\[0\]\.at: missing required key",
+        ),
+        (
+            lambda s: s["spots"]["worker"].pop("half"),
+            r"columns\.spots\.worker\.half: missing required key",
+        ),
+    ],
+)
+def test_a_bad_column_board_is_one_error_naming_its_field(change: Any, message: str) -> None:
+    columns = spec()
+    change(columns)
+    data = definition(columns)
+    with pytest.raises(FieldError, match=message):
+        MANIFEST.check(data["table"], "table")
+        check_manifest(data)
+
+
+def test_the_tutorials_columns_example_is_a_valid_board_of_columns() -> None:
+    """docs/tutorial.md's reference example (its ``text`` block under "Columns")."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "tutorial.md").read_text("utf-8")
+    block = re.search(r"### Columns.*?```text\n(.*?)```", text, re.S)
+    assert block is not None
+    columns = yaml.safe_load(block.group(1))["columns"]
+    data = definition(columns)
+    MANIFEST.check(data["table"], "table")
+    check_manifest(data)
+    elements, _size, _fields = columns_layout(columns, "standard", COLUMNS, {"title": "Actions"})
+    assert [e["text"] for e in elements if e.get("text") in ("1", "2", "3")] == ["1", "2", "3"]

@@ -1,0 +1,138 @@
+"""A board of equal columns (an action board, a market row): the same elements printed in each
+column with that column's fields, and named spots in every column where pieces go.
+
+A board piece's ``columns`` key describes it (validated with the manifest, :data:`COLUMNS`):
+its pixel ``size``, the ``margin`` left and right of the columns, the ``board`` elements drawn
+once (absolute, printing the game's board fields such as ``{title}``), the ``spots`` of each
+column (``x``: a fraction of the column's width from its centre, ``y`` px, ``half``: half the
+printed spot's size) and per side of the board the ``column`` elements, each placed by its
+``at``: ``left`` (its box's x from the column's left edge), ``column`` (the box's left x from
+the column's left edge, its right x from the column's right edge) or a spot's name (the box
+around that spot's centre). A column element's ``text`` prints the column's fields
+(``{number}``, 1-based, and whatever the game hands it), so the board is drawn from data and
+rule fields alone; where each spot lies on the table is :mod:`.printed`'s ``Board.at``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import FieldError
+from ..render.layout import validate_layout
+from ..schema import Custom, Int, ListOf, Map, MappingOf, Num, Str
+
+Pixel = tuple[float, float]
+#: Where a column element's box is measured from (else a spot's name).
+PLACES = ("left", "column")
+
+
+def _column_elements(value: Any, path: str) -> None:
+    """Layout elements, each with an ``at`` (:data:`PLACES` or a spot's name)."""
+    ListOf(Custom(lambda v, p: None), 1).check(value, path)
+    for i, element in enumerate(value):
+        if not isinstance(element, dict) or "at" not in element:
+            raise FieldError(f"{path}[{i}].at", "missing required key (left, column or a spot)")
+        Str().check(element["at"], f"{path}[{i}].at")
+
+
+SPOT = Map({"x": Num(), "y": Num(), "half": Num()})
+#: The ``columns`` key of a board piece.
+COLUMNS = Map(
+    {
+        "size": ListOf(Int(16, 4096), 2, 2),
+        "margin": Int(0, 2000),
+        "board": Custom(lambda v, p: validate_layout(v, p)),
+        "spots": MappingOf(Str(pattern=r"[a-z][a-z0-9_]*", hint="a spot name"), SPOT, "spot"),
+        "sides": MappingOf(Str(), Custom(_column_elements), "side -> column elements"),
+    },
+    frozenset({"margin", "board"}),
+)
+
+
+def _plain(element: dict[str, Any]) -> dict[str, Any]:
+    """A column element without its ``at`` (what the layout renderer draws)."""
+    return {k: v for k, v in element.items() if k != "at"}
+
+
+def check_columns(spec: dict[str, Any], path: str) -> None:
+    """Every column element's ``at`` is a place or one of the board's spots, and each element
+    is one the layout renderer draws, inside the board when the board has one column."""
+    for side, elements in spec["sides"].items():
+        for i, element in enumerate(elements):
+            if element["at"] not in (*PLACES, *spec["spots"]):
+                known = ", ".join((*PLACES, *spec["spots"]))
+                raise FieldError(
+                    f"{path}.sides.{side}[{i}].at",
+                    f"unknown place {element['at']!r} (places: {known})",
+                )
+        (widest,) = columns_of(spec, 1)
+        placed = [_placed(element, widest) for element in elements]
+        validate_layout(placed, f"{path}.sides.{side}", (spec["size"][0], spec["size"][1]))
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its left and right edge in px and its spots' centres by name."""
+
+    x0: int
+    x1: int
+    spots: dict[str, Pixel]
+
+
+def columns_of(spec: dict[str, Any], count: int) -> list[Column]:
+    """The ``count`` columns side by side across the board inside its margins, each edge on
+    a whole pixel, with their spots."""
+    margin = spec.get("margin", 0)
+    step = (spec["size"][0] - 2 * margin) / count
+    out = []
+    for i in range(count):
+        x0, x1 = round(margin + i * step), round(margin + (i + 1) * step)
+        centre = (x0 + x1) / 2
+        spots = {
+            name: (centre + (x1 - x0) * spot["x"], float(spot["y"]))
+            for name, spot in spec["spots"].items()
+        }
+        out.append(Column(x0, x1, spots))
+    return out
+
+
+def _filled(text: str, fields: dict[str, Any]) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: str(fields.get(m.group(1), m.group(0))), text)
+
+
+def _placed(element: dict[str, Any], column: Column) -> dict[str, Any]:
+    """A column element moved into ``column`` (by its ``at``)."""
+    x0, y0, x1, y1 = element["box"]
+    at = element["at"]
+    if at == "left":
+        box = [column.x0 + x0, y0, column.x0 + x1, y1]
+    elif at == "column":
+        box = [column.x0 + x0, y0, column.x1 + x1, y1]
+    else:
+        cx, cy = (int(v) for v in column.spots[at])
+        box = [cx + x0, cy + y0, cx + x1, cy + y1]
+    return {**_plain(element), "box": box}
+
+
+def columns_layout(
+    spec: dict[str, Any], side: str, columns: list[dict[str, Any]], fields: dict[str, str]
+) -> tuple[list[dict[str, Any]], tuple[int, int], dict[str, str]]:
+    """One side of the board as layout elements: the board's, then each column's printed with
+    its entry of ``columns`` (its fields; ``number`` is its 1-based place); ``fields`` are
+    the board's (``{title}``)."""
+    els = [dict(e) for e in spec.get("board", [])]
+    for i, (column, own) in enumerate(zip(columns_of(spec, len(columns)), columns, strict=True)):
+        values = {"number": i + 1, **own}
+        for element in spec["sides"][side]:
+            placed = _placed(element, column)
+            if "text" in placed:
+                placed["text"] = _filled(placed["text"], values)
+            els.append(placed)
+    return els, (spec["size"][0], spec["size"][1]), dict(fields)
+
+
+def spot_halves(spec: dict[str, Any]) -> dict[str, float]:
+    """Half the printed size of each spot, in px (what a position on it may miss by)."""
+    return {name: float(spot["half"]) for name, spot in spec["spots"].items()}
