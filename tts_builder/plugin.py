@@ -202,7 +202,10 @@ class Picture:
     tile that must cover one printed hex; a piece's own ``scale`` wins), and ``faces``, the
     labels of faces 1..6 when it is a d6 texture (a ``die`` piece's RotationValues).
     ``file`` names the image it is written as when that is not its manifest name (one manifest
-    name for a picture that differs by variant: ``images/<file>.png``).
+    name for a picture that differs by variant: ``images/<file>.png``). ``pixels`` is its
+    longest side in pixels when known before it is drawn (a board drawn to scale) and
+    ``sized_by`` the definition field that sets it: the manifest's load refuses one larger
+    than TTS loads (``table.schema.MAX_PICTURE_PX``), at that field.
     """
 
     spec: Json
@@ -211,6 +214,8 @@ class Picture:
     scale: float | None = None
     faces: tuple[str, ...] = ()
     file: str = ""
+    pixels: int | None = None
+    sized_by: str = ""
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ template context (every position as data), and the positions the geometry checks
 table picture use.
 
 - :mod:`.schema`: the manifest's keys (``MANIFEST``) and cross-field checks;
+- :mod:`.derived`: counts and rosters read from the definition's own keys;
 - :mod:`.layout`: anchors, seat frames, hand slots and setup spots (pure);
 - :mod:`.art`: component specs (``COMPONENT``) and their pictures, each rendered once;
 - :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest;

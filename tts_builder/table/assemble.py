@@ -122,7 +122,7 @@ class _Layer:
         if art is not None:  # the tracks' pictures join the game's
             for name, picture in self.hooks.pictures.items():
                 art.pictures.setdefault(name, picture)
-        self.rosters = rosters_of(data, self.hooks)
+        self.rosters = rosters_of(data, self.hooks, key)
         self.table = Table()
         self.next_deck_id = 1
         self.frames = seat_frames(self.manifest)

@@ -2,9 +2,14 @@
 
 - A piece's ``count`` may be ``{key: rules.dice.count}`` (plus ``add: N``): the whole number
   at that key of the definition (a variant's merged in), e.g. as many dice as the rules roll.
+- The manifest's ``rosters: {name: {from: KEY, times: N, fields: {field: "{template}"}}}``
+  makes a roster from a list of mappings in the definition (``from: animals``): each item
+  ``times`` times in a row (a number or ``{key: ...}``), with ``fields`` added (each a
+  template of the item's fields; an item already holding the field is refused).
+  ``roster: <name>`` on a piece uses it like any other roster.
 
-:func:`resolved` gives the manifest with every such count replaced by its number (a located
-FieldError on a bad key).
+:func:`resolved` gives the manifest with every such count replaced by its number, and
+:func:`derived_rosters` the rosters; both raise a located FieldError on a bad key.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import FieldError
-from ..schema import Custom, Int, Map, Str
+from ..schema import Custom, Int, Map, MappingOf, Str
 
 KEY = Str(
     pattern=r"[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*",
@@ -68,3 +73,42 @@ def resolved(data: dict[str, Any], key: str = "table") -> dict[str, Any]:
         for i, p in enumerate(manifest["pieces"])
     ]
     return {**manifest, "pieces": pieces}
+
+
+#: A manifest's ``rosters`` entry: a roster made from a list of the definition.
+ROSTER = Map(
+    {
+        "from": KEY,
+        "times": number_or_key(1, 20),
+        "fields": MappingOf(Str(pattern=r"\w+", hint="a field name"), Str(), "field -> text"),
+    },
+    frozenset({"times", "fields"}),
+)
+ROSTERS = MappingOf(
+    Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a roster id"),
+    ROSTER,
+    "roster id -> {from, times, fields}",
+)
+
+
+def derived_rosters(data: dict[str, Any], key: str = "table") -> dict[str, list[dict[str, Any]]]:
+    """The rosters the manifest ``data[key]`` makes from the definition's lists: each item of
+    ``from`` ``times`` times in a row, with ``fields`` added (first, then the item's keys)."""
+    from .assemble import filled
+
+    made = {}
+    for name, spec in data.get(key, {}).get("rosters", {}).items():
+        path = f"{key}.rosters.{name}"
+        items = key_value(data, spec["from"], f"{path}.from")
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            raise FieldError(f"{path}.from", f"{spec['from']!r} is not a list of mappings")
+        times = key_number(spec.get("times", 1), data, f"{path}.times", 1, 20)
+        fields = spec.get("fields", {})
+        entries = []
+        for i, item in enumerate(items):
+            if clash := sorted(set(fields) & set(item)):
+                raise FieldError(f"{path}.fields.{clash[0]}", f"item {i} has {clash[0]!r} already")
+            entry = {**{f: filled(t, item) for f, t in fields.items()}, **item}
+            entries += [dict(entry) for _ in range(times)]
+        made[name] = entries
+    return made

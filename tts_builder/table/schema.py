@@ -19,7 +19,7 @@ from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
 from .columns import COLUMNS, check_columns
-from .derived import number_or_key, resolved
+from .derived import ROSTERS, derived_rosters, number_or_key, resolved
 from .snaps import at_players
 from .track import TRACK, check_track
 
@@ -46,6 +46,8 @@ PLAYER_COUNT = Int(1, 10)
 TAGS = ListOf(Str(pattern=r"[A-Za-z][A-Za-z0-9_]*", hint="a tag like 'Flower'"))
 #: How a bag hands out its objects (TTS Bag ``Order``).
 BAG_ORDERS: dict[str, int] = {"lifo": 0, "fifo": 1, "random": 2}
+#: The longest side of a picture a game draws that TTS loads (FORMAT §4.1, image size: 4096 px).
+MAX_PICTURE_PX = 4096
 #: Custom_Tile shapes a token (or a bag's tokens) may take instead of a Custom_Token's outline.
 SHAPES: dict[str, int] = {"box": 0, "hex": 1, "circle": 2, "rounded": 3}
 
@@ -170,6 +172,7 @@ MANIFEST = Map(
             )
         ),
         "seat_fields": ID,
+        "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
         # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
         "area_slots": mapping_of(
@@ -188,7 +191,8 @@ MANIFEST = Map(
             "kind of place -> {origin, step, per_line, line, lines}",
         ),
     },
-    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"}),
+    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
+    | {"rosters"},
 )
 
 
@@ -342,9 +346,12 @@ class _Known:
     seat_tracks: set[str] = frozenset()  # type: ignore[assignment]
 
 
-def rosters_of(data: dict[str, Any], hooks: TableHooks | None = None) -> dict[str, Any]:
-    """The definition's rosters and those the game derives (:class:`TableHooks`)."""
-    return {**data.get("rosters", {}), **(hooks.rosters if hooks else {})}
+def rosters_of(data: dict[str, Any], hooks: TableHooks | None = None, key: str = "table"
+               ) -> dict[str, Any]:  # fmt: skip
+    """The definition's rosters, those the manifest ``data[key]`` makes from its lists
+    (:func:`~.derived.derived_rosters`) and those the game derives (:class:`TableHooks`)."""
+    made = derived_rosters(data, key) if key in data else {}
+    return {**data.get("rosters", {}), **made, **(hooks.rosters if hooks else {})}
 
 
 def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks | None = None
@@ -356,7 +363,10 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     low, high = data["players"]["min"], data["players"]["max"]
     hooks = at_players(hooks or TableHooks(), high)  # the table laid for the most players
     components = data.get("components", {})
-    rosters = rosters_of(data, hooks)
+    rosters = rosters_of(data, hooks, path)
+    for name in manifest.get("rosters", {}):
+        if name in hooks.rosters or name in data.get("rosters", {}):
+            raise FieldError(f"{path}.rosters.{name}", f"roster {name!r} is listed already")
     seats = seat_colors(manifest)
     points = [set(s) - {"color", "facing"} for s in manifest["seats"] if isinstance(s, dict)]
     own = manifest.get("anchors", {})
@@ -555,6 +565,7 @@ def _check_shape(shaped: dict[str, Any], path: str, piece: dict[str, Any] | None
 def _check_back(name: str, path: str, components: dict[str, Any], known: _Known) -> None:
     """A tile's or board's other side: a picture the game draws, or a layout component."""
     if name in known.pictures and not known.pictures[name].faces:
+        _check_pixels(name, path, known)
         return
     if name in components and "face" in components[name]:
         return
@@ -575,6 +586,18 @@ def _check_picture(piece: dict[str, Any], path: str, known: _Known) -> None:
     if (kind == "die") != bool(known.pictures[name].faces):
         want = "a d6 texture (with faces)" if kind == "die" else "a picture, not a d6 texture"
         raise FieldError(f"{path}.picture", f"a {kind} needs {want}; {name!r} is not one")
+    _check_pixels(name, f"{path}.picture", known)
+
+
+def _check_pixels(name: str, path: str, known: _Known) -> None:
+    """A picture the game draws is at most :data:`MAX_PICTURE_PX` a side when its size is
+    known before drawing: else FieldError at the field that sizes it (or at ``path``)."""
+    pixels = known.pictures[name].pixels
+    if pixels is not None and pixels > MAX_PICTURE_PX:
+        raise FieldError(
+            known.pictures[name].sized_by or path,
+            f"the {name} picture would be {pixels} px a side; at most {MAX_PICTURE_PX} load in TTS",
+        )
 
 
 #: Keys each kind takes beyond id, kind, at, name, tags and notes.

@@ -28,20 +28,12 @@ from ..errors import FieldError
 from ..plugin import Picture
 from ..render.layout import render_layout, validate_layout
 from ..schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Str
+from .derived import key_number, number_or_key
 
 Pixel = tuple[float, float]
 #: The corner the first cell lies in.
 CORNERS = ("top-left", "top-right", "bottom-left", "bottom-right")
 COLOR = Color()
-KEY = Str(pattern=r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", hint="a key like 'a.b'")
-
-
-def _cells(value: Any, path: str) -> None:
-    """A cell count, or ``{key: a.b.c, add: N}``: a definition key's number plus ``add``."""
-    if isinstance(value, dict):
-        Map({"key": KEY, "add": Int(-99, 99)}, frozenset({"add"})).check(value, path)
-    else:
-        Int(1, 400).check(value, path)
 
 
 def _margin(value: Any, path: str) -> None:
@@ -56,7 +48,7 @@ TEXT = {"size": Int(4, 400), "bold": Bool()}
 #: The ``track`` key of a ``kind: track`` piece.
 TRACK = Map(
     {
-        "cells": Custom(_cells),
+        "cells": number_or_key(1, 400),  # or {key: a.b.c, add: N}: .derived
         "columns": Int(1, 400),
         "from": OneOf(CORNERS),
         "snake": Bool(),
@@ -112,20 +104,7 @@ TRACK = Map(
 
 def cell_count(spec: dict[str, Any], data: dict[str, Any], path: str = "track") -> int:
     """How many cells a track has: its ``cells``, or its key's number plus ``add``."""
-    cells = spec["cells"]
-    if not isinstance(cells, dict):
-        return int(cells)
-    value: Any = data
-    for part in cells["key"].split("."):
-        if not isinstance(value, dict) or part not in value:
-            raise FieldError(f"{path}.cells.key", f"the definition has no key {cells['key']!r}")
-        value = value[part]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise FieldError(f"{path}.cells.key", f"{cells['key']!r} is not a whole number")
-    count = value + int(cells.get("add", 0))
-    if not 1 <= count <= 400:
-        raise FieldError(f"{path}.cells", f"expected 1 to 400 cells, got {count}")
-    return count
+    return key_number(spec["cells"], data, f"{path}.cells", 1, 400)
 
 
 def check_track(piece: dict[str, Any], data: dict[str, Any], path: str) -> int:

@@ -3,7 +3,9 @@ schema's references (costs, fliers) through :mod:`tts_builder.schema_yaml`."""
 
 from __future__ import annotations
 
+import json
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from rules_ref.arche_noah_flood import config_from_definition, validate_map
@@ -17,9 +19,7 @@ from ...render.layout import resolve_layout
 from ...table import check_manifest
 from .cost_card import cost_card_layout
 from .schema import SCHEMA, terrains
-from .table import geometry, hooks, piece_count
-
-MAX_BOARD_PX = 4096
+from .table import hooks, piece_count
 
 
 def _located(problem: str, game_map: Data) -> FieldError:
@@ -47,20 +47,23 @@ def _check_map(data: Data) -> None:
     """The map's own rules (issue 3 part 1: rules_ref's validate_map), each error at the
     field naming the hex or edge (that the track of start hexes holds every piece is the
     manifest's check)."""
-    for problem in validate_map(config_from_definition(data)):
+    config = {**config_from_definition(data), "mode": None, "distinct_species": None}
+    for problem in _map_problems(json.dumps(config, sort_keys=True)):
         raise _located(problem, data["map"])
 
 
+@lru_cache(maxsize=8)
+def _map_problems(config: str) -> tuple[str, ...]:
+    """validate_map of a config as JSON, once per config: it checks under the standard rules,
+    so the variants that change only mode or distinct_species share one check."""
+    return tuple(validate_map(json.loads(config)))
+
+
 def _check_board(data: Data) -> None:
-    """The board style, the map, and a board picture TTS can load."""
+    """The board style and the map (that TTS can load the board picture is the manifest's
+    check: the picture's pixels)."""
     board_style(data["components"]["board"]["style"], terrains(data), "components.board.style")
     _check_map(data)
-    size = geometry(data).image_size
-    if size > MAX_BOARD_PX:
-        raise FieldError(
-            "table.board.pixels_per_unit",
-            f"the board picture would be {size} px a side; at most {MAX_BOARD_PX} load in TTS",
-        )
 
 
 def _check_players(data: Data, root: Path) -> None:

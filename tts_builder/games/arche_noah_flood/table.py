@@ -31,7 +31,6 @@ from .cost_card import cost_card_layout
 BOARD_THICKNESS = 0.2
 PIECE_LIFT = 0.5  # pieces and the marker stand this far above the board's top face
 TILE_LIFT = 0.06
-DIE_STEP = 2.0  # the dice lie in a row, this far apart
 
 
 def geometry(data: Data) -> Geo:
@@ -110,6 +109,8 @@ def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
                 data["map"], data["rules"]["terrain"], geo, style, title=data["name"]
             ),
             width=geo.side,
+            pixels=geo.image_size,
+            sized_by="table.board.pixels_per_unit",
         ),
         "cost-card": layout_picture(layout, size, fields, files, "components.cost_card"),
         "flood-tile": Picture(
@@ -124,15 +125,7 @@ def hooks(data: Data, files: ArtFiles) -> TableHooks:
     """Everything the manifest takes from the map and the rules (nothing is drawn here)."""
     geo, pos, rules = geometry(data), table_positions(data), data["rules"]
     junior = rules["mode"] == "junior"
-    dx, dz = data["table"]["anchors"]["dice"]
-    symbols = rules["junior"]["dice"]["count"] if junior else 0
-    row = [(dx + DIE_STEP * i, dz) for i in range(symbols + rules["dice"]["count"])]
     zx, zy, zz, zw, _zh, zd = pos["ark_zone"]
-    entries = [
-        {"animal": a["name"], **a}
-        for a in data["animals"]
-        for _ in range(rules["pieces_per_species"])
-    ]
     omit = {"symbol-dice"} if not junior else {"cards", "cost-cards"}
     if junior and rules["junior"]["flood_rolls_per_starting_player"] == 0:
         omit.add("dice")
@@ -146,11 +139,8 @@ def hooks(data: Data, files: ArtFiles) -> TableHooks:
                 (x, pos["piece_y"], z)
                 for x, z in (hex_table(geo, *s) for s in data["map"]["starts"])
             ],
-            "symbol-dice": row[:symbols],
-            "number-dice": row[symbols:],
         },
         areas={"ark": ((zx, zy - 1.0, zz), (zw, zd))},
-        rosters={"pieces": entries, "cards": entries},
         omit=frozenset(omit),
     )
 
