@@ -3,7 +3,7 @@ CI runs it) against the same suite in one process (``pytest -p no:xdist``), or a
 heavy test files in this checkout against a baseline checkout.
 
     python benchmarks/bench_tests.py --suite [--rounds N]
-    python benchmarks/bench_tests.py [--base DIR] [--rounds N] [--files FILE ...]
+    python benchmarks/bench_tests.py [--base DIR] [--rounds N] [--workers N] [--files FILE ...]
 
 Each run is a child ``python -m pytest -q -p no:cacheprovider ...`` in a checkout's folder
 with that checkout first on PYTHONPATH (so an editable install of another worktree does not
@@ -20,7 +20,9 @@ as many cores as workers is the parallel run's wall time less start-up and colle
 
 Without ``--suite``: the heavy files, both sides in one process (``-p no:xdist``), this
 checkout over ``--base`` (make one with ``git worktree add /tmp/base <commit>``): what the
-tests' own CPU costs, not how they are spread.
+tests' own CPU costs, not how they are spread. ``--workers N``: the files in N xdist workers
+(``-n N``) instead, what they cost when xdist splits a module's tests between processes (work
+a module's fixtures or caches do once per process, done once per worker).
 """
 
 from __future__ import annotations
@@ -140,13 +142,15 @@ def main() -> None:
     parser.add_argument("--base", type=Path, default=Path("/tmp/base"))
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--files", nargs="+", default=HEAVY_FILES)
+    parser.add_argument("--workers", type=int, default=0, help="xdist workers for the files")
     opts = parser.parse_args()
     print("command:", shlex.join([Path(sys.executable).name, *sys.argv]))
     if opts.suite:
         sides = {"base": (HERE, ["-p", "no:xdist"]), "this": (HERE, [])}
         print("base: pytest -p no:xdist (one process); this: plain pytest (parallel)")
     else:
-        files = ["-p", "no:xdist", *opts.files]
+        spread = ["-n", str(opts.workers)] if opts.workers else ["-p", "no:xdist"]
+        files = [*spread, *opts.files]
         sides = {"base": (opts.base.resolve(), files), "this": (HERE, files)}
     best: dict[str, Run] = {}
     for round_ in range(opts.rounds):
