@@ -8,11 +8,27 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import seeded
 
 from tts_builder.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK, run
 from tts_builder.eval_doc import DOC_PATH, documented_examples, eval_doc
 
 PROJECT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def eval_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A current folder whose ``dist/.cache`` (where ``eval`` builds) holds the run's renders."""
+    folder = tmp_path_factory.mktemp("eval")
+    seeded(folder / "dist")
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def _in_eval_folder(eval_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test runs ``eval`` there: it draws no art (it needs the game's Lua only), and a
+    fresh clone's first run writes nothing into the checkout's ``dist``."""
+    monkeypatch.chdir(eval_folder)
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
