@@ -149,6 +149,24 @@ class ImageSet:
         self._memo, self._shared = kept_pictures(cache)
         self._reads = kept_reads(cache)
         self._local: str | None = None
+        self._checked: Any = None
+
+    @property
+    def checked_sides(self) -> Any:
+        """The layout sides the last build of this folder found valid, and those this one
+        shows (:class:`~tts_builder.render.components.CheckedSides`, kept in the cache by
+        :meth:`finish`)."""
+        if self._checked is None:
+            from .render.components import CheckedSides
+
+            key = self._key({"checked sides": self.folder})  # with the package's code
+            self._checked = CheckedSides(self.cache, key)
+        return self._checked
+
+    def finish(self) -> None:
+        """Keep what a later build reads besides pictures (:attr:`checked_sides`)."""
+        if self._checked is not None:
+            self._checked.save()
 
     @staticmethod
     def _key(spec: Any, part: bool = False) -> str:
@@ -335,6 +353,7 @@ def build_game(
         build = game(definition.rules_engine).assemble(variant, images, options)
     except FieldError as err:  # e.g. a layout naming an unknown {field}
         raise definition.doc.reraise(err) from None
+    images.finish()
     build.files.update(images.files)
     build.rendered = images.rendered
     build.drawn = images.drawn
