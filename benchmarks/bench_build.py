@@ -39,9 +39,10 @@ busy machine disturbs the figures less than wall-clock time would. One round run
 
 ``--baseline DIR`` pairs a change with what it changes: DIR is another checkout (e.g. ``git
 worktree add --detach DIR main``) whose ``tts_builder`` package every child of a "before" round
-runs instead (put first on ``PYTHONPATH``; the bundled games and templates stay this
-checkout's), and each round runs before, then after, so both meet the same machine load; both
-tables are printed, then after / before of every step.
+runs instead (put first on ``PYTHONPATH``, as this checkout is in an "after" round; every child
+runs in an empty folder, so that no checkout shadows it through ``sys.path[0]``; the bundled
+games and templates stay this checkout's), and each round runs before, then after, so both
+meet the same machine load; both tables are printed, then after / before of every step.
 
 Then the deck-size series builds copies of Arche Noah whose roster is repeated 1x/2x/4x/6x
 (40 to 240 cards), clean, with CPU and peak memory each. Min and median over ``--repeat``.
@@ -50,6 +51,7 @@ Then the deck-size series builds copies of Arche Noah whose roster is repeated 1
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import re
 import shlex
@@ -72,16 +74,31 @@ TREE: list[Path | None] = [None]
 
 def child_env() -> dict[str, str]:
     """The environment of every child: bytecode caching on, as for a user; the package of
-    :data:`TREE` first on the path when a baseline round runs."""
+    :data:`TREE` (this checkout's in an "after" round) first on the path."""
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    if TREE[0] is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TREE[0]), env.get("PYTHONPATH")]))
+    tree = TREE[0] if TREE[0] is not None else ROOT
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), env.get("PYTHONPATH")]))
     return env
 
 
+_NEUTRAL: list[Path] = []
+
+
+def neutral_folder() -> Path:
+    """An empty folder every child runs in: ``python -m``/``-c`` put the current folder first
+    on ``sys.path``, so a child started in a checkout would run that checkout's package,
+    whatever :func:`child_env` asks (a ``--baseline`` round measuring this checkout)."""
+    if not _NEUTRAL:
+        _NEUTRAL.append(Path(tempfile.mkdtemp(prefix="bench-cwd-")))
+        atexit.register(shutil.rmtree, _NEUTRAL[0], True)
+    return _NEUTRAL[0]
+
+
 def measure(args: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
-    """Run ``args``; (CPU seconds, peak memory in MB, stdout) of that child."""
+    """Run ``args`` (in ``cwd``, by default :func:`neutral_folder`); (CPU seconds, peak
+    memory in MB, stdout) of that child."""
+    cwd = cwd or neutral_folder()
     proc = subprocess.Popen(args, cwd=cwd, env=child_env(), stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     out = proc.stdout.read()
