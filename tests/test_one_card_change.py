@@ -198,3 +198,27 @@ def test_a_one_animal_change_in_a_new_process_validates_and_inflates_what_change
     assert bool(validated) == (mark == NEW_COLOUR)
     assert inflated == set(), [opened[i].size for i in inflated]
     assert bool(opened) == (game != "arche-noah")  # only Arche Noah lays no drawn picture
+
+
+def test_a_change_through_the_entry_point_fingerprints_the_code_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tts-builder build`` after a change: the no-op check finds something to build and the
+    build it falls through to takes its file hashes, so the package's code is fingerprinted
+    (every code file stat-ed, any unknown one hashed) once per command, not twice."""
+    from tts_builder import fingerprint
+    from tts_builder.cli_noop import answer_noop
+
+    out = seeded(tmp_path / "dist")
+    assert run(["-q", "build", "arche-noah", "--out", str(out)]) == 0
+    root = tmp_path / "assets"
+    _change("arche-noah", root)
+    args = ["-q", "--assets", str(root), "build", "arche-noah", "--out", str(out)]
+    calls: list[object] = []
+    real = fingerprint._code_fingerprint
+    monkeypatch.setattr(fingerprint, "_code_fingerprint", lambda h: calls.append(h) or real(h))
+    assert not answer_noop(args)  # what the console script asks first: there is a change
+    assert run(args) == 0
+    assert len(calls) == 1
+    assert answer_noop(args) and len(calls) == 2  # the next command: nothing to build
+    assert run(args) == 0 and len(calls) == 3  # nothing handed over: the CLI fingerprints anew
