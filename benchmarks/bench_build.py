@@ -35,13 +35,18 @@ busy machine disturbs the figures less than wall-clock time would. One round run
   bytes it gives as a ratio to the build's (all, and the largest ratio of one file);
 - interpreter floor: ``python -c "import tts_builder.cli"``.
 
+``--phases`` only breaks the one-animal change down: where its CPU goes, by phase (the no-op
+check, the definition, the sheets, the preview, lint, check, table.png, writing, ...), in one
+child that rebuilds the change as the console script does.
+
 ``all`` builds every bundled game and variant (``build`` without a game; no one-animal step).
 
 ``--baseline DIR`` pairs a change with what it changes: DIR is another checkout (e.g. ``git
 worktree add --detach DIR main``) whose ``tts_builder`` package every child of a "before" round
-runs instead (put first on ``PYTHONPATH``; the bundled games and templates stay this
-checkout's), and each round runs before, then after, so both meet the same machine load; both
-tables are printed, then after / before of every step.
+runs instead (put first on ``PYTHONPATH``, as this checkout is in an "after" round; every child
+runs in an empty folder, so that no checkout shadows it through ``sys.path[0]``; the bundled
+games and templates stay this checkout's), and each round runs before, then after, so both
+meet the same machine load; both tables are printed, then after / before of every step.
 
 Then the deck-size series builds copies of Arche Noah whose roster is repeated 1x/2x/4x/6x
 (40 to 240 cards), clean, with CPU and peak memory each. Min and median over ``--repeat``.
@@ -50,6 +55,7 @@ Then the deck-size series builds copies of Arche Noah whose roster is repeated 1
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import re
 import shlex
@@ -72,16 +78,31 @@ TREE: list[Path | None] = [None]
 
 def child_env() -> dict[str, str]:
     """The environment of every child: bytecode caching on, as for a user; the package of
-    :data:`TREE` first on the path when a baseline round runs."""
+    :data:`TREE` (this checkout's in an "after" round) first on the path."""
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    if TREE[0] is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TREE[0]), env.get("PYTHONPATH")]))
+    tree = TREE[0] if TREE[0] is not None else ROOT
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), env.get("PYTHONPATH")]))
     return env
 
 
+_NEUTRAL: list[Path] = []
+
+
+def neutral_folder() -> Path:
+    """An empty folder every child runs in: ``python -m``/``-c`` put the current folder first
+    on ``sys.path``, so a child started in a checkout would run that checkout's package,
+    whatever :func:`child_env` asks (a ``--baseline`` round measuring this checkout)."""
+    if not _NEUTRAL:
+        _NEUTRAL.append(Path(tempfile.mkdtemp(prefix="bench-cwd-")))
+        atexit.register(shutil.rmtree, _NEUTRAL[0], True)
+    return _NEUTRAL[0]
+
+
 def measure(args: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
-    """Run ``args``; (CPU seconds, peak memory in MB, stdout) of that child."""
+    """Run ``args`` (in ``cwd``, by default :func:`neutral_folder`); (CPU seconds, peak
+    memory in MB, stdout) of that child."""
+    cwd = cwd or neutral_folder()
     proc = subprocess.Popen(args, cwd=cwd, env=child_env(), stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     out = proc.stdout.read()
@@ -171,6 +192,93 @@ for im in images:
     encode_png(im)
 print(time.process_time() - started)
 """
+
+
+PHASES = """
+import importlib, os, sys, time
+started = time.process_time()
+import tts_builder.cli, tts_builder.cli_noop
+imported = time.process_time() - started
+args, names = sys.argv[1:-1], sys.argv[-1].split(",")
+spent, active = {}, set()
+
+def timed(name, real):
+    def wrapper(*a, **k):
+        if name in active:  # recursion: counted once, outermost
+            return real(*a, **k)
+        active.add(name)
+        begun = time.process_time()
+        try:
+            return real(*a, **k)
+        finally:
+            active.discard(name)
+            spent[name] = spent.get(name, 0.0) + time.process_time() - begun
+    return wrapper
+
+for name in names:  # module[:Class].function, wrapped where it is looked up when called
+    module, _, attr = name.partition(":")
+    owner = importlib.import_module(module)
+    *classes, function = attr.split(".")
+    for cls in classes:
+        owner = getattr(owner, cls)
+    setattr(owner, function, timed(name, getattr(owner, function)))
+wrapped = time.process_time() - started - imported
+begun = time.process_time()
+if not tts_builder.cli_noop.answer_noop(args):  # as the console script does
+    assert tts_builder.cli.run(args) == 0
+total = time.process_time() - begun
+print(imported, wrapped, total, *(spent.get(name, 0.0) for name in names))
+"""
+
+#: What ``--phases`` times in the one-animal change (inclusive CPU seconds, each once however
+#: deep it recurses; a phase inside another is indented under it).
+CHANGE_PHASES = [
+    ("no-op check (falls through)", "tts_builder.cli_noop:answer_noop", 0),
+    ("definition", "tts_builder.definition:load_definition", 0),
+    ("fingerprint in the build", "tts_builder.cli_noop:unchanged", 0),
+    ("templates' cache (Jinja2)", "tts_builder.lua.templates:cache_bytecode", 0),
+    ("build_game", "tts_builder.build:build_game", 0),
+    ("deck sheets", "tts_builder.render.components:deck_sheets", 1),
+    ("sheet rows composed", "tts_builder.render.components:compose_sheet_row", 2),
+    ("preview", "tts_builder.gamekit.pictures:preview", 1),
+    ("preview rows drawn", "tts_builder.render.components:_preview_row_image", 2),
+    ("thumbnail", "tts_builder.gamekit.pictures:thumbnail", 1),
+    ("Global script", "tts_builder.lua.scripts:global_script", 1),
+    ("faces drawn (any picture)", "tts_builder.render.components:Sides.draw", 1),
+    ("bands deflated (any picture)", "tts_builder.render.components:encode_band", 1),
+    ("lint", "tts_builder.build:lint_build", 0),
+    ("check", "tts_builder.build:check_build", 0),
+    ("table.png", "tts_builder.cli:_table_png", 0),
+    ("write", "tts_builder.writer:write_tree", 0),
+]
+
+
+def change_phases(game: str) -> None:
+    """Where the one-animal change's CPU goes (``--phases``): the change rebuilt in one child
+    through the console script's path (the no-op check, then the CLI) with each phase of
+    :data:`CHANGE_PHASES` timed; the rest is what no phase covers."""
+    work = Path(tempfile.mkdtemp(prefix="bench-phases-"))
+    try:
+        out, assets = work / "dist", work / "assets"
+        measure([*CLI, "build", game, "--out", str(out)])
+        change_one_animal(copy_game(game, assets))
+        names = ",".join(name for _label, name, _depth in CHANGE_PHASES)
+        args = ["-q", "--assets", str(assets), "build", game, "--out", str(out)]
+        cpu, _mb, text = measure([sys.executable, "-c", PHASES, *args, names])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    imported, wrapped, total, *spent = map(float, text.split())
+    print(f"one-animal change by phase ({game}, one child, CPU seconds, inclusive):")
+    print(f"  {'child in all':34s} {cpu:7.3f} s")
+    print(f"  {'imports (cli, cli_noop)':34s} {imported:7.3f} s")
+    print(f"  {'imports (the build modules timed)':34s} {wrapped:7.3f} s")
+    print(f"  {'the command':34s} {total:7.3f} s")
+    for (label, _name, depth), seconds in zip(CHANGE_PHASES, spent, strict=True):
+        print(f"  {'  ' * (depth + 1)}{label:{32 - 2 * depth}s} {seconds:7.3f} s")
+    phases = zip(CHANGE_PHASES, spent, strict=True)
+    top = sum(seconds for (_label, _name, depth), seconds in phases if depth == 0)
+    print(f"    {'rest of the command':32s} {total - top:7.3f} s")
+    print(f"  {'interpreter, the rest':34s} {cpu - imported - wrapped - total:7.3f} s")
 
 
 def copy_game(game: str, into: Path) -> Path:
@@ -333,8 +441,14 @@ def main() -> None:
     parser.add_argument(
         "--baseline", type=Path, default=None, help="a checkout run in 'before' rounds"
     )
+    parser.add_argument(
+        "--phases", action="store_true", help="only where the one-animal change's CPU goes"
+    )
     opts = parser.parse_args()
     print("command:", shlex.join([Path(sys.executable).name, *sys.argv]))
+    if opts.phases:
+        change_phases(opts.game)
+        return
     trees = {"before": opts.baseline.resolve(), "after": None} if opts.baseline else {"": None}
     tables: dict[str, tuple[dict[str, list[float]], dict[str, list[float]]]] = {}
     for tree in trees.values():

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 from conftest import seeded
-from PIL import Image
+from PIL import Image, PngImagePlugin
 
 from tts_builder import picture
-from tts_builder.build import BuildOptions
+from tts_builder.build import BuildOptions, forget_pictures
 from tts_builder.cli import build_checked, run
 from tts_builder.definition import ASSETS_ROOT, load_definition
-from tts_builder.render import components, hexmap
+from tts_builder.render import components, hexmap, png
 
 NEW_COLOUR = "#123456"
 
@@ -139,3 +139,86 @@ def test_a_one_animal_change_draws_its_faces_and_what_shows_them_only(
             variant,
             set(plain.files) ^ set(after[plain.folder]),
         )
+
+
+@pytest.mark.parametrize("game", ["arche-noah", "arche-noah-flood", "ark-and-noah"])
+def test_a_one_animal_change_in_a_new_process_validates_and_inflates_what_changed_only(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A one-animal change rebuilt as a new process rebuilds it (nothing kept in memory from the
+    first build): only the layout sides whose layout, size or fields changed are validated
+    (the sides the last build of each folder found valid are kept in its cache), and a cached
+    output picture that is only laid by its size (the flood board, Ark & Noah's boards) is
+    opened, never inflated. Counted, not timed (issue 12)."""
+    out = seeded(tmp_path / "dist")
+    assert run(["-q", "build", game, "--out", str(out)]) == 0
+    root = tmp_path / "assets"
+    mark = _change(game, root)
+    forget_pictures()  # as a new process: no picture, preview cell or validated side in memory
+    components.forget_cells()
+    components._CHECKED.clear()
+    validated: list[str] = []
+    in_spec: list[bool] = []
+    opened: dict[int, Image.Image] = {}
+    inflated: set[int] = set()
+    real_spec, real_resolve = components.Sides.spec, components.resolve_layout
+    real_open, real_load = png.open_png, PngImagePlugin.PngImageFile.load
+
+    def spec(self: components.Sides, component: str, side: str, fields: Any) -> Any:
+        in_spec.append(True)
+        try:
+            return real_spec(self, component, side, fields)
+        finally:
+            in_spec.pop()
+
+    def resolve(layout: Any, fields: Any, where: str) -> Any:
+        if in_spec:  # a side of a component (a picture a game computes is validated each time)
+            validated.append(json.dumps([where, fields], sort_keys=True, default=str))
+        return real_resolve(layout, fields, where)
+
+    def open_png(data: bytes) -> Image.Image:
+        img = real_open(data)
+        opened[id(img)] = img
+        return img
+
+    def load(self: PngImagePlugin.PngImageFile) -> Any:
+        if opened.get(id(self)) is self:
+            inflated.add(id(self))
+        return real_load(self)
+
+    monkeypatch.setattr(components.Sides, "spec", spec)
+    monkeypatch.setattr(components, "resolve_layout", resolve)
+    monkeypatch.setattr(png, "open_png", open_png)
+    monkeypatch.setattr(PngImagePlugin.PngImageFile, "load", load)
+    assert run(["-q", "--assets", str(root), "build", game, "--out", str(out)]) == 0
+    monkeypatch.undo()
+    # A new colour changes its sides' fields (validated once each); a new art file, none.
+    assert all(mark in fields for fields in validated), [f for f in validated if mark not in f]
+    assert len(set(validated)) == len(validated)
+    assert bool(validated) == (mark == NEW_COLOUR)
+    assert inflated == set(), [opened[i].size for i in inflated]
+    assert bool(opened) == (game != "arche-noah")  # only Arche Noah lays no drawn picture
+
+
+def test_a_change_through_the_entry_point_fingerprints_the_code_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tts-builder build`` after a change: the no-op check finds something to build and the
+    build it falls through to takes its file hashes, so the package's code is fingerprinted
+    (every code file stat-ed, any unknown one hashed) once per command, not twice."""
+    from tts_builder import fingerprint
+    from tts_builder.cli_noop import answer_noop
+
+    out = seeded(tmp_path / "dist")
+    assert run(["-q", "build", "arche-noah", "--out", str(out)]) == 0
+    root = tmp_path / "assets"
+    _change("arche-noah", root)
+    args = ["-q", "--assets", str(root), "build", "arche-noah", "--out", str(out)]
+    calls: list[object] = []
+    real = fingerprint._code_fingerprint
+    monkeypatch.setattr(fingerprint, "_code_fingerprint", lambda h: calls.append(h) or real(h))
+    assert not answer_noop(args)  # what the console script asks first: there is a change
+    assert run(args) == 0
+    assert len(calls) == 1
+    assert answer_noop(args) and len(calls) == 2  # the next command: nothing to build
+    assert run(args) == 0 and len(calls) == 3  # nothing handed over: the CLI fingerprints anew

@@ -41,13 +41,20 @@ def code_digest() -> str:
 
     Every module, not the renderer's alone: a picture's spec (its cache key) names what it is
     drawn from, not every line of code that draws it, and a game's or the table's own code
-    draws too (the flood board's geometry, Ark & Noah's boards, a manifest's pieces)."""
+    draws too (the flood board's geometry, Ark & Noah's boards, a manifest's pieces).
+
+    Each file enters by its sha256, as :class:`~tts_builder.fingerprint.FileHashes` knows
+    it: a file this process hashed already (the CLI's no-op check hashes the whole package)
+    is not read again while its ``stat`` stands for its bytes."""
+    from .fingerprint import FileHashes
+
+    hashes = FileHashes()  # in memory: takes the digests this process worked out or read
     root = package_folder("tts_builder")
     digest = hashlib.sha256()
     for path in [*sorted(root.rglob("*.py")), *sorted(FONTS_DIR.glob("*.ttf"))]:
         name = path.relative_to(root) if root in path.parents else path.name
         digest.update(f"{name}\n".encode())
-        digest.update(path.read_bytes())
+        digest.update(hashes.digest(path))
     return digest.hexdigest()
 
 
@@ -142,6 +149,24 @@ class ImageSet:
         self._memo, self._shared = kept_pictures(cache)
         self._reads = kept_reads(cache)
         self._local: str | None = None
+        self._checked: Any = None
+
+    @property
+    def checked_sides(self) -> Any:
+        """The layout sides the last build of this folder found valid, and those this one
+        shows (:class:`~tts_builder.render.components.CheckedSides`, kept in the cache by
+        :meth:`finish`)."""
+        if self._checked is None:
+            from .render.components import CheckedSides
+
+            key = self._key({"checked sides": self.folder})  # with the package's code
+            self._checked = CheckedSides(self.cache, key)
+        return self._checked
+
+    def finish(self) -> None:
+        """Keep what a later build reads besides pictures (:attr:`checked_sides`)."""
+        if self._checked is not None:
+            self._checked.save()
 
     @staticmethod
     def _key(spec: Any, part: bool = False) -> str:
@@ -169,7 +194,8 @@ class ImageSet:
         """The picture of ``spec`` (its :meth:`_keys` if known) if this build holds it (or an
         earlier one of this process, while the cache still has it) or the cache has it (as a
         part or an output image), else None."""
-        from .render import decode_part, decode_png
+        from .render import decode_part
+        from .render.png import open_png
 
         whole, part = keys or self._keys(spec)
         img = self._memo.get(part)
@@ -177,7 +203,7 @@ class ImageSet:
             not self._shared or self.cache.holds(part) or self.cache.holds(whole)  # type: ignore[attr-defined]
         ):
             return img
-        for key, decode in ((whole, decode_png), (part, decode_part)):
+        for key, decode in ((whole, open_png), (part, decode_part)):  # pixels when used
             data = self.cache.get(key)
             if data is not None:
                 img = decode(data)
@@ -327,6 +353,7 @@ def build_game(
         build = game(definition.rules_engine).assemble(variant, images, options)
     except FieldError as err:  # e.g. a layout naming an unknown {field}
         raise definition.doc.reraise(err) from None
+    images.finish()
     build.files.update(images.files)
     build.rendered = images.rendered
     build.drawn = images.drawn

@@ -77,14 +77,15 @@ def build(
     """Build GAMES into dist/<game>/ (default: the games in the current folder, if any, else
     every bundled game)."""
     from .build import DEFAULT_OUT, BuildOptions, describe_outputs
-    from .cli_noop import noop_report, unchanged
+    from .cli_noop import handed_hashes, noop_report, unchanged
     from .definition import load_definition, shown_path
     from .fingerprint import HASHES_FILE, FileHashes, manifest
     from .writer import DirCache, tree_matches, write_tree
 
     out = (out_dir or DEFAULT_OUT).resolve()
     cache = DirCache(out / ".cache")
-    hashes = FileHashes(out / ".cache" / HASHES_FILE)
+    stored = out / ".cache" / HASHES_FILE
+    hashes = handed_hashes(stored) or FileHashes(stored)  # the no-op check's, if it just ran
     builds = []
     request = {"out": str(out), "base_url": base_url, "variant": variant}
     chosen_games = _games(games, report.assets)

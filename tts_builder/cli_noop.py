@@ -27,6 +27,19 @@ BUILD_OPTIONS = ("--variant", "--out", "--base-url")
 GROUP_OPTIONS = ("--assets",)
 
 
+#: The file hashes of the last no-op check that found something to build (its cache folder's,
+#: with the code fingerprint it worked out), for the build that follows it in this process
+#: (:func:`handed_hashes`).
+_HANDED: list[FileHashes] = []
+
+
+def handed_hashes(path: Path) -> FileHashes | None:
+    """The file hashes the no-op check just before worked out for the cache file ``path``
+    (taken once: the build it fell through to stats no code file again), else None."""
+    hashes = _HANDED.pop() if _HANDED else None
+    return hashes if hashes is not None and hashes.path == path else None
+
+
 def main() -> None:
     """Console-script entry point: a no-op build answered here, anything else by the CLI."""
     if not answer_noop(sys.argv[1:]):
@@ -143,6 +156,7 @@ def noop_lines(
     out = (out_dir or DEFAULT_OUT).resolve()
     cache = DirCache(out / ".cache")
     hashes = FileHashes(out / ".cache" / HASHES_FILE)
+    _HANDED.clear()
     request = {"out": str(out), "base_url": base_url, "variant": variant}
     lines: list[str] = []
     variants: dict[str, list[str]] = {}
@@ -150,6 +164,7 @@ def noop_lines(
         for game in select_games(games, assets):
             _, current, recorded = unchanged(game, request, assets, out, cache, hashes, False)
             if current is None or recorded is None:
+                _HANDED.append(hashes)  # for the build this falls through to
                 return None
             variants[game] = [variant] if variant else recorded
             lines += noop_report(out, current)

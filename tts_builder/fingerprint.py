@@ -79,6 +79,7 @@ class FileHashes:
         known = self.files.get(key)
         for entry in (known, _SEEN.get(key)):
             if entry is not None and entry[:5] == stat and _settled(stat, int(entry[5])):
+                _SEEN[key] = entry  # read from the file: this process's later uses take it
                 if entry is not known:
                     self.files[key] = entry
                     self.changed = True

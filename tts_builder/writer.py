@@ -104,10 +104,12 @@ def tree_matches(dest: Path, files: Mapping[str, bytes]) -> bool:
     """Whether ``dest`` already holds exactly ``files`` (lets a no-op build skip writing)."""
     if not dest.is_dir():
         return False
-    present = {p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file()}
-    if present != set(files):
+    present = {p.relative_to(dest).as_posix(): p for p in dest.rglob("*") if p.is_file()}
+    if set(present) != set(files):
         return False
-    return all((dest / rel).read_bytes() == data for rel, data in files.items())
+    if any(present[rel].stat().st_size != len(data) for rel, data in files.items()):
+        return False  # a file of another size (most changed pictures): nothing read
+    return all(present[rel].read_bytes() == data for rel, data in files.items())
 
 
 class DirCache(MutableMapping[str, bytes]):

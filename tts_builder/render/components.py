@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from tts_builder.fingerprint import FileHashes
 from tts_builder.render.composite import (
     PREVIEW_BG,
     PreviewPlan,
@@ -75,6 +76,7 @@ class ArtFiles:
         self.root = root
         self._images: dict[str, Image.Image] = {}
         self._digests: dict[str, str] = {}
+        self._hashes = FileHashes()  # in memory: takes what this process hashed already
 
     def __call__(self, src: str) -> Image.Image:
         """The picture ``src`` as RGBA (the layout engine's image loader)."""
@@ -83,10 +85,13 @@ class ArtFiles:
         return self._images[src]
 
     def digest(self, src: str) -> str:
-        """The sha256 of the file's bytes: art enters cache keys by content, not by name."""
+        """The sha256 of the file's bytes: art enters cache keys by content, not by name (as
+        :class:`~tts_builder.fingerprint.FileHashes` knows it: a file this process hashed
+        already, e.g. for the CLI's no-op check, is not read again while its ``stat`` stands
+        for its bytes)."""
         if src not in self._digests:
             path = art_path(self.root, src, "art")
-            self._digests[src] = hashlib.sha256(path.read_bytes()).hexdigest()
+            self._digests[src] = self._hashes.digest(path).hex()
         return self._digests[src]
 
 
@@ -100,26 +105,81 @@ def layout_spec(
     return {"layout": layout, "size": list(size), "fields": dict(fields), "art": digests}
 
 
-#: A side's layout, size and fields (as JSON) -> the art files it shows, for sides already
-#: validated in this process (at most CHECKED_SIDES of them).
-_CHECKED: dict[str, list[str]] = {}
+#: A side's layout, size and fields (as JSON) -> (their sha256, the art files it shows), for
+#: sides already validated in this process (at most CHECKED_SIDES of them).
+_CHECKED: dict[str, tuple[str, list[str]]] = {}
 CHECKED_SIDES = 4096
 
 
+class CheckedSides:
+    """The sides a build of one output folder found valid (by the sha256 of their layout, size
+    and fields as JSON: the art files each shows), kept in the build cache under ``key``
+    (which names the package's code: a change to the validation gives a new key), so a build
+    in a new process validates only the sides the last build of that folder did not show.
+
+    :meth:`get` answers from what the last build kept; :meth:`add` records a side this build
+    shows; :meth:`save` keeps this build's sides (and no more) if they are not those kept."""
+
+    def __init__(self, cache: MutableMapping[str, bytes], key: str) -> None:
+        self.cache = cache
+        self.key = key
+        self.used: dict[str, list[str]] = {}
+        self._kept: dict[str, list[str]] | None = None
+
+    def _read(self) -> dict[str, list[str]]:
+        if self._kept is None:
+            self._kept = {}
+            try:
+                kept = json.loads(self.cache.get(self.key) or b"{}")
+            except ValueError:
+                kept = {}
+            if isinstance(kept, dict):
+                self._kept = {
+                    k: v for k, v in kept.items()
+                    if isinstance(v, list) and all(isinstance(src, str) for src in v)
+                }  # fmt: skip
+        return self._kept
+
+    def get(self, digest: str) -> list[str] | None:
+        """The art files of the side whose sha256 is ``digest``, if the last build found it
+        valid; else None."""
+        return self._read().get(digest)
+
+    def add(self, digest: str, shown: list[str]) -> None:
+        """Record that this build shows the valid side ``digest``, showing ``shown``."""
+        self.used[digest] = shown
+
+    def save(self) -> None:
+        """Keep this build's sides for the next, unless they are what is kept already."""
+        if self.used and self.used != self._read():
+            self.cache[self.key] = json.dumps(self.used, sort_keys=True).encode()
+
+
 def _shown_art(
-    text: str, layout: list[dict], size: tuple[int, int], fields: Fields, where: str
+    text: str,
+    layout: list[dict],
+    size: tuple[int, int],
+    fields: Fields,
+    where: str,
+    checked: CheckedSides | None = None,
 ) -> list[str]:
     """The art files the layout shows (``text``: its layout, size and fields as JSON), the
-    layout validated once per process (an invalid one raises at ``where`` every time)."""
-    shown = _CHECKED.get(text)
-    if shown is None:
-        validate_layout(layout, where, size)
-        resolved = resolve_layout(layout, fields, where)
-        shown = [el["src"] for el in resolved if el["type"] == "image"]
+    layout validated once per process, and not again in a build whose ``checked`` sides hold
+    it (an invalid one raises at ``where`` every time)."""
+    known = _CHECKED.get(text)
+    if known is None:
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        shown = checked.get(digest) if checked is not None else None
+        if shown is None:
+            validate_layout(layout, where, size)
+            resolved = resolve_layout(layout, fields, where)
+            shown = [el["src"] for el in resolved if el["type"] == "image"]
         if len(_CHECKED) >= CHECKED_SIDES:
             _CHECKED.clear()
-        _CHECKED[text] = shown
-    return shown
+        known = _CHECKED[text] = (digest, shown)
+    if checked is not None:
+        checked.add(*known)
+    return known[1]
 
 
 class Sides:
@@ -148,7 +208,9 @@ class Sides:
         if key not in self._specs:
             layout, size = self.components[component][side], self.size(component)
             text = json.dumps([layout, list(size), fields], sort_keys=True, default=str)
-            shown = _shown_art(text, layout, size, fields, f"components.{component}.{side}")
+            where = f"components.{component}.{side}"
+            checked = getattr(self.store, "checked_sides", None)
+            shown = _shown_art(text, layout, size, fields, where, checked)
             digests = json.dumps([self.art.digest(src) for src in shown])
             digest = hashlib.sha256(f"{text}\n{digests}".encode()).hexdigest()
             self._specs[key] = {"side": digest}

@@ -134,6 +134,15 @@ def decode_png(data: bytes) -> Image.Image:
         return img
 
 
+def open_png(data: bytes) -> Image.Image:
+    """The picture of PNG bytes, as :func:`decode_png` gives it, its pixels decoded on first
+    use (Pillow loads an opened picture before reading its pixels): a caller that only asks
+    its size or mode (laying a tile of a drawn picture) inflates nothing."""
+    img = Image.open(io.BytesIO(data), formats=["PNG"])
+    img.info = {}
+    return img
+
+
 def image_digest(img: Image.Image) -> str:
     """SHA-256 (hex) of the mode, size and pixels of ``img``; independent of any encoder."""
     h = hashlib.sha256()
