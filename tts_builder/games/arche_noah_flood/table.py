@@ -124,12 +124,8 @@ def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
 
 def hooks(data: Data, files: ArtFiles) -> TableHooks:
     """Everything the manifest takes from the map and the rules (nothing is drawn here)."""
-    geo, pos, rules = geometry(data), table_positions(data), data["rules"]
-    junior = rules["mode"] == "junior"
+    geo, pos = geometry(data), table_positions(data)
     zx, zy, zz, zw, _zh, zd = pos["ark_zone"]
-    omit = {"symbol-dice"} if not junior else {"cards", "cost-cards"}
-    if junior and rules["junior"]["flood_rolls_per_starting_player"] == 0:
-        omit.add("dice")
     mx, mz = pos["markers"][0]
     return TableHooks(
         pictures=pictures(data, files),
@@ -142,7 +138,6 @@ def hooks(data: Data, files: ArtFiles) -> TableHooks:
             ],
         },
         areas={"ark": ((zx, zy - 1.0, zz), (zw, zd))},
-        omit=frozenset(omit),
     )
 
 
