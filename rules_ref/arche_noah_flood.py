@@ -75,7 +75,7 @@ import heapq
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .common import as_list, colours, seat_players
 from .errors import RuleError
@@ -695,6 +695,11 @@ def _fmt(h: Sequence[int]) -> str:
     return f"({h[0]}, {h[1]})"
 
 
+def _shown(value: Any) -> str:
+    """A hex as ``(row, col)``, anything else as its repr."""
+    return _fmt(value) if _is_hex(value) else repr(value)
+
+
 def _is_hex(value: Any) -> bool:
     return (
         isinstance(value, list | tuple)
@@ -703,85 +708,106 @@ def _is_hex(value: Any) -> bool:
     )
 
 
+class MapProblem(NamedTuple):
+    """One problem of a map: ``where`` is the path in the map of the field it lies in (a row
+    ``terrain[3]``, an edge ``rivers[2]``, a hex ``starts[4]``, a whole list ``stairs``) and
+    ``message`` names the hex (and the animal where one is involved)."""
+
+    where: str
+    message: str
+
+
 def _check_edges(
-    items: Any, name: str, rows: int, cols: int, problems: list[str]
-) -> set[frozenset[Hex]]:
-    edges: set[frozenset[Hex]] = set()
-    for e in items or []:
+    items: Any, name: str, rows: int, cols: int, problems: list[MapProblem]
+) -> dict[frozenset[Hex], int]:
+    """The well-formed edges of the list ``name + "s"``, each with its (first) index there."""
+    edges: dict[frozenset[Hex], int] = {}
+    for i, e in enumerate(items or []):
+        where = f"{name}s[{i}]"
         if not (isinstance(e, list | tuple) and len(e) == 2 and all(_is_hex(h) for h in e)):
-            problems.append(f"{name} edge {e!r} is not a pair of [row, col] hexes")
+            message = f"{name} edge {e!r} is not a pair of [row, col] hexes"
+            problems.append(MapProblem(where, message))
             continue
         a, b = _hex(e[0]), _hex(e[1])
         label = f"{name} edge {_fmt(a)}-{_fmt(b)}"
         if not all(0 <= h[0] < rows and 0 <= h[1] < cols for h in (a, b)):
-            problems.append(f"{label} lies outside the map")
+            problems.append(MapProblem(where, f"{label} lies outside the map"))
         elif b not in neighbours(a[0], a[1], rows, cols):
-            problems.append(f"{label} joins hexes that are not neighbours")
+            problems.append(MapProblem(where, f"{label} joins hexes that are not neighbours"))
         else:
-            edges.add(frozenset((a, b)))
+            edges.setdefault(frozenset((a, b)), i)
     return edges
 
 
-def validate_map(config: Mapping[str, Any], game_map: Mapping[str, Any] | None = None) -> list[str]:
+def validate_map(
+    config: Mapping[str, Any], game_map: Mapping[str, Any] | None = None
+) -> list[MapProblem]:
     """Problems of ``game_map`` (default: ``config["map"]``) under config's rules; [] = fine.
 
-    Each problem names the hex (and the animal where one is involved): ragged rows, unknown
-    terrain letters, bad river edges, fords off the river, stairs off the last row or too few
-    or many, too few / misplaced start hexes, and start hexes from which a species cannot reach
-    the Ark on an empty, unflooded board.
+    Each problem is at its field of the map and names the hex (and the animal where one is
+    involved): ragged rows, unknown terrain letters, bad river edges, fords off the river,
+    stairs off the last row or too few or many, too few / misplaced start hexes, and start hexes
+    from which a species cannot reach the Ark on an empty, unflooded board.
     """
     game_map = config["map"] if game_map is None else game_map
-    problems: list[str] = []
+    problems: list[MapProblem] = []
     terrain = game_map.get("terrain")
     if not terrain or not all(isinstance(row, str) for row in terrain):
-        return ["terrain must be a non-empty list of strings, one per row"]
+        return [MapProblem("terrain", "terrain must be a non-empty list of strings, one per row")]
     rows, cols = len(terrain), len(terrain[0])
     letters = dict(config["terrain"])
     for r, row in enumerate(terrain):
         if len(row) != cols:
-            problems.append(f"row {r} has {len(row)} hexes but row 0 has {cols} (ragged rows)")
+            message = f"row {r} has {len(row)} hexes but row 0 has {cols} (ragged rows)"
+            problems.append(MapProblem(f"terrain[{r}]", message))
         for c, ch in enumerate(row):
             if ch not in letters:
                 known = ", ".join(sorted(letters))
-                problems.append(f"hex {_fmt((r, c))}: unknown terrain letter {ch!r} ({known})")
+                message = f"hex {_fmt((r, c))}: unknown terrain letter {ch!r} ({known})"
+                problems.append(MapProblem(f"terrain[{r}]", message))
     rivers = _check_edges(game_map.get("rivers"), "river", rows, cols, problems)
     fords = _check_edges(game_map.get("fords"), "ford", rows, cols, problems)
     for f in sorted(fords, key=sorted):
         if f not in rivers:
             a, b = sorted(f)
-            problems.append(f"ford {_fmt(a)}-{_fmt(b)} is not on a river edge")
+            message = f"ford {_fmt(a)}-{_fmt(b)} is not on a river edge"
+            problems.append(MapProblem(f"fords[{fords[f]}]", message))
     stairs = game_map.get("stairs") or []
     limits = config["stair_hexes"]
     if not limits["min"] <= len(stairs) <= limits["max"]:
-        problems.append(
-            f"{len(stairs)} stair hexes; the Ark needs {limits['min']} to {limits['max']}"
-        )
-    for s in stairs:
+        message = f"{len(stairs)} stair hexes; the Ark needs {limits['min']} to {limits['max']}"
+        problems.append(MapProblem("stairs", message))
+    for i, s in enumerate(stairs):
         if not _is_hex(s) or list(s) != [rows - 1, s[1]] or not 0 <= s[1] < cols:
-            problems.append(f"stair hex {s!r} is not a hex of the last row (row {rows - 1})")
+            message = f"stair hex {_shown(s)} is not a hex of the last row (row {rows - 1})"
+            problems.append(MapProblem(f"stairs[{i}]", message))
     starts = game_map.get("starts") or []
     minimum = int(config["min_start_hexes"])
     if len(starts) < minimum:
-        problems.append(f"{len(starts)} start hexes; at least {minimum} are needed")
-    good_starts: list[Hex] = []
-    for s in starts:
+        message = f"{len(starts)} start hexes; at least {minimum} are needed"
+        problems.append(MapProblem("starts", message))
+    good_starts: dict[Hex, int] = {}  # each start hex at its index in the list
+    for i, s in enumerate(starts):
+        where = f"starts[{i}]"
         if not _is_hex(s) or not (0 <= s[0] < rows and 0 <= s[1] < cols):
-            problems.append(f"start hex {s!r} lies outside the map")
+            problems.append(MapProblem(where, f"start hex {_shown(s)} lies outside the map"))
         elif 2 * s[0] >= rows:
-            problems.append(f"start hex {_fmt(s)} is not in the upper half of the map")
+            message = f"start hex {_fmt(s)} is not in the upper half of the map"
+            problems.append(MapProblem(where, message))
         elif _hex(s) in good_starts:
-            problems.append(f"start hex {_fmt(s)} is listed twice")
+            problems.append(MapProblem(where, f"start hex {_fmt(s)} is listed twice"))
         else:
-            good_starts.append(_hex(s))
+            good_starts[_hex(s)] = i
     if problems:
         return problems  # reachability needs a well-formed map
     board = _board(game_map)
     rules = _Rules(config)
     for animal in species_names(config):
         dist = _dist_to(rules, board, animal, ARK, frozenset(), frozenset())
-        for s in good_starts:
+        for s, i in good_starts.items():
             if s not in dist:
-                problems.append(f"start hex {_fmt(s)}: {animal} cannot reach the Ark")
+                message = f"start hex {_fmt(s)}: {animal} cannot reach the Ark"
+                problems.append(MapProblem(f"starts[{i}]", message))
     return problems
 
 

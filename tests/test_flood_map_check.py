@@ -22,7 +22,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict]]:
     """The configs validate_map is called with from now on (a fresh memo)."""
     seen: list[dict] = []
 
-    def counted(config: dict) -> list[str]:
+    def counted(config: dict) -> list[F.MapProblem]:
         seen.append(config)
         return F.validate_map(config)
 
@@ -56,5 +56,5 @@ def test_validate_map_reads_neither_mode_nor_distinct_species() -> None:
     config["map"] = {**config["map"], "terrain": list(config["map"]["terrain"])}
     config["map"]["terrain"][3] = "S" * len(config["map"]["terrain"][3])
     problems = F.validate_map(config)
-    assert any("Elephant cannot reach the Ark" in p for p in problems)
+    assert any("Elephant cannot reach the Ark" in p.message for p in problems)
     assert F.validate_map({**config, "mode": "junior", "distinct_species": True}) == problems

@@ -315,38 +315,43 @@ def test_validate_map_rejects_ragged_rows_and_unknown_letters():
     terrain = list(MAP["terrain"])
     terrain[3] = terrain[3][:-1]
     assert any(
-        "row 3" in p and "ragged" in p for p in F.validate_map(CONFIG, bad_map(terrain=terrain))
+        p.where == "terrain[3]" and "row 3" in p.message and "ragged" in p.message
+        for p in F.validate_map(CONFIG, bad_map(terrain=terrain))
     )
     terrain = list(MAP["terrain"])
     terrain[2] = terrain[2][:5] + "X" + terrain[2][6:]
     problems = F.validate_map(CONFIG, bad_map(terrain=terrain))
-    assert problems == ["hex (2, 5): unknown terrain letter 'X' (F, M, P, S)"]
+    assert problems == [("terrain[2]", "hex (2, 5): unknown terrain letter 'X' (F, M, P, S)")]
 
 
 def test_validate_map_rejects_a_ford_off_the_river():
     fords = [*MAP["fords"], [[0, 0], [0, 1]]]
     assert F.validate_map(CONFIG, bad_map(fords=fords)) == [
-        "ford (0, 0)-(0, 1) is not on a river edge"
+        ("fords[6]", "ford (0, 0)-(0, 1) is not on a river edge")
     ]
     rivers = [*MAP["rivers"], [[0, 0], [2, 0]]]
     assert F.validate_map(CONFIG, bad_map(rivers=rivers)) == [
-        "river edge (0, 0)-(2, 0) joins hexes that are not neighbours"
+        ("rivers[24]", "river edge (0, 0)-(2, 0) joins hexes that are not neighbours")
     ]
 
 
 def test_validate_map_rejects_too_few_or_misplaced_start_hexes():
     problems = F.validate_map(CONFIG, bad_map(starts=MAP["starts"][:9]))
-    assert problems == ["9 start hexes; at least 10 are needed"]
+    assert problems == [("starts", "9 start hexes; at least 10 are needed")]
     problems = F.validate_map(CONFIG, bad_map(starts=[*MAP["starts"], [7, 3]]))
-    assert problems == ["start hex (7, 3) is not in the upper half of the map"]
+    assert problems == [("starts[12]", "start hex (7, 3) is not in the upper half of the map")]
+    problems = F.validate_map(CONFIG, bad_map(starts=[*MAP["starts"], [0, 0], MAP["starts"][1]]))
+    assert problems == [("starts[13]", f"start hex {F._fmt(MAP['starts'][1])} is listed twice")]
 
 
 def test_validate_map_rejects_bad_stairs():
     assert F.validate_map(CONFIG, bad_map(stairs=[[9, 1]])) == [
-        "1 stair hexes; the Ark needs 2 to 4"
+        ("stairs", "1 stair hexes; the Ark needs 2 to 4")
     ]
     problems = F.validate_map(CONFIG, bad_map(stairs=[[9, 1], [8, 4]]))
-    assert problems == ["stair hex [8, 4] is not a hex of the last row (row 9)"]
+    assert problems == [("stairs[1]", "stair hex (8, 4) is not a hex of the last row (row 9)")]
+    problems = F.validate_map(CONFIG, bad_map(stairs=[[9, 1], "x"]))
+    assert problems == [("stairs[1]", "stair hex 'x' is not a hex of the last row (row 9)")]
 
 
 def test_validate_map_names_the_start_hex_and_the_animal_that_cannot_reach_the_ark():
@@ -354,18 +359,19 @@ def test_validate_map_names_the_start_hex_and_the_animal_that_cannot_reach_the_a
     for r, c in F.neighbours(2, 1, ROWS, COLS):
         terrain[r][c] = "M"  # a ring of mountains: hippos cannot leave
     problems = F.validate_map(CONFIG, bad_map(terrain=["".join(row) for row in terrain]))
-    assert problems == ["start hex (2, 1): Hippo cannot reach the Ark"]
+    assert problems == [("starts[0]", "start hex (2, 1): Hippo cannot reach the Ark")]
     for r, c in F.neighbours(2, 1, ROWS, COLS):
         terrain[r][c] = "S"  # a ring of swamp: only hippos can leave
     problems = F.validate_map(CONFIG, bad_map(terrain=["".join(row) for row in terrain]))
     assert problems == [
-        f"start hex (2, 1): {animal} cannot reach the Ark"
+        ("starts[0]", f"start hex (2, 1): {animal} cannot reach the Ark")
         for animal in ("Elephant", "Camel", "Giraffe", "Eagle")
     ]
     no_fords = F.validate_map(CONFIG, bad_map(fords=[]))
     assert len(no_fords) == 2 * len(MAP["starts"])
-    assert "start hex (2, 1): Camel cannot reach the Ark" in no_fords
-    assert "start hex (4, 11): Giraffe cannot reach the Ark" in no_fords
+    assert ("starts[0]", "start hex (2, 1): Camel cannot reach the Ark") in no_fords
+    at = f"starts[{MAP['starts'].index([4, 11])}]"
+    assert (at, "start hex (4, 11): Giraffe cannot reach the Ark") in no_fords
 
 
 # --------------------------------------------------------------------------------------------

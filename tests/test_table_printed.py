@@ -10,7 +10,14 @@ import pytest
 
 from tts_builder import geometry as geo
 from tts_builder.save.tables import HAND_PLACEMENTS
-from tts_builder.table.printed import board, board_guid, laid_board, shared_rot_y
+from tts_builder.table.printed import (
+    PrintedPoint,
+    board,
+    board_guid,
+    laid_board,
+    printed_cells,
+    shared_rot_y,
+)
 
 SIZE = (400, 200)  # px
 
@@ -60,6 +67,30 @@ def test_a_picture_measured_in_table_units_has_cells_as_fractions_of_it() -> Non
         "hex A1", (1.0, 2.0, 3.0), "b0a4d1", (0.5, 0.25), (0.05, 0.1), kind="hex"
     )
     assert math.dist(b.at((0.0, 0.0)), b.at((10.0, 10.0))) == pytest.approx(10.0 * math.sqrt(2))
+
+
+@pytest.mark.parametrize("rot_y", [0.0, 90.0, 270.0])
+def test_points_the_script_computes_mean_the_cells_printed_under_them(rot_y: float) -> None:
+    """Each point keeps its own table place and height; its cell is the picture's, so the
+    geometry model maps the point back inside it (on a turned board too)."""
+    b = board([2.0, -3.0], SIZE, 8.0, rot_y)
+    cells = [(50.0, 50.0), (320.5, 140.0)]
+    points = [
+        PrintedPoint(f"spot {k}", "spot", (x, 1.5 + k, z), px, (10.0, 5.0))
+        for k, px in enumerate(cells)
+        for x, z in [b.at(px)]
+    ]
+    found = printed_cells(b, "f00d01", points)
+    assert [p.label for p in found] == ["spot 0", "spot 1"]
+    assert all(p.board == "f00d01" and p.kind == "spot" for p in found)
+    assert [p.at for p in found] == [tuple(pt.at) for pt in points]
+    assert [p.cell_uv for p in found] == [(0.125, 0.25), (320.5 / 400, 0.7)]
+    assert {p.tolerance_uv for p in found} == {(10.0 / 400, 5.0 / 200)}
+    for pos in found:
+        u, v = geo.uv_of_world(b.transform, b.aspect, pos.at)
+        du, dv = pos.tolerance_uv
+        assert abs(u - pos.cell_uv[0]) < du and abs(v - pos.cell_uv[1]) < dv
+    assert printed_cells(b, "f00d01", []) == []
 
 
 def manifest(width: float | None) -> dict:

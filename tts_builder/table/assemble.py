@@ -19,7 +19,7 @@ from ..plugin import TableHooks
 from ..save import objects as obj
 from ..save.tables import PLAYER_COLORS
 from .art import Art
-from .derived import resolved
+from .derived import left_off, resolved
 from .layout import (
     BAG_LIFT,
     CARD_LIFT,
@@ -119,6 +119,7 @@ class _Layer:
         #: the table is laid out for the most players (their own tracks: ``by_players``)
         self.players = int(data["players"]["max"])
         self.hooks = with_tracks(data, key, at_players(hooks or TableHooks(), self.players))
+        self.hooks = replace(self.hooks, omit=self.hooks.omit | left_off(data, key))  # ``when``
         if art is not None:  # the tracks' pictures join the game's
             for name, picture in self.hooks.pictures.items():
                 art.pictures.setdefault(name, picture)

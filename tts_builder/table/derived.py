@@ -7,9 +7,13 @@
   ``times`` times in a row (a number or ``{key: ...}``), with ``fields`` added (each a
   template of the item's fields; an item already holding the field is refused).
   ``roster: <name>`` on a piece uses it like any other roster.
+- A piece's ``when: {key: rules.mode, is: junior}`` lays it only while the value at that key
+  is that value (``not: junior``: only while it is not); ``when: {any: [cond, ...]}`` while one
+  of those holds. A piece left off is not on the table: a setup step cannot deal it.
 
 :func:`resolved` gives the manifest with every such count replaced by its number, and
-:func:`derived_rosters` the rosters; both raise a located FieldError on a bad key.
+:func:`derived_rosters` the rosters, :func:`left_off` the pieces a ``when`` leaves off; each
+raises a located FieldError on a bad key.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import FieldError
-from ..schema import Custom, Int, Map, MappingOf, Str
+from ..schema import Custom, Int, ListOf, Map, MappingOf, Str
 
 KEY = Str(
     pattern=r"[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*",
@@ -73,6 +77,50 @@ def resolved(data: dict[str, Any], key: str = "table") -> dict[str, Any]:
         for i, p in enumerate(manifest["pieces"])
     ]
     return {**manifest, "pieces": pieces}
+
+
+def _check_scalar(value: Any, path: str) -> None:
+    if value is not None and not isinstance(value, str | int | float | bool):
+        raise FieldError(path, f"expected a text, number, true/false or null, got {value!r}")
+
+
+_KEY_IS = Map({"key": KEY, "is": Custom(_check_scalar)}, frozenset())
+_KEY_NOT = Map({"key": KEY, "not": Custom(_check_scalar)}, frozenset())
+
+
+def _check_when(value: Any, path: str) -> None:
+    if isinstance(value, dict) and "any" in value:
+        Map({"any": ListOf(WHEN, 1)}, frozenset()).check(value, path)
+    else:
+        form = _KEY_NOT if isinstance(value, dict) and "not" in value else _KEY_IS
+        form.check(value, path)
+
+
+#: A piece's ``when``: ``{key: K, is: V}``, ``{key: K, not: V}`` or ``{any: [when, ...]}``.
+WHEN = Custom(_check_when)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values of the same kind (``0`` is not ``false``)."""
+    return isinstance(a, bool) == isinstance(b, bool) and a == b
+
+
+def holds(when: dict[str, Any], data: dict[str, Any], path: str) -> bool:
+    """Whether a :data:`WHEN` condition holds in the definition ``data`` (FieldError at
+    ``path``'s ``key`` if the definition has no such key: every one of ``any``'s is read)."""
+    if "any" in when:
+        return any([holds(w, data, f"{path}.any[{i}]") for i, w in enumerate(when["any"])])
+    found = key_value(data, when["key"], f"{path}.key")
+    return _same(found, when["is"]) if "is" in when else not _same(found, when["not"])
+
+
+def left_off(data: dict[str, Any], key: str = "table") -> frozenset[str]:
+    """The ids of the manifest ``data[key]``'s pieces whose ``when`` does not hold."""
+    return frozenset(
+        p["id"]
+        for i, p in enumerate(data[key]["pieces"])
+        if "when" in p and not holds(p["when"], data, f"{key}.pieces[{i}].when")
+    )
 
 
 #: A manifest's ``rosters`` entry: a roster made from a list of the definition.

@@ -9,13 +9,14 @@ position computed here is the one the save checker maps back onto the picture
 (:class:`~tts_builder.geometry.ScriptPosition` with the cell's ``cell_uv`` and tolerance).
 :func:`laid_board` gives the Board of a manifest's ``board`` piece (``table.pieces``) where
 :func:`~tts_builder.table.lay_table` lays it: at its table point, upright for the first seat;
-:func:`board_guid` finds a board in a save (as Setup left it: a board it moved lies elsewhere),
-so positions can name the object they are printed on.
+:func:`printed_cells` gives the script positions of points the script computes itself, each
+meaning the cell printed under it; :func:`board_guid` finds a board in a save (as Setup left it:
+a board it moved lies elsewhere), so positions can name the object they are printed on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .. import geometry as geo
@@ -63,6 +64,30 @@ class Board(NamedTuple):
         w, h = self.size
         uv, tolerance = (px[0] / w, px[1] / h), (half[0] / w, half[1] / h)
         return geo.ScriptPosition(label, (float(x), y, float(z)), guid, uv, tolerance, kind=kind)
+
+
+class PrintedPoint(NamedTuple):
+    """A point the script uses and the cell printed under it: its ``label`` and ``kind``, its
+    table ``at`` (x, y, z) as the script computes it, the cell's ``centre`` and ``half`` size
+    (each way) in the board picture's pixels (or its own unit)."""
+
+    label: str
+    kind: str
+    at: Sequence[float]
+    centre: Pixel
+    half: Pixel
+
+
+def printed_cells(
+    printed: Board, guid: str, points: Iterable[PrintedPoint]
+) -> list[geo.ScriptPosition]:
+    """A script position at each of ``points`` (at its own ``at``) on the board ``printed``
+    (object ``guid``), each meaning the cell printed under it: the save checker maps the point
+    back onto the picture and expects it inside that cell."""
+    return [
+        printed.cell(p.label, guid, p.centre, p.half, p.kind, p.at[1], (p.at[0], p.at[2]))
+        for p in points
+    ]
 
 
 def board(centre: Sequence[float], size: tuple[float, float], width: float, rot_y: float) -> Board:

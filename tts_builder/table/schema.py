@@ -9,7 +9,7 @@ what the Setup button deals or hands out to each seated player, by player count.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import FieldError
@@ -19,7 +19,7 @@ from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
 from .columns import COLUMNS, check_columns
-from .derived import ROSTERS, derived_rosters, number_or_key, resolved
+from .derived import ROSTERS, WHEN, derived_rosters, left_off, number_or_key, resolved
 from .snaps import at_players
 from .track import TRACK, check_track
 
@@ -112,6 +112,7 @@ PIECE = Map(
         "copies": Int(1, 20),
         "each": Custom(lambda v, p: _each(v, p)),
         "count": number_or_key(1, 200),  # or {key: rules.dice.count}: .derived
+        "when": WHEN,  # laid only while a definition key holds a value: .derived
         "at": POSITION,
         "width": Num(),
         "size": Point(2),
@@ -141,7 +142,7 @@ PIECE = Map(
     frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
                "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
                "locked", "face_up", "back", "shape", "tint", "order", "step", "track",
-               "columns"}),
+               "columns", "when"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -362,6 +363,7 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     manifest = resolved(data, path)  # counts read from definition keys
     low, high = data["players"]["min"], data["players"]["max"]
     hooks = at_players(hooks or TableHooks(), high)  # the table laid for the most players
+    hooks = replace(hooks, omit=hooks.omit | left_off(data, path))  # and each piece's ``when``
     components = data.get("components", {})
     rosters = rosters_of(data, hooks, path)
     for name in manifest.get("rosters", {}):
@@ -600,7 +602,7 @@ def _check_pixels(name: str, path: str, known: _Known) -> None:
         )
 
 
-#: Keys each kind takes beyond id, kind, at, name, tags and notes.
+#: Keys each kind takes beyond id, kind, at, name, tags, notes and when.
 _KEYS: dict[str, frozenset[str]] = {
     "deck": frozenset({"component", "roster", "copies", "each", "face_up", "contents"}),
     "card": frozenset({"component", "face_up", "locked"}),

@@ -7,7 +7,7 @@ board from ``map`` (:mod:`tts_builder.render.hexmap`), the cost card from ``rule
 the dice from the rules' faces, and computes the points on the board (hex centres, start hexes,
 the flood track, the Ark), so pieces, snap points, flood tiles and the Ark zone line up with
 the printed hexes. Variants (``junior``, ``distinct-species``) overlay ``rules``; the pieces
-the junior rules do not use are left off (``TableHooks.omit``).
+the junior rules do not use are left off (each such piece's ``when`` in the manifest).
 
 The parts: :mod:`.schema` (the definition keys: ``schema.yaml`` beside it, in the vocabulary of
 :mod:`tts_builder.schema_yaml`; terrain names, the rule config), :mod:`.checks`

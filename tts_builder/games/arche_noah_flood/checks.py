@@ -4,11 +4,10 @@ schema's references (costs, fliers) through :mod:`tts_builder.schema_yaml`."""
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from pathlib import Path
 
-from rules_ref.arche_noah_flood import config_from_definition, validate_map
+from rules_ref.arche_noah_flood import MapProblem, config_from_definition, validate_map
 
 from ...errors import FieldError
 from ...gamekit.checks import check_art_files
@@ -22,38 +21,17 @@ from .schema import SCHEMA, terrains
 from .table import hooks, piece_count
 
 
-def _located(problem: str, game_map: Data) -> FieldError:
-    """A problem of rules_ref's ``validate_map`` at the field it names: the row of a hex, the
-    edge, stair or start hex listed (each hex written ``(row, col)``)."""
-    problem = re.sub(r"\[(\d+), (\d+)\]", r"(\1, \2)", problem)
-    hexes = [(int(r), int(c)) for r, c in re.findall(r"\((\d+), (\d+)\)", problem)]
-    if row := re.match(r"row (\d+) ", problem):
-        return FieldError(f"map.terrain[{row[1]}]", problem)
-    if "terrain letter" in problem:
-        return FieldError(f"map.terrain[{hexes[0][0]}]", problem)
-    named = re.search(r"\b(river|ford|stair|start)", problem)
-    key = named[1] if named else ""
-    if not key or not hexes:
-        return FieldError(f"map.{key}s" if key else "map", problem)
-    listed = [
-        [tuple(h) for h in e] if key in ("river", "ford") else [tuple(e)]
-        for e in game_map[f"{key}s"]
-    ]
-    found = [i for i, e in enumerate(listed) if set(e) == set(hexes[: len(e)])]
-    return FieldError(f"map.{key}s[{found[-1] if 'twice' in problem else found[0]}]", problem)
-
-
 def _check_map(data: Data) -> None:
     """The map's own rules (issue 3 part 1: rules_ref's validate_map), each error at the
     field naming the hex or edge (that the track of start hexes holds every piece is the
     manifest's check)."""
     config = {**config_from_definition(data), "mode": None, "distinct_species": None}
     for problem in _map_problems(json.dumps(config, sort_keys=True)):
-        raise _located(problem, data["map"])
+        raise FieldError(f"map.{problem.where}", problem.message)
 
 
 @lru_cache(maxsize=8)
-def _map_problems(config: str) -> tuple[str, ...]:
+def _map_problems(config: str) -> tuple[MapProblem, ...]:
     """validate_map of a config as JSON, once per config: it checks under the standard rules,
     so the variants that change only mode or distinct_species share one check."""
     return tuple(validate_map(json.loads(config)))

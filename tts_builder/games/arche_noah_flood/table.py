@@ -25,7 +25,8 @@ from ...render.hexmap import (
 )
 from ...table import layout
 from ...table.art import die_picture, layout_picture
-from ...table.printed import board, shared_rot_y
+from ...table.printed import PrintedPoint as Point
+from ...table.printed import board, printed_cells, shared_rot_y
 from .cost_card import cost_card_layout
 
 BOARD_THICKNESS = 0.2
@@ -123,12 +124,8 @@ def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
 
 def hooks(data: Data, files: ArtFiles) -> TableHooks:
     """Everything the manifest takes from the map and the rules (nothing is drawn here)."""
-    geo, pos, rules = geometry(data), table_positions(data), data["rules"]
-    junior = rules["mode"] == "junior"
+    geo, pos = geometry(data), table_positions(data)
     zx, zy, zz, zw, _zh, zd = pos["ark_zone"]
-    omit = {"symbol-dice"} if not junior else {"cards", "cost-cards"}
-    if junior and rules["junior"]["flood_rolls_per_starting_player"] == 0:
-        omit.add("dice")
     mx, mz = pos["markers"][0]
     return TableHooks(
         pictures=pictures(data, files),
@@ -141,7 +138,6 @@ def hooks(data: Data, files: ArtFiles) -> TableHooks:
             ],
         },
         areas={"ark": ((zx, zy - 1.0, zz), (zw, zd))},
-        omit=frozenset(omit),
     )
 
 
@@ -152,27 +148,24 @@ def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
     geo, pos, script = geometry(data), table_positions(data), data["table"]["script"]
     cells = [divmod(n, geo.cols) for n in range(geo.rows * geo.cols)]
     inside = 0.8 * (geo.hex_width / 2)  # inside the hex's inscribed circle
-    hexes = [
-        (f"hex {hex_name(r, c)}", (x, pos["piece_y"], z), hex_units(geo, r, c), (inside, inside))
+    y, half = pos["piece_y"], (inside, inside)
+    points = [
+        Point(f"hex {hex_name(r, c)}", "hex", (x, y, z), hex_units(geo, r, c), half)
         for (r, c), (x, z) in zip(cells, pos["hexes"], strict=True)
     ]
-    marks = [
-        (
-            f"flood mark {n}",
-            (x, pos["marker_y"], z),
-            marker_units(geo, *divmod(n, geo.cols)),
-            (0.2, 0.2),
-        )
+    y, half = pos["marker_y"], (0.2, 0.2)
+    points += [
+        Point(f"flood mark {n}", "mark", (x, y, z), marker_units(geo, *divmod(n, geo.cols)), half)
         for n, (x, z) in enumerate(pos["markers"])
     ]
     x0, y0, x1, y1 = ark_box(geo)
     ark = ((x0 + x1) / 2, (y0 + y1) / 2), ((x1 - x0) / 2, (y1 - y0) / 2)
-    berths = [(f"Ark berth {n + 1}", tuple(at), *ark) for n, at in enumerate(pos["ark_slots"])]
+    points += [
+        Point(f"Ark berth {n + 1}", "ark", at, *ark) for n, at in enumerate(pos["ark_slots"])
+    ]
     # the board picture measured in table units (its side): a cell's centre and half size in
     # those units from the picture's top-left corner, each point where the geometry put it
     printed = board(geo.centre, (geo.side, geo.side), geo.side, shared_rot_y(data["table"]))
-    return [
-        printed.cell(label, board_guid, centre, half, kind, at[1], (at[0], at[2]))
-        for kind, found in (("hex", hexes), ("mark", marks), ("ark", berths))
-        for label, at, centre, half in found
-    ] + layout.card_spots(data["table"], script["positions"], script["seats"])
+    return printed_cells(printed, board_guid, points) + layout.card_spots(
+        data["table"], script["positions"], script["seats"]
+    )
