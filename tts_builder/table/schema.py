@@ -173,6 +173,7 @@ MANIFEST = Map(
             )
         ),
         "seat_fields": ID,
+        "thumbnail": ListOf(Str(), 1, 12),  # the faces the thumbnail fans, by label: .preview
         "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
         # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
@@ -193,7 +194,7 @@ MANIFEST = Map(
         ),
     },
     frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
-    | {"rosters"},
+    | {"rosters", "thumbnail"},
 )
 
 

@@ -8,8 +8,8 @@ The parts: ``schema`` and ``checks`` (the definition), ``rules`` and ``tiles`` (
 action texts, the animal tiles), ``table`` and ``positions`` (the geometry: the boards, the Ark
 of each player count, the script's positions and the printed cells they mean), ``drawing`` (the
 Ark's grid and the boards as layouts drawn from the rule numbers), ``boards`` (those pictures
-and what the table manifest lays with them), ``art`` (thumbnail and preview) and ``assemble``
-(the build).
+and what the table manifest lays with them) and ``assemble`` (the build; the thumbnail and
+preview are the table's, ``table.preview``).
 The generic parts are :mod:`tts_builder.table`'s: the manifest, seat areas (``table.areas``),
 printed boards (``table.printed``) and what a script knows of a bag's tiles
 (``table.contents``).
