@@ -95,7 +95,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
             "bonus-values": [{"value": v} for v in values],
             "seat-pieces": seat_pieces,
             **{kind: [{}] * n for kind, n in counts.items()},  # a bag's pieces, one per entry
-            **{f"{sex}-animals": bag_roster(tiles, sex, data["tile_colors"]) for sex in sexes},
+            **{f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
         },
         omit=omit | {f"{kind}-supply" for kind in ("food", "pitch") if counts[kind] == 0},
     )
