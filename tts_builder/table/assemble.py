@@ -33,7 +33,7 @@ from .layout import (
     spot_for_seat,
     spots,
 )
-from .printed import track_cells
+from .printed import track_cells, track_seats
 from .schema import (
     BAG_ORDERS,
     SHAPES,
@@ -44,7 +44,7 @@ from .schema import (
     step_count,
 )
 from .snaps import at_players, snap_points
-from .track import seat_places, track_picture, track_pieces
+from .track import track_picture, track_pieces
 
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
@@ -632,9 +632,8 @@ def with_tracks(data: dict[str, Any], key: str, hooks: TableHooks) -> TableHooks
         top = round(geo.TABLE_TOP_Y + float(piece.get("thickness", THICKNESS)), 4)
         cells = track_cells(data, piece["id"], key)
         tracks[piece["id"]] = [(x, top, z) for x, z in cells]
-        colours = seat_colors(data[key]) if "seats" in piece["track"] else []
-        places = seat_places(len(colours), float(piece["track"].get("seats", 0.0)))
-        for colour, (dx, dz) in zip(colours, places, strict=True):
+        places = track_seats(data, piece["id"], key)
+        for colour, (dx, dz) in zip(seat_colors(data[key]), places, strict=False):
             seat = (round(cells[0][0] + dx, 4), top, round(cells[0][1] + dz, 4))
             tracks[f"{piece['id']}:{colour}"] = [seat]
     return replace(hooks, pictures=pictures, tracks=tracks)
