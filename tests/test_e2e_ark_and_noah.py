@@ -1088,7 +1088,7 @@ def test_the_table_after_setup_passes_the_geometry_checks(
     game = Game(built, n)
     state = game.table.save_state()
     hooks = table_hooks(game.data, game.data, game.config)
-    state["SnapPoints"] = snap_points(game.data["table"], hooks, n)  # the Ark's of n players
+    state["SnapPoints"] = snap_points(game.data, hooks, n)  # the Ark's of n players
     positions = positions_on(state, game.data, game.config, n)
     assert len(positions) > 100
     assert check_geometry(state, image_size_from_files(built.files), positions) == []

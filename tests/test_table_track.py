@@ -21,7 +21,7 @@ from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.errors import FieldError
 from tts_builder.plugin import TableHooks
 from tts_builder.save import GuidAllocator
-from tts_builder.table import MANIFEST, Art, check_manifest, lay_table
+from tts_builder.table import MANIFEST, Art, check_manifest, lay_table, snap_points
 from tts_builder.table.assemble import THICKNESS
 from tts_builder.table.printed import laid_track, track_cells, track_positions, track_seats
 from tts_builder.table.track import TRACK, Track, cell_count, seat_places, track_layout
@@ -381,3 +381,5 @@ def test_snap_points_may_lie_on_every_cell_of_a_track() -> None:
     ]
     assert {s["Position"]["y"] for s in table.snap_points} == {round(geo.TABLE_TOP_Y + 0.3, 4)}
     assert all(s["Tags"] == ["Round"] for s in table.snap_points)
+    # called directly (as a script's per-count snap points are), it sees the track's cells too
+    assert snap_points(data, TableHooks(), 3) == table.snap_points

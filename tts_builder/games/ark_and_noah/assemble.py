@@ -84,7 +84,7 @@ def _ark_context(
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
-        "snaps": lua_snap_points(snap_points(data["table"], hooks, n)),  # Setup sets its count's
+        "snaps": lua_snap_points(snap_points(data, hooks, n)),  # Setup sets its count's
     }
 
 
