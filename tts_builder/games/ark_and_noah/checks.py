@@ -14,19 +14,25 @@ from ...json_types import Data
 from ...table import check_manifest
 from ...table.areas import check_area_slots
 from .boards import table_hooks
-from .rules import rules_config
+from .rules import action_texts, rules_config
 from .schema import SCHEMA
 
 
 def check(data: Data, root: Path) -> None:
     """Cross-field checks: the schema's references (unique names, a picture for every tile,
     every player count's rows), the rules' setup at each player count (rules_ref's
-    ``setup_problems``: first-round spaces, supplies, draws), art files, seats (a variant's
-    merged data is checked too, by the definition's loading)."""
+    ``setup_problems``: first-round spaces, supplies, draws), the actions' words, art files,
+    seats (a variant's merged data is checked too, by the definition's loading)."""
     SCHEMA.check_references(data)
     config = rules_config(data)
     for problem in setup_problems(config):
         raise FieldError(f"rules.{problem.where}", problem.message)
+    for variant in (None, *data.get("variants", {})):  # the board prints every variant's side
+        try:
+            action_texts(rules_config(data, variant))  # the words print rule numbers it has
+        except FieldError as err:
+            where = f"variants.{variant}.{err.field}" if variant else err.field
+            raise FieldError(where, err.detail) from None
     check_art_files(root, ((f"art.{shown}", str(rel)) for shown, rel in data["art"].items()))
     high = data["players"]["max"]
     seats, table = data["table"]["seats"][:high], data["table"]["type"]
