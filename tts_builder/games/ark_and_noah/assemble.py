@@ -13,9 +13,10 @@ from ...table import Art, Table, script_context, snap_points, thickness_by_kind
 from ...table.areas import script_seat
 from ...table.contents import bag_entries
 from ...table.game import build_table_game
+from ...table.grid_table import section_guids, section_keys, with_grids
 from . import table as tab
 from .art import preview, thumbnail
-from .boards import section_keys, table_hooks
+from .boards import table_hooks
 from .positions import drawn_positions, positions_on
 from .rules import rules_config
 from .tiles import tile_list
@@ -68,7 +69,7 @@ def _ark_context(
     goes (the others leave the table) and the table's snap points (the manifest's)."""
     points = tab.table_points(data, config, n)
     plan = points["plan"]
-    keys = section_keys(plan.layout)
+    keys = section_keys(plan.layout, "middle")
     placed = [
         {
             "guid": sections[key],
@@ -83,7 +84,8 @@ def _ark_context(
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
-        "snaps": lua_snap_points(snap_points(data["table"], hooks, n)),  # Setup sets its count's
+        # Setup sets its count's snap points (the manifest's, at its grid's points of n players)
+        "snaps": lua_snap_points(snap_points(data["table"], with_grids(data, "table", hooks), n)),
     }
 
 
@@ -95,9 +97,8 @@ def _drawn(data: Data) -> list[list[float]]:
 def _sections(data: Data, config: Data, laid: Table) -> dict[str, str]:
     """Each Ark section's GUID by its key (``section_keys``) in the Ark of the most players."""
     layout = tab.ark_plan(data, config, data["players"]["max"]).layout
-    guids_of = {kind: iter(laid.guids.get(f"ark-{kind}", [])) for kind in layout}
-    keys = section_keys(layout)
-    return {key: next(guids_of[kind]) for key, kind in zip(keys, layout, strict=True)}
+    guids = section_guids(data["table"], "ark", layout, laid.guids)
+    return dict(zip(section_keys(layout, "middle"), guids, strict=True))
 
 
 #: What the script knows of each animal tile (``tiles``: GUID -> these fields).
