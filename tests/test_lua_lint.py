@@ -42,7 +42,7 @@ CASES = [
     ("modulo", "x = a % (b + 1)"),
     ("tonumber-base", "x = tonumber(s, 16)"),
     ("format-s", "x = string.format('%s!', name)"),
-    ("format-s", "x = string.format(\"%5d %-10s\", a, b)"),
+    ("format-s", 'x = string.format("%5d %-10s", a, b)'),
     ("format-s", "x = ('%s'):format(a)"),
     ("tts-deprecated", "function onObjectEnterScriptingZone(z, o) end"),
     ("tts-deprecated", "function onObjectLeaveScriptingZone(z, o) end"),
@@ -99,15 +99,20 @@ def test_rule_fires_on_code(rule: str, code: str) -> None:
 @pytest.mark.parametrize(("rule", "code"), CASES)
 def test_rule_is_silent_inside_strings_and_comments(rule: str, code: str) -> None:
     quoted = code.replace("\\", "\\\\").replace('"', '\\"')
-    source = "\n".join([
-        f"-- {code}",
-        f"--[[ {code}\n{code} ]]",
-        f"--[==[ {code} ]] {code} ]==]",
-        f'local s1 = "{quoted}"',
-        f"local s2 = [[{code}\n{code}]]",
-        f"local s3 = [=[ ]] {code} ]=]",
-        "local s4 = 'it\\'s' -- " + code,
-    ]) + "\n"
+    source = (
+        "\n".join(
+            [
+                f"-- {code}",
+                f"--[[ {code}\n{code} ]]",
+                f"--[==[ {code} ]] {code} ]==]",
+                f'local s1 = "{quoted}"',
+                f"local s2 = [[{code}\n{code}]]",
+                f"local s3 = [=[ ]] {code} ]=]",
+                "local s4 = 'it\\'s' -- " + code,
+            ]
+        )
+        + "\n"
+    )
     assert lint(source, "quiet") == []
 
 
@@ -200,3 +205,20 @@ def test_constructor_nil_is_found_past_nested_brackets_only_at_its_own_depth() -
 def test_a_letter_outside_ascii_is_a_syntax_hit_not_a_crash() -> None:
     hits = lint("local x = 1\nlocal é = 2\n", "c")
     assert [(h.line, h.rule) for h in hits] == [(2, "syntax")]
+
+
+@pytest.mark.parametrize(
+    ("code", "rules"),
+    [
+        ("table.sort(f(t, 1))", ["sort-no-comparator"]),  # a comma inside a nested call
+        ("table.sort({t, 1})", ["sort-no-comparator"]),
+        ("table.sort(t, cmp)", []),
+        ("error(f('x', 2))", []),
+        ("error(('x'):rep(2), 2)", ["error-level"]),
+        ("x = string.gsub(f(s, 1), 'a-', '')", ["lazy-pattern"]),  # the second argument's
+        ("x = string.gsub(s, f('a-', 1))", []),  # a lazy text inside the second argument
+    ],
+)
+def test_a_calls_arguments_are_counted_outside_nested_brackets(code: str, rules: list[str]) -> None:
+    source = "local t, s, f, cmp = {}, 's', nil, nil\n" + code + "\n"
+    assert [h.rule for h in lint(source, "snippet") if h.rule != "syntax"] == rules

@@ -28,8 +28,10 @@ from tts_builder.table.grid import GRID, Grid, grid_elements, pictures_layout
 from tts_builder.table.grid_table import (
     grid_plan,
     grid_positions,
+    keyed_sections,
     section_guids,
     section_keys,
+    section_moves,
     with_grids,
 )
 from tts_builder.table.printed import board_guid
@@ -267,8 +269,8 @@ def test_pieces_and_snap_points_lie_on_the_spots_at_the_boards_top(laid: Any) ->
     assert fences[0]["Position"]["y"] == round(geo.TABLE_TOP_Y + 0.3, 4)  # its thickest board
     assert {s["Rotation"]["y"] % 180 for s in fences} == {0.0, 90.0}  # turned along the edge
     # a script that lays out the table for fewer players sets that count's snap points
-    hooks = with_grids(data, "table", _no_hooks())
-    two = snap_points(data["table"], hooks, 2)
+    assert snap_points(data, _no_hooks(), 3) == table.snap_points  # called directly
+    two = snap_points(data, _no_hooks(), 2)
     assert len([s for s in two if s.get("Tags") == ["Fence"]]) == 3 * 6 + 2 * 7
     assert len(two) == 64 + 3 * 6 + 2 * 7 + 2 * 2 + 2 * 6
 
@@ -289,6 +291,11 @@ def test_the_script_positions_land_on_their_printed_spots(laid: Any) -> None:
     plan = grid_plan(data, "farm", 2)
     guids = section_guids(data["table"], "farm", ["left", "mid", "right"], table.guids)
     assert guids == [table.guids[p][0] for p in ("farm-left", "farm-mid", "farm-right")]
+    keyed = keyed_sections(data, "farm", table.guids)
+    assert keyed == dict(zip(("left", "mid:1", "right"), guids, strict=True))
+    placed, removed = section_moves(data, "farm", plan, keyed)
+    assert [p["guid"] for p in placed] == [guids[0], guids[2]] and removed == [guids[1]]
+    assert [p["pos"]["x"] for p in placed] == [b.transform.pos[0] for _k, b in plan.sections]
     moved = {guids[0]: plan.sections[0][1], guids[2]: plan.sections[1][1]}
     save["ObjectStates"] = [
         {**o, "Transform": moved[o["GUID"]].transform.as_save()} if o["GUID"] in moved else o
@@ -346,6 +353,10 @@ def _farm(d: dict[str, Any]) -> dict[str, Any]:
         (
             lambda d: _farm(d)["sections"].update(kinds=["left", "cells", "right"]),
             r"grids\.farm\.sections\.kinds\[1\]: 'cells' names the grid's spots",
+        ),
+        (
+            lambda d: _farm(d)["sections"].update(kinds=["left", "mid", "left"]),
+            r"grids\.farm\.sections\.kinds\[2\]: 'left' is listed twice",
         ),
         (
             lambda d: d["rules"]["board"]["sections"].pop(0),
@@ -409,5 +420,4 @@ def test_the_tutorials_grid_example_is_a_valid_grid() -> None:
     data["table"]["snap_points"] = manifest["snap_points"]
     MANIFEST.check(data["table"], "table")
     check_manifest(data)
-    hooks = with_grids(data, "table", _no_hooks())
-    assert len(snap_points(data["table"], hooks, 3)) == 64
+    assert len(snap_points(data, _no_hooks(), 3)) == 64

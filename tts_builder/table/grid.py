@@ -66,7 +66,8 @@ DEFAULT_NAMES = {"cells": "cell", "edges": "edge", "hull": "hull point"}
 
 
 def _elements(value: Any, path: str) -> None:
-    """Layout elements, each with an ``at`` (a frame: :data:`FRAMES`) and maybe a ``split``."""
+    """Layout elements, each with an ``at`` (a frame: :data:`FRAMES`), maybe a ``split`` and
+    (at ``cell``) a ``parity``."""
     ListOf(Custom(lambda v, p: None), 1).check(value, path)
     for i, element in enumerate(value):
         where = f"{path}[{i}]"

@@ -41,6 +41,7 @@ from .grid import (
     section_width,
     whole,
 )
+from .layout import THICKNESS
 from .printed import Board, board, shared_rot_y
 
 Point = tuple[float, ...]
@@ -114,8 +115,6 @@ def _on_sections(manifest: Mapping[str, Any], grid: str, kinds: list[str]) -> li
 
 def board_top(manifest: Mapping[str, Any], grid: str) -> float:
     """The height of the grid's boards' top (the thickest piece laid on its sections)."""
-    from .assemble import THICKNESS
-
     spec = manifest["grids"][grid]
     pieces = _on_sections(manifest, grid, kinds_of(spec) or [""])
     thickness = max((float(p.get("thickness", THICKNESS)) for p in pieces), default=THICKNESS)
@@ -162,9 +161,11 @@ def with_grids(data: Mapping[str, Any], key: str, hooks: TableHooks) -> TableHoo
     for grid, spec in manifest["grids"].items():
         kinds = kinds_of(spec) or [""]
         for i, kind in enumerate(kinds):
+            where = f"{key}.grids.{grid}.sections.kinds[{i}]"
             if kind in SPOT_SETS:
-                where = f"{key}.grids.{grid}.sections.kinds[{i}]"
                 raise FieldError(where, f"{kind!r} names the grid's spots: name it otherwise")
+            if kind in kinds[:i]:
+                raise FieldError(where, f"{kind!r} is listed twice: each kind is its own picture")
         pictures |= grid_pictures(data, grid, key)
         most = grid_plan(data, grid, high, key)
         for kind in kinds:
@@ -199,6 +200,46 @@ def section_guids(
         laid.setdefault(piece["at"]["track"], []).extend(guids.get(piece["id"], []))
     taken = {name: iter(found) for name, found in laid.items()}
     return [next(taken[piece_name(grid, kind)]) for kind in layout]
+
+
+def keyed_sections(
+    data: Mapping[str, Any], grid: str, guids: Mapping[str, list[str]], key: str = "table"
+) -> dict[str, str]:
+    """Each section object's GUID by its key (:func:`section_keys`) on the table of the most
+    players (``guids``: the laid table's, by piece id), in layout order."""
+    spec, path = _spec(data, grid, key)
+    layout = layout_for(spec, dict(data), int(data["players"]["max"]), path)
+    found = section_guids(data[key], grid, layout, guids)
+    return dict(zip(section_keys(layout, _middle(spec)), found, strict=True))
+
+
+def section_moves(
+    data: Mapping[str, Any],
+    grid: str,
+    plan: GridPlan,
+    sections: Mapping[str, str],
+    key: str = "table",
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """What a script that lays the table out for ``plan``'s player count does with the
+    sections of the most players' (``sections``: :func:`keyed_sections`): where it moves each
+    of ``plan``'s (``{guid, pos, rot}``, pos and rot ``{x, y, z}``, in layout order), and the
+    GUIDs of those it takes off the table."""
+    keys = section_keys(plan.layout, _middle(_spec(data, grid, key)[0]))
+    placed = [
+        {
+            "guid": sections[name],
+            "pos": dict(zip("xyz", b.transform.pos, strict=True)),
+            "rot": dict(zip("xyz", b.transform.rot, strict=True)),
+        }
+        for name, (_kind, b) in zip(keys, plan.sections, strict=True)
+    ]
+    return placed, [guid for name, guid in sections.items() if name not in keys]
+
+
+def _middle(spec: Mapping[str, Any]) -> str:
+    """The middle section kind ("" for a board in one piece)."""
+    kinds = kinds_of(dict(spec))
+    return kinds[1] if kinds else ""
 
 
 def grid_positions(

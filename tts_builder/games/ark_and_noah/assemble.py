@@ -13,7 +13,8 @@ from ...table import Art, Table, script_context, snap_points, thickness_by_kind
 from ...table.areas import script_seat
 from ...table.contents import bag_entries
 from ...table.game import build_table_game
-from ...table.grid_table import section_guids, section_keys, with_grids
+from ...table.grid_table import keyed_sections, section_moves
+from ...table.printed import track_seats
 from . import table as tab
 from .art import preview, thumbnail
 from .boards import table_hooks
@@ -69,23 +70,14 @@ def _ark_context(
     goes (the others leave the table) and the table's snap points (the manifest's)."""
     points = tab.table_points(data, config, n)
     plan = points["plan"]
-    keys = section_keys(plan.layout, "middle")
-    placed = [
-        {
-            "guid": sections[key],
-            "pos": dict(zip("xyz", b.transform.pos, strict=True)),
-            "rot": dict(zip("xyz", b.transform.rot, strict=True)),
-        }
-        for key, (_kind, b) in zip(keys, plan.sections, strict=True)
-    ]
+    placed, removed = section_moves(data, "ark", plan, sections)
     return {
         **{key: points[key] for key in ("rows", "cols", "edges", "pitch", "squares")},
         "hull": hull_edges(plan.rows, plan.cols),  # the rules' own hull, canonical order
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
-        "removed": [guid for key, guid in sections.items() if key not in keys],
-        # Setup sets its count's snap points (the manifest's, at its grid's points of n players)
-        "snaps": lua_snap_points(snap_points(data["table"], with_grids(data, "table", hooks), n)),
+        "removed": removed,
+        "snaps": lua_snap_points(snap_points(data, hooks, n)),  # Setup sets its count's
     }
 
 
@@ -95,10 +87,9 @@ def _drawn(data: Data) -> list[list[float]]:
 
 
 def _sections(data: Data, config: Data, laid: Table) -> dict[str, str]:
-    """Each Ark section's GUID by its key (``section_keys``) in the Ark of the most players."""
-    layout = tab.ark_plan(data, config, data["players"]["max"]).layout
-    guids = section_guids(data["table"], "ark", layout, laid.guids)
-    return dict(zip(section_keys(layout, "middle"), guids, strict=True))
+    """Each Ark section's GUID by its key (``bow``, ``middle:1``...) in the Ark of the most
+    players."""
+    return keyed_sections(data, "ark", laid.guids)
 
 
 #: What the script knows of each animal tile (``tiles``: GUID -> these fields).
@@ -131,7 +122,7 @@ def _context(definition: GameDefinition, config: Data, laid: Table, hooks: Table
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
         "spaces": tab.action_spaces(data, config),
         "score_cells": cells[0],
-        "marker_corners": [list(c) for c in tab.MARKER_CORNERS],
+        "marker_corners": [list(c) for c in track_seats(data, "score-track")],
         "round_cells": cells[1],
         "drawn": _drawn(data),
         "area": {

@@ -14,16 +14,12 @@ from ...plugin import Picture, TableHooks
 from ...render.layout import render_layout
 from ...table.areas import area_tracks
 from ...table.columns import columns_layout
-from ...table.grid_table import spot_tracks
 from .rules import action_texts
 from .table import (
     BOARD_TOP,
     action_columns,
     action_spaces,
-    ark_plan,
     line_of,
-    marker_spot,
-    score_cells,
 )
 from .tiles import bag_roster, tile_list
 
@@ -34,24 +30,18 @@ SPOTS = ("completed", "current")
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     """What the table manifest lays the boards and shared pieces with: the boards' pictures,
     the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); the
-    Ark's spots of each player count (``by_players``: the grid's ``ark-cells``, ``ark-edges``,
-    ``ark-hull``) and the worker spaces (``worker-spaces``: none on the family side) for
-    the snap points; and the animal bags' tiles (rosters ``<sex>-animals``; their places are
-    the manifest's anchors), the supply bags' places (``supply:<colour>``, ``food-supply``,
-    ``pitch-supply``) and pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per
-    piece); and per seat its character's, its workers' and its score marker's places
-    (``character:<colour>``, ``workers:<colour>``, ``score-start:<colour>``: a corner of the
-    scoring track's first cell) and its fields (roster ``seat-pieces``: the character's
-    ``name``, the colour's ``color`` hex)."""
+    worker spaces (``worker-spaces``: none on the family side) for the snap points (the Ark's
+    are its grid's, ``table.grids.ark``); and the animal bags' tiles (rosters
+    ``<sex>-animals``; their places are the manifest's anchors), the supply bags' places
+    (``supply:<colour>``, ``food-supply``, ``pitch-supply``) and pieces (rosters ``dividers``,
+    ``food``, ``pitch``: one entry per piece); and per seat its character's and its workers'
+    places (``character:<colour>``, ``workers:<colour>``) and its fields (roster
+    ``seat-pieces``: the character's ``name``, the colour's ``color`` hex)."""
     values = range(1, config["bonus_max"] + 1)
     tracks = {"bonus-bags": [tuple(p) for p in line_of(data["table"]["bonus_bags"], len(values))]}
     low, high = data["players"]["min"], data["players"]["max"]
     workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
     tracks |= area_tracks(data["table"], {"character": 1, "workers": workers})
-    start = score_cells(data)[0]
-    for i, seat in enumerate(data["table"]["seats"][:high]):
-        x, z = marker_spot(start, i)
-        tracks[f"score-start:{seat['color']}"] = [(x, BOARD_TOP, z)]
     seat_pieces = [
         {"name": data["characters"][i], "color": data["colors"][i]["hex"]} for i in range(high)
     ]
@@ -76,10 +66,6 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
         pictures=board_pictures(base, data, config),
         anchors=anchors,
         tracks=tracks,
-        by_players={
-            n: spot_tracks(ark_plan(data, config, n), "ark", BOARD_TOP)
-            for n in range(low, high + 1)
-        },
         rosters={
             "bonus-values": [{"value": v} for v in values],
             "seat-pieces": seat_pieces,
