@@ -78,11 +78,10 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
 
 def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     """The boards drawn from the rule numbers of ``config`` (the game built, ``data`` its
-    definition): the action board (the built
-    game's side, and as ``action-board-back`` the other side of ``base``, the definition with
-    its variants: its piece's ``columns`` printed with each side's action fields). Each
-    picture's spec (its cache key) is the layout it is drawn from, so a change to the game's
-    drawing code is a new picture."""
+    definition): the action board (the built game's side, and as ``action-board-back`` the
+    other side of ``base``, the definition with its variants: its piece's ``columns`` printed
+    with each side's action fields). Each picture's spec (its cache key) is the layout it is
+    drawn from, so a change to the game's drawing code is a new picture."""
     out = {}
     sides = {"standard": (make_config(base), f"{base['name']}: actions")}
     if "family" in base.get("variants", {}):
