@@ -252,6 +252,22 @@ class ImageSet:
             self._write(key, data)
         return data
 
+    def encoded_known(self, spec: Any) -> bytes | None:
+        """The bytes ``spec`` describes if the cache holds them (see :meth:`encoded`), else
+        None."""
+        return self._read(self._key({"encoded": spec}))
+
+    def kept_record(self, spec: Any) -> bytes | None:
+        """What a build of this code kept under ``spec`` (:meth:`keep_record`), if the cache holds
+        it."""
+        return self._read(self._key({"kept": spec}))
+
+    def keep_record(self, spec: Any, data: bytes) -> None:
+        """Keep ``data`` under ``spec`` for later builds (e.g. which rows a sheet showed last)."""
+        key = self._key({"kept": spec})
+        if self._read(key) != data:
+            self._write(key, data)
+
     def png(self, name: str, spec: Any, make: Callable[[], Image.Image | bytes]) -> str:
         """Add ``images/<name>.png``, the picture ``spec`` describes: from the cache, else made
         from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
