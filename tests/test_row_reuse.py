@@ -96,3 +96,35 @@ def test_a_changed_preview_item_redraws_its_cell_only_with_the_pixels_of_a_whole
     components.forget_cells()
     third = preview([10, 20, 30, 99])  # the same grid, a cell fewer on the last row
     assert third == components.preview_png(None, items([10, 20, 30, 99]), columns=3)
+
+
+def test_a_preview_sizes_only_the_pictures_its_last_preview_did_not_show(monkeypatch) -> None:
+    """The sizes of a preview's pictures are one record of its folder: a preview with one
+    picture changed looks up (or draws) that picture's size alone."""
+    from tts_builder.gamekit import pictures
+
+    cache: dict[str, bytes] = {}
+    sized: list[object] = []
+    real = pictures._size
+    monkeypatch.setattr(
+        pictures, "_size", lambda i, spec, make: sized.append(spec) or real(i, spec, make)
+    )
+
+    def preview(shades: list[int]) -> bytes:
+        store = ImageSet("reuse", BuildOptions(), cache)
+        items = [(f"card {s}", ({"card": s}, lambda s=s: _face(s))) for s in shades]
+        return pictures.preview(store, items, columns=3, cell_max=100)
+
+    components.forget_cells()
+    preview([10, 20, 30, 40])
+    assert len(sized) == 4
+    sized.clear()
+    components.forget_cells()
+    again = preview([10, 20, 99, 40])
+    assert sized == [{"card": 99}]
+    assert again == components.preview_png(
+        None,
+        [(f"card {s}", {"card": s}, CARD, lambda s=s: _face(s)) for s in [10, 20, 99, 40]],
+        3,
+        100,
+    )

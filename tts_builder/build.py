@@ -413,12 +413,20 @@ def scripts_of(save: Data) -> dict[str, str]:
 
 def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None) -> None:
     """Fail the build on any MoonSharp-compatibility hit, naming the template module and line
-    (``cache``, e.g. the render cache, remembers scripts found clean, by content)."""
-    from .lua.bundle import is_bundle, module_line_map
-    from .lua.lint import lint_cached
-    from .lua.scripts import module_templates
+    (``cache``, e.g. the render cache, remembers scripts found clean, by content, and builds
+    whose scripts were all clean by their saves' bytes: their saves are not parsed again)."""
+    from .lua.lint import CLEAN, lint_cached, linter_digest
 
-    templates = module_templates(build.engine)
+    key = None
+    if cache is not None:
+        digest = hashlib.sha256(f"{linter_digest()}\n".encode())
+        for name, data in sorted(build.files.items()):
+            if name.endswith(".json") and "/" not in name:
+                digest.update(f"{name}:{hashlib.sha256(data).hexdigest()}\n".encode())
+        digest.update(json.dumps(scripts_of(build.save), sort_keys=True).encode())
+        key = f"lint-build:{digest.hexdigest()}"
+        if cache.get(key) == CLEAN:
+            return
     names_by_text: dict[str, str] = {}  # each distinct script once, named by where it ships
     for save_name, save in [("save", build.save), *build.saves().items()]:
         for name, text in scripts_of(save).items():
@@ -426,14 +434,19 @@ def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None
     for text, name in names_by_text.items():
         hits = lint_cached(text, name, cache)
         if hits:
+            from .lua.bundle import is_bundle, module_line_map
+            from .lua.scripts import module_templates
+
             hit = hits[0]
             where = f"{name}:{hit.line}"
             if is_bundle(text) and hit.line in module_line_map(text):
                 module, line = module_line_map(text)[hit.line]
-                template = templates.get(module, module)
+                template = module_templates(build.engine).get(module, module)
                 where = f"lua_templates/{template}: line {line} of the rendered module"
             more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
             raise BuildError(f"{build.game_id}: {where}: [{hit.rule}] {hit.message}{more}")
+    if key is not None and cache is not None:
+        cache[key] = CLEAN
 
 
 def check_build(
