@@ -113,6 +113,12 @@ class Run:
 # ------------------------------------------------------------------ the plug-in (-p bench_tests)
 
 _BUSY: dict[str, dict[str, float]] = {"workers": {}, "files": {}}
+#: Each test phase as [worker, node id, phase, start, seconds]: when each worker did what.
+_PHASES: list[list[object]] = []
+#: When the controller (or the only process) started, on the phases' clock.
+_STARTED: list[float] = [time.time()]
+#: When each worker finished its session and when the controller saw it go, on that clock.
+_ENDS: dict[str, float] = {}
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -124,13 +130,29 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         (_BUSY["files"], report.nodeid.split("::")[0]),
     ):
         sums[name] = sums.get(name, 0.0) + report.duration
+    worker = getattr(gateway, "id", None) or "main"
+    _PHASES.append([worker, report.nodeid, report.when, report.start, report.duration])
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """The controller notes when a worker ended its session and when it went down."""
+    name = getattr(getattr(node, "gateway", None), "id", "?")
+    _ENDS[f"{name} finished"] = getattr(node, "workeroutput", {}).get("bench_finished", 0.0)
+    _ENDS[f"{name} down"] = time.time()
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """The controller (or the only process) writes the sums where the bench asked."""
+    """A worker notes when its session ended; the controller (or the only process) writes the
+    sums where the bench asked."""
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["bench_finished"] = time.time()
     path = os.environ.get(BUSY_ENV)
     if path and not hasattr(session.config, "workerinput"):
-        Path(path).write_text(json.dumps(_BUSY))
+        _ENDS["controller finished"] = time.time()
+        sums = {**_BUSY, "phases": _PHASES, "started": _STARTED[0], "ends": _ENDS}
+        Path(path).write_text(json.dumps(sums))
 
 
 # ------------------------------------------------------------------ the bench

@@ -83,6 +83,36 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
             config.option.dist = "worksteal"
 
 
+#: Test files whose few tests take many seconds each (oxipng over every published PNG, builds
+#: drawn from nothing, Hypothesis draws of every generator, verify's runs), heaviest first.
+FIRST_FILES = (
+    "test_ship_publish_pngs.py",
+    "test_verify_per_game.py",
+    "test_one_card_change.py",
+    "test_lua_rules_ark_and_noah.py",
+    "test_cli.py",
+    "test_lua_rules_arche_noah_flood.py",
+    "test_table_picture_cache.py",
+    "test_balance.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow first, then the files of :data:`FIRST_FILES`, then the rest, each
+    file's tests in their order. pytest-xdist runs a worker's tests in collection order and an
+    idle worker takes the last ones of a busy worker's queue: long tests first, the short ones
+    last, so the workers end together instead of one running a long test while the others
+    wait (a test's place changes only where it runs, never what it checks)."""
+    rank = {name: place for place, name in enumerate(FIRST_FILES, start=1)}
+
+    def place(item: pytest.Item) -> int:
+        if item.get_closest_marker("slow"):
+            return 0
+        return rank.get(Path(str(item.path)).name, len(rank) + 1)
+
+    items.sort(key=place)  # stable: each file's tests keep their order
+
+
 class _RecordingCache(DirCache):
     """A build's cache folder that also hands each render it stores to the session cache."""
 
