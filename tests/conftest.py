@@ -295,9 +295,21 @@ def seeded(out: Path) -> Path:
     size and the same in every worker, whichever tests ran before. Clean CLI builds stay
     tested: :func:`clean_build` (compared in test_cli with builds in memory), test_package's
     wheel test (my-cards' thumbnail) and test_new_game's first build start from an empty
-    cache."""
-    clean_build()
-    DirCache(out / ".cache").update(_CLEAN_RENDERS)
+    cache.
+
+    Each entry is a hard link to the clean build's own (where the file system allows; else
+    written): the same bytes in the same files, without writing 30 MB for each test. A
+    :class:`DirCache` replaces an entry (a new file renamed over it) and never writes into
+    one, so a build in ``out`` leaves the clean build's entries as they were; a test that
+    damages an entry of a seeded cache in place must copy it first."""
+    source = DirCache(clean_build() / ".cache")
+    cache = DirCache(out / ".cache")
+    cache.root.mkdir(parents=True, exist_ok=True)
+    for key, data in _CLEAN_RENDERS.items():
+        try:
+            os.link(source._path(key), cache._path(key))
+        except OSError:  # no hard links here, another file system, or an entry there already
+            cache[key] = data
     return out
 
 
