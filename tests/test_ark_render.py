@@ -338,7 +338,7 @@ def test_every_player_counts_script_positions_land_on_their_printed_cells(
         used.append(o["GUID"])
     gone = {o["GUID"] for rest in by_kind.values() for o in rest}
     save["ObjectStates"] = [o for o in save["ObjectStates"] if o["GUID"] not in gone]
-    save["SnapPoints"] = snap_points(data["table"], table_hooks(data, data, config), n)
+    save["SnapPoints"] = snap_points(data, table_hooks(data, data, config), n)
     positions = positions_on(save, data, config, n)
     assert len(positions) > 200
     assert check_geometry(save, image_size_from_files(built.files), positions) == []

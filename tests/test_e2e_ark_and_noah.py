@@ -26,11 +26,11 @@ from tts_builder.games.ark_and_noah import area_slot, rules_config, table_points
 from tts_builder.games.ark_and_noah.table import (
     BOARD_TOP,
     area_slots,
-    marker_spot,
     score_cells,
 )
 from tts_builder.save import loads
 from tts_builder.table import thickness_by_kind
+from tts_builder.table.printed import track_seats
 
 STEP_RE = re.compile(r"^Now: (\w+): ([\w ]+?)(?: \(|;)")
 
@@ -504,7 +504,8 @@ def test_setup_lays_out_the_table_for_the_seated_players(standard: Any, colours:
     cells = score_cells(game.data)
     for o in game.objects("Score"):  # each marker on 0, in its own seat's corner
         slot = everyone_seats.index(json.loads(o["gm_notes"])["color"])
-        x, z = marker_spot(cells[0], slot)
+        dx, dz = track_seats(game.data, "score-track")[slot]
+        x, z = cells[0][0] + dx, cells[0][1] + dz
         assert math.dist((o["position"][0], o["position"][2]), (x, z)) < 1e-3
         assert o["position"][1] == pytest.approx(BOARD_TOP)
     seats = ref.for_players(config["first_round_spaces"], n)["seats"]
@@ -1087,7 +1088,7 @@ def test_the_table_after_setup_passes_the_geometry_checks(
     game = Game(built, n)
     state = game.table.save_state()
     hooks = table_hooks(game.data, game.data, game.config)
-    state["SnapPoints"] = snap_points(game.data["table"], hooks, n)  # the Ark's of n players
+    state["SnapPoints"] = snap_points(game.data, hooks, n)  # the Ark's of n players
     positions = positions_on(state, game.data, game.config, n)
     assert len(positions) > 100
     assert check_geometry(state, image_size_from_files(built.files), positions) == []

@@ -19,12 +19,11 @@ from PIL import Image
 from tts_builder import geometry as geo
 from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.errors import FieldError
-from tts_builder.games.ark_and_noah.table import MARKER_CORNERS
 from tts_builder.plugin import TableHooks
 from tts_builder.save import GuidAllocator
-from tts_builder.table import MANIFEST, Art, check_manifest, lay_table
+from tts_builder.table import MANIFEST, Art, check_manifest, lay_table, snap_points
 from tts_builder.table.assemble import THICKNESS
-from tts_builder.table.printed import laid_track, track_cells, track_positions
+from tts_builder.table.printed import laid_track, track_cells, track_positions, track_seats
 from tts_builder.table.track import TRACK, Track, cell_count, seat_places, track_layout
 
 INK, CELL, MARK = "#111111", "#eeeeee", "#cc3333"
@@ -337,7 +336,6 @@ def test_seat_places_share_a_cell_without_touching() -> None:
     assert seat_places(1, 0.4) == [(0.0, 0.0)]
     four = seat_places(4, 0.36)
     assert four == [(-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18)]  # the corners
-    assert four == [tuple(c) for c in MARKER_CORNERS]  # Ark & Noah's score markers' corners
     for count in range(2, 9):
         places = seat_places(count, 0.3)
         assert len(set(places)) == count
@@ -367,6 +365,8 @@ def test_a_marker_per_seat_lies_on_its_place_of_the_first_cell() -> None:
     x, z = track_cells(data, "score")[0]
     places = [(p["Transform"]["posX"], p["Transform"]["posZ"]) for p in pawns]
     assert places == [(round(x + dx, 4), round(z + dz, 4)) for dx, dz in seat_places(3, 0.4)]
+    assert track_seats(data, "score") == seat_places(3, 0.4)  # the places, in seat order
+    assert track_seats(data, "rounds") == []  # a track without seats
 
 
 def test_snap_points_may_lie_on_every_cell_of_a_track() -> None:
@@ -381,3 +381,5 @@ def test_snap_points_may_lie_on_every_cell_of_a_track() -> None:
     ]
     assert {s["Position"]["y"] for s in table.snap_points} == {round(geo.TABLE_TOP_Y + 0.3, 4)}
     assert all(s["Tags"] == ["Round"] for s in table.snap_points)
+    # called directly (as a script's per-count snap points are), it sees the track's cells too
+    assert snap_points(data, TableHooks(), 3) == table.snap_points

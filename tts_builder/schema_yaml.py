@@ -46,11 +46,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 import yaml
 
+from .bundled import package_folder
 from .errors import FieldError
 from .gamekit.specs import SIZE, by_player_count, component
 from .render import check_die_style
@@ -257,5 +257,5 @@ def schema_from_text(text: str, where: str = "schema") -> DefinitionSchema:
 @cache
 def load_schema(package: str, name: str = "schema.yaml") -> DefinitionSchema:
     """The schema file ``name`` of a package (a rules engine's, beside its module)."""
-    text = files(package).joinpath(name).read_text(encoding="utf-8")
+    text = (package_folder(package) / name).read_text(encoding="utf-8")
     return schema_from_text(text, f"{package}/{name}")

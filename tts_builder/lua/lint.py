@@ -760,15 +760,33 @@ CLEAN = b"lint: clean"
 @cache
 def linter_digest() -> str:
     """A digest of the linter's own code (this module, the bundle reader it uses) and of the
-    Lua that parse-checks: a cached result dies when either changes."""
-    import lupa
-
-    digest = hashlib.sha256(f"lupa {lupa.__version__} {_lua().lua_implementation}".encode())
+    Lua that parse-checks (:func:`lua_identity`): a cached result dies when either changes."""
+    digest = hashlib.sha256(lua_identity().encode())
     here = Path(__file__).parent
     for name in ("lint.py", "bundle.py"):
         digest.update(name.encode())
         digest.update((here / name).read_bytes())
     return digest.hexdigest()
+
+
+def lua_identity() -> str:
+    """The Lua that parse-checks, known without loading it (lupa and its Lua are imported only
+    to lint a script no cache knows): lupa's installed distribution and the name, size and
+    modification time of its Lua 5.2 module file."""
+    from importlib.util import find_spec
+
+    from ..fingerprint import installed
+
+    spec = find_spec("lupa")
+    if spec is None or spec.origin is None:
+        import lupa  # not installed: its ImportError
+
+        return f"lupa {lupa.__version__}"
+    parts = installed(["lupa"])
+    for path in sorted(Path(spec.origin).parent.glob("lua52*")):
+        st = path.stat()
+        parts.append(f"{path.name} {st.st_size} {st.st_mtime_ns}")
+    return "\n".join(parts)
 
 
 def lint_key(source: str) -> str:

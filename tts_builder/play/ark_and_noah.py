@@ -21,13 +21,8 @@ from rules_ref import ark_and_noah as R
 
 from ..emulator import EmulatedTable
 from ..games.ark_and_noah import area_slot, area_slots, rules_config, table_points
-from ..games.ark_and_noah.table import (
-    BOARD_TOP,
-    MARKER_CORNERS,
-    animal_side,
-    round_cells,
-    score_cells,
-)
+from ..games.ark_and_noah.table import BOARD_TOP, animal_side, round_cells, score_cells
+from ..table.printed import track_seats
 from .driver import Attempt, Choices, Move
 from .seated import ReadCachedTable, SeatedTable
 
@@ -67,9 +62,8 @@ class ArkAdapter(SeatedTable):
         self.colors = [c for c in self.config["colors"][:n]]
         self.points = table_points(self.data, self.config, n)
         seats = [seat["color"] for seat in self.seats]
-        self._marker_corner = {
-            c: MARKER_CORNERS[seats.index(c) % len(MARKER_CORNERS)] for c in self.colors
-        }
+        corners = track_seats(self.data, "score-track")  # each seat's place on a cell
+        self._marker_corner = {c: corners[seats.index(c)] for c in self.colors}
         self.table = ReadCachedTable(self.save, seed=self.seed, images=self.images)
         self.table.seat(self.colors)
         self.table.load()

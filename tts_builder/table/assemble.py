@@ -23,9 +23,11 @@ from .derived import left_off, resolved
 from .layout import (
     BAG_LIFT,
     CARD_LIFT,
+    THICKNESS,
     SeatFrame,
     Spot,
     _rounded,
+    at_players,
     hand_slots,
     row,
     seat_frames,
@@ -33,21 +35,18 @@ from .layout import (
     spot_for_seat,
     spots,
 )
-from .printed import track_cells
+from .points import manifest_tracks
 from .schema import (
     BAG_ORDERS,
     SHAPES,
     deck_entries,
     pieces_by_id,
     rosters_of,
-    seat_colors,
     step_count,
 )
-from .snaps import at_players, snap_points
-from .track import seat_places, track_picture, track_pieces
+from .snaps import snap_points
+from .track import track_picture, track_pieces
 
-#: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
-THICKNESS = 0.2
 DEFAULT_TOKEN_SCALE = 0.4
 DIE_STEP = 1.2  # dice of one piece lie in a row, this far apart along x (unless its step says)
 
@@ -624,19 +623,11 @@ def with_tracks(data: dict[str, Any], key: str, hooks: TableHooks) -> TableHooks
     pieces = track_pieces(data[key])
     if not pieces:
         return hooks
-    pictures, tracks = dict(hooks.pictures), dict(hooks.tracks)
+    pictures = dict(hooks.pictures)
     for i, piece in enumerate(data[key]["pieces"]):
-        if piece["kind"] != "track":
-            continue
-        pictures[piece["id"]] = track_picture(piece, data, f"{key}.pieces[{i}]")
-        top = round(geo.TABLE_TOP_Y + float(piece.get("thickness", THICKNESS)), 4)
-        cells = track_cells(data, piece["id"], key)
-        tracks[piece["id"]] = [(x, top, z) for x, z in cells]
-        colours = seat_colors(data[key]) if "seats" in piece["track"] else []
-        places = seat_places(len(colours), float(piece["track"].get("seats", 0.0)))
-        for colour, (dx, dz) in zip(colours, places, strict=True):
-            seat = (round(cells[0][0] + dx, 4), top, round(cells[0][1] + dz, 4))
-            tracks[f"{piece['id']}:{colour}"] = [seat]
+        if piece["kind"] == "track":
+            pictures[piece["id"]] = track_picture(piece, data, f"{key}.pieces[{i}]")
+    tracks = {**hooks.tracks, **manifest_tracks(data, key)}
     return replace(hooks, pictures=pictures, tracks=tracks)
 
 
@@ -684,7 +675,7 @@ def lay_table(data: dict[str, Any], art: Art, guids: Any, key: str = "table",
     layer.hands()
     steps = layer.steps()
     table = layer.table
-    table.snap_points = snap_points(layer.manifest, layer.hooks, layer.players)
+    table.snap_points = snap_points(data, layer.hooks, layer.players, key)
     table.context = {
         "seats": [{"color": f.color, "slot": f.slot} for f in layer.frames],
         "pieces": {

@@ -24,6 +24,8 @@ HAND_CARD_STEP = geo.PORTRAIT_CARD[0] + 0.05
 CARD_LIFT = 0.04
 #: Containers (bags) hover a little above the table, as TTS spawns them [guess].
 BAG_LIFT = 0.6
+#: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
+THICKNESS = 0.2
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,12 @@ def spots(at: Any, manifest: dict[str, Any], hooks: TableHooks | None = None) ->
                   shared)  # fmt: skip
     dx, dz = at.get("offset", (0.0, 0.0))
     return [Spot(base.x + float(dx), base.z + float(dz), shared, y=base.y)]
+
+
+def at_players(hooks: TableHooks, players: int) -> TableHooks:
+    """``hooks`` with ``players``' own tracks (``by_players``) over the shared ones."""
+    own = hooks.by_players.get(players)
+    return replace(hooks, tracks={**hooks.tracks, **own}) if own else hooks
 
 
 def seat_track(name: str, frame: SeatFrame, hooks: TableHooks) -> list[Spot]:

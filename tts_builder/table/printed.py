@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 from .. import geometry as geo
 from .layout import seat_frames, spots
-from .schema import pieces_by_id
-from .track import Track, cell_half, drawn_width
+from .schema import pieces_by_id, seat_colors
+from .track import Track, cell_half, drawn_width, seat_places
 
 Pixel = tuple[float, float]
 
@@ -130,6 +130,19 @@ def track_cells(data: Mapping[str, Any], piece: str, key: str = "table") -> list
     """Table [x, z] of each cell of the manifest's track ``piece``, in cell order."""
     board, track = laid_track(data, piece, key)
     return [board.at(track.cell_px(k)) for k in range(track.cells)]
+
+
+def track_seats(
+    data: Mapping[str, Any], piece: str, key: str = "table"
+) -> list[tuple[float, float]]:
+    """Each seat's place on the first cell of the track ``piece`` (one with ``seats``), as
+    table (dx, dz) from the cell's centre, in the manifest's seat order (none without
+    ``seats``)."""
+    manifest = dict(data[key])
+    spec = pieces_by_id(manifest)[piece]["track"]
+    if "seats" not in spec:
+        return []
+    return seat_places(len(seat_colors(manifest)), float(spec["seats"]))
 
 
 def track_positions(

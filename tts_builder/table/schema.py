@@ -20,7 +20,7 @@ from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
 from .columns import COLUMNS, check_columns
 from .derived import ROSTERS, WHEN, derived_rosters, left_off, number_or_key, resolved
-from .snaps import at_players
+from .layout import at_players
 from .track import TRACK, check_track
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")

@@ -17,20 +17,22 @@ from typing import Any
 from .. import geometry as geo
 from ..plugin import TableHooks
 from ..save import objects as obj
-from .layout import spots
+from .layout import at_players, spots
+from .points import manifest_tracks
+
+__all__ = ["at_players", "snap_points"]
 
 
-def at_players(hooks: TableHooks, players: int) -> TableHooks:
-    """``hooks`` with ``players``' own tracks (``by_players``) over the shared ones."""
-    own = hooks.by_players.get(players)
-    return replace(hooks, tracks={**hooks.tracks, **own}) if own else hooks
-
-
-def snap_points(manifest: dict[str, Any], hooks: TableHooks, players: int) -> list[dict[str, Any]]:
-    """The save-form snap points (``{Position, Rotation?, Tags?}``) of the manifest's
-    ``snap_points`` on a table of ``players`` players (an entry's ``players`` may leave the
-    count out), at the game's points of that count (``hooks``)."""
+def snap_points(
+    data: dict[str, Any], hooks: TableHooks, players: int, key: str = "table"
+) -> list[dict[str, Any]]:
+    """The save-form snap points (``{Position, Rotation?, Tags?}``) of the manifest
+    ``data[key]``'s ``snap_points`` on a table of ``players`` players (an entry's ``players``
+    may leave the count out), at the game's points of that count (``hooks``) and the
+    manifest's own (:func:`~.points.manifest_tracks`: a track piece's cells)."""
+    manifest = data[key]
     hooks = at_players(hooks, players)
+    hooks = replace(hooks, tracks={**hooks.tracks, **manifest_tracks(data, key)})
     found = []
     for snap in manifest.get("snap_points", []):
         if players not in snap.get("players", [players]):

@@ -13,6 +13,7 @@ from ...table import Art, Table, script_context, snap_points, thickness_by_kind
 from ...table.areas import script_seat
 from ...table.contents import bag_entries
 from ...table.game import build_table_game
+from ...table.printed import track_seats
 from . import table as tab
 from .art import preview, thumbnail
 from .boards import section_keys, table_hooks
@@ -83,7 +84,7 @@ def _ark_context(
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
         "removed": [guid for key, guid in sections.items() if key not in keys],
-        "snaps": lua_snap_points(snap_points(data["table"], hooks, n)),  # Setup sets its count's
+        "snaps": lua_snap_points(snap_points(data, hooks, n)),  # Setup sets its count's
     }
 
 
@@ -130,7 +131,7 @@ def _context(definition: GameDefinition, config: Data, laid: Table, hooks: Table
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
         "spaces": tab.action_spaces(data, config),
         "score_cells": cells[0],
-        "marker_corners": [list(c) for c in tab.MARKER_CORNERS],
+        "marker_corners": [list(c) for c in track_seats(data, "score-track")],
         "round_cells": cells[1],
         "drawn": _drawn(data),
         "area": {

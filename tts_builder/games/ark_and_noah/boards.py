@@ -24,8 +24,6 @@ from .table import (
     action_spaces,
     ark_plan,
     line_of,
-    marker_spot,
-    score_cells,
 )
 from .tiles import bag_roster, tile_list
 
@@ -48,10 +46,9 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     the snap points; and the animal bags' tiles (rosters ``<sex>-animals``; their places are
     the manifest's anchors), the supply bags' places (``supply:<colour>``, ``food-supply``,
     ``pitch-supply``) and pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per
-    piece); and per seat its character's, its workers' and its score marker's places
-    (``character:<colour>``, ``workers:<colour>``, ``score-start:<colour>``: a corner of the
-    scoring track's first cell) and its fields (roster ``seat-pieces``: the character's
-    ``name``, the colour's ``color`` hex)."""
+    piece); and per seat its character's and its workers' places (``character:<colour>``,
+    ``workers:<colour>``) and its fields (roster ``seat-pieces``: the character's ``name``,
+    the colour's ``color`` hex)."""
     plan = ark_plan(data, config, data["players"]["max"])
     tracks = {f"ark-{kind}": [] for kind in ark.SECTION_KINDS}
     for kind, b in plan.sections:
@@ -62,10 +59,6 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     low, high = data["players"]["min"], data["players"]["max"]
     workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
     tracks |= area_tracks(data["table"], {"character": 1, "workers": workers})
-    start = score_cells(data)[0]
-    for i, seat in enumerate(data["table"]["seats"][:high]):
-        x, z = marker_spot(start, i)
-        tracks[f"score-start:{seat['color']}"] = [(x, BOARD_TOP, z)]
     seat_pieces = [
         {"name": data["characters"][i], "color": data["colors"][i]["hex"]} for i in range(high)
     ]

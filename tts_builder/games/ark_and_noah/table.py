@@ -41,16 +41,6 @@ def animal_side(data: Data) -> float:
     return float(pieces_by_id(data["table"])["male-animals"]["contents"]["width"])
 
 
-#: Where each seat's scoring marker lies in a track cell: one corner per seat (dx, dz).
-MARKER_CORNERS = ((-0.18, 0.18), (0.18, 0.18), (-0.18, -0.18), (0.18, -0.18))
-
-
-def marker_spot(cell: list[float], seat_no: int) -> list[float]:
-    """A scoring marker's place in a track cell (one corner per seat)."""
-    dx, dz = MARKER_CORNERS[seat_no % len(MARKER_CORNERS)]
-    return [round(cell[0] + dx, 4), round(cell[1] + dz, 4)]
-
-
 def line_of(spec: Data, count: int) -> list[list[float]]:
     """``count`` points from ``spec["start"]`` by ``spec["step"]`` (a row of bags or tiles)."""
     (x, z), (dx, dz) = spec["start"], spec["step"]
