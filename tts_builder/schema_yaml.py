@@ -31,7 +31,8 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
 - ``{component: [side, ...], extra: {key: TYPE, key?: TYPE}}``: a pixel ``size`` and one
   layout per side (checked against the size), plus the extra keys (their references checked);
 - ``size`` (a picture's ``[width, height]`` in pixels), ``die_style`` (a die texture's style,
-  checked as drawing it would), ``mapping`` (any mapping);
+  checked as drawing it would), ``mapping`` (any mapping), ``hex_board`` (a hex-map board's
+  place and scale, :data:`tts_builder.table.hexboard.BOARD`);
 - ``manifest`` (the table manifest, :mod:`tts_builder.table`), ``{manifest: {key: TYPE}}`` (the
   manifest plus the game's own keys), ``manifest.<key>`` (one key of the manifest: ``type``),
   ``manifest.script.guids`` and ``manifest.script.position`` (one entry of its ``script``: an
@@ -73,6 +74,7 @@ from .schema import (
     check_references,
 )
 from .table import MANIFEST
+from .table.hexboard import BOARD as HEX_BOARD
 from .table.schema import SCRIPT_GUIDS, SCRIPT_POSITION
 from .yamlsrc import join
 
@@ -103,6 +105,7 @@ NAMED: dict[str, Spec] = {
     **{f"manifest.{key}": spec for key, spec in MANIFEST.fields.items()},
     "manifest.script.guids": SCRIPT_GUIDS,
     "manifest.script.position": SCRIPT_POSITION,
+    "hex_board": HEX_BOARD,
 }
 #: Lists of words ``one_of`` may name.
 NAMED_LISTS: dict[str, tuple[str, ...]] = {"seat_colors": tuple(SEAT_COLORS)}

@@ -3,8 +3,9 @@ the manifest says, and its hexes as a script and the save checker see them.
 
 For any game whose board is a hex map drawn with ``render.hexmap`` (odd-r rows, row 0 at the
 top, the picture measured in table units): the manifest key
-``board: {centre: [x, z], hex_width: W, pixels_per_unit: P}`` and the map's rows and columns
-give the board's :class:`~tts_builder.render.hexmap.BoardGeometry` (:func:`geometry`);
+``board: {centre: [x, z], hex_width: W, pixels_per_unit: P}`` (:data:`BOARD`, the schema type
+``hex_board``) and the map's rows and columns give the board's
+:class:`~tts_builder.render.hexmap.BoardGeometry` (:func:`geometry`);
 :func:`cells`, :func:`centres` and :func:`names` list every hex row by row (the order of a
 script's hex lists); :func:`picture` hands the drawn board to the manifest at its size;
 :func:`hex_points` is a :class:`~tts_builder.table.printed.PrintedPoint` at every hex centre,
@@ -28,9 +29,14 @@ from ..gamekit.table import rounded
 from ..geometry import TABLE_TOP_Y, ScriptPosition
 from ..plugin import Picture
 from ..render.hexmap import BoardGeometry, Hex, hex_name, hex_table, hex_units
+from ..schema import Map, Num, Point
 from .printed import PrintedPoint, board, shared_rot_y
 from .printed import printed_cells as _printed_cells
 
+#: The manifest's ``board`` key a hex board is laid by (an engine's schema: ``hex_board``):
+#: its centre on the table, the distance between the centres of two neighbouring hexes of a
+#: row, the board picture's resolution.
+BOARD = Map({"centre": Point(2), "hex_width": Num(0.5, 10.0), "pixels_per_unit": Num(16.0, 160.0)})
 #: A board tile's thickness (TTS units); it rests on the table top.
 THICKNESS = 0.2
 #: The rotY of a board whose picture's top edge lies away from the White seat (+z).
