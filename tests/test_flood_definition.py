@@ -159,6 +159,8 @@ def test_loading_checks_die_styles_without_drawing_a_die(monkeypatch) -> None:
          "rules.flies_over_animals[0]", "'Owl' is not one of the animals"),
         ("faces: [1, 1, 2, 2, sun, water]", "faces: [1, 1, 2, 2, sun, rain]",
          "rules.junior.dice.faces[5]", "expected an integer from 0 to 99, sun or water"),
+        ("stair_hexes: {min: 2, max: 4}", "stair_hexes: {min: 5, max: 4}",
+         "rules.stair_hexes.max", "expected >= stair_hexes.min"),
         ("    - [9, 10]\n", "    - [8, 10]\n", "map.stairs[3]",
          "stair hex (8, 10) is not a hex of the last row (row 9)"),
         ("      distinct_species: true\n", "      distinct_species: true\n      mode: junior\n",
