@@ -58,6 +58,13 @@ def test_hexes_are_listed_row_by_row_with_their_centres_and_names() -> None:
     assert hexboard.names(GEO)[5] == hex_name(1, 1) == "B2"
 
 
+def test_a_track_lies_on_the_listed_hexes_at_its_height() -> None:
+    starts = [[2, 3], [0, 0], [1, 2]]
+    points = hexboard.track(GEO, starts, 1.7)
+    assert points == [(*hex_table(GEO, r, c)[:1], 1.7, hex_table(GEO, r, c)[1]) for r, c in starts]
+    assert hexboard.track(GEO, [], 1.7) == []
+
+
 def test_the_picture_is_drawn_to_scale_and_sized_by_the_manifest_key() -> None:
     drawn = hexboard.picture(GEO, {"board": 1}, lambda: None)  # type: ignore[arg-type,return-value]
     assert drawn.spec == {"board": 1} and drawn.width == GEO.side
