@@ -1,7 +1,8 @@
 """The points a manifest names of its own, as the tracks its positions and snap points use
 beside the game's (``TableHooks.tracks``): each ``kind: track`` piece's cells, at the board's
 top, where a marker on it lies (``at: {track: ID, cell: K}``), and with ``seats`` each seat's
-place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``).
+place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``); and each of its
+``lines`` (:mod:`.lines`: rows of places, maybe the seats' own).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 
 from .. import geometry as geo
 from .layout import THICKNESS
+from .lines import line_tracks
 from .printed import track_cells, track_seats
 from .schema import seat_colors
 from .track import track_pieces
@@ -29,4 +31,4 @@ def manifest_tracks(data: dict[str, Any], key: str = "table") -> Points:
         for colour, (dx, dz) in zip(seat_colors(data[key]), places, strict=False):
             seat = (round(cells[0][0] + dx, 4), top, round(cells[0][1] + dz, 4))
             tracks[f"{piece['id']}:{colour}"] = [seat]
-    return tracks
+    return tracks | line_tracks(data, key, seat_colors(data[key]))

@@ -21,6 +21,7 @@ from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Poin
 from .columns import COLUMNS, check_columns
 from .derived import ROSTERS, WHEN, derived_rosters, left_off, number_or_key, resolved
 from .layout import at_players
+from .lines import LINES, line_tracks
 from .track import TRACK, check_track
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")
@@ -174,6 +175,7 @@ MANIFEST = Map(
         ),
         "seat_fields": ID,
         "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
+        "lines": LINES,  # rows of places (tracks of the manifest's own): .lines
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
         # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
         "area_slots": mapping_of(
@@ -193,7 +195,7 @@ MANIFEST = Map(
         ),
     },
     frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
-    | {"rosters"},
+    | {"rosters", "lines"},
 )
 
 
@@ -384,6 +386,10 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
             tracks[piece["id"]] = range(check_track(piece, data, where))
             if "seats" in piece["track"]:
                 tracks |= {f"{piece['id']}:{colour}": range(1) for colour in seats}
+    for name in manifest.get("lines", {}):
+        if name in tracks:
+            raise FieldError(f"{path}.lines.{name}", f"{name!r} is a track already")
+    tracks |= line_tracks(data, path, seats)
     known = _Known({**hooks.anchors, **own}, tracks, dict(hooks.areas),
                    dict(hooks.pictures),
                    set.intersection(*points) if len(points) == len(seats) else set(),
@@ -538,7 +544,8 @@ def _check_piece(
     if isinstance(at, dict) and ("area" in at) != (kind == "zone" and "size" not in piece):
         raise FieldError(f"{path}.at", "a zone lies at an area or has a size; only a zone "
                          "covers an area")  # fmt: skip
-    if isinstance(at, dict) and "track" in at and ("count" in piece or "roster" in piece):
+    along = isinstance(at, dict) and "track" in at and "cell" not in at  # one object per point
+    if along and ("count" in piece or "roster" in piece):
         have, need = len(known.tracks[at["track"]]), object_count(piece, rosters)
         if need > have:
             raise FieldError(f"{path}.at.track", f"{need} objects but track {at['track']!r} "

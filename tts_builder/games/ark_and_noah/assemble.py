@@ -36,7 +36,7 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
         return thumbnail(art.sides, data, tiles, images), preview(art.sides, data, tiles, images)
 
     family = config["turn_mode"] != "worker"
-    build, _table = build_table_game(
+    build, laid = build_table_game(
         definition,
         images,
         lambda laid: _context(definition, config, laid, hooks),
@@ -46,7 +46,7 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
         previews=previews,
     )
     build.positions += positions_on(build.save, data, config, high)
-    build.positions += drawn_positions(_drawn(data), tab.animal_side(data))
+    build.positions += drawn_positions(_drawn(laid), tab.animal_side(data))
     return build
 
 
@@ -88,9 +88,9 @@ def _ark_context(
     }
 
 
-def _drawn(data: Data) -> list[list[float]]:
-    """The display of drawn tiles: six points of ``table.drawn``."""
-    return [[round(x, 4), round(z, 4)] for x, z in tab.line_of(data["table"]["drawn"], 6)]
+def _drawn(laid: Table) -> list[list[float]]:
+    """The display of drawn tiles: the points of the manifest's line ``drawn``."""
+    return [list(point) for point in laid.context["tracks"]["drawn"]]
 
 
 def _sections(data: Data, config: Data, laid: Table) -> dict[str, str]:
@@ -133,7 +133,7 @@ def _context(definition: GameDefinition, config: Data, laid: Table, hooks: Table
         "score_cells": cells[0],
         "marker_corners": [list(c) for c in track_seats(data, "score-track")],
         "round_cells": cells[1],
-        "drawn": _drawn(data),
+        "drawn": _drawn(laid),
         "area": {
             "size": list(table["area_size"]),
             "slots": {k: s._asdict() for k, s in tab.area_slots(data).items()},

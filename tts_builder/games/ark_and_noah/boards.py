@@ -23,7 +23,6 @@ from .table import (
     action_columns,
     action_spaces,
     ark_plan,
-    line_of,
 )
 from .tiles import bag_roster, tile_list
 
@@ -40,39 +39,30 @@ def section_keys(layout: list[str]) -> list[str]:
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     """What the table manifest lays the boards and shared pieces with: the boards' pictures,
     the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
-    kind that Ark has none of is left off), the bonus bags' row (``bonus-bags``) and the bonus
-    values (roster ``bonus-values``); the Ark's spots of each player count (``by_players``:
-    :func:`ark_points`) and the worker spaces (``worker-spaces``: none on the family side) for
-    the snap points; and the animal bags' tiles (rosters ``<sex>-animals``; their places are
-    the manifest's anchors), the supply bags' places (``supply:<colour>``, ``food-supply``,
-    ``pitch-supply``) and pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per
-    piece); and per seat its character's and its workers' places (``character:<colour>``,
-    ``workers:<colour>``) and its fields (roster ``seat-pieces``: the character's ``name``,
-    the colour's ``color`` hex)."""
+    kind that Ark has none of is left off) and the bonus values (roster ``bonus-values``); the
+    Ark's spots of each player count (``by_players``: :func:`ark_points`) and the worker
+    spaces (``worker-spaces``: none on the family side) for the snap points; and the animal
+    bags' tiles (rosters ``<sex>-animals``; their places are the manifest's anchors), the
+    supply bags' pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per piece; their
+    places are the manifest's line ``supply``); and per seat its character's and its workers'
+    places (``character:<colour>``, ``workers:<colour>``) and its fields (roster
+    ``seat-pieces``: the character's ``name``, the colour's ``color`` hex)."""
     plan = ark_plan(data, config, data["players"]["max"])
     tracks = {f"ark-{kind}": [] for kind in ark.SECTION_KINDS}
     for kind, b in plan.sections:
         tracks[f"ark-{kind}"].append((b.transform.pos[0], b.transform.pos[2]))
     omit = frozenset(name for name, points in tracks.items() if not points)
     values = range(1, config["bonus_max"] + 1)
-    tracks["bonus-bags"] = [tuple(p) for p in line_of(data["table"]["bonus_bags"], len(values))]
     low, high = data["players"]["min"], data["players"]["max"]
     workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
     tracks |= area_tracks(data["table"], {"character": 1, "workers": workers})
     seat_pieces = [
         {"name": data["characters"][i], "color": data["colors"][i]["hex"]} for i in range(high)
     ]
-    # The supply bags in a row: each colour's dividers, then food and pitch (if the game has them).
-    supply, row = config["supply"], [tuple(p) for p in line_of(data["table"]["supply"], high + 2)]
-    for i, seat in enumerate(data["table"]["seats"][:high]):
-        tracks[f"supply:{seat['color']}"] = [row[i]]
+    supply = config["supply"]
     family = config["turn_mode"] != "worker"
     spaces = [] if family else [s[key] for s in action_spaces(data, config) for key in SPOTS]
     tracks["worker-spaces"] = [(x, BOARD_TOP, z) for x, z in spaces]
-    anchors = {
-        "food-supply": row[high],
-        "pitch-supply": row[high + (supply["food"] > 0)],
-    }
     tiles, sexes = tile_list(data), ("male", "female")
     counts = {
         "dividers": supply["dividers_per_color"],
@@ -81,7 +71,6 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     }
     return TableHooks(
         pictures=board_pictures(base, data, config),
-        anchors=anchors,
         tracks=tracks,
         by_players={n: ark_points(ark_plan(data, config, n)) for n in range(low, high + 1)},
         rosters={

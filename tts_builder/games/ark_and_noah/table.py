@@ -41,12 +41,6 @@ def animal_side(data: Data) -> float:
     return float(pieces_by_id(data["table"])["male-animals"]["contents"]["width"])
 
 
-def line_of(spec: Data, count: int) -> list[list[float]]:
-    """``count`` points from ``spec["start"]`` by ``spec["step"]`` (a row of bags or tiles)."""
-    (x, z), (dx, dz) = spec["start"], spec["step"]
-    return [[x + k * dx, z + k * dz] for k in range(count)]
-
-
 class ArkPlan(NamedTuple):
     """The Ark of one player count: its ``layout`` of sections, each section's (kind, Board),
     the grid's ``rows`` and ``cols``, and the scripted spots: ``edges`` name -> [x, z, rotY],
