@@ -196,6 +196,17 @@ def test_each_die_face_shows_the_label_its_rotation_value_carries(
 # ---- the movement-cost card ---------------------------------------------------------------
 
 
+def test_cost_card_column_titles_take_their_ink_from_the_definition() -> None:
+    _layout, fields = cost_card_layout(DATA)
+    card = DATA["components"]["cost_card"]
+    heads = {c["title"].lower(): c["head"] for c in fields["columns"]}
+    ink = card["colors"]["ink"]
+    assert heads == {key: card["heads"].get(key, ink) for key in heads}
+    assert heads["forest"] == heads["river"] == "#ffffff" and heads["plain"] == ink
+    plain = {**DATA, "components": {**DATA["components"], "cost_card": {**card, "heads": {}}}}
+    assert {c["head"] for c in cost_card_layout(plain)[1]["columns"]} == {ink}
+
+
 def test_cost_card_shows_the_cost_table(tmp_path: Path) -> None:
     layout, fields = cost_card_layout(DATA)
     names = [a["name"] for a in DATA["animals"]]

@@ -200,3 +200,20 @@ def test_constructor_nil_is_found_past_nested_brackets_only_at_its_own_depth() -
 def test_a_letter_outside_ascii_is_a_syntax_hit_not_a_crash() -> None:
     hits = lint("local x = 1\nlocal é = 2\n", "c")
     assert [(h.line, h.rule) for h in hits] == [(2, "syntax")]
+
+
+@pytest.mark.parametrize(
+    ("code", "rules"),
+    [
+        ("table.sort(f(t, 1))", ["sort-no-comparator"]),  # a comma inside a nested call
+        ("table.sort({t, 1})", ["sort-no-comparator"]),
+        ("table.sort(t, cmp)", []),
+        ("error(f('x', 2))", []),
+        ("error(('x'):rep(2), 2)", ["error-level"]),
+        ("x = string.gsub(f(s, 1), 'a-', '')", ["lazy-pattern"]),  # the second argument's
+        ("x = string.gsub(s, f('a-', 1))", []),  # a lazy text inside the second argument
+    ],
+)
+def test_a_calls_arguments_are_counted_outside_nested_brackets(code: str, rules: list[str]) -> None:
+    source = "local t, s, f, cmp = {}, 's', nil, nil\n" + code + "\n"
+    assert [h.rule for h in lint(source, "snippet") if h.rule != "syntax"] == rules

@@ -19,6 +19,7 @@ from tts_builder import picture
 from tts_builder.build import BuildOptions, forget_pictures
 from tts_builder.cli import build_checked, run
 from tts_builder.definition import ASSETS_ROOT, load_definition
+from tts_builder.lua import lint, scripts, templates
 from tts_builder.render import components, hexmap, png
 
 NEW_COLOUR = "#123456"
@@ -190,8 +191,23 @@ def test_a_one_animal_change_in_a_new_process_validates_and_inflates_what_change
     monkeypatch.setattr(components, "resolve_layout", resolve)
     monkeypatch.setattr(png, "open_png", open_png)
     monkeypatch.setattr(PngImagePlugin.PngImageFile, "load", load)
+    # A script whose context did not change is the cache's: no template rendered, no script
+    # linted (nor the Lua that parse-checks loaded) in a new process.
+    renders: list[str] = []
+    real_render = templates.render
+    monkeypatch.setattr(
+        templates, "render", lambda name, *a: renders.append(name) or real_render(name, *a)
+    )
+    monkeypatch.setattr(scripts, "render", templates.render)
+    lints: list[str] = []
+    real_lint = lint.lint
+    monkeypatch.setattr(
+        lint, "lint", lambda source, chunk: lints.append(chunk) or real_lint(source, chunk)
+    )
+    lint.linter_digest.cache_clear()
     assert run(["-q", "--assets", str(root), "build", game, "--out", str(out)]) == 0
     monkeypatch.undo()
+    assert renders == [] and lints == []
     # A new colour changes its sides' fields (validated once each); a new art file, none.
     assert all(mark in fields for fields in validated), [f for f in validated if mark not in f]
     assert len(set(validated)) == len(validated)

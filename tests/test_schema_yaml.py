@@ -133,6 +133,25 @@ def test_a_component_checks_its_layouts_against_its_size_and_its_extra_keys() ->
     assert error({"component": ["face"]}, {"size": [100, 50]}) == "key.face: missing required key"
 
 
+def test_a_component_s_optional_extra_keys_and_their_references() -> None:
+    schema = schema_from_text(
+        "places: {mapping: {keys: string, values: string}}\n"
+        "card:\n"
+        "  component: [face]\n"
+        "  extra: {inks?: {mapping: {keys: {ref: places}, values: color}}}\n"
+    )
+    face = [{"type": "rect", "box": [0, 0, 100, 50], "fill": "#ffffff"}]
+    card = {"size": [100, 50], "face": face}
+    schema.fields["card"].check(card, "card")  # left out
+    data = {"places": {"sea": "blue"}, "card": {**card, "inks": {"sea": "#000000"}}}
+    schema.fields["card"].check(data["card"], "card")
+    schema.check_references(data)
+    data["card"]["inks"] = {"lake": "#000000"}
+    with pytest.raises(FieldError) as err:
+        schema.check_references(data)
+    assert err.value.field == "card.inks.lake" and "'lake' is not one of" in err.value.detail
+
+
 def test_the_manifest_with_the_game_s_own_keys() -> None:
     spec = compile_type({"manifest": {"board": {"map": {"width": "number"}}, "extra?": "int"}})
     assert isinstance(spec, Map) and {"pieces", "seats", "board", "extra"} <= set(spec.fields)

@@ -20,7 +20,7 @@ from tts_builder.save.tables import HAND_PLACEMENTS
 from tts_builder.schema import validate
 from tts_builder.table import MANIFEST as MANIFEST_SPEC
 from tts_builder.table import Table, check_manifest, script_context
-from tts_builder.table.art import die_picture, layout_picture
+from tts_builder.table.art import die_picture, layout_picture, rule_die
 from tts_builder.table.game import Sheet, build_table_game
 from tts_builder.table.layout import card_spots, seat_context
 
@@ -80,6 +80,22 @@ def test_a_die_drawn_from_rule_data() -> None:
     assert picture.faces == ("1", "2", "3", "4", "sun", "water")
     assert picture.spec == {"die": list(picture.faces), "style": style}
     assert picture.make().size == (96, 96)
+
+
+def test_a_die_whose_faces_are_a_rules_key() -> None:
+    style = {"size": 96, "background": "#1f4e79"}
+    data = {
+        "rules": {"dice": {"faces": [0, 1, 2, 3, 4, "sun"]}},
+        "components": {"d": {"style": style}},
+    }
+    picture = rule_die(data, "d", "rules.dice.faces")
+    assert picture.faces == ("0", "1", "2", "3", "4", "sun")  # labels, written once in the rules
+    assert picture.spec == die_picture(list(picture.faces), style, "components.d").spec
+    with pytest.raises(FieldError, match=r"^components\.d: the definition has no key"):
+        rule_die(data, "d", "rules.dice.sides")
+    data["rules"]["dice"]["faces"] = [1, 2, 3]
+    with pytest.raises(FieldError, match=r"^components\.d: 'rules\.dice\.faces' is not a list"):
+        rule_die(data, "d", "rules.dice.faces")
 
 
 def test_a_layout_drawn_with_the_game_s_fields(tmp_path: Path) -> None:

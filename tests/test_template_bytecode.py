@@ -80,3 +80,51 @@ def test_build_keeps_compiled_templates_in_its_cache_while_it_builds(tmp_path: P
     assert run(["-q", "build", "prototype", "--out", str(tmp_path / "out")]) == EXIT_OK
     assert stored  # each compiled template went to dist/.cache
     assert templates.environment().bytecode_cache is None  # and only during that build
+
+
+def test_a_script_rendered_from_the_same_context_and_code_is_the_caches():
+    """:func:`templates.rendered`: made once per (code, what, context), kept in the store the
+    build set; a new context, new code or no store renders again; a context that is not JSON
+    data is rendered every time and never kept."""
+    store: dict[str, bytes] = {}
+    made: list[str] = []
+
+    def make(text: str):
+        return lambda: made.append(text) or text
+
+    try:
+        templates.cache_bytecode(store, code="code 1")
+        ctx = {"b": [1, 2.5], "a": {"x": None, "y": True}}
+        assert templates.rendered("script", ctx, make("one")) == "one"
+        assert templates.rendered("script", dict(ctx), make("two")) == "one"  # the cache's
+        assert made == ["one"] and len(store) == 1
+        assert templates.rendered("script", {"a": ctx["a"], "b": ctx["b"]}, make("x")) == "x"
+        assert templates.rendered("script", {**ctx, "b": [1, 2]}, make("y")) == "y"
+        assert templates.rendered("ui", ctx, make("z")) == "z"
+        assert templates.rendered("script", {"when": Path("p")}, make("p")) == "p"
+        assert templates.rendered("script", {"when": Path("p")}, make("p")) == "p"
+        assert templates.rendered("script", {"n": float("nan")}, make("nan")) == "nan"
+        assert len(store) == 4 and made == ["one", "x", "y", "z", "p", "p", "nan"]
+        templates.cache_bytecode(store, code="code 2")
+        assert templates.rendered("script", ctx, make("new code")) == "new code"
+        templates.cache_bytecode(store)  # no code fingerprint: nothing kept
+        assert templates.rendered("script", ctx, make("no code")) == "no code"
+        assert len(store) == 5
+    finally:
+        templates.cache_bytecode(None)
+
+
+def test_setting_the_store_imports_no_jinja2(tmp_path: Path):
+    """A build whose scripts are all the cache's never imports Jinja2: setting the store
+    does not, and an environment made later takes it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from tts_builder.lua import templates\n"
+        "templates.cache_bytecode({}, code='c')\n"
+        "assert 'jinja2' not in sys.modules\n"
+        "assert templates.environment().bytecode_cache.store == {}\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)

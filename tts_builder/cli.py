@@ -115,10 +115,11 @@ def build(
                 for line in noop_report(out, skipped[game]):
                     report(line)
                 continue
-            if not bytecode_set:  # a new process compiles no template the cache holds
+            if not bytecode_set:  # a new process compiles (or renders) nothing the cache holds
+                from .fingerprint import code_fingerprint
                 from .lua.templates import cache_bytecode
 
-                cache_bytecode(cache)
+                cache_bytecode(cache, code=code_fingerprint(hashes))
                 bytecode_set = True
             made = []
             for chosen in [variant] if variant else [None, *definition(game).variants]:
@@ -144,7 +145,7 @@ def build(
         for game, made in builds:  # what the next no-op build may skip
             folders = {result.folder: result.files for result in made}
             cache[keys[game]] = manifest(folders, definition(game).variants)
-    finally:  # the compiled templates go to this build's cache only while it builds
+    finally:  # templates compiled, scripts rendered: kept in this build's cache while it builds
         hashes.save()
         if bytecode_set:
             from .lua.templates import cache_bytecode

@@ -289,7 +289,8 @@ class Ref(Spec):
 
 def check_references(spec: Spec, value: Any, root: Any, path: str = "") -> None:
     """Every :class:`Ref` under ``spec`` names something ``root`` has (``value`` already fits
-    ``spec``'s shape): walks maps, lists and mappings; other specs hold no references."""
+    ``spec``'s shape): walks maps, lists, mappings and a :class:`Custom`'s ``inner``; other
+    specs hold no references."""
     if isinstance(spec, Ref):
         spec.check_name(value, path, root)
     elif isinstance(spec, Map):
@@ -304,6 +305,8 @@ def check_references(spec: Spec, value: Any, root: Any, path: str = "") -> None:
             )
         for index, item in enumerate(value):
             check_references(spec.item, item, root, join(path, index))
+    elif isinstance(spec, Custom) and spec.inner is not None:
+        check_references(spec.inner, value, root, path)
     elif isinstance(spec, MappingOf):
         if isinstance(spec.key, Ref) and spec.key.every:
             for name in spec.key.names(root):
@@ -316,9 +319,11 @@ def check_references(spec: Spec, value: Any, root: Any, path: str = "") -> None:
 
 @dataclass(frozen=True)
 class Custom(Spec):
-    """Delegates to a function ``fn(value, path)`` that raises FieldError."""
+    """Delegates to a function ``fn(value, path)`` that raises FieldError; ``inner``, a spec
+    the function checks the value with, is where :func:`check_references` looks for names."""
 
     fn: Callable[[Any, str], None]
+    inner: Spec | None = None
 
     def check(self, value: Any, path: str) -> None:
         self.fn(value, path)

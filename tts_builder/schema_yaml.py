@@ -28,8 +28,8 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
 - any ``int``, ``number``, ``string`` or ``one_of`` with ``or: [word, ...]`` also takes those
   words (``null`` is YAML's nothing): "an integer >= 1 or null";
 - ``{by_player_count: {key: TYPE}}``: rows ``{players: [counts], key: ...}``;
-- ``{component: [side, ...], extra: {key: TYPE}}``: a pixel ``size`` and one layout per side
-  (checked against the size), plus the extra keys;
+- ``{component: [side, ...], extra: {key: TYPE, key?: TYPE}}``: a pixel ``size`` and one
+  layout per side (checked against the size), plus the extra keys (their references checked);
 - ``size`` (a picture's ``[width, height]`` in pixels), ``die_style`` (a die texture's style,
   checked as drawing it would), ``mapping`` (any mapping);
 - ``manifest`` (the table manifest, :mod:`tts_builder.table`), ``{manifest: {key: TYPE}}`` (the
@@ -46,11 +46,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 import yaml
 
+from .bundled import package_folder
 from .errors import FieldError
 from .gamekit.specs import SIZE, by_player_count, component
 from .render import check_die_style
@@ -187,24 +187,27 @@ def _typed(key: str, value: Any, node: dict[str, Any], where: str) -> Spec:
     if key == "by_player_count":
         return by_player_count(keys_of(value, f"{where}.by_player_count")[0])
     if key == "component":
-        return _component(tuple(value), keys_of(node.get("extra", {}), f"{where}.extra")[0])
+        return _component(tuple(value), *keys_of(node.get("extra", {}), f"{where}.extra"))
     fields, optional = keys_of(value, f"{where}.manifest")
     return Map({**MANIFEST.fields, **fields}, MANIFEST.optional | optional)
 
 
-def _component(sides: tuple[str, ...], extra: Mapping[str, Spec]) -> Spec:
-    """A component (:func:`~tts_builder.gamekit.specs.component`) with extra keys."""
+def _component(
+    sides: tuple[str, ...], extra: Mapping[str, Spec], optional: frozenset[str] = frozenset()
+) -> Spec:
+    """A component (:func:`~tts_builder.gamekit.specs.component`) with extra keys (those in
+    ``optional`` may be left out; their references are checked like any others)."""
     drawn = component(*sides)
     if not extra:
         return drawn
     own = ("size", *sides)
-    shape = Map({**extra, **{k: Custom(lambda v, p: None) for k in own}})
+    shape = Map({**extra, **{k: Custom(lambda v, p: None) for k in own}}, optional)
 
     def check(value: Any, path: str) -> None:
         shape.check(value, path)
         drawn.check({k: value[k] for k in own}, path)
 
-    return Custom(check)
+    return Custom(check, shape)
 
 
 def compile_type(node: Any, where: str = "") -> Spec:
@@ -254,5 +257,5 @@ def schema_from_text(text: str, where: str = "schema") -> DefinitionSchema:
 @cache
 def load_schema(package: str, name: str = "schema.yaml") -> DefinitionSchema:
     """The schema file ``name`` of a package (a rules engine's, beside its module)."""
-    text = files(package).joinpath(name).read_text(encoding="utf-8")
+    text = (package_folder(package) / name).read_text(encoding="utf-8")
     return schema_from_text(text, f"{package}/{name}")

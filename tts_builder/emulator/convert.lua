@@ -273,7 +273,8 @@ local function build(vals, i)
   end
   local n = vals[i + 2]
   i = i + 3
-  if kind == LIST then
+  if kind == LIST or kind == SPARSE_LIST then
+    local dense = kind == LIST
     for j = 1, n do
       local v = vals[i]
       if v == MARK then
@@ -281,17 +282,9 @@ local function build(vals, i)
       else
         i = i + 1
       end
-      t[j] = v -- a nil too, as lupa's table_from sets it (the slot it makes shapes #t)
-    end
-  elseif kind == SPARSE_LIST then
-    for j = 1, n do
-      local v = vals[i]
-      if v == MARK then
-        v, i = build(vals, i)
-      else
-        i = i + 1
-      end
-      if v ~= nil then t[j] = v end -- no slot, as sandbox.py's to_lua skips it
+      -- a LIST sets a nil too, as lupa's table_from does (the slot it makes shapes #t); a
+      -- SPARSE_LIST makes no slot for it, as sandbox.py's to_lua skips it
+      if dense or v ~= nil then t[j] = v end
     end
   else
     for _ = 1, n do

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import json
-import marshal
 import random
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from ..json_types import copied
 from .bodies import SAME_SPOT, body_of, image_sizes
 from .sandbox import LuaError, LuaSandbox, LuaScriptError, explain, from_lua
 
@@ -34,15 +33,6 @@ def _text(value: Any) -> str:
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else format(value, ".14g")
     return str(value)
-
-
-def _copy_data(value: Any) -> Any:
-    """A deep copy of JSON-shaped data (marshal's round trip is many times quicker than
-    ``copy.deepcopy``); anything marshal cannot write is deep-copied."""
-    try:
-        return marshal.loads(marshal.dumps(value))
-    except ValueError:
-        return copy.deepcopy(value)
 
 
 def _is_false(text: str | None) -> bool:
@@ -209,7 +199,7 @@ class EmulatedTable:
         raise_errors: bool = True,
         images: Mapping[str, bytes] | None = None,
     ) -> None:
-        self.save = _copy_data(save)
+        self.save = copied(save)
         self.strict = strict
         self.raise_errors = raise_errors
         self.violations: list[str] = []
@@ -481,7 +471,7 @@ class EmulatedTable:
     def save_state(self) -> dict[str, Any]:
         """The current table as a save dict (calls every ``onSave``)."""
         state = self.sandbox.lua_to_json(self._run("save_state"))
-        save = _copy_data(self.save)
+        save = copied(self.save)
         save["ObjectStates"] = state["objects"]
         save["LuaScriptState"] = state["script_state"]
         save["Note"] = state["notes"]

@@ -299,7 +299,13 @@ class _Linter:
                      " not register")
 
     def call_has_second_arg(self, open_k: int) -> bool:
-        depth = 0
+        """Whether the call opened at ``open_k`` has a second argument."""
+        return self.arg_start(open_k, 2) is not None
+
+    def arg_start(self, open_k: int, n: int) -> int | None:
+        """Index of the first token of the ``n``-th argument (``n`` >= 2) of the call opened
+        at ``open_k``: the token after its ``n - 1``-th comma outside nested brackets."""
+        depth, count = 0, 1
         for j in range(open_k, len(self.tokens)):
             t = self.tokens[j]
             if t.kind == "op" and t.value in "([{":
@@ -307,12 +313,12 @@ class _Linter:
             elif t.kind == "op" and t.value in ")]}":
                 depth -= 1
                 if depth == 0:
-                    return False
+                    return None
             elif t.kind == "op" and t.value == "," and depth == 1:
-                return True
-            elif t.kind == "eof":
-                return False
-        return False
+                count += 1
+                if count == n:
+                    return j + 1
+        return None
 
     def check_format(self, fmt: Token) -> None:
         if fmt.kind != "string":
@@ -540,7 +546,7 @@ class _Traps:
         if lint.is_op(k - 1, ":"):
             pattern = self.tokens[k + 2]
         elif lint.is_op(k - 1, ".") and lint.is_name(k - 2, "string"):
-            comma = self._arg_start(k + 1, 2)
+            comma = lint.arg_start(k + 1, 2)
             pattern = self.tokens[comma] if comma is not None else tok
         else:
             return
@@ -691,23 +697,6 @@ class _Traps:
         """Index of the bracket closing the one at ``open_k`` (see :func:`_closers`)."""
         return self.closers.get(open_k, len(self.tokens) - 1)
 
-    def _arg_start(self, open_k: int, n: int) -> int | None:
-        """Index of the first token of the ``n``-th argument of the call opened at ``open_k``."""
-        depth, count = 0, 1
-        for j in range(open_k, len(self.tokens)):
-            t = self.tokens[j]
-            if t.kind == "op" and t.value in "([{":
-                depth += 1
-            elif t.kind == "op" and t.value in ")]}":
-                depth -= 1
-                if depth == 0:
-                    return None
-            elif t.kind == "op" and t.value == "," and depth == 1:
-                count += 1
-                if count == n:
-                    return j + 1
-        return None
-
     def _may_be_fraction(self, start: int, end: int) -> bool:
         """Whether the expression tokens[start:end] may be a non-integer number (what
         math.floor / math.ceil wrap is an integer)."""
@@ -771,15 +760,33 @@ CLEAN = b"lint: clean"
 @cache
 def linter_digest() -> str:
     """A digest of the linter's own code (this module, the bundle reader it uses) and of the
-    Lua that parse-checks: a cached result dies when either changes."""
-    import lupa
-
-    digest = hashlib.sha256(f"lupa {lupa.__version__} {_lua().lua_implementation}".encode())
+    Lua that parse-checks (:func:`lua_identity`): a cached result dies when either changes."""
+    digest = hashlib.sha256(lua_identity().encode())
     here = Path(__file__).parent
     for name in ("lint.py", "bundle.py"):
         digest.update(name.encode())
         digest.update((here / name).read_bytes())
     return digest.hexdigest()
+
+
+def lua_identity() -> str:
+    """The Lua that parse-checks, known without loading it (lupa and its Lua are imported only
+    to lint a script no cache knows): lupa's installed distribution and the name, size and
+    modification time of its Lua 5.2 module file."""
+    from importlib.util import find_spec
+
+    from ..fingerprint import installed
+
+    spec = find_spec("lupa")
+    if spec is None or spec.origin is None:
+        import lupa  # not installed: its ImportError
+
+        return f"lupa {lupa.__version__}"
+    parts = installed(["lupa"])
+    for path in sorted(Path(spec.origin).parent.glob("lua52*")):
+        st = path.stat()
+        parts.append(f"{path.name} {st.st_size} {st.st_mtime_ns}")
+    return "\n".join(parts)
 
 
 def lint_key(source: str) -> str:

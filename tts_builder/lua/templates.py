@@ -2,13 +2,16 @@
 
 Filters: ``lua`` (:func:`lua_literal`), ``lua_string`` and ``xml`` (:func:`xml_escape`). Every
 value a template takes from the context reaches Lua or XML through one of them. Jinja2 is
-imported when a template is first rendered (or the bytecode cache set), not with this module:
-a build that renders nothing (a no-op ``build``, ``check``) never pays for it.
+imported when a template is first rendered, not with this module (nor when the build cache is
+set): a build that renders nothing (a no-op ``build``, ``check``, a change whose scripts are
+found rendered already, see :func:`rendered`) never pays for it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import sys
 from collections.abc import Callable, MutableMapping
 from functools import cache
@@ -21,7 +24,14 @@ from .literal import lua_literal, lua_string, xml_escape
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["TEMPLATES_DIR", "cache_bytecode", "environment", "render", "template_exists"]
+__all__ = [
+    "TEMPLATES_DIR",
+    "cache_bytecode",
+    "environment",
+    "render",
+    "rendered",
+    "template_exists",
+]
 
 
 def _strict(fn: Callable[[Any], str]) -> Callable[[Any], str]:
@@ -79,14 +89,82 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def cache_bytecode(store: MutableMapping[str, bytes] | None, root: Path = TEMPLATES_DIR) -> None:
-    """Keep the compiled templates under ``root`` in ``store`` from now on (None: nowhere)."""
-    environment(root).bytecode_cache = None if store is None else _bytecode_cache_class()(store)
+#: The build cache compiled templates go to, by templates folder (see :func:`cache_bytecode`).
+_BYTECODE: dict[Path, MutableMapping[str, bytes]] = {}
+#: The build cache rendered scripts go to and the code fingerprint keying them (see
+#: :func:`rendered`), set by :func:`cache_bytecode`; empty: nothing is kept.
+_RENDERED: list[tuple[MutableMapping[str, bytes], str]] = []
+
+
+def cache_bytecode(
+    store: MutableMapping[str, bytes] | None, root: Path = TEMPLATES_DIR, code: str | None = None
+) -> None:
+    """Keep the compiled templates under ``root`` in ``store`` from now on (None: nowhere),
+    and with ``code`` (the code fingerprint of :mod:`tts_builder.fingerprint`, which covers
+    the package, the bundled templates and the libraries' versions) the scripts
+    :func:`rendered` renders from the bundled templates too. Jinja2 is not imported here: an
+    environment made later takes the store."""
+    root = Path(root)
+    if store is None:
+        _BYTECODE.pop(root, None)
+    else:
+        _BYTECODE[root] = store
+    if root == TEMPLATES_DIR:
+        _RENDERED.clear()
+        if store is not None and code is not None:
+            _RENDERED.append((store, code))
+    if environment.cache_info().currsize:  # made already (else it takes the store when made)
+        environment(root).bytecode_cache = _bytecode_cache(root)
+
+
+def _bytecode_cache(root: Path) -> Any:
+    store = _BYTECODE.get(Path(root))
+    return None if store is None else _bytecode_cache_class()(store)
+
+
+#: What a rendered script's cache key starts with (a change to how it is keyed: new keys).
+RENDERED_PREFIX = "rendered 1:"
+
+
+def rendered(what: str, context: dict[str, Any], make: Callable[[], str]) -> str:
+    """The text ``make`` renders from the bundled templates with ``context`` (``what``: which
+    text, e.g. a game's Global script), from the build cache when a build with the same code
+    and templates (the code fingerprint) rendered it from the same context before, else made
+    and kept there. Without a cache (see :func:`cache_bytecode`), or for a context that is not
+    plain JSON data (dicts with string keys, lists, strings, numbers, booleans, None), made.
+
+    The key is the context's JSON in its own order (a template iterates a dict in insertion
+    order, so the order is part of what it renders): equal keys are equal contexts, but for
+    a tuple and a list of the same items, or a dict's key as a number and as a string, which
+    no filter or template tells apart (and whose choice is the code's, part of the key)."""
+    if not _RENDERED:
+        return make()
+    store, code = _RENDERED[0]
+    try:
+        text = json.dumps([code, what, context], allow_nan=False, default=_not_json)
+    except (TypeError, ValueError):
+        return make()
+    key = RENDERED_PREFIX + hashlib.sha256(text.encode()).hexdigest()
+    data = store.get(key)
+    if data is not None:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass  # damaged: made again
+    made = make()
+    with contextlib.suppress(OSError):  # a cache that cannot be written: rendered next time
+        store[key] = made.encode("utf-8")
+    return made
+
+
+def _not_json(value: Any) -> Any:
+    raise TypeError(f"not JSON data: {type(value).__name__}")
 
 
 @cache
 def environment(root: Path = TEMPLATES_DIR) -> jinja2.Environment:
-    """The shared Environment for templates under ``root``."""
+    """The shared Environment for templates under ``root`` (compiled templates kept in the
+    store :func:`cache_bytecode` set for ``root``, if any)."""
     import jinja2
 
     env = jinja2.Environment(
@@ -98,6 +176,7 @@ def environment(root: Path = TEMPLATES_DIR) -> jinja2.Environment:
     env.filters["lua"] = _strict(lua_literal)
     env.filters["lua_string"] = _strict(lua_string)
     env.filters["xml"] = _strict(xml_escape)
+    env.bytecode_cache = _bytecode_cache(root)
     return env
 
 

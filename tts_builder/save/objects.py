@@ -6,12 +6,11 @@ and colour channel, and the type-specific fields of its object. Nothing here tou
 
 from __future__ import annotations
 
-import marshal
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from copy import deepcopy
 from typing import Any, TypedDict, Unpack
 
+from tts_builder.json_types import copied
 from tts_builder.save.tables import HAND_PLACEMENTS, PLAYER_COLORS, SEAT_COLORS
 
 Vec3 = tuple[float, float, float]
@@ -245,16 +244,6 @@ def ordered(values: Mapping[str, Any]) -> Obj:
     return {key: values[key] for key in OBJECT_KEY_ORDER if key in values}
 
 
-def _copied(value: Any) -> Any:
-    """A deep copy of JSON-shaped data: marshal's round trip (many times quicker than
-    ``copy.deepcopy``; keys keep their order), else ``deepcopy`` for what marshal cannot
-    write."""
-    try:
-        return marshal.loads(marshal.dumps(value))
-    except ValueError:
-        return deepcopy(value)
-
-
 def game_object(
     name: str,
     guid: str,
@@ -276,7 +265,7 @@ def game_object(
     """
     if not _GUID_RE.fullmatch(guid):
         raise ValueError(f"GUID must be 6 lower-case hex characters, got {guid!r}")
-    values: dict[str, Any] = _copied(dict(COMMON_DEFAULTS))
+    values: dict[str, Any] = copied(dict(COMMON_DEFAULTS))
     values.update(
         GUID=guid,
         Name=name,
@@ -292,7 +281,7 @@ def game_object(
     tag_list = list(tags)
     if tag_list:
         values["Tags"] = tag_list
-    values.update(_copied(dict(fields or {})))
+    values.update(copied(dict(fields or {})))
     return ordered(values)
 
 

@@ -9,7 +9,7 @@ from json.encoder import encode_basestring as _json_string  # ensure_ascii=False
 from typing import Any
 
 from tts_builder.errors import BuildError
-from tts_builder.save.objects import _copied
+from tts_builder.json_types import copied
 from tts_builder.save.tables import CUSTOM_IMAGE_TABLES, PLAYER_COLORS, TABLE_NAMES
 
 Save = dict[str, Any]
@@ -173,8 +173,8 @@ def new_save(
     for label, pair in (("player_counts", player_counts), ("playing_time", playing_time)):
         if pair is not None and not 0 < pair[0] <= pair[1]:
             raise ValueError(f"{label} must be (min, max) with 0 < min <= max, got {pair}")
-    object_list = _copied(list(objects))  # a deep copy: the save shares nothing with its caller
-    points = _copied(list(snap_points or ()))
+    object_list = copied(list(objects))  # a deep copy: the save shares nothing with its caller
+    points = copied(list(snap_points or ()))
     given: dict[str, Any] = {
         "SaveName": save_name,
         "GameMode": game_mode,
@@ -196,7 +196,7 @@ def new_save(
     }
     save: Save = {}
     for key, default in TOP_LEVEL_DEFAULTS.items():
-        value = given[key] if key in given else _copied(default)
+        value = given[key] if key in given else copied(default)
         if value is not None:
             save[key] = value
     return save

@@ -192,6 +192,20 @@ def die_picture(labels: list[str], style: Mapping[str, Any], where: str) -> Pict
     )
 
 
+def rule_die(data: Mapping[str, Any], component: str, key: str) -> Picture:
+    """A d6 texture whose faces are the six values at the definition key ``key`` (the rules'
+    faces: ``rules.dice.faces``, numbers or words, written once there), drawn in the style of
+    the die component ``component`` (``components.<component>.style``): a ``die`` piece's
+    ``picture``. FieldError at ``components.<component>`` when the key holds no six faces."""
+    from .derived import key_value
+
+    where = f"components.{component}"
+    faces = key_value(dict(data), key, where)
+    if not isinstance(faces, list) or len(faces) != 6:
+        raise FieldError(where, f"{key!r} is not a list of six die faces: {faces!r}")
+    return die_picture([str(f) for f in faces], data["components"][component]["style"], where)
+
+
 def layout_picture(
     layout: list[dict[str, Any]],
     size: tuple[int, int],

@@ -32,9 +32,10 @@ def _footer(rules: Data) -> list[str]:
 
 def cost_card_fields(data: Data) -> Data:
     """The cost card's fields (see the layout's comment in game.yaml): the colours by name;
-    ``columns`` (the terrains, then the river), each its title and colours; ``animals``, each
-    its name, art and ``costs`` (a cell per column); the ``notes``."""
-    rules, colors = data["rules"], data["components"]["cost_card"]["colors"]
+    ``columns`` (the terrains, then the river), each its title, fill and title ink (``heads``);
+    ``animals``, each its name, art and ``costs`` (a cell per column); the ``notes``."""
+    card, rules = data["components"]["cost_card"], data["rules"]
+    colors, heads = card["colors"], card.get("heads", {})
     names = terrains(data)
     style = board_style(data["components"]["board"]["style"], names)
     keys = [*names, "river"]
@@ -42,7 +43,7 @@ def cost_card_fields(data: Data) -> Data:
         {
             "title": key.capitalize(),
             "fill": style["river"] if key == "river" else style.get(key, style["unknown"]),
-            "head": "#ffffff" if key in ("forest", "river") else colors["ink"],
+            "head": heads.get(key, colors["ink"]),
         }
         for key in keys
     ]

@@ -3,12 +3,11 @@ geometry, the pictures drawn from rule data, the points the pieces and the scrip
 
 from __future__ import annotations
 
-import marshal
 from functools import lru_cache
 
 from ...gamekit.table import rounded
-from ...geometry import TABLE_TOP_Y, ScriptPosition
-from ...json_types import Data
+from ...geometry import ScriptPosition
+from ...json_types import Data, copied
 from ...plugin import Picture, TableHooks
 from ...render import ArtFiles, hexmap
 from ...render.hexmap import BoardGeometry as Geo
@@ -17,35 +16,23 @@ from ...render.hexmap import (
     ark_slots,
     ark_zone,
     flood_tile_scale,
-    hex_name,
     hex_table,
-    hex_units,
     marker_table,
     marker_units,
 )
-from ...table import layout
-from ...table.art import die_picture, layout_picture
+from ...table import hexboard, layout
+from ...table.art import layout_picture, rule_die
 from ...table.printed import PrintedPoint as Point
-from ...table.printed import board, printed_cells, shared_rot_y
 from .cost_card import cost_card_layout
 
-BOARD_THICKNESS = 0.2
 PIECE_LIFT = 0.5  # pieces and the marker stand this far above the board's top face
 TILE_LIFT = 0.06
 
 
 def geometry(data: Data) -> Geo:
     """The board geometry of a definition (hex -> pixel -> table position)."""
-    board, rows = data["table"]["board"], data["map"]["terrain"]
-    return Geo(
-        rows=len(rows),
-        cols=len(rows[0]),
-        hex_width=float(board["hex_width"]),
-        px_per_unit=float(board["pixels_per_unit"]),
-        centre=(float(board["centre"][0]), float(board["centre"][1])),
-        y=TABLE_TOP_Y + BOARD_THICKNESS / 2,
-        thickness=BOARD_THICKNESS,
-    )
+    rows = data["map"]["terrain"]
+    return hexboard.geometry(data["table"]["board"], len(rows), len(rows[0]))
 
 
 def piece_count(data: Data) -> int:
@@ -56,7 +43,7 @@ def piece_count(data: Data) -> int:
 def table_positions(data: Data) -> Data:
     """Every table position the script needs, from the board geometry (pure; a fresh copy of
     what was worked out once per geometry and piece count in this process)."""
-    return marshal.loads(marshal.dumps(_positions(geometry(data), piece_count(data))))
+    return copied(_positions(geometry(data), piece_count(data)))
 
 
 @lru_cache(maxsize=32)
@@ -64,13 +51,12 @@ def _positions(geo: Geo, pieces: int) -> Data:
     """:func:`table_positions` of a board geometry and piece count (callers copy it)."""
     rows, cols, top = geo.rows, geo.cols, geo.top_y
     (zx, zz), (zw, zd) = ark_zone(geo)
-    cells = [(r, c) for r in range(rows) for c in range(cols)]
     return {
         "rows": rows,
         "cols": cols,
         "radius": rounded(geo.radius),
-        "hexes": [rounded(list(hex_table(geo, r, c))) for r, c in cells],
-        "names": [hex_name(r, c) for r, c in cells],
+        "hexes": hexboard.centres(geo),
+        "names": hexboard.names(geo),
         "markers": [
             rounded(list(marker_table(geo, *divmod(n, cols)))) for n in range(rows * cols + 1)
         ],
@@ -82,21 +68,14 @@ def _positions(geo: Geo, pieces: int) -> Data:
     }
 
 
-def _die(data: Data, symbols: bool) -> Picture:
-    """The texture of the symbol (junior) or number dice, faces from the rules."""
-    kind = "symbol_die" if symbols else "number_die"
-    spec = data["rules"]["junior"]["dice"] if symbols else data["rules"]["dice"]
-    style = data["components"][kind]["style"]
-    return die_picture([str(f) for f in spec["faces"]], style, f"components.{kind}")
-
-
 def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
     """What the game draws itself: the board from the map, the cost card from the rules'
     costs, the flood tile, the dice from the rules' faces."""
     geo, style = geometry(data), data["components"]["board"]["style"]
+    terrain = data["rules"]["terrain"]
     board = [
         data["map"],
-        data["rules"]["terrain"],
+        terrain,
         data["components"]["board"],
         data["table"]["board"],
         data["name"],
@@ -104,21 +83,17 @@ def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
     layout, fields = cost_card_layout(data)
     size = tuple(data["components"]["cost_card"]["size"])
     return {
-        "board": Picture(
+        "board": hexboard.picture(
+            geo,
             {"board": board},
-            lambda: hexmap.render_board(
-                data["map"], data["rules"]["terrain"], geo, style, title=data["name"]
-            ),
-            width=geo.side,
-            pixels=geo.image_size,
-            sized_by="table.board.pixels_per_unit",
+            lambda: hexmap.render_board(data["map"], terrain, geo, style, title=data["name"]),
         ),
         "cost-card": layout_picture(layout, size, fields, files, "components.cost_card"),
         "flood-tile": Picture(
             {"tile": style}, lambda: hexmap.render_flood_tile(style), scale=flood_tile_scale(geo)
         ),
-        "number-die": _die(data, symbols=False),
-        "symbol-die": _die(data, symbols=True),
+        "number-die": rule_die(data, "number_die", "rules.dice.faces"),
+        "symbol-die": rule_die(data, "symbol_die", "rules.junior.dice.faces"),
     }
 
 
@@ -146,13 +121,7 @@ def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
     hex centres (pieces, flood tiles, snap points), flood-track marks, Ark berths; and the
     deck, set-aside and reveal spots beside the board."""
     geo, pos, script = geometry(data), table_positions(data), data["table"]["script"]
-    cells = [divmod(n, geo.cols) for n in range(geo.rows * geo.cols)]
-    inside = 0.8 * (geo.hex_width / 2)  # inside the hex's inscribed circle
-    y, half = pos["piece_y"], (inside, inside)
-    points = [
-        Point(f"hex {hex_name(r, c)}", "hex", (x, y, z), hex_units(geo, r, c), half)
-        for (r, c), (x, z) in zip(cells, pos["hexes"], strict=True)
-    ]
+    points = hexboard.hex_points(geo, pos["piece_y"])
     y, half = pos["marker_y"], (0.2, 0.2)
     points += [
         Point(f"flood mark {n}", "mark", (x, y, z), marker_units(geo, *divmod(n, geo.cols)), half)
@@ -163,9 +132,6 @@ def script_positions(data: Data, board_guid: str) -> list[ScriptPosition]:
     points += [
         Point(f"Ark berth {n + 1}", "ark", at, *ark) for n, at in enumerate(pos["ark_slots"])
     ]
-    # the board picture measured in table units (its side): a cell's centre and half size in
-    # those units from the picture's top-left corner, each point where the geometry put it
-    printed = board(geo.centre, (geo.side, geo.side), geo.side, shared_rot_y(data["table"]))
-    return printed_cells(printed, board_guid, points) + layout.card_spots(
+    return hexboard.printed_cells(geo, data["table"], board_guid, points) + layout.card_spots(
         data["table"], script["positions"], script["seats"]
     )
