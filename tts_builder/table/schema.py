@@ -19,7 +19,15 @@ from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
 from .columns import COLUMNS, check_columns
-from .derived import ROSTERS, WHEN, derived_rosters, left_off, number_or_key, resolved
+from .derived import (
+    ROSTERS,
+    WHEN,
+    area_counts,
+    derived_rosters,
+    left_off,
+    number_or_key,
+    resolved,
+)
 from .layout import at_players
 from .lines import LINES, line_tracks
 from .track import TRACK, check_track
@@ -390,6 +398,8 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
         if name in tracks:
             raise FieldError(f"{path}.lines.{name}", f"{name!r} is a track already")
     tracks |= line_tracks(data, path, seats)
+    for kind, count in area_counts(data, path, set(tracks)).items():  # a piece's area places
+        tracks |= {f"{kind}:{colour}": range(count) for colour in seats}
     known = _Known({**hooks.anchors, **own}, tracks, dict(hooks.areas),
                    dict(hooks.pictures),
                    set.intersection(*points) if len(points) == len(seats) else set(),

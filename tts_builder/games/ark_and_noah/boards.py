@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from rules_ref.ark_and_noah import for_players, make_config
+from rules_ref.ark_and_noah import make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
 from ...render.layout import render_layout
-from ...table.areas import area_tracks
 from ...table.columns import columns_layout
 from . import drawing as ark
 from .rules import action_texts
@@ -52,34 +51,19 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     for kind, b in plan.sections:
         tracks[f"ark-{kind}"].append((b.transform.pos[0], b.transform.pos[2]))
     omit = frozenset(name for name, points in tracks.items() if not points)
-    values = range(1, config["bonus_max"] + 1)
     low, high = data["players"]["min"], data["players"]["max"]
-    workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
-    tracks |= area_tracks(data["table"], {"character": 1, "workers": workers})
-    seat_pieces = [
-        {"name": data["characters"][i], "color": data["colors"][i]["hex"]} for i in range(high)
-    ]
-    supply = config["supply"]
     family = config["turn_mode"] != "worker"
     spaces = [] if family else [s[key] for s in action_spaces(data, config) for key in SPOTS]
     tracks["worker-spaces"] = [(x, BOARD_TOP, z) for x, z in spaces]
     tiles, sexes = tile_list(data), ("male", "female")
-    counts = {
-        "dividers": supply["dividers_per_color"],
-        "food": supply["food"],
-        "pitch": supply["pitch"],
-    }
     return TableHooks(
         pictures=board_pictures(base, data, config),
         tracks=tracks,
         by_players={n: ark_points(ark_plan(data, config, n)) for n in range(low, high + 1)},
         rosters={
-            "bonus-values": [{"value": v} for v in values],
-            "seat-pieces": seat_pieces,
-            **{kind: [{}] * n for kind, n in counts.items()},  # a bag's pieces, one per entry
             **{f"{sex}-animals": bag_roster(tiles, sex, data["tile_colors"]) for sex in sexes},
         },
-        omit=omit | {f"{kind}-supply" for kind in ("food", "pitch") if counts[kind] == 0},
+        omit=omit,
     )
 
 
