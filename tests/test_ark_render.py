@@ -24,7 +24,7 @@ from tts_builder.save import loads
 from tts_builder.save.checker import check_save
 from tts_builder.table import pieces_by_id
 from tts_builder.table.columns import columns_of
-from tts_builder.table.printed import laid_track
+from tts_builder.table.printed import laid_board, laid_track
 from tts_builder.table.track import Track
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -278,7 +278,7 @@ def test_the_action_spaces_and_tracks_sit_on_their_printed_cells(variant: str | 
     config = rules_config(data, variant)
     spec = table.action_columns(data)
     space_fill = next(e["fill"] for e in spec["sides"]["standard"] if e["at"] == "current")
-    board = table.action_board(data)
+    board = laid_board(data["table"], "action-board", tuple(spec["size"]))
     side = picture(built, f"images/action-board-{'family' if variant else 'standard'}.png")
     columns = [(c.x0, c.x1) for c in columns_of(spec, len(config["actions"]))]
     for i, space in enumerate(table.action_spaces(data, config)):

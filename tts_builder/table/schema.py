@@ -18,12 +18,13 @@ from ..gamekit.specs import by_player_count, mapping_of
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
-from .columns import COLUMNS, check_columns
+from .columns import COLUMNS, check_columns, column_count
 from .derived import (
     ROSTERS,
     WHEN,
     area_counts,
     derived_rosters,
+    holds,
     left_off,
     number_or_key,
     resolved,
@@ -177,8 +178,8 @@ MANIFEST = Map(
         "score": Map({"start": Int(-999, 999), "min": Int(-999, 999), "max": Int(-999, 999)}),
         "snap_points": ListOf(
             Map(
-                {"at": POSITION, "tags": TAGS, "players": ListOf(PLAYER_COUNT, 1)},
-                frozenset({"tags", "players"}),
+                {"at": POSITION, "tags": TAGS, "players": ListOf(PLAYER_COUNT, 1), "when": WHEN},
+                frozenset({"tags", "players", "when"}),
             )
         ),
         "seat_fields": ID,
@@ -398,6 +399,12 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
         if name in tracks:
             raise FieldError(f"{path}.lines.{name}", f"{name!r} is a track already")
     tracks |= line_tracks(data, path, seats)
+    for i, piece in enumerate(manifest["pieces"]):  # a board's columns tracks
+        for name, names in piece.get("columns", {}).get("tracks", {}).items():
+            count = column_count(piece["columns"], data, f"{path}.pieces[{i}].columns")
+            if name in tracks:
+                raise FieldError(f"{path}.pieces[{i}].columns.tracks.{name}", "a track already")
+            tracks[name] = range(count * len(names))
     for kind, count in area_counts(data, path, set(tracks)).items():  # a piece's area places
         tracks |= {f"{kind}:{colour}": range(count) for colour in seats}
     known = _Known({**hooks.anchors, **own}, tracks, dict(hooks.areas),
@@ -415,6 +422,8 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
             raise FieldError(f"{path}.seats[{i}]", f"{manifest['type']} has no seat {colour}")
     for i, snap in enumerate(manifest.get("snap_points", [])):
         _check_at(snap["at"], f"{path}.snap_points[{i}].at", known)
+        if "when" in snap:
+            holds(snap["when"], data, f"{path}.snap_points[{i}].when")
     ids = [piece["id"] for piece in manifest["pieces"]]
     unique_names(ids, f"{path}.pieces[{{}}].id", "piece id {!r} listed twice")
     for i, piece in enumerate(manifest["pieces"]):

@@ -16,17 +16,8 @@ from ...render.layout import render_layout
 from ...table.columns import columns_layout
 from . import drawing as ark
 from .rules import action_texts
-from .table import (
-    BOARD_TOP,
-    ArkPlan,
-    action_columns,
-    action_spaces,
-    ark_plan,
-)
+from .table import BOARD_TOP, ArkPlan, action_columns, ark_plan
 from .tiles import bag_roster, tile_list
-
-#: The spots of an action space a worker snaps to: its completed- and current-action spaces.
-SPOTS = ("completed", "current")
 
 
 def section_keys(layout: list[str]) -> list[str]:
@@ -39,8 +30,8 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     """What the table manifest lays the boards and shared pieces with: the boards' pictures,
     the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
     kind that Ark has none of is left off) and the bonus values (roster ``bonus-values``); the
-    Ark's spots of each player count (``by_players``: :func:`ark_points`) and the worker
-    spaces (``worker-spaces``: none on the family side) for the snap points; and the animal
+    Ark's spots of each player count (``by_players``: :func:`ark_points`) for the snap
+    points; and the animal
     bags' tiles (rosters ``<sex>-animals``; their places are the manifest's anchors), the
     supply bags' pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per piece; their
     places are the manifest's line ``supply``); and per seat its character's and its workers'
@@ -52,9 +43,6 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
         tracks[f"ark-{kind}"].append((b.transform.pos[0], b.transform.pos[2]))
     omit = frozenset(name for name, points in tracks.items() if not points)
     low, high = data["players"]["min"], data["players"]["max"]
-    family = config["turn_mode"] != "worker"
-    spaces = [] if family else [s[key] for s in action_spaces(data, config) for key in SPOTS]
-    tracks["worker-spaces"] = [(x, BOARD_TOP, z) for x, z in spaces]
     tiles, sexes = tile_list(data), ("male", "female")
     return TableHooks(
         pictures=board_pictures(base, data, config),

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from ... import geometry as geo
 from ...json_types import Data
-from ...table.columns import columns_of, spot_halves
-from ...table.printed import board_guid, track_positions
+from ...table.printed import board_guid, column_positions, track_positions
 from . import drawing as ark
 from .drawing import Point
-from .table import BOARD_TOP, ArkPlan, action_board, action_columns, ark_plan
+from .table import BOARD_TOP, ArkPlan, ark_plan
 
 _BOARDS = (
     ("action-board", "ActionBoard"),
@@ -61,15 +60,11 @@ def ark_positions(data: Data, plan: ArkPlan, section_guids: list[str]) -> list[g
 def board_positions(data: Data, config: Data, guids: dict[str, str]) -> list[geo.ScriptPosition]:
     """The action spaces and bonus rings (standard game), and the tracks' cells (``guids``: the
     boards' GUIDs by ``action-board``, ``score-track``, ``round-track``)."""
-    b, found = action_board(data), []
-    spec = action_columns(data)
     # the family side prints no worker spaces, and its script puts nothing on the board
     worker = config["turn_mode"] == "worker"
-    columns = columns_of(spec, len(config["actions"])) if worker else []
-    for action, column in zip(config["actions"], columns, strict=False):
-        for what, r in spot_halves(spec).items():
-            label, guid = f"{action['id']} {what}", guids["action-board"]
-            found.append(b.cell(label, guid, column.spots[what], (r, r), "space", BOARD_TOP))
+    labels = [action["id"] for action in config["actions"]] if worker else []
+    board = guids["action-board"]
+    found = column_positions(data, "action-board", board, labels, "space", BOARD_TOP)
     for piece, label in (("score-track", "score"), ("round-track", "round")):
         found += track_positions(data, piece, guids[piece], label, label, BOARD_TOP)
     return found

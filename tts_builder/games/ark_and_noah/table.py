@@ -21,8 +21,7 @@ from ...json_types import Data
 from ...table import areas, pieces_by_id
 from ...table.areas import Slots
 from ...table.assemble import THICKNESS
-from ...table.columns import columns_of
-from ...table.printed import Board, board, laid_board, shared_rot_y, track_cells
+from ...table.printed import Board, board, column_spots, shared_rot_y, track_cells
 from . import drawing as ark
 
 #: The boards' top (the manifest lays them at its default thickness): pieces on a board lie there.
@@ -102,18 +101,12 @@ def action_columns(data: Data) -> Data:
     return dict(spec)
 
 
-def action_board(data: Data) -> Board:
-    size = action_columns(data)["size"]
-    return laid_board(data["table"], "action-board", (size[0], size[1]))
-
-
 def action_spaces(data: Data, config: Data) -> list[Data]:
     """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
-    b = action_board(data)
-    columns = columns_of(action_columns(data), len(config["actions"]))
+    spots = column_spots(data, "action-board")
     return [
-        {"id": a["id"], "name": a["name"], **{k: b.at(px) for k, px in column.spots.items()}}
-        for a, column in zip(config["actions"], columns, strict=True)
+        {"id": a["id"], "name": a["name"], **s}
+        for a, s in zip(config["actions"], spots, strict=True)
     ]
 
 
