@@ -185,6 +185,7 @@ MANIFEST = Map(
         "seat_fields": ID,
         "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
         "lines": LINES,  # rows of places (tracks of the manifest's own): .lines
+        "area_size": Point(2),  # a seat area's [x, z] size, for the scripts (.context)
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
         # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
         "area_slots": mapping_of(
@@ -204,7 +205,7 @@ MANIFEST = Map(
         ),
     },
     frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
-    | {"rosters", "lines"},
+    | {"rosters", "lines", "area_size"},
 )
 
 
