@@ -16,7 +16,7 @@ from tts_builder.plugin import TableHooks
 from tts_builder.save import GuidAllocator
 from tts_builder.table import MANIFEST, Art, check_manifest, lay_table, seat_frames, snap_points
 from tts_builder.table.layout import BAG_LIFT
-from tts_builder.table.lines import line_points
+from tts_builder.table.lines import line_points, line_positions
 
 TILE = [{"type": "rect", "box": [0, 0, 32, 32], "fill": "#887766"}]
 GEM = [{"type": "rect", "box": [0, 0, 32, 32], "fill": "{color}"}]
@@ -119,3 +119,12 @@ def test_snap_points_may_lie_on_a_line() -> None:
         (-4.5, 0.0),
         (-3.0, 0.0),
     ]
+
+
+def test_a_script_s_own_places_on_a_line_are_checked_positions() -> None:
+    data = definition()
+    found = line_positions(data, "gems", "gem", (1.0, 1.0), "gem")
+    assert [p.label for p in found] == ["gem 1", "gem 2", "gem 3"]
+    assert [p.at for p in found] == [(x, geo.TABLE_TOP_Y, z) for x, z in [(-6.0, 0.0), (-4.5, 0.0),
+                                                                          (-3.0, 0.0)]]  # fmt: skip
+    assert {(p.size, p.kind) for p in found} == {((1.0, 1.0), "gem")}

@@ -12,13 +12,15 @@ lies at one of them (``at: {track: supply, cell: 4}``) or along them, one object
 (``at: {track: supply}``: a bag per roster entry); with ``seats``, the first points are the
 seats' own in seat order (the track ``supply:<colour>`` of one point, ``at: {seat_track:
 supply}``: read by that seat). A script finds them with the laid table's other tracks
-(``Table.context["tracks"]``).
+(``Table.context["tracks"]``); where it lays things there itself (a display of drawn tiles),
+:func:`line_positions` are the checked positions.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .. import geometry as geo
 from ..schema import Bool, Map, MappingOf, Point, Str
 from .derived import key_number, number_or_key
 
@@ -56,3 +58,25 @@ def line_tracks(
         if spec.get("seats"):
             tracks |= {f"{name}:{c}": [p] for c, p in zip(seats, points, strict=False)}
     return tracks
+
+
+def line_positions(
+    data: dict[str, Any],
+    name: str,
+    label: str,
+    size: tuple[float, float],
+    kind: str,
+    key: str = "table",
+) -> list[geo.ScriptPosition]:
+    """A script position at each place of the line ``name`` (``<label> <k>``, k from 1) on
+    the table top, of ``size`` (x, z): as its scripts find them (rounded to 4 places)."""
+    points = line_points(data[key]["lines"][name], data, f"{key}.lines.{name}")
+    return [
+        geo.ScriptPosition(
+            f"{label} {k}",
+            (round(x, 4) + 0.0, geo.TABLE_TOP_Y, round(z, 4) + 0.0),
+            size=size,
+            kind=kind,
+        )
+        for k, (x, z) in enumerate(points, start=1)
+    ]

@@ -24,7 +24,7 @@ from .checks import check
 from .positions import positions_on
 from .rules import action_texts, rules_config
 from .schema import FIELDS, OPTIONAL
-from .table import area_slots, table_points
+from .table import table_points
 from .tiles import tile_list
 
 GAME_ID = "ark-and-noah"
@@ -37,7 +37,6 @@ __all__ = [
     "GAME_ID",
     "action_texts",
     "area_slot",
-    "area_slots",
     "rules_config",
     "table_points",
     "tile_list",

@@ -12,10 +12,11 @@ from ...table import Art, Table, snap_points
 from ...table.contents import bag_entries
 from ...table.context import table_context
 from ...table.game import build_table_game
+from ...table.lines import line_positions
 from . import table as tab
 from .art import preview, thumbnail
 from .boards import section_keys, table_hooks
-from .positions import drawn_positions, positions_on
+from .positions import positions_on
 from .rules import rules_config
 from .tiles import tile_list
 
@@ -44,7 +45,8 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
         previews=previews,
     )
     build.positions += positions_on(build.save, data, config, high)
-    build.positions += drawn_positions(_drawn(laid), tab.animal_side(data))
+    side = tab.animal_side(data)  # the drawn tiles' display
+    build.positions += line_positions(data, "drawn", "drawn tile", (side, side), "drawn")
     return build
 
 

@@ -27,16 +27,11 @@ def section_keys(layout: list[str]) -> list[str]:
 
 
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
-    """What the table manifest lays the boards and shared pieces with: the boards' pictures,
-    the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
-    kind that Ark has none of is left off) and the bonus values (roster ``bonus-values``); the
-    Ark's spots of each player count (``by_players``: :func:`ark_points`) for the snap
-    points; and the animal
-    bags' tiles (rosters ``<sex>-animals``; their places are the manifest's anchors), the
-    supply bags' pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per piece; their
-    places are the manifest's line ``supply``); and per seat its character's and its workers'
-    places (``character:<colour>``, ``workers:<colour>``) and its fields (roster
-    ``seat-pieces``: the character's ``name``, the colour's ``color`` hex)."""
+    """What the table manifest lays the boards and shared pieces with, beside its own
+    data: the boards' pictures, the tracks ``ark-<kind>`` of the sections of each kind in the
+    Ark of the most players (a kind that Ark has none of is left off), the Ark's spots of each
+    player count for the snap points (``by_players``: :func:`ark_points`) and the animal bags'
+    tiles (rosters ``<sex>-animals``)."""
     plan = ark_plan(data, config, data["players"]["max"])
     tracks = {f"ark-{kind}": [] for kind in ark.SECTION_KINDS}
     for kind, b in plan.sections:

@@ -1,7 +1,8 @@
 """Where the Ark & Noah script puts things, and the printed cell each place means: the squares,
 edges and pitch fields of the Ark (on the section under them), the action spaces and their bonus
-rings, the scoring and round tracks' cells, and the display of drawn tiles. The save checker
-maps each through the geometry model onto the board's picture (``geometry.ScriptPosition``)."""
+rings and the scoring and round tracks' cells (the display of drawn tiles is the manifest's line
+``drawn``: :func:`~tts_builder.table.lines.line_positions`). The save checker maps each through
+the geometry model onto the board's picture (``geometry.ScriptPosition``)."""
 
 from __future__ import annotations
 
@@ -68,16 +69,6 @@ def board_positions(data: Data, config: Data, guids: dict[str, str]) -> list[geo
     for piece, label in (("score-track", "score"), ("round-track", "round")):
         found += track_positions(data, piece, guids[piece], label, label, BOARD_TOP)
     return found
-
-
-def drawn_positions(drawn: list[list[float]], side: float) -> list[geo.ScriptPosition]:
-    """The display of drawn tiles beside the boards (tiles ``side`` wide)."""
-    return [
-        geo.ScriptPosition(
-            f"drawn tile {k + 1}", (x, geo.TABLE_TOP_Y, z), size=(side, side), kind="drawn"
-        )
-        for k, (x, z) in enumerate(drawn)
-    ]
 
 
 def positions_on(save: Data, data: Data, config: Data, n: int) -> list[geo.ScriptPosition]:

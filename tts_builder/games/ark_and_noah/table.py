@@ -18,21 +18,15 @@ from rules_ref.ark_and_noah import for_players
 from ... import geometry as geo
 from ...errors import FieldError
 from ...json_types import Data
-from ...table import areas, pieces_by_id
-from ...table.areas import Slots
+from ...table import pieces_by_id
 from ...table.assemble import THICKNESS
-from ...table.printed import Board, board, column_spots, shared_rot_y, track_cells
+from ...table.printed import Board, board, column_spots, shared_rot_y
 from . import drawing as ark
 
 #: The boards' top (the manifest lays them at its default thickness): pieces on a board lie there.
 BOARD_TOP = round(geo.TABLE_TOP_Y + THICKNESS, 4)
 #: Bags are not Custom_Tiles (size and origin not established): dropped from a little above.
 BAG_Y = 1.8
-
-
-def area_slots(data: Data) -> dict[str, Slots]:
-    """Every kind's places in a seat's area: ``table.area_slots`` (:mod:`...table.areas`)."""
-    return areas.area_slots(data["table"])
 
 
 def animal_side(data: Data) -> float:
@@ -108,16 +102,6 @@ def action_spaces(data: Data, config: Data) -> list[Data]:
         {"id": a["id"], "name": a["name"], **s}
         for a, s in zip(config["actions"], spots, strict=True)
     ]
-
-
-def score_cells(data: Data) -> list[list[float]]:
-    """Table [x, z] of the scoring track's cells 0..99 (the manifest's ``score-track``)."""
-    return track_cells(data, "score-track")
-
-
-def round_cells(data: Data) -> list[list[float]]:
-    """Table [x, z] of the round track's cells (start, 1..min_rounds: ``round-track``)."""
-    return track_cells(data, "round-track")
 
 
 def table_points(data: Data, config: Data, n: int) -> Data:
