@@ -17,7 +17,7 @@ from tts_builder.errors import FieldError
 from tts_builder.plugin import TableHooks
 from tts_builder.render.layout import render_layout
 from tts_builder.table import MANIFEST, check_manifest, snap_points
-from tts_builder.table.columns import columns_layout, columns_of, spot_halves
+from tts_builder.table.columns import columns_layout, columns_of, needed_columns, spot_halves
 from tts_builder.table.layout import THICKNESS
 from tts_builder.table.points import manifest_tracks
 from tts_builder.table.printed import column_positions, column_spots, laid_board
@@ -245,3 +245,18 @@ def test_a_bad_columns_count_or_track_names_its_field(
     with pytest.raises(FieldError, match=message) as err:
         check_manifest(data)
     assert err.value.field == field
+
+
+def test_a_game_names_the_spots_and_sides_its_code_needs() -> None:
+    manifest = definition(spec())["table"]
+    found = needed_columns(manifest, "market", ["worker"], ["front", "back"], "the market")
+    assert found == spec()
+    with pytest.raises(FieldError, match="the market needs worker, seat") as err:
+        needed_columns(manifest, "market", ["worker", "seat"], ["front"], "the market")
+    assert err.value.field == "table.pieces[0].columns.spots"
+    with pytest.raises(FieldError, match=r"needs front, side \(missing side\)") as err:
+        needed_columns(manifest, "market", [], ["front", "side"], "the market")
+    assert err.value.field == "table.pieces[0].columns.sides"
+    del manifest["pieces"][0]["columns"]
+    with pytest.raises(FieldError, match="missing required key"):
+        needed_columns(manifest, "market", [], [], "the market")

@@ -21,6 +21,7 @@ the board's top (snap points for workers: ``at: {track: NAME}``).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +92,27 @@ def check_columns(spec: dict[str, Any], path: str) -> None:
                 )
         if "count" not in spec:
             raise FieldError(f"{path}.count", f"missing required key (the columns track {name})")
+
+
+def needed_columns(
+    manifest: dict[str, Any], piece: str, spots: Sequence[str], sides: Sequence[str], what: str
+) -> dict[str, Any]:
+    """The ``columns`` of the manifest's board ``piece`` (``what``, as errors name it) whose
+    ``spots`` a game's script uses and whose ``sides`` its code prints: FieldError at the
+    missing key, or at ``spots`` or ``sides`` naming what is missing."""
+    pieces = manifest["pieces"]
+    index = next(i for i, p in enumerate(pieces) if p["id"] == piece)
+    path = f"table.pieces[{index}].columns"
+    if "columns" not in pieces[index]:
+        raise FieldError(path, f"missing required key ({what}'s columns)")
+    spec = pieces[index]["columns"]
+    for key, names in (("spots", spots), ("sides", sides)):
+        missing = [name for name in names if name not in spec[key]]
+        if missing:
+            raise FieldError(
+                f"{path}.{key}", f"{what} needs {', '.join(names)} (missing {', '.join(missing)})"
+            )
+    return dict(spec)
 
 
 def column_count(spec: dict[str, Any], data: dict[str, Any], path: str) -> int:

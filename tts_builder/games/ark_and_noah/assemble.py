@@ -76,11 +76,6 @@ def _ark_context(
     }
 
 
-def _drawn(laid: Table) -> list[list[float]]:
-    """The display of drawn tiles: the points of the manifest's line ``drawn``."""
-    return [list(point) for point in laid.context["tracks"]["drawn"]]
-
-
 def _sections(data: Data, config: Data, laid: Table) -> dict[str, str]:
     """Each Ark section's GUID by its key (``section_keys``) in the Ark of the most players."""
     layout = tab.ark_plan(data, config, data["players"]["max"]).layout
@@ -120,7 +115,7 @@ def _context(definition: GameDefinition, config: Data, laid: Table, hooks: Table
         "score_cells": shared["cells"]["score-track"],
         "marker_corners": shared["seat_places"]["score-track"],
         "round_cells": shared["cells"]["round-track"],
-        "drawn": _drawn(laid),
+        "drawn": [list(point) for point in laid.context["tracks"]["drawn"]],  # a line
         "y": {**shared["y"], "bag": tab.BAG_Y},
         "guids": {**shared["guids"], "sections": sections, "supply": supply},
         "tiles": tiles,

@@ -16,10 +16,10 @@ from typing import NamedTuple
 from rules_ref.ark_and_noah import for_players
 
 from ... import geometry as geo
-from ...errors import FieldError
 from ...json_types import Data
 from ...table import pieces_by_id
 from ...table.assemble import THICKNESS
+from ...table.columns import needed_columns
 from ...table.printed import Board, board, column_spots, shared_rot_y
 from . import drawing as ark
 
@@ -78,21 +78,8 @@ ACTION_SPOTS = ("completed", "current", "bonus")
 def action_columns(data: Data) -> Data:
     """The action board's columns (its manifest piece's ``columns``: size, spots, sides), with
     the spots the script uses and a side per way to play (``standard``, ``family``)."""
-    pieces = data["table"]["pieces"]
-    index = next(i for i, piece in enumerate(pieces) if piece["id"] == "action-board")
-    path = f"table.pieces[{index}].columns"
-    if "columns" not in pieces[index]:
-        raise FieldError(path, "missing required key (the action board's columns)")
-    spec = pieces[index]["columns"]
     sides = ("standard", "family") if "family" in data.get("variants", {}) else ("standard",)
-    for key, names in (("spots", ACTION_SPOTS), ("sides", sides)):
-        missing = [name for name in names if name not in spec[key]]
-        if missing:
-            raise FieldError(
-                f"{path}.{key}",
-                f"the action board needs {', '.join(names)} (missing {', '.join(missing)})",
-            )
-    return dict(spec)
+    return needed_columns(data["table"], "action-board", ACTION_SPOTS, sides, "the action board")
 
 
 def action_spaces(data: Data, config: Data) -> list[Data]:
