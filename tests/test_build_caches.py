@@ -53,6 +53,32 @@ def test_lint_build_skips_scripts_found_clean(arche_noah_build, monkeypatch) -> 
     lint_build(arche_noah_build, cache)  # every script found clean before: nothing linted
 
 
+def test_lint_build_of_saves_found_clean_parses_no_save(arche_noah_build, monkeypatch) -> None:
+    """A build whose saves (by their bytes) were all found clean: no save parsed, no script
+    looked up; a save with other bytes is looked at again, script by script."""
+    from dataclasses import replace
+
+    from tts_builder.build import lint_build
+    from tts_builder.plugin import GameBuild
+
+    cache: dict[str, bytes] = {}
+    lint_build(arche_noah_build, cache)
+    parsed: list[int] = []
+    real = GameBuild.saves
+    monkeypatch.setattr(GameBuild, "saves", lambda self: parsed.append(1) or real(self))
+    monkeypatch.setattr(lint_module, "lint_cached", _no_lint)
+    lint_build(arche_noah_build, cache)
+    assert parsed == []
+    (name,) = [n for n in arche_noah_build.files if n.endswith(".json") and "/" not in n]
+    files = {**arche_noah_build.files, name: arche_noah_build.files[name] + b" "}
+    monkeypatch.undo()
+    monkeypatch.setattr(lint_module, "lint", _no_lint)  # its scripts: clean, by content
+    lint_build(replace(arche_noah_build, files=files), cache)
+    monkeypatch.setattr(GameBuild, "saves", lambda self: parsed.append(1) or real(self))
+    lint_build(replace(arche_noah_build, files=files), cache)
+    assert parsed == []  # and that build's saves now known clean too
+
+
 @pytest.fixture
 def pure_loader(monkeypatch):
     def parse(text: str):

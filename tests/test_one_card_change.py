@@ -45,6 +45,14 @@ def _change(game: str, root: Path) -> str:
     return "art/raven.png"
 
 
+def _counted(counts: dict[str, int], name: str, real: Any) -> Any:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        counts[name] = counts.get(name, 0) + 1
+        return real(*args, **kwargs)
+
+    return counted
+
+
 def _files(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
@@ -205,9 +213,16 @@ def test_a_one_animal_change_in_a_new_process_validates_and_inflates_what_change
         lint, "lint", lambda source, chunk: lints.append(chunk) or real_lint(source, chunk)
     )
     lint.linter_digest.cache_clear()
+    # A changed sheet row or preview row starts from its last pixels (inflated from the band
+    # the cache holds): no row is composed or drawn whole, no unchanged face or cell decoded.
+    made: dict[str, int] = {}
+    for name in ("compose_sheet_row", "_preview_row", "decode_part", "band_image"):
+        real_made = getattr(components, name)
+        monkeypatch.setattr(components, name, _counted(made, name, real_made))
     assert run(["-q", "--assets", str(root), "build", game, "--out", str(out)]) == 0
     monkeypatch.undo()
     assert renders == [] and lints == []
+    assert made.keys() == {"band_image"}, made
     # A new colour changes its sides' fields (validated once each); a new art file, none.
     assert all(mark in fields for fields in validated), [f for f in validated if mark not in f]
     assert len(set(validated)) == len(validated)

@@ -249,16 +249,21 @@ def test_a_changed_card_reencodes_its_sheet_row_only_and_matches_a_plain_build(
     tmp_path: Path, monkeypatch
 ) -> None:
     rows = []
-    compose_row = components.compose_sheet_row
+    compose_row, recompose_row = components.compose_sheet_row, components.recompose_sheet_row
 
     def counted(faces: list, plan: object, size: tuple[int, int], row: int) -> Image.Image:
         rows.append(row)
         return compose_row(faces, plan, size, row)
 
+    def recounted(last: Image.Image, changed: list, *args: object) -> Image.Image:
+        rows.append(args[-1])  # from the row's last pixels: only its changed slots composed
+        return recompose_row(last, changed, *args)
+
     build("arche-noah")  # the session cache holds the bundled game's card rows
     cache = dict(SESSION_CACHE)
     root = _copy("arche-noah", tmp_path, 'color: "#8e9aaf"', 'color: "#8e9ab0"')  # Elephant
     monkeypatch.setattr(components, "compose_sheet_row", counted)
+    monkeypatch.setattr(components, "recompose_sheet_row", recounted)
     incremental = build_game("arche-noah", BuildOptions(), cache, root)
     data = incremental.definition.data
     values = len(data["rules"]["card_values"])

@@ -59,7 +59,7 @@ def _shown(points: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 
 def test_each_player_count_snaps_at_its_own_points_turned_and_tagged() -> None:
-    data = definition()
+    data = definition()  # snap_points reads the manifest's own points from the definition
     two = snap_points(data, HOOKS, 2)
     assert _shown(two) == [
         (0.0, 0.5, 0.0, ["Divider"]),

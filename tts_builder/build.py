@@ -252,6 +252,22 @@ class ImageSet:
             self._write(key, data)
         return data
 
+    def encoded_known(self, spec: Any) -> bytes | None:
+        """The bytes ``spec`` describes if the cache holds them (see :meth:`encoded`), else
+        None."""
+        return self._read(self._key({"encoded": spec}))
+
+    def kept_record(self, spec: Any) -> bytes | None:
+        """What a build of this code kept under ``spec`` (:meth:`keep_record`), if the cache holds
+        it."""
+        return self._read(self._key({"kept": spec}))
+
+    def keep_record(self, spec: Any, data: bytes) -> None:
+        """Keep ``data`` under ``spec`` for later builds (e.g. which rows a sheet showed last)."""
+        key = self._key({"kept": spec})
+        if self._read(key) != data:
+            self._write(key, data)
+
     def png(self, name: str, spec: Any, make: Callable[[], Image.Image | bytes]) -> str:
         """Add ``images/<name>.png``, the picture ``spec`` describes: from the cache, else made
         from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
@@ -397,12 +413,20 @@ def scripts_of(save: Data) -> dict[str, str]:
 
 def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None) -> None:
     """Fail the build on any MoonSharp-compatibility hit, naming the template module and line
-    (``cache``, e.g. the render cache, remembers scripts found clean, by content)."""
-    from .lua.bundle import is_bundle, module_line_map
-    from .lua.lint import lint_cached
-    from .lua.scripts import module_templates
+    (``cache``, e.g. the render cache, remembers scripts found clean, by content, and builds
+    whose scripts were all clean by their saves' bytes: their saves are not parsed again)."""
+    from .lua.lint import CLEAN, lint_cached, linter_digest
 
-    templates = module_templates(build.engine)
+    key = None
+    if cache is not None:
+        digest = hashlib.sha256(f"{linter_digest()}\n".encode())
+        for name, data in sorted(build.files.items()):
+            if name.endswith(".json") and "/" not in name:
+                digest.update(f"{name}:{hashlib.sha256(data).hexdigest()}\n".encode())
+        digest.update(json.dumps(scripts_of(build.save), sort_keys=True).encode())
+        key = f"lint-build:{digest.hexdigest()}"
+        if cache.get(key) == CLEAN:
+            return
     names_by_text: dict[str, str] = {}  # each distinct script once, named by where it ships
     for save_name, save in [("save", build.save), *build.saves().items()]:
         for name, text in scripts_of(save).items():
@@ -410,14 +434,19 @@ def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None
     for text, name in names_by_text.items():
         hits = lint_cached(text, name, cache)
         if hits:
+            from .lua.bundle import is_bundle, module_line_map
+            from .lua.scripts import module_templates
+
             hit = hits[0]
             where = f"{name}:{hit.line}"
             if is_bundle(text) and hit.line in module_line_map(text):
                 module, line = module_line_map(text)[hit.line]
-                template = templates.get(module, module)
+                template = module_templates(build.engine).get(module, module)
                 where = f"lua_templates/{template}: line {line} of the rendered module"
             more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
             raise BuildError(f"{build.game_id}: {where}: [{hit.rule}] {hit.message}{more}")
+    if key is not None and cache is not None:
+        cache[key] = CLEAN
 
 
 def check_build(

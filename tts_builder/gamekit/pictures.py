@@ -98,11 +98,45 @@ def preview(
         return render_preview(shown, columns=columns, cell_max=cell_max)
 
     def banded() -> bytes:
-        sized = [(label, spec, _size(images, spec, make), make) for label, (spec, make) in items]
+        sizes = _Sizes(images)
+        sized = [(label, spec, sizes(spec, make), make) for label, (spec, make) in items]
+        sizes.save()
         return preview_png(images, sized, columns, cell_max)  # type: ignore[arg-type]
 
     images.png("preview", spec, banded if hasattr(images, "encoded") else whole)
     return images.files.pop("images/preview.png")
+
+
+class _Sizes:
+    """The sizes of a preview's pictures: those its folder's last preview showed, kept in the
+    store as one record (a store with ``kept_record``: one read, not one per picture), the
+    others as :func:`_size` finds them."""
+
+    def __init__(self, images: Any) -> None:
+        self.images = images
+        self.spec = {"preview sizes": getattr(images, "folder", None)}
+        self.kept: dict[str, list[int]] = {}
+        read = getattr(images, "kept_record", None)
+        try:
+            kept = json.loads(read(self.spec) or b"{}") if read is not None else {}
+        except ValueError:
+            kept = {}
+        self.last = kept if isinstance(kept, dict) else {}
+
+    def __call__(self, spec: Json, make: Callable[[], Image.Image]) -> tuple[int, int]:
+        text = json.dumps(spec, sort_keys=True, default=str)
+        known = self.last.get(text)
+        if isinstance(known, list) and len(known) == 2 and all(type(v) is int for v in known):
+            size = (known[0], known[1])
+        else:
+            size = _size(self.images, spec, make)
+        self.kept[text] = list(size)
+        return size
+
+    def save(self) -> None:
+        keep = getattr(self.images, "keep_record", None)
+        if keep is not None and self.kept != self.last:
+            keep(self.spec, json.dumps(self.kept, sort_keys=True).encode())
 
 
 def _size(images: Any, spec: Json, make: Callable[[], Image.Image]) -> tuple[int, int]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zlib
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from functools import partial
@@ -24,6 +25,8 @@ from PIL import Image
 from tts_builder.fingerprint import FileHashes
 from tts_builder.render.composite import (
     PREVIEW_BG,
+    PREVIEW_LABEL_H,
+    PREVIEW_PAD,
     PreviewPlan,
     plan_preview,
     preview_cell_layout,
@@ -42,12 +45,18 @@ from tts_builder.render.layout import (
 from tts_builder.render.memo import PictureMemo
 from tts_builder.render.png import (
     ENCODER,
+    band_image,
     decode_part,
     encode_band,
     encode_part,
     join_bands,
 )
-from tts_builder.render.sheets import SheetPlan, compose_sheet_row, plan_sheets
+from tts_builder.render.sheets import (
+    SheetPlan,
+    compose_sheet_row,
+    plan_sheets,
+    recompose_sheet_row,
+)
 
 Fields = Mapping[str, Any]
 
@@ -240,6 +249,77 @@ class Sides:
         )
 
 
+class LastRows:
+    """The rows a picture of rows (a deck sheet, a preview) showed when it was last made,
+    kept in the picture store under ``spec`` (a store without ``kept_record`` and
+    ``keep_record`` keeps nothing): a row made again because one of its items changed starts
+    from the pixels of the row last made in its place (:meth:`last`), its band as the store
+    holds it (``encoded_known``), and redraws only the items that differ.
+
+    A row's spec is a dict whose ``items`` key lists what it shows, in order, and whose other
+    keys say how (grid, sizes, encoder): only a last row of the same other keys is a start."""
+
+    def __init__(self, store: PictureStore, spec: Any, items: str) -> None:
+        self.store = store
+        self.spec = spec
+        self.items = items
+        self.rows: list[Any] = []
+        self._last: list[Any] | None = None
+
+    def _kept(self) -> list[Any]:
+        if self._last is None:
+            kept = getattr(self.store, "kept_record", None)
+            data = kept(self.spec) if kept is not None else None
+            try:
+                last = json.loads(data) if data else []
+            except ValueError:
+                last = []
+            self._last = last if isinstance(last, list) else []
+        return self._last
+
+    def last(self, row: int, spec: dict[str, Any]) -> tuple[Image.Image, list[int]] | None:
+        """The pixels of the row last made in row ``row``'s place (a new picture) and the
+        positions of the items that differ from those ``spec`` shows; None if there is no
+        such row of the same other keys, or the store no longer holds it."""
+        known = getattr(self.store, "encoded_known", None)
+        last = self._kept()[row] if row < len(self._kept()) else None
+        if known is None or not isinstance(last, dict) or set(last) != set(spec):
+            return None
+        if any(_text(last[k]) != _text(spec[k]) for k in spec if k != self.items):
+            return None
+        old, new = last[self.items], spec[self.items]
+        if not isinstance(old, list):
+            return None
+        data = known(last)
+        if data is None:
+            return None
+        try:
+            img = band_image(data)
+        except (ValueError, zlib.error):
+            return None
+        changed = [
+            i
+            for i in range(max(len(old), len(new)))
+            if i >= len(old) or i >= len(new) or _text(old[i]) != _text(new[i])
+        ]
+        return img, changed
+
+    def add(self, spec: dict[str, Any]) -> None:
+        """Record that this picture shows the row ``spec`` next (rows in order)."""
+        self.rows.append(spec)
+
+    def save(self) -> None:
+        """Keep the rows recorded, for the next build that makes one of them again."""
+        keep = getattr(self.store, "keep_record", None)
+        if keep is not None:
+            keep(self.spec, _text(self.rows).encode())
+
+
+def _text(value: Any) -> str:
+    """``value`` as its spec's JSON (as the store keys it: a tuple is a list)."""
+    return json.dumps(value, sort_keys=True, default=str)
+
+
 @dataclass(frozen=True)
 class DeckSheet:
     """One sheet of a deck: its number (1-based, the CustomDeck key), grid and image URL."""
@@ -255,8 +335,9 @@ def deck_sheets(
     """The sheets of a deck of ``component`` cards whose faces show ``faces`` (one fields
     mapping per card, in deck order), added as ``images/<name>-<n>.png``. A sheet is encoded
     row by row (:func:`~tts_builder.render.png.join_bands`), each card row known by its faces'
-    specs: a changed card re-composes and re-encodes its row only, and each face is drawn only
-    if no copy is known."""
+    specs: a changed card re-composes and re-encodes its row only (from the pixels of the row
+    last composed in its place, if the store holds it: only its changed slots are composed
+    again, see :class:`LastRows`), and each face is drawn only if no copy is known."""
     store = sides.store
     if store is None:
         raise ValueError("deck_sheets needs a picture store")
@@ -268,11 +349,16 @@ def deck_sheets(
             "grid": [plan.num_width, plan.num_height],
         }
 
-        def compose(plan: SheetPlan = plan) -> bytes:
+        def compose(plan: SheetPlan = plan, number: int = number) -> bytes:
             cards = [partial(sides, component, "face", faces[i]) for i in plan.indexes]
+            folder = getattr(store, "folder", None)  # each output folder's sheets their own
+            rows = LastRows(store, {"sheet rows": f"{name}-{number}", "of": folder}, "sheet_row")
 
-            def band(row: int) -> bytes:
-                return encode_band(compose_sheet_row(cards, plan, size, row))
+            def band(row: int, row_spec: dict[str, Any]) -> bytes:
+                last = rows.last(row, row_spec)
+                if last is None:
+                    return encode_band(compose_sheet_row(cards, plan, size, row))
+                return encode_band(recompose_sheet_row(*last, cards, plan, size, row))
 
             bands = []
             for row in range(plan.num_height):
@@ -283,7 +369,9 @@ def deck_sheets(
                     "card": list(size),
                     "encoder": ENCODER,
                 }
-                bands.append(store.encoded(row_spec, partial(band, row)))
+                bands.append(store.encoded(row_spec, partial(band, row, row_spec)))
+                rows.add(row_spec)
+            rows.save()
             return join_bands(bands)
 
         found.append(DeckSheet(number, plan, store.png(f"{name}-{number}", spec, compose)))
@@ -306,14 +394,49 @@ def preview_png(
     shows it from the store."""
     plan = plan_preview([size for _label, _spec, size, _make in items], columns, cell_max)
     bands = []
+    folder = getattr(store, "folder", None)
+    rows = LastRows(store, {"preview rows": folder}, "preview_row") if store else None
     for row in range(plan.rows):
         draw = partial(_preview_row, plan, items, row, store)
-        if store is None:
+        if store is None or rows is None:
             bands.append(draw())
             continue
         spec = {**_preview_row_spec(plan, items, row), "encoder": ENCODER}
-        bands.append(store.encoded(spec, draw))
+        bands.append(store.encoded(spec, partial(_preview_row_again, plan, items, row, store,
+                                                 spec, rows)))  # fmt: skip
+        rows.add(spec)
+    if rows is not None:
+        rows.save()
     return join_bands(bands)
+
+
+def _preview_row_again(
+    plan: PreviewPlan,
+    items: list[PreviewItem],
+    row: int,
+    store: PictureStore,
+    spec: dict[str, Any],
+    rows: LastRows,
+) -> bytes:
+    """The encoded band of preview row ``row`` (its spec ``spec``): from the pixels of the row
+    last drawn in its place (``rows``), only the cells whose item changed cleared and drawn
+    again (each cell's picture and label lie in its own box, on the plain background), else
+    drawn whole."""
+    last = rows.last(row, spec)
+    if last is None:
+        return _preview_row(plan, items, row, store)
+    img, changed = last
+    y0, y1 = plan.row_band(row)
+    if img.size != (plan.size[0], y1 - y0):
+        return _preview_row(plan, items, row, store)
+    first = row * plan.columns
+    (cw, ch), pad = plan.cell, PREVIEW_PAD
+    for column in changed:
+        x = pad + column * (cw + pad)
+        y = pad + row * (ch + PREVIEW_LABEL_H + pad) - y0
+        img.paste(PREVIEW_BG, (x, y, x + cw, y + ch + PREVIEW_LABEL_H))
+    indexes = [first + column for column in changed if first + column < len(items)]
+    return encode_band(_preview_row_image(plan, items, row, store, img, indexes))
 
 
 def _preview_row_spec(plan: PreviewPlan, items: list[PreviewItem], row: int) -> dict[str, Any]:
@@ -333,18 +456,27 @@ def _preview_row(
 
 
 def _preview_row_image(
-    plan: PreviewPlan, items: list[PreviewItem], row: int, store: PictureStore | None = None
+    plan: PreviewPlan,
+    items: list[PreviewItem],
+    row: int,
+    store: PictureStore | None = None,
+    canvas: Image.Image | None = None,
+    only: list[int] | None = None,
 ) -> Image.Image:
     """Preview row ``row`` (RGB): its pixels of the whole preview. With a ``store``, each
     picture is taken as its cell shows it (fitted into its box, kept as encoded bytes) from the
     store, so a picture already shown in an earlier build is neither decoded at full size nor
-    scaled again."""
+    scaled again. With a ``canvas`` (the row's pixels, the cells of items ``only`` cleared),
+    only those items are drawn on it."""
     y0, y1 = plan.row_band(row)
     width = plan.size[0]
     layout: list[dict] = [{"type": "rect", "box": [0, 0, width, y1 - y0], "fill": PREVIEW_BG}]
+    if canvas is not None:
+        layout = []  # the background is the canvas's, cleared under each cell drawn again
     fields: dict[str, Any] = {}
     pictures: dict[str, Image.Image] = {}
-    for i in range(row * plan.columns, min(len(items), (row + 1) * plan.columns)):
+    shown = range(row * plan.columns, min(len(items), (row + 1) * plan.columns))
+    for i in shown if only is None else only:
         label, spec, size, make = items[i]
         cell = preview_cell_layout(plan, i, y0)
         x0, top, x1, bottom = cell[0]["box"]
@@ -358,8 +490,10 @@ def _preview_row_image(
             pictures[str(i)] = preview_picture(plan, _made(label, size, make))
         fields[f"label{i}"] = label
         layout += cell
+    if canvas is None:
+        canvas = Image.new("RGB", (width, y1 - y0), PREVIEW_BG)
     img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview",
-                        canvas=Image.new("RGB", (width, y1 - y0), PREVIEW_BG))  # fmt: skip
+                        canvas=canvas)  # fmt: skip
     return img
 
 

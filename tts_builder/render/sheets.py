@@ -130,3 +130,33 @@ def compose_sheet_row(
             raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
         composite_over(band, img if img.mode == "RGBA" else img.convert("RGBA"), (column * w, 0))
     return band
+
+
+def recompose_sheet_row(
+    last: Image.Image,
+    changed: Sequence[int],
+    faces: Sequence[Image.Image | Callable[[], Image.Image]],
+    plan: SheetPlan,
+    card_size: tuple[int, int],
+    row: int,
+) -> Image.Image:
+    """:func:`compose_sheet_row`'s row ``row`` made from ``last``, the pixels of that row as
+    an earlier sheet of the same grid and card size composed it (changed in place): only the
+    slots of the row's columns ``changed`` are cleared and composed again (their faces made;
+    a slot past the last card stays neutral grey). The same pixels, since each slot is
+    composed on neutral grey on its own (no back: as
+    :func:`~tts_builder.render.components.deck_sheets` composes rows)."""
+    w, h = card_size
+    if last.size != (plan.num_width * w, h) or last.mode != "RGB":
+        raise ValueError(f"a row of {plan.num_width * w}x{h} RGB, not {last.size} {last.mode}")
+    first = row * plan.num_width
+    for column in changed:
+        last.paste(NEUTRAL, (column * w, 0, (column + 1) * w, h))
+        if first + column < len(faces):
+            face = faces[first + column]
+            img = face() if callable(face) else face
+            if img.size != (w, h):
+                raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
+            rgba = img if img.mode == "RGBA" else img.convert("RGBA")
+            composite_over(last, rgba, (column * w, 0))
+    return last

@@ -29,6 +29,7 @@ from .derived import (
     number_or_key,
     resolved,
 )
+from .grid import GRIDS
 from .layout import at_players
 from .lines import LINES, line_tracks
 from .track import TRACK, check_track
@@ -186,6 +187,7 @@ MANIFEST = Map(
         "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
         "lines": LINES,  # rows of places (tracks of the manifest's own): .lines
         "area_size": Point(2),  # a seat area's [x, z] size, for the scripts (.context)
+        "grids": GRIDS,  # boards of square cells, maybe in sections: .grid, .grid_table
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
         # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
         "area_slots": mapping_of(
@@ -205,7 +207,7 @@ MANIFEST = Map(
         ),
     },
     frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
-    | {"rosters", "lines", "area_size"},
+    | {"rosters", "lines", "area_size", "grids"},
 )
 
 
@@ -374,7 +376,10 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     ``hooks`` are the names the game supplies (:class:`~tts_builder.plugin.TableHooks`)."""
     manifest = resolved(data, path)  # counts read from definition keys
     low, high = data["players"]["min"], data["players"]["max"]
-    hooks = at_players(hooks or TableHooks(), high)  # the table laid for the most players
+    from .grid_table import with_grids  # (it reads the manifest's pieces: pieces_by_id)
+
+    hooks = with_grids(data, path, hooks or TableHooks())  # the grids' pictures and points
+    hooks = at_players(hooks, high)  # the table laid for the most players
     hooks = replace(hooks, omit=hooks.omit | left_off(data, path))  # and each piece's ``when``
     components = data.get("components", {})
     rosters = rosters_of(data, hooks, path)
