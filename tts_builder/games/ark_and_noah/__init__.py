@@ -11,8 +11,9 @@ pictures drawn from the rule numbers and what the table manifest lays with them)
 (thumbnail and preview) and ``assemble`` (the build).
 The generic parts are :mod:`tts_builder.table`'s: the manifest, seat areas (``table.areas``),
 the Ark as a grid board of sections (``table.grid``, ``table.grid_table``), printed boards
-(``table.printed``) and what a script knows of a bag's tiles
-(``table.contents``).
+and their columns (``table.printed``, ``table.columns``), rows of places (``table.lines``),
+derived counts and rosters (``table.derived``), the script context's generic part
+(``table.context``) and what a script knows of a bag's tiles (``table.contents``).
 """
 
 from __future__ import annotations
