@@ -247,6 +247,12 @@ def _piece_of(value: Any) -> str:
 #: A ``script.guids`` entry, and a ``script.positions`` entry (an anchor lifted to ``y``).
 SCRIPT_GUIDS = Custom(_script_guids)
 SCRIPT_POSITION = Map({"anchor": ID, "y": Num()})
+#: A hex-map board's manifest key (the schema type ``hex_board``; :mod:`.hexboard` reads it):
+#: its centre on the table, the distance between the centres of two neighbouring hexes of a
+#: row, the board picture's resolution.
+HEX_BOARD = Map(
+    {"centre": Point(2), "hex_width": Num(0.5, 10.0), "pixels_per_unit": Num(16.0, 160.0)}
+)
 #: ``script``: what the scripts address by name (their template context's ``guids``,
 #: ``positions`` and ``seats``), so no game maps piece ids to script names in code.
 SCRIPT = Map(
