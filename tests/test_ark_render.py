@@ -17,26 +17,18 @@ from rules_ref import ark_and_noah as ref
 from tts_builder import geometry as geo
 from tts_builder.build import lint_build
 from tts_builder.cli import EXIT_BAD_INPUT, run
-from tts_builder.games.ark_and_noah import drawing as ark
 from tts_builder.games.ark_and_noah import rules_config, table
 from tts_builder.render import image_digest
 from tts_builder.save import loads
 from tts_builder.save.checker import check_save
 from tts_builder.table import pieces_by_id
 from tts_builder.table.columns import columns_of
+from tts_builder.table.grid import Grid, section_offsets
 from tts_builder.table.printed import laid_track
 from tts_builder.table.track import Track
 
 PROJECT = Path(__file__).resolve().parents[1]
-STYLE = {
-    "wood": "#8a5a2b",
-    "plank": "#6b4320",
-    "deck": "#c9a46c",
-    "square": "#e8d3a6",
-    "line": "#4a2e12",
-    "label": "#b8966a",
-    "pitch": "#2b2b2b",
-}
+KINDS = ("bow", "middle", "stern")
 
 
 @pytest.fixture(scope="module")
@@ -69,30 +61,26 @@ def test_grid_geometry(rows: int, cols: int) -> None:
             assert (y, x) in ends
 
 
-def test_pixels_of_squares_edges_and_pitch_fields() -> None:
-    g = ark.ArkGeometry(3, 8, square=100, margin=40, prow=120)
-    assert g.size == (2 * 120 + 800, 2 * 40 + 300)
-    assert g.square_px(0, 0) == (170.0, 90.0)
-    x, y, angle = g.edge_px("h:1:2")  # between squares (0, 2) and (1, 2)
-    assert (x, y, angle) == (g.square_px(0, 2)[0], 140.0, 0.0)
-    assert g.edge_px("v:2:8") == (920.0, 290.0, 90.0)  # the right hull
-    assert g.pitch_px("p:0:0") == (100.0, 20.0)  # outside the corner, in the margin
-    assert g.pitch_px("p:3:4") == (520.0, 360.0)
-    points = ark.ark_points(g)
-    assert len(points["edges"]) == len(ref.edge_names(3, 8))
-    assert len(points["squares"]) == 24
+@pytest.mark.parametrize(("rows", "cols"), [(3, 8), (3, 12), (1, 3)])
+def test_the_ark_grid_names_the_rules_spots_in_their_order(rows: int, cols: int) -> None:
+    """The manifest's grid (``table.grid``) gives the rules' own squares, edges and pitch fields
+    (``rules_ref``), in the rules' canonical order: the script and the snap points agree."""
+    points = Grid(rows, cols, 120, 48, 150).points()
+    assert list(points["edges"]) == ref.edge_names(rows, cols)
+    assert list(points["hull"]) == [name for name, _a, _b in ref.pitch_fields(rows, cols)]
+    assert len(points["cells"]) == rows * cols
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_table_positions_keep_the_grid_square_and_upright_for_red(built: object, n: int) -> None:
     data = built.definition.data
     plan = table.ark_plan(data, rules_config(data), n)
-    pts = plan.squares
+    pts = plan.cells
     a, b, c = pts["0:0"], pts["0:1"], pts["1:0"]
     assert b[0] - a[0] == pytest.approx(1.5) and a[1] - c[1] == pytest.approx(1.5)
     # read from Red's seat (-z): the picture's first column is on the left (-x), its top row
     # far away (+z); the bow (the picture's left end) points to -x
-    assert a[0] < 0 and a[1] > data["table"]["ark"][1]
+    assert a[0] < 0 and a[1] > data["table"]["grids"]["ark"]["at"][1]
     assert plan.edges["v:0:1"][:2] == [pytest.approx((a[0] + b[0]) / 2), pytest.approx(a[1])]
     assert plan.edges["v:0:1"][2] % 180 == 90.0 and plan.edges["h:0:0"][2] % 180 == 0.0
     assert [kind for kind, _ in plan.sections] == plan.layout
@@ -121,25 +109,39 @@ def test_board_spots_and_score_track_cells() -> None:
 # --------------------------------------------------------------------------- pictures
 
 
-def test_sections_join_into_the_whole_ark() -> None:
-    g = ark.ArkGeometry(3, 16, square=60, margin=24, prow=70)
-    sections = ark.render_ark_sections(g, 4, STYLE)
+def ark_grid(data: dict) -> Grid:
+    """One section's grid of the Ark (the manifest's grid ``ark``)."""
+    return Grid.of(data["table"]["grids"]["ark"], data)
+
+
+def ark_colour(data: dict, at: str) -> str:
+    """The colour the Ark's picture fills at a frame with (its first element there)."""
+    elements = data["table"]["grids"]["ark"]["elements"]
+    return next(e["fill"] for e in elements if e["at"] == at and "fill" in e)
+
+
+def test_sections_join_into_the_whole_ark(built: object) -> None:
+    data = built.definition.data
+    section = ark_grid(data)
+    spec = data["table"]["grids"]["ark"]
+    sections = {kind: picture(built, f"images/ark-{kind}.png") for kind in KINDS}
+    width = section.cols * section.cell
     assert {k: v.size for k, v in sections.items()} == {
-        "bow": (70 + 240, 228),
-        "middle": (240, 228),
-        "stern": (240 + 70, 228),
+        "bow": (section.ends + width, section.size[1]),
+        "middle": (width, section.size[1]),
+        "stern": (width + section.ends, section.size[1]),
     }
-    assembled = Image.new("RGBA", g.size, (0, 0, 0, 0))  # the Ark of 4 sections, as laid
-    for kind, x in ark.section_offsets(["bow", "middle", "middle", "stern"], g, 4):
-        assembled.alpha_composite(sections[kind], (x, 0))
-    assert assembled.size == g.size
+    g = Grid(section.rows, 4 * section.cols, section.cell, section.margin, section.ends)
+    assembled = Image.new("RGB", g.size)  # the Ark of 4 sections, as laid
+    for kind, x in section_offsets(section, spec, ["bow", "middle", "middle", "stern"]):
+        assembled.paste(sections[kind], (x, 0))
     # the seam between the two middle sections continues the grid line and the pitch fields
-    seam = 70 + 2 * 240
-    left = assembled.crop((seam - 3, 0, seam, 228))
-    right = assembled.crop((seam, 0, seam + 3, 228))
+    seam, h = section.ends + 2 * width, section.size[1]
+    left = assembled.crop((seam - 3, 0, seam, h))
+    right = assembled.crop((seam, 0, seam + 3, h))
     assert image_digest(left.transpose(Image.Transpose.FLIP_LEFT_RIGHT)) == image_digest(right)
     # squares are light, grid lines dark
-    px = assembled.getpixel((int(g.square_px(1, 5)[0] + 20), int(g.square_px(1, 5)[1] + 20)))
+    px = assembled.getpixel((int(g.cell_px(1, 5)[0] + 20), int(g.cell_px(1, 5)[1] + 20)))
     line = assembled.getpixel((int(g.edge_px("v:1:5")[0]), int(g.edge_px("v:1:5")[1])))
     assert sum(px[:3]) > 3 * 180 and sum(line[:3]) < 3 * 100
 
@@ -250,8 +252,12 @@ def test_the_script_spots_sit_on_the_printed_ark(built: object, n: int) -> None:
     data = built.definition.data
     config = rules_config(data)
     plan = table.ark_plan(data, config, n)
-    colours = data["boards"]["ark_colors"]
-    pictures = {k: picture(built, f"images/ark-{k}.png") for k in ark.SECTION_KINDS}
+    colours = {
+        "square": ark_colour(data, "cell"),
+        "line": ark_colour(data, "column_line"),
+        "pitch": ark_colour(data, "hull_point"),
+    }
+    pictures = {k: picture(built, f"images/ark-{k}.png") for k in KINDS}
 
     def pixel_under(x: float, z: float) -> tuple[Image.Image, tuple[float, float]]:
         for kind, b in plan.sections:
@@ -260,13 +266,13 @@ def test_the_script_spots_sit_on_the_printed_ark(built: object, n: int) -> None:
                 return pictures[kind], (u * b.size[0], v * b.size[1])
         raise AssertionError(f"({x}, {z}) is on no section")
 
-    for name, (x, z) in plan.squares.items():
+    for name, (x, z) in plan.cells.items():
         img, px = pixel_under(x + 0.4, z + 0.4)  # off the square's printed ring
         assert _colour_near(img, px, colours["square"]), name
     for name, (x, z, _angle) in plan.edges.items():
         img, px = pixel_under(x, z)
         assert _colour_near(img, px, colours["line"]), name
-    for name, (x, z) in plan.pitch.items():
+    for name, (x, z) in plan.hull.items():
         img, px = pixel_under(x, z)
         assert _colour_near(img, px, colours["pitch"]), name
 
@@ -372,8 +378,9 @@ def test_setup_snap_points_take_the_lua_api_form() -> None:
 @pytest.mark.parametrize("variant", [None, "family"])
 def test_each_boards_spec_is_the_layout_it_is_drawn_from(variant: str | None) -> None:
     """The image cache keys a picture by its spec and ``render/``'s code only: each board the
-    game draws (its drawing code lives with the game) and each track has the layout it is
-    drawn from in its spec, so the spec alone (with ``render_layout``) gives the very picture."""
+    game draws (its drawing code lives with the game), each grid board and each track has the
+    layout it is drawn from in its spec, so the spec alone (with ``render_layout``) gives the
+    very picture."""
     from tts_builder.definition import load_definition
     from tts_builder.games.ark_and_noah.boards import board_pictures
     from tts_builder.render.layout import render_layout
@@ -384,15 +391,17 @@ def test_each_boards_spec_is_the_layout_it_is_drawn_from(variant: str | None) ->
     data = with_variant(base, variant)
     from tts_builder.plugin import TableHooks
     from tts_builder.table.assemble import with_tracks
+    from tts_builder.table.grid_table import with_grids
 
     own = TableHooks(pictures=board_pictures(base, data, rules_config(data, variant)))
-    pictures = with_tracks(data, "table", own).pictures  # and the manifest's tracks
+    # and those of the manifest's grid and tracks
+    pictures = with_tracks(data, "table", with_grids(data, "table", own)).pictures
     assert set(pictures) >= {"ark-bow", "ark-stern", "action-board", "score-track"}
     for name, drawn in pictures.items():
         spec = json.loads(json.dumps(drawn.spec))  # JSON, as the cache key is made of it
         elements, size, fields = spec["layout" if "layout" in spec else "track"]
         from_spec = render_layout(elements, tuple(size), fields)
-        if "box" in spec:  # an Ark section: a window onto the whole Ark drawn once
+        if "box" in spec:  # a grid's section: a window onto the whole grid drawn once
             from_spec = from_spec.crop(tuple(spec["box"]))
         assert image_digest(from_spec) == image_digest(drawn.make()), name
 

@@ -154,8 +154,9 @@ def test_verify_finds_and_shrinks_a_planted_bug(arche_noah_build) -> None:
     engines = Engines("arche-noah", config, arche_noah_build.save["LuaScript"])
 
     def no_bonus(cfg: dict, inp: dict) -> dict:
-        return ref.score_collection({**cfg, "scoring": {**cfg["scoring"], "set_of_four_bonus": 0}},
-                                    inp)
+        return ref.score_collection(
+            {**cfg, "scoring": {**cfg["scoring"], "set_of_four_bonus": 0}}, inp
+        )
 
     engines.python_functions = {**engines.python_functions, "score_collection": no_bonus}
     generators = strategies_for("arche-noah", config, arche_noah_build.definition.players)

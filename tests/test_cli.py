@@ -134,8 +134,9 @@ def test_bad_yaml_exits_2_with_one_line_and_writes_nothing(capsys, assets: Path,
     path = assets / "arche-noah" / "game.yaml"
     path.write_text(path.read_text().replace("purple: 10,", "purple: twelve,"))
     out = tmp_path / "dist"
-    code, stdout, err = cli(capsys, "--assets", str(assets), "build", "arche-noah", "--out",
-                            str(out))
+    code, stdout, err = cli(
+        capsys, "--assets", str(assets), "build", "arche-noah", "--out", str(out)
+    )
     assert code == EXIT_BAD_INPUT
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err

@@ -71,8 +71,9 @@ class Game:
     # ---- observing the table ---------------------------------------------------------------
 
     def cards(self) -> list[dict[str, Any]]:
-        return [o for o in self.table.objects()
-                if o["type"] == "Card" and "AnimalCard" in o["tags"]]
+        return [
+            o for o in self.table.objects() if o["type"] == "Card" and "AnimalCard" in o["tags"]
+        ]
 
     def collection(self, seat: int) -> list[dict[str, Any]]:
         x, z = SEATS[seat]["collection"]
@@ -80,8 +81,11 @@ class Game:
 
     def offer(self) -> dict[int, str]:
         """Face-up, unlocked animal cards (the offer): card id -> GUID."""
-        return {card_id(c["gm_notes"]): c["guid"] for c in self.cards()
-                if not c["face_down"] and not c["locked"]}
+        return {
+            card_id(c["gm_notes"]): c["guid"]
+            for c in self.cards()
+            if not c["face_down"] and not c["locked"]
+        }
 
     def replay_chance(self) -> None:
         """Apply what the table shows for every pending chance node of the reference."""
@@ -89,8 +93,13 @@ class Game:
         while state.is_chance_node():
             if state.phase == "remove":
                 collections = [c["guid"] for s in range(self.n) for c in self.collection(s)]
-                removed = sorted({card_id(c["gm_notes"]) // NUM_VALUES for c in self.cards()
-                                  if c["face_down"] and c["guid"] not in collections})
+                removed = sorted(
+                    {
+                        card_id(c["gm_notes"]) // NUM_VALUES
+                        for c in self.cards()
+                        if c["face_down"] and c["guid"] not in collections
+                    }
+                )
                 assert len(removed) == state.game.setup["animals_removed"]
                 for animal in removed:
                     state.apply_action(animal)
@@ -113,10 +122,18 @@ class Game:
             assert self.table.ui_value(f"seat_{slot}_purple") == str(self.state.purple[seat])
             assert self.table.ui_value(f"seat_{slot}_green") == str(self.state.green[seat])
             cx, cz = SEATS[seat]["chips"]
-            for tag, count in (("PurpleChip", self.state.purple[seat]),
-                               ("GreenChip", self.state.green[seat])):
-                chips = [o for o in objects if tag in o["tags"] and o["type"] != "Infinite"
-                         and abs(o["position"][0] - cx) < 2.5 and abs(o["position"][2] - cz) < 2.5]
+            for tag, count in (
+                ("PurpleChip", self.state.purple[seat]),
+                ("GreenChip", self.state.green[seat]),
+            ):
+                chips = [
+                    o
+                    for o in objects
+                    if tag in o["tags"]
+                    and o["type"] != "Infinite"
+                    and abs(o["position"][0] - cx) < 2.5
+                    and abs(o["position"][2] - cz) < 2.5
+                ]
                 assert len(chips) == count, (seat, tag)
             assert len(self.collection(seat)) == len(self.state.collections[seat])
 
@@ -180,12 +197,14 @@ class Game:
         notebook = self.table.notebook
         assert len(notebook) == 1
         body = notebook[0]["body"].split("Play-through " + str(pt) + "\n")[1]
-        in_notes = {m.group(1): [int(v) for v in m.groups()[1:]]
-                    for line in body.split("\n") if (m := LINE_RE.match(line))}
+        in_notes = {
+            m.group(1): [int(v) for v in m.groups()[1:]]
+            for line in body.split("\n")
+            if (m := LINE_RE.match(line))
+        }
         for seat, score in enumerate(expected):
             color = self.colors[seat]
-            want = [score["total"], score["cards"], score["bonus"], score["purple"],
-                    score["green"]]
+            want = [score["total"], score["cards"], score["bonus"], score["purple"], score["green"]]
             assert shown[color] == want
             assert in_notes[color] == want
             assert self.table.ui_value(f"seat_{seat + 1}_pt_{pt}") == str(score["total"])

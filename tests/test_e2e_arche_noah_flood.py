@@ -68,13 +68,16 @@ def trap(tmp_path_factory: pytest.TempPathFactory) -> GameBuild:
     path.write_text(text, encoding="utf-8")
     result = build_game(GAME, BuildOptions(), SESSION_CACHE, root)
     assert [result.definition.data["map"]["terrain"][r] for r in TRAP_ROWS] == list(
-        TRAP_ROWS.values())
+        TRAP_ROWS.values()
+    )
     return result
 
 
 def nearest_hex(x: float, z: float) -> tuple[int, int] | None:
-    best = min(range(ROWS * COLS), key=lambda i: (POS["hexes"][i][0] - x) ** 2
-               + (POS["hexes"][i][1] - z) ** 2)
+    best = min(
+        range(ROWS * COLS),
+        key=lambda i: (POS["hexes"][i][0] - x) ** 2 + (POS["hexes"][i][1] - z) ** 2,
+    )
     hx, hz = POS["hexes"][best]
     if (hx - x) ** 2 + (hz - z) ** 2 > 1e-6:
         return None
@@ -140,8 +143,13 @@ class Game:
 
     def hand_card(self, color: str) -> dict[str, Any]:
         x, _y, z = RPG_HAND_PLACEMENTS[color][0]
-        (card,) = [o for o in self.table.objects() if "AnimalCard" in o["tags"]
-                   and abs(o["position"][0] - x) < 0.01 and abs(o["position"][2] - z) < 0.01]
+        (card,) = [
+            o
+            for o in self.table.objects()
+            if "AnimalCard" in o["tags"]
+            and abs(o["position"][0] - x) < 0.01
+            and abs(o["position"][2] - z) < 0.01
+        ]
         return card
 
     def check(self) -> None:
@@ -241,8 +249,13 @@ class Game:
         x, z = POS["hexes"][dest[0] * COLS + dest[1]]
         return [x, 2.0, z]
 
-    def play(self, policy: Callable[[F.FloodState], int], dice: Dice,
-             max_actions: int = 2000, reload_at: int | None = None) -> None:
+    def play(
+        self,
+        policy: Callable[[F.FloodState], int],
+        dice: Dice,
+        max_actions: int = 2000,
+        reload_at: int | None = None,
+    ) -> None:
         for step in range(max_actions):
             if self.state.is_terminal():
                 return
@@ -264,8 +277,9 @@ def role_guids(build: GameBuild) -> dict[str, str]:
     return guids
 
 
-def dice_stream(seed: int, roll_faces: list[str] | None = None,
-                flood_faces: list[str] | None = None) -> Dice:
+def dice_stream(
+    seed: int, roll_faces: list[str] | None = None, flood_faces: list[str] | None = None
+) -> Dice:
     """Scripted dice: players' dice from ``roll_faces``, the flood's from ``flood_faces``."""
     rng = random.Random(seed)
     number = [str(f) for f in DATA["rules"]["dice"]["faces"]]
@@ -292,8 +306,13 @@ def simulate(game: Game, policy: Callable[[F.FloodState], int], dice: Dice) -> F
     raise AssertionError("simulation did not end")
 
 
-def find_dice(game: Game, policy: Callable[[F.FloodState], int], want: Callable[[str], bool],
-              make: Callable[[int], Dice], tries: int = 300) -> int:
+def find_dice(
+    game: Game,
+    policy: Callable[[F.FloodState], int],
+    want: Callable[[str], bool],
+    make: Callable[[int], Dice],
+    tries: int = 300,
+) -> int:
     """The first dice seed whose game (from the current state) ends as ``want`` says."""
     for seed in range(tries):
         end = simulate(game, policy, make(seed))
@@ -335,8 +354,10 @@ def test_setup_places_animals_deals_cards_and_lays_out_the_table(base: GameBuild
     assert deck and deck[0]["quantity"] == 10 - 4
     assert table.ui_active("roll") and table.ui_value("status") == "White: press Roll."
     assert not table.ui_active("setup")
-    assert any(b["message"].startswith("The animals stand on their stone circles")
-               for b in table.broadcasts)
+    assert any(
+        b["message"].startswith("The animals stand on their stone circles")
+        for b in table.broadcasts
+    )
 
 
 def test_setup_refuses_a_wrong_player_count(base: GameBuild) -> None:
@@ -391,25 +412,43 @@ def test_roll_moves_costs_and_refusals(base: GameBuild) -> None:
     assert "Drop the animal on a hex" in table.broadcasts[-1]["message"]
     # A camel may not enter swamp.
     camel = game.game.species.index("Camel") * game.game.per_species
-    swamp = next((r, c) for r in range(ROWS) for c in range(COLS)
-                 if DATA["map"]["terrain"][r][c] == "S" and [r, c] not in state.positions)
+    swamp = next(
+        (r, c)
+        for r in range(ROWS)
+        for c in range(COLS)
+        if DATA["map"]["terrain"][r][c] == "S" and [r, c] not in state.positions
+    )
     table.drop("White", game.pieces[camel], game.drop_point(list(swamp)))
     assert table.broadcasts[-1]["message"] == (
-        f"The Camel may not enter swamp ({hex_name(*swamp)}).")
+        f"The Camel may not enter swamp ({hex_name(*swamp)})."
+    )
     game.check()
     # Too expensive: a hex the camel could reach, but not with the points left.
     occupied = [p for i, p in enumerate(state.positions) if i != camel]
     far = next(
-        (h, cost) for r in range(ROWS) for c in range(COLS)
+        (h, cost)
+        for r in range(ROWS)
+        for c in range(COLS)
         if (h := [r, c]) not in state.positions
-        and (cost := F.move_cost(game.game.config, {
-            "animal": "Camel", "from": state.positions[camel], "to": h,
-            "occupied": occupied, "flooded": []})["cost"]) is not None
+        and (
+            cost := F.move_cost(
+                game.game.config,
+                {
+                    "animal": "Camel",
+                    "from": state.positions[camel],
+                    "to": h,
+                    "occupied": occupied,
+                    "flooded": [],
+                },
+            )["cost"]
+        )
+        is not None
         and cost > state.points
     )
     table.drop("White", game.pieces[camel], game.drop_point(far[0]))
     assert table.broadcasts[-1]["message"] == (
-        f"That move costs {far[1]} points; {state.points} of 7 are left.")
+        f"That move costs {far[1]} points; {state.points} of 7 are left."
+    )
     game.check()
     game.act(F.END_TURN, dice_stream(0))
     assert table.ui_value("status") == "Red: press Roll."
@@ -429,8 +468,9 @@ def test_flood_rounds_lay_tiles_exactly_on_the_flooded_hexes(base: GameBuild) ->
             assert set(game.flood_tiles()) == set(game.state.flooded())
     assert rounds == 2 or game.state.is_terminal()
     assert game.state.flood_count() > 0
-    flood_msgs = [b["message"] for b in game.table.broadcasts
-                  if b["message"].startswith("Flood roll")]
+    flood_msgs = [
+        b["message"] for b in game.table.broadcasts if b["message"].startswith("Flood roll")
+    ]
     assert len(flood_msgs) >= 3
 
 
@@ -498,8 +538,9 @@ def test_junior_game_with_symbol_dice(junior: GameBuild) -> None:
     seed = find_dice(game, F.cooperative_policy, lambda o: o == "won", make)
     game.play(F.cooperative_policy, make(seed))
     assert game.state.outcome == "won"
-    assert game.table.broadcasts[-1]["message"] == \
-        "All animals are safe in the Ark: everybody wins!"
+    assert (
+        game.table.broadcasts[-1]["message"] == "All animals are safe in the Ark: everybody wins!"
+    )
     messages = [b["message"] for b in game.table.broadcasts]
     assert any("sun (one animal up to 2 hexes)" in m for m in messages)
     assert any("water (the flood moves 4 hexes)" in m for m in messages)

@@ -40,9 +40,7 @@ def row(r: int) -> str:
     return DATA["map"]["terrain"][r]
 
 
-def build_error(
-    capsys: pytest.CaptureFixture[str], assets: Path, tmp_path: Path
-) -> str:
+def build_error(capsys: pytest.CaptureFixture[str], assets: Path, tmp_path: Path) -> str:
     """Build the game from ``assets`` on the command line; it must fail with exit 2."""
     code = run(["--assets", str(assets), "build", GAME, "--out", str(tmp_path / "dist")])
     err = capsys.readouterr().err
@@ -78,8 +76,11 @@ def test_rules_config_is_what_rules_ref_reads() -> None:
 def test_a_start_hex_some_species_cannot_leave(capsys, assets: Path, tmp_path: Path) -> None:
     # Swamp all around the first start hex (2, 1): only the hippo could leave it.
     def change(text: str) -> str:
-        for r, new in ((1, "SS" + row(1)[2:]), (2, "S" + row(2)[1] + "S" + row(2)[3:]),
-                       (3, "SS" + row(3)[2:])):
+        for r, new in (
+            (1, "SS" + row(1)[2:]),
+            (2, "S" + row(2)[1] + "S" + row(2)[3:]),
+            (3, "SS" + row(3)[2:]),
+        ):
             text = text.replace(f"    - {row(r)}\n", f"    - {new}\n", 1)
         return text
 
@@ -146,73 +147,182 @@ def test_loading_checks_die_styles_without_drawing_a_die(monkeypatch) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "field", "message"),
     [
-        ("Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}",
-         "Camel: {plain: 1, forest: 0, mountain: 3, swamp: null, river: fords_only}",
-         "rules.costs.Camel.forest", "expected an integer >= 1 or null, got 0"),
-        ("Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}",
-         "Camel: {plain: 1, forest: 2, mountain: 3, river: fords_only}",
-         "rules.costs.Camel", "missing the cost of swamp"),
-        ("  - {name: Eagle, color: \"#6c584c\", art: art/eagle.png}",
-         "  - {name: Eagle, color: \"#6c584c\", art: art/owl.png}",
-         "animals[4].art", "art file not found"),
-        ("flies_over_animals: [Eagle]", "flies_over_animals: [Owl]",
-         "rules.flies_over_animals[0]", "'Owl' is not one of the animals"),
-        ("faces: [1, 1, 2, 2, sun, water]", "faces: [1, 1, 2, 2, sun, rain]",
-         "rules.junior.dice.faces[5]", "expected an integer from 0 to 99, sun or water"),
-        ("    - [9, 10]\n", "    - [8, 10]\n", "map.stairs[3]",
-         "stair hex (8, 10) is not a hex of the last row (row 9)"),
-        ("      distinct_species: true\n", "      distinct_species: true\n      mode: junior\n",
-         "variants.distinct-species.rules.distinct_species", "the junior variant deals no cards"),
-        ("      plain: \"#c5dc8e\"", "      meadow: \"#c5dc8e\"",
-         "components.board.style.meadow", "unknown board style key"),
-        ('style: {size: 768, background: "#1f4e79"', 'style: {size: 47, background: "#1f4e79"',
-         "components.number_die.style.size", "expected at least 48 px, got 47"),
-        ('outline: "#6b4f12", color: "#6b3a00"}', 'outline: "#6b4f12", colour: "#6b3a00"}',
-         "components.symbol_die.style.colour", "unknown die style key"),
-        ("hex_width: 1.8, pixels_per_unit: 96}", "hex_width: 2.0, pixels_per_unit: 160}",
-         "table.board.pixels_per_unit", "the board picture would be 4512 px a side"),
+        (
+            "Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}",
+            "Camel: {plain: 1, forest: 0, mountain: 3, swamp: null, river: fords_only}",
+            "rules.costs.Camel.forest",
+            "expected an integer >= 1 or null, got 0",
+        ),
+        (
+            "Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}",
+            "Camel: {plain: 1, forest: 2, mountain: 3, river: fords_only}",
+            "rules.costs.Camel",
+            "missing the cost of swamp",
+        ),
+        (
+            '  - {name: Eagle, color: "#6c584c", art: art/eagle.png}',
+            '  - {name: Eagle, color: "#6c584c", art: art/owl.png}',
+            "animals[4].art",
+            "art file not found",
+        ),
+        (
+            "flies_over_animals: [Eagle]",
+            "flies_over_animals: [Owl]",
+            "rules.flies_over_animals[0]",
+            "'Owl' is not one of the animals",
+        ),
+        (
+            "faces: [1, 1, 2, 2, sun, water]",
+            "faces: [1, 1, 2, 2, sun, rain]",
+            "rules.junior.dice.faces[5]",
+            "expected an integer from 0 to 99, sun or water",
+        ),
+        (
+            "    - [9, 10]\n",
+            "    - [8, 10]\n",
+            "map.stairs[3]",
+            "stair hex (8, 10) is not a hex of the last row (row 9)",
+        ),
+        (
+            "      distinct_species: true\n",
+            "      distinct_species: true\n      mode: junior\n",
+            "variants.distinct-species.rules.distinct_species",
+            "the junior variant deals no cards",
+        ),
+        (
+            '      plain: "#c5dc8e"',
+            '      meadow: "#c5dc8e"',
+            "components.board.style.meadow",
+            "unknown board style key",
+        ),
+        (
+            'style: {size: 768, background: "#1f4e79"',
+            'style: {size: 47, background: "#1f4e79"',
+            "components.number_die.style.size",
+            "expected at least 48 px, got 47",
+        ),
+        (
+            'outline: "#6b4f12", color: "#6b3a00"}',
+            'outline: "#6b4f12", colour: "#6b3a00"}',
+            "components.symbol_die.style.colour",
+            "unknown die style key",
+        ),
+        (
+            "hex_width: 1.8, pixels_per_unit: 96}",
+            "hex_width: 2.0, pixels_per_unit: 160}",
+            "table.board.pixels_per_unit",
+            "the board picture would be 4512 px a side",
+        ),
         # the schema's types and references (schema.yaml beside the game module)
-        ("Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}",
-         "Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: ford}",
-         "rules.costs.Camel.river", "expected an integer >= 0, null or fords_only, got 'ford'"),
-        ("Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}",
-         "Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, marsh: 1, river: fords_only}",
-         "rules.costs.Camel.marsh", "'marsh' is not one of the terrains of rules.terrain"),
-        ("    Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}\n", "",
-         "rules.costs", "no movement costs for Camel"),
-        ("  ford_cost: 0\n", "    Owl: {plain: 1}\n  ford_cost: 0\n", "rules.costs.Owl",
-         "'Owl' is not one of the animals"),
-        ("  terrain: {P: plain,", "  terrain: {p: plain,", "rules.terrain.p",
-         "expected one capital letter, got 'p'"),
-        ("hex_width: 1.8,", "hex_width: 12,", "table.board.hex_width",
-         "expected a number from 0.5 to 10, got 12"),
-        ("      background: \"#fbf7ef\"\n", "", "components.cost_card.colors.background",
-         "missing required key"),
-        ('heads: {forest: "#ffffff",', 'heads: {woods: "#ffffff",',
-         "components.cost_card.heads.woods",
-         "'woods' is not one of the terrains of rules.terrain"),
-        ('heads: {forest: "#ffffff",', 'heads: {forest: "white",',
-         "components.cost_card.heads.forest", "expected a colour"),
-        ("pieces_per_species: 2", "pieces_per_species: 3", "table.pieces[1].at.track",
-         "15 objects but track 'starts' has 12 points"),
-        ("step: [0, 48]", "step: [0, 80]", "components.cost_card.face[6].elements[0].box",
-         "not inside the 900x640 canvas (a copy moved by [0, 80])"),
-        ("{color: Red, cost-card: [-13.0, -15.0], reveal: [-8.0, -15.0], facing: 0}",
-         "{color: Red, cost-card: [-13.0, -15.0], facing: 0}", "table.seats[1].reveal",
-         "missing required key"),
-        ("{color: Red, cost-card: [-13.0, -15.0],", "{color: Red, cost-card: [-13.0],",
-         "table.seats[1].cost-card", "expected a list of 2 finite numbers"),
+        (
+            "Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}",
+            "Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: ford}",
+            "rules.costs.Camel.river",
+            "expected an integer >= 0, null or fords_only, got 'ford'",
+        ),
+        (
+            "Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}",
+            "Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, marsh: 1, river: fords_only}",
+            "rules.costs.Camel.marsh",
+            "'marsh' is not one of the terrains of rules.terrain",
+        ),
+        (
+            "    Camel: {plain: 1, forest: 2, mountain: 3, swamp: null, river: fords_only}\n",
+            "",
+            "rules.costs",
+            "no movement costs for Camel",
+        ),
+        (
+            "  ford_cost: 0\n",
+            "    Owl: {plain: 1}\n  ford_cost: 0\n",
+            "rules.costs.Owl",
+            "'Owl' is not one of the animals",
+        ),
+        (
+            "  terrain: {P: plain,",
+            "  terrain: {p: plain,",
+            "rules.terrain.p",
+            "expected one capital letter, got 'p'",
+        ),
+        (
+            "hex_width: 1.8,",
+            "hex_width: 12,",
+            "table.board.hex_width",
+            "expected a number from 0.5 to 10, got 12",
+        ),
+        (
+            '      background: "#fbf7ef"\n',
+            "",
+            "components.cost_card.colors.background",
+            "missing required key",
+        ),
+        (
+            'heads: {forest: "#ffffff",',
+            'heads: {woods: "#ffffff",',
+            "components.cost_card.heads.woods",
+            "'woods' is not one of the terrains of rules.terrain",
+        ),
+        (
+            'heads: {forest: "#ffffff",',
+            'heads: {forest: "white",',
+            "components.cost_card.heads.forest",
+            "expected a colour",
+        ),
+        (
+            "pieces_per_species: 2",
+            "pieces_per_species: 3",
+            "table.pieces[1].at.track",
+            "15 objects but track 'starts' has 12 points",
+        ),
+        (
+            "step: [0, 48]",
+            "step: [0, 80]",
+            "components.cost_card.face[6].elements[0].box",
+            "not inside the 900x640 canvas (a copy moved by [0, 80])",
+        ),
+        (
+            "{color: Red, cost-card: [-13.0, -15.0], reveal: [-8.0, -15.0], facing: 0}",
+            "{color: Red, cost-card: [-13.0, -15.0], facing: 0}",
+            "table.seats[1].reveal",
+            "missing required key",
+        ),
+        (
+            "{color: Red, cost-card: [-13.0, -15.0],",
+            "{color: Red, cost-card: [-13.0],",
+            "table.seats[1].cost-card",
+            "expected a list of 2 finite numbers",
+        ),
         ("      deck: {first: cards}\n", "", "table.script.guids.deck", "missing required key"),
-        ("dice: [symbol-dice, dice]", "dice: [symbol-dice, die]", "table.script.guids.dice[1]",
-         "unknown piece 'die'"),
-        ("seats: {reveal: 1.2}", "seats: {reveal: high}", "table.script.seats.reveal",
-         "expected a number, got 'high'"),
-        ("set_aside: {anchor: set-aside, y: 1.0}", "set_aside: {anchor: aside, y: 1.0}",
-         "table.script.positions.set_aside.anchor", "unknown anchor 'aside'"),
-        ("  - {name: Eagle, color:", "  - {name: Hippo, color:", "animals[4].name",
-         "animal 'Hippo' listed twice"),
-        ("      faces: [1, 1, 2, 2, sun, water]", "      faces: [1, 1, 2, 2, sun]",
-         "rules.junior.dice.faces", "expected at least 6 entries, got 5"),
+        (
+            "dice: [symbol-dice, dice]",
+            "dice: [symbol-dice, die]",
+            "table.script.guids.dice[1]",
+            "unknown piece 'die'",
+        ),
+        (
+            "seats: {reveal: 1.2}",
+            "seats: {reveal: high}",
+            "table.script.seats.reveal",
+            "expected a number, got 'high'",
+        ),
+        (
+            "set_aside: {anchor: set-aside, y: 1.0}",
+            "set_aside: {anchor: aside, y: 1.0}",
+            "table.script.positions.set_aside.anchor",
+            "unknown anchor 'aside'",
+        ),
+        (
+            "  - {name: Eagle, color:",
+            "  - {name: Hippo, color:",
+            "animals[4].name",
+            "animal 'Hippo' listed twice",
+        ),
+        (
+            "      faces: [1, 1, 2, 2, sun, water]",
+            "      faces: [1, 1, 2, 2, sun]",
+            "rules.junior.dice.faces",
+            "expected at least 6 entries, got 5",
+        ),
     ],
 )
 def test_bad_definitions_are_located(

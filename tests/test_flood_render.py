@@ -141,8 +141,10 @@ def test_board_is_drawn_from_the_map() -> None:
     before = render_board(MAP, DATA["rules"]["terrain"], small, STYLE)
     after = render_board(changed, DATA["rules"]["terrain"], small, STYLE)
     px, py = hex_pixel(small, 0, 0)
-    at = (round(px + 0.28 * small.radius * small.px_per_unit),
-          round(py - 0.3 * small.radius * small.px_per_unit))
+    at = (
+        round(px + 0.28 * small.radius * small.px_per_unit),
+        round(py - 0.3 * small.radius * small.px_per_unit),
+    )
     assert near(before.getpixel(at), rgb(STYLE["plain"]))
     assert near(after.getpixel(at), rgb(STYLE["swamp"]))
 
@@ -151,8 +153,9 @@ def test_flood_tile_is_a_water_hex_with_clear_corners() -> None:
     tile = render_flood_tile(None, 200)
     assert tile.mode == "RGBA" and tile.height == 200
     assert tile.getpixel((0, 0))[3] == 0 and tile.getpixel((tile.width - 1, 0))[3] == 0
-    assert near(tile.getpixel((tile.width // 2, round(tile.height * 0.62)))[:3],
-                rgb(BOARD_STYLE["flood"]))
+    assert near(
+        tile.getpixel((tile.width // 2, round(tile.height * 0.62)))[:3], rgb(BOARD_STYLE["flood"])
+    )
 
 
 # ---- dice ---------------------------------------------------------------------------------
@@ -260,12 +263,14 @@ def test_snap_points_pieces_zone_and_marker_line_up(base: GameBuild) -> None:
         index = json.loads(p["GMNotes"])["piece"]
         start = MAP["starts"][index]
         assert (p["Transform"]["posX"], p["Transform"]["posZ"]) == pytest.approx(
-            hex_table(GEO, *start), abs=1e-3)
+            hex_table(GEO, *start), abs=1e-3
+        )
     (zone,) = [o for o in save["ObjectStates"] if o["Name"] == "ScriptingTrigger"]
     (zx, zz), (zw, zd) = ark_zone(GEO)
     zt = zone["Transform"]
     assert (zt["posX"], zt["posZ"], zt["scaleX"], zt["scaleZ"]) == pytest.approx(
-        (zx, zz, zw, zd), abs=1e-3)
+        (zx, zz, zw, zd), abs=1e-3
+    )
     positions = table_positions(DATA)
     for x, _y, z in positions["ark_slots"]:
         assert abs(x - zx) < zw / 2 and abs(z - zz) < zd / 2

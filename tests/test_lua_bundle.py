@@ -51,15 +51,18 @@ def test_unbundle_round_trip() -> None:
 
 
 lua_lines = st.lists(
-    st.text(st.characters(blacklist_characters="\n\r", codec="utf-8"), max_size=30)
-    .filter(lambda line: not line.startswith("__bundle_register(")),
+    st.text(st.characters(blacklist_characters="\n\r", codec="utf-8"), max_size=30).filter(
+        lambda line: not line.startswith("__bundle_register(")
+    ),
     max_size=8,
 ).map(lambda lines: "".join(line + "\n" for line in lines))
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.dictionaries(st.from_regex(r"[a-z][a-z0-9_/.]{0,8}", fullmatch=True), lua_lines,
-                       max_size=4), lua_lines)
+@given(
+    st.dictionaries(st.from_regex(r"[a-z][a-z0-9_/.]{0,8}", fullmatch=True), lua_lines, max_size=4),
+    lua_lines,
+)
 def test_unbundle_inverts_bundle(modules: dict[str, str], root: str) -> None:
     assert unbundle(bundle(modules, root)) == {"__root": root, **modules}
 
@@ -79,8 +82,10 @@ def test_line_map_names_module_and_line() -> None:
 
 
 def test_lua_runtime_error_maps_to_template_line() -> None:
-    text = bundle({"rules": "local M = {}\nfunction M.f()\n  error('boom')\nend\nreturn M\n"},
-                  'return require("rules")\n')
+    text = bundle(
+        {"rules": "local M = {}\nfunction M.f()\n  error('boom')\nend\nreturn M\n"},
+        'return require("rules")\n',
+    )
     lua = lua52.LuaRuntime()
     rules = lua.execute(text)
     with pytest.raises(lua52.LuaError) as caught:

@@ -42,7 +42,7 @@ CASES = [
     ("modulo", "x = a % (b + 1)"),
     ("tonumber-base", "x = tonumber(s, 16)"),
     ("format-s", "x = string.format('%s!', name)"),
-    ("format-s", "x = string.format(\"%5d %-10s\", a, b)"),
+    ("format-s", 'x = string.format("%5d %-10s", a, b)'),
     ("format-s", "x = ('%s'):format(a)"),
     ("tts-deprecated", "function onObjectEnterScriptingZone(z, o) end"),
     ("tts-deprecated", "function onObjectLeaveScriptingZone(z, o) end"),
@@ -99,15 +99,20 @@ def test_rule_fires_on_code(rule: str, code: str) -> None:
 @pytest.mark.parametrize(("rule", "code"), CASES)
 def test_rule_is_silent_inside_strings_and_comments(rule: str, code: str) -> None:
     quoted = code.replace("\\", "\\\\").replace('"', '\\"')
-    source = "\n".join([
-        f"-- {code}",
-        f"--[[ {code}\n{code} ]]",
-        f"--[==[ {code} ]] {code} ]==]",
-        f'local s1 = "{quoted}"',
-        f"local s2 = [[{code}\n{code}]]",
-        f"local s3 = [=[ ]] {code} ]=]",
-        "local s4 = 'it\\'s' -- " + code,
-    ]) + "\n"
+    source = (
+        "\n".join(
+            [
+                f"-- {code}",
+                f"--[[ {code}\n{code} ]]",
+                f"--[==[ {code} ]] {code} ]==]",
+                f'local s1 = "{quoted}"',
+                f"local s2 = [[{code}\n{code}]]",
+                f"local s3 = [=[ ]] {code} ]=]",
+                "local s4 = 'it\\'s' -- " + code,
+            ]
+        )
+        + "\n"
+    )
     assert lint(source, "quiet") == []
 
 

@@ -23,15 +23,22 @@ from tts_builder.strategies import strategies_for
 REPO = Path(__file__).resolve().parents[1]
 DATA = yaml.safe_load((REPO / "assets/arche-noah/game.yaml").read_text(encoding="utf-8"))
 NASTY_NAME = 'Arche "Noah" ]] [[ <b>&amp;</b>\n\\ ü 🐘'
+
+
 def make_ctx(name: str | None = None, animals: list[str] | None = None) -> dict[str, Any]:
     """A template context shaped like the one tts_builder.games.arche_noah builds."""
     data = copy.deepcopy(DATA)
     for animal, new in zip(data["animals"], animals or [], strict=False):
         animal["name"] = new
     seats = [
-        {"index": i, "color": s["color"], "collection": [s["collection"][0], 1.0,
-         s["collection"][1]], "chips": [s["chips"][0], 1.2, s["chips"][1]],
-         "facing": float(s["facing"]), "collection_zone": f"zone0{i}"}
+        {
+            "index": i,
+            "color": s["color"],
+            "collection": [s["collection"][0], 1.0, s["collection"][1]],
+            "chips": [s["chips"][0], 1.2, s["chips"][1]],
+            "facing": float(s["facing"]),
+            "collection_zone": f"zone0{i}",
+        }
         for i, s in enumerate(data["table"]["seats"])
     ]
     return {
@@ -39,10 +46,17 @@ def make_ctx(name: str | None = None, animals: list[str] | None = None) -> dict[
         "config": rules_config(data),
         "players": dict(data["players"]),
         "seats": seats,
-        "guids": {"deck": "deck01", "start_player": "start1", "purple_bag": "pbag01",
-                  "green_bag": "gbag01"},
-        "positions": {"draw_pile": [0.0, 1.0, 0.0], "set_aside": [0.0, 1.0, 5.5],
-                      "offer": [[-6.0 + 3 * i, 1.0, -5.0] for i in range(5)]},
+        "guids": {
+            "deck": "deck01",
+            "start_player": "start1",
+            "purple_bag": "pbag01",
+            "green_bag": "gbag01",
+        },
+        "positions": {
+            "draw_pile": [0.0, 1.0, 0.0],
+            "set_aside": [0.0, 1.0, 5.5],
+            "offer": [[-6.0 + 3 * i, 1.0, -5.0] for i in range(5)],
+        },
     }
 
 
@@ -62,8 +76,14 @@ class LuaRules(StrictRules):
 RULES = LuaRules(CTX)
 
 JULE = [("Lion", v) for v in (1, 2, 3, 4)] + [
-    ("Zebra", 2), ("Zebra", 3), ("Bear", 1), ("Bear", 4), ("Hippo", 2), ("Hippo", 4),
-    ("Camel", 1), ("Monkey", 4),
+    ("Zebra", 2),
+    ("Zebra", 3),
+    ("Bear", 1),
+    ("Bear", 4),
+    ("Hippo", 2),
+    ("Hippo", 4),
+    ("Camel", 1),
+    ("Monkey", 4),
 ]
 
 
@@ -72,7 +92,11 @@ def test_jules_collection_scores_26(purple: int) -> None:
     cards = [{"animal": a, "value": v} for a, v in JULE]
     inp = {"cards": cards, "purple": purple, "green": 0, "playthrough": 1}
     assert RULES("score_collection", inp) == {
-        "total": 26, "cards": 21, "bonus": 3, "purple": 2, "green": 0,
+        "total": 26,
+        "cards": 21,
+        "bonus": 3,
+        "purple": 2,
+        "green": 0,
     }
 
 
@@ -80,7 +104,11 @@ def test_three_of_an_animal_and_green_in_second_playthrough() -> None:
     cards = [{"animal": "Lion", "value": v} for v in (4, 1, 3)]
     inp = {"cards": cards, "purple": 1, "green": 2, "playthrough": 2}
     assert RULES("score_collection", inp) == {
-        "total": 8, "cards": 6, "bonus": 0, "purple": 0, "green": 2,
+        "total": 8,
+        "cards": 6,
+        "bonus": 0,
+        "purple": 0,
+        "green": 2,
     }
     inp["playthrough"] = 7  # beyond the list: the last entry
     assert RULES("score_collection", inp)["green"] == 2
@@ -88,7 +116,8 @@ def test_three_of_an_animal_and_green_in_second_playthrough() -> None:
 
 def test_pick_order_example_ties_clockwise_from_start() -> None:
     assert RULES("pick_order", {"bids": [1, 1, 2], "start": 1}) == {
-        "order": [2, 1, 0], "paid": [1, 1, 2],
+        "order": [2, 1, 0],
+        "paid": [1, 1, 2],
     }
 
 
@@ -168,10 +197,20 @@ def test_global_script_is_lint_clean_and_sets_rules() -> None:
     lua.execute(script)  # defines handlers only: no TTS call at load time
     rules = lua.globals().Rules
     assert from_lua(rules.pick_order(lua.execute("return {bids={1,1,2}, start=1}"))) == {
-        "order": [2, 1, 0], "paid": [1, 1, 2],
+        "order": [2, 1, 0],
+        "paid": [1, 1, 2],
     }
-    for handler in ("onLoad", "onSave", "ui_setup", "ui_score", "ui_bid_minus", "ui_bid_plus",
-                    "ui_bid_confirm", "ui_green_take", "an_take_card"):
+    for handler in (
+        "onLoad",
+        "onSave",
+        "ui_setup",
+        "ui_score",
+        "ui_bid_minus",
+        "ui_bid_plus",
+        "ui_bid_confirm",
+        "ui_green_take",
+        "an_take_card",
+    ):
         assert lua52.lua_type(lua.globals()[handler]) == "function", handler
 
 
@@ -191,8 +230,19 @@ def test_ui_parses_and_every_onclick_is_a_global_function() -> None:
     for slot in range(1, len(ctx["seats"]) + 1):
         for part in ("bid", "purple", "green", "cards", "pt_1", "pt_2", "total"):
             assert f"seat_{slot}_{part}" in ids
-    assert {"status", "info", "setup", "score", "bid_panel", "bid_value", "bid_minus",
-            "bid_plus", "bid_confirm", "green_take_0", "green_take_2"} <= set(ids)
+    assert {
+        "status",
+        "info",
+        "setup",
+        "score",
+        "bid_panel",
+        "bid_value",
+        "bid_minus",
+        "bid_plus",
+        "bid_confirm",
+        "green_take_0",
+        "green_take_2",
+    } <= set(ids)
 
 
 def test_built_global_script_is_lint_clean(arche_noah_build: Any) -> None:

@@ -63,7 +63,8 @@ def test_the_config_is_read_from_the_definition() -> None:
     rules = LuaRules(rules_source(GAME, {"config": config}))
     stair = MAP["stairs"][0]
     assert rules("move_cost", {"animal": "Camel", "from": stair, "to": "ark"}) == {
-        "cost": 4, "path": [stair],
+        "cost": 4,
+        "path": [stair],
     }
     assert rules("move_cost", {"animal": "Camel", "from": [0, 4], "to": [0, 5]})["cost"] == 7
 
@@ -107,7 +108,8 @@ def test_camel_and_giraffe_cross_only_at_fords() -> None:
 def test_eagle_flies_over_animals_and_never_enters_swamp() -> None:
     row = {"terrain": ["PPP"], "rivers": [], "fords": [], "stairs": [[0, 2]]}
     assert cost("Eagle", (0, 0), (0, 2), row, occupied=[[0, 1]]) == {
-        "cost": 2, "path": [[0, 0], [0, 1], [0, 2]],
+        "cost": 2,
+        "path": [[0, 0], [0, 1], [0, 2]],
     }
     assert cost("Elephant", (0, 0), (0, 2), row, occupied=[[0, 1]])["cost"] is None
     assert cost("Eagle", (0, 0), (0, 1), row, occupied=[[0, 1]])["cost"] is None
@@ -136,7 +138,8 @@ def test_entering_the_ark_costs_1() -> None:
             assert cost(animal, stair, "ark") == {"cost": 1, "path": [stair]}
     assert cost("Elephant", (9, 2), "ark") == {"cost": 2, "path": [[9, 2], [9, 1]]}
     assert cost("Eagle", (9, 2), "ark", flooded=[[9, 1]]) == {
-        "cost": 3, "path": [[9, 2], [9, 3], [9, 4]],
+        "cost": 3,
+        "path": [[9, 2], [9, 3], [9, 4]],
     }
 
 
@@ -153,19 +156,27 @@ def test_issue_examples_of_the_other_functions() -> None:
     assert RULES("dice_effect", {"values": [5, "5"]})["points"] == 10
     junior = {"variant": "junior"}
     assert RULES("dice_effect", {"values": ["sun", "water"], **junior}) == {
-        "points": 0, "sun": 1, "water": 1,
+        "points": 0,
+        "sun": 1,
+        "water": 1,
     }
     assert RULES("dice_effect", {"values": ["2", "sun"], **junior}) == {
-        "points": 2, "sun": 1, "water": 0,
+        "points": 2,
+        "sun": 1,
+        "water": 0,
     }
     for bad in ({"values": ["6", "1"]}, {"values": ["sun", "1"]}, {"values": [2.5]}):
         assert RULES.safe("dice_effect", bad) == refused("not_a_face") == python("dice_effect", bad)
     assert RULES.safe("dice_effect", {}) == refused("missing_input") == python("dice_effect", {})
     assert RULES("flood_advance", {"row": 0, "col": 0, "rolls": [7, 2]}) == {
-        "row": 0, "col": 9, "newly_flooded": [[0, c] for c in range(9)],
+        "row": 0,
+        "col": 9,
+        "newly_flooded": [[0, c] for c in range(9)],
     }
     assert RULES("flood_advance", {"row": 0, "col": 9, "rolls": [5]}) == {
-        "row": 1, "col": 2, "newly_flooded": [[0, 9], [0, 10], [0, 11], [1, 0], [1, 1]],
+        "row": 1,
+        "col": 2,
+        "newly_flooded": [[0, 9], [0, 10], [0, 11], [1, 0], [1, 1]],
     }
     north_banks = [[4, 1], [4, 3], [5, 6], [5, 7], [5, 9], [5, 11]]
     assert RULES("reaches_ark", {"animal": "Camel", "at": [3, 2], "flooded": north_banks}) == {
@@ -176,20 +187,40 @@ def test_issue_examples_of_the_other_functions() -> None:
     }
     cards = ["Camel", "Eagle", "Camel"]
     assert RULES("arrival", {"arrived": ["Camel", "Eagle", "Camel"], "cards": cards}) == {
-        "out": [0, 2], "winners": [],
+        "out": [0, 2],
+        "winners": [],
     }
-    arrived = ["Camel", "Camel", "Hippo", "Hippo", "Elephant", "Eagle", "Elephant", "Giraffe",
-               "Giraffe", "Eagle"]
-    assert RULES("arrival", {"arrived": arrived, "cards": ["Camel", "Eagle", "Hippo", "Eagle"]}) \
-        == {"out": [0, 1, 2, 3], "winners": [1, 3]}
+    arrived = [
+        "Camel",
+        "Camel",
+        "Hippo",
+        "Hippo",
+        "Elephant",
+        "Eagle",
+        "Elephant",
+        "Giraffe",
+        "Giraffe",
+        "Eagle",
+    ]
+    assert RULES(
+        "arrival", {"arrived": arrived, "cards": ["Camel", "Eagle", "Hippo", "Eagle"]}
+    ) == {"out": [0, 1, 2, 3], "winners": [1, 3]}
     assert RULES("arrival", {"arrived": arrived, "players": 4, "variant": "junior"}) == {
-        "out": [], "winners": [0, 1, 2, 3],
+        "out": [],
+        "winners": [0, 1, 2, 3],
     }
 
 
 def test_null_is_an_absent_key_on_both_sides() -> None:
-    inp = {"animal": "Elephant", "from": [2, 1], "to": "ark", "variant": None, "map": None,
-           "flooded": None, "occupied": None}
+    inp = {
+        "animal": "Elephant",
+        "from": [2, 1],
+        "to": "ark",
+        "variant": None,
+        "map": None,
+        "flooded": None,
+        "occupied": None,
+    }
     assert RULES("move_cost", inp) == python("move_cost", inp)
     assert "rule_error" not in python("move_cost", inp)
     assert python("move_cost", inp) == python("move_cost", {k: v for k, v in inp.items() if v})
@@ -210,20 +241,51 @@ def test_null_is_an_absent_key_on_both_sides() -> None:
         ("move_cost", {"animal": "Camel", "from": [0, 0], "to": [40, 0]}),
         ("move_cost", {"animal": "Camel", "from": ["2", True], "to": [2.0, "3"]}),
         ("move_cost", {"animal": "Camel", "from": [0, 0], "to": "ark", "map": {"terrain": []}}),
-        ("move_cost", {"animal": "Camel", "from": [0, 0], "to": [0, 1],
-                       "map": {"terrain": ["PX"], "stairs": [[0, 0]]}}),
-        ("move_cost", {"animal": "Camel", "from": [0, 0], "to": [0, 1],
-                       "map": {"terrain": ["PX"], "stairs": [[0, 0]]}, "variant": "junior"}),
-        ("move_cost", {"animal": "Camel", "from": [0, 0], "to": [1, 1],
-                       "map": {"terrain": ["PP", "P"], "stairs": [[1, 0]]}}),
-        ("move_cost", {"animal": "Camel", "from": [0, 0], "to": "ark",
-                       "map": {"terrain": ["PP"], "rivers": [[[0, 0]]], "stairs": [[0, 1]]}}),
+        (
+            "move_cost",
+            {
+                "animal": "Camel",
+                "from": [0, 0],
+                "to": [0, 1],
+                "map": {"terrain": ["PX"], "stairs": [[0, 0]]},
+            },
+        ),
+        (
+            "move_cost",
+            {
+                "animal": "Camel",
+                "from": [0, 0],
+                "to": [0, 1],
+                "map": {"terrain": ["PX"], "stairs": [[0, 0]]},
+                "variant": "junior",
+            },
+        ),
+        (
+            "move_cost",
+            {
+                "animal": "Camel",
+                "from": [0, 0],
+                "to": [1, 1],
+                "map": {"terrain": ["PP", "P"], "stairs": [[1, 0]]},
+            },
+        ),
+        (
+            "move_cost",
+            {
+                "animal": "Camel",
+                "from": [0, 0],
+                "to": "ark",
+                "map": {"terrain": ["PP"], "rivers": [[[0, 0]]], "stairs": [[0, 1]]},
+            },
+        ),
         ("reaches_ark", {"animal": "Unicorn", "at": [0, 0]}),
         ("reaches_ark", {"animal": "Unicorn", "at": [0, 0], "flooded": [[0, 0]]}),
         ("reaches_ark", {"at": [0, 0], "flooded": [[0, 0]]}),
         ("reaches_ark", {"at": [0, 0]}),
-        ("reaches_ark", {"animal": "Unicorn", "at": [0, 0],
-                         "flooded": [[ROWS - 1, c] for c in range(COLS)]}),
+        (
+            "reaches_ark",
+            {"animal": "Unicorn", "at": [0, 0], "flooded": [[ROWS - 1, c] for c in range(COLS)]},
+        ),
         ("flood_advance", {"row": 0, "col": -3, "rolls": [1, "2", 2.7]}),
         ("flood_advance", {"row": 0, "col": 0, "rolls": ["x"]}),
         ("flood_advance", {"row": 0, "col": 0}),
@@ -249,8 +311,9 @@ def test_odd_inputs_give_the_same_answer_or_both_fail(name: str, inp: dict) -> N
 
 PLAYERS = (DEFINITION["players"]["min"], DEFINITION["players"]["max"])
 STRATEGIES = strategies_for(GAME, CONFIG, PLAYERS)
-QUICK = settings(max_examples=100, deadline=None, database=None,
-                 suppress_health_check=[HealthCheck.too_slow])
+QUICK = settings(
+    max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 FEW = settings(QUICK, max_examples=40)
 
 
@@ -273,8 +336,13 @@ def game_map_queries(draw: st.DrawFn) -> dict[str, Any]:
     pieces = draw(st.lists(st.sampled_from(dry), min_size=1, max_size=10, unique_by=tuple))
     frm = pieces[0]
     to = draw(st.sampled_from(["ark", "ark", *dry]))
-    inp = {"animal": draw(st.sampled_from(SPECIES)), "from": frm, "to": to,
-           "occupied": pieces, "flooded": flooded}
+    inp = {
+        "animal": draw(st.sampled_from(SPECIES)),
+        "from": frm,
+        "to": to,
+        "occupied": pieces,
+        "flooded": flooded,
+    }
     if draw(st.integers(0, 3)) == 0:
         inp["variant"] = "junior"
     return inp
@@ -295,11 +363,23 @@ def test_move_cost_and_reaches_ark_on_generated_maps(game_map: dict, data: st.Da
     flooded = data.draw(st.lists(where, max_size=rows * cols // 3, unique_by=tuple))
     variant = data.draw(st.sampled_from(["standard", "junior"]))
     for frm in ([r, c] for r in range(rows) for c in range(cols)):
-        inp = {"map": game_map, "animal": animal, "from": frm, "to": "ark", "flooded": flooded,
-               "occupied": [], "variant": variant}
+        inp = {
+            "map": game_map,
+            "animal": animal,
+            "from": frm,
+            "to": "ark",
+            "flooded": flooded,
+            "occupied": [],
+            "variant": variant,
+        }
         assert RULES("move_cost", inp) == python("move_cost", inp)
-        reach = {"map": game_map, "animal": animal, "at": frm, "flooded": flooded,
-                 "variant": variant}
+        reach = {
+            "map": game_map,
+            "animal": animal,
+            "at": frm,
+            "flooded": flooded,
+            "variant": variant,
+        }
         assert RULES("reaches_ark", reach) == python("reaches_ark", reach)
 
 
@@ -328,8 +408,10 @@ def test_step_cost_is_rules_ref_step(game_map: dict, data: st.DataObject) -> Non
     v = data.draw(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)))
     animal = data.draw(st.sampled_from(SPECIES))
     variant = data.draw(st.sampled_from(["standard", "junior"]))
-    got = RULES("step_cost", {"animal": animal, "from": list(u), "to": list(v), "map": game_map,
-                              "variant": variant})
+    got = RULES(
+        "step_cost",
+        {"animal": animal, "from": list(u), "to": list(v), "map": game_map, "variant": variant},
+    )
     if v not in F.neighbours(u[0], u[1], rows, cols):
         assert got == []
         return
@@ -351,10 +433,14 @@ def test_destinations_are_rules_ref_dist_from(inp: dict[str, Any]) -> None:
     rules, board = F._inputs(CONFIG, inp)
     src = F._hex(inp["from"])
     occupied = F._hexes(inp.get("occupied")) - {src}
-    dist, ark = F._dist_from(rules, board, inp["animal"], src, F._hexes(inp.get("flooded")),
-                             occupied, inp["budget"])
-    hexes = [{"at": list(h), "cost": d} for h, d in sorted(dist.items())
-             if h != src and h not in occupied]
+    dist, ark = F._dist_from(
+        rules, board, inp["animal"], src, F._hexes(inp.get("flooded")), occupied, inp["budget"]
+    )
+    hexes = [
+        {"at": list(h), "cost": d}
+        for h, d in sorted(dist.items())
+        if h != src and h not in occupied
+    ]
     assert RULES("destinations", inp) == normalize({"hexes": hexes, "ark": ark})
     for dest in hexes[:5]:  # every destination costs what move_cost says
         got = RULES("move_cost", {**inp, "to": dest["at"]})
@@ -370,12 +456,18 @@ def oracle_check_flood(pieces: list[dict], flooded: list, variant: str) -> dict:
         if tuple(at) in wet:
             kind = "drowned"
         elif not F.reaches_ark(CONFIG, {**piece, "flooded": flooded, "variant": variant})[
-                "reachable"]:
+            "reachable"
+        ]:
             kind = "cut off"
         if kind:
             message = f"{kind}: {piece['animal']} at {F._fmt(at)}"
-            return {"kind": kind, "piece": i, "animal": piece["animal"], "at": at,
-                    "message": message}
+            return {
+                "kind": kind,
+                "piece": i,
+                "animal": piece["animal"],
+                "at": at,
+                "message": message,
+            }
     return {}
 
 
@@ -387,19 +479,28 @@ def test_check_flood_is_rules_ref_game_end_check(data: st.DataObject) -> None:
     if data.draw(st.booleans()):  # junior-style cut-offs: flood the stairs' row ends
         flooded += [list(s) for s in MAP["stairs"][: data.draw(st.integers(0, 4))]]
     where = st.tuples(st.integers(0, ROWS - 1), st.integers(0, COLS - 1)).map(list)
-    pieces = data.draw(st.lists(st.fixed_dictionaries(
-        {"animal": st.sampled_from(SPECIES), "at": where}), max_size=10))
+    pieces = data.draw(
+        st.lists(
+            st.fixed_dictionaries({"animal": st.sampled_from(SPECIES), "at": where}), max_size=10
+        )
+    )
     variant = data.draw(st.sampled_from(["standard", "junior"]))
     got = RULES("check_flood", {"pieces": pieces, "flooded": flooded, "variant": variant})
     assert got == normalize(oracle_check_flood(pieces, flooded, variant))
 
 
 def test_check_flood_names_the_animal_like_rules_ref() -> None:
-    pieces = [{"animal": "Hippo", "at": [3, 2]}, {"animal": "Camel", "at": [3, 2]},
-              {"animal": "Eagle", "at": [0, 3]}]
+    pieces = [
+        {"animal": "Hippo", "at": [3, 2]},
+        {"animal": "Camel", "at": [3, 2]},
+        {"animal": "Eagle", "at": [0, 3]},
+    ]
     north_banks = [[4, 1], [4, 3], [5, 6], [5, 7], [5, 9], [5, 11]]
     assert RULES("check_flood", {"pieces": pieces, "flooded": north_banks}) == {
-        "kind": "cut off", "piece": 1, "animal": "Camel", "at": [3, 2],
+        "kind": "cut off",
+        "piece": 1,
+        "animal": "Camel",
+        "at": [3, 2],
         "message": "cut off: Camel at (3, 2)",
     }
     got = RULES("check_flood", {"pieces": pieces, "flooded": [[0, c] for c in range(COLS)]})
@@ -427,12 +528,18 @@ def test_the_verifier_accepts_the_real_rules() -> None:
 
 PLANTED = [
     # Tie-break: neighbours walked in reverse order (same costs, other paths).
-    ("move_cost", "  for _, v in ipairs(adjacent(board, u)) do\n      local ok",
-     "  local around = adjacent(board, u)\n    for i = #around, 1, -1 do\n      local v = "
-     "around[i]\n      local ok"),
+    (
+        "move_cost",
+        "  for _, v in ipairs(adjacent(board, u)) do\n      local ok",
+        "  local around = adjacent(board, u)\n    for i = #around, 1, -1 do\n      local v = "
+        "around[i]\n      local ok",
+    ),
     # The no-retreat rule one row short.
-    ("move_cost", "if u.r >= board.rows - rules.no_retreat and", "if u.r > board.rows - "
-     "rules.no_retreat and"),
+    (
+        "move_cost",
+        "if u.r >= board.rows - rules.no_retreat and",
+        "if u.r > board.rows - rules.no_retreat and",
+    ),
     # The flood forgets to wrap a column beyond the row.
     ("flood_advance", "row, col = row + math.floor(col / cols), mod(col, cols)", "row = row"),
     # Junior symbols counted as points.
@@ -440,19 +547,22 @@ PLANTED = [
     # The last animal's holders win even in the junior game.
     ("arrival", "if junior then\n", "if false then\n"),
     # Only the animal's own hex counts as flooded.
-    ("reaches_ark", "need(inp, \"animal\"), ARK, flooded, {})",
-     "need(inp, \"animal\"), ARK, {}, {})"),
+    ("reaches_ark", 'need(inp, "animal"), ARK, flooded, {})', 'need(inp, "animal"), ARK, {}, {})'),
 ]
 
 
 # Bugs in rare situations that random inputs seldom reach: the seed examples must catch them.
 PLANTED_FOR_SEEDS = [
     # Fliers may not pass over other animals either.
-    ("  local flier = is_flier(rules, animal)\n  local dist, done, open = ",
-     "  local flier = false\n  local dist, done, open = "),
+    (
+        "  local flier = is_flier(rules, animal)\n  local dist, done, open = ",
+        "  local flier = false\n  local dist, done, open = ",
+    ),
     # Fliers may land on occupied hexes.
-    ("if flooded[target_key] or occ[target_key] then",
-     "if flooded[target_key] or (occ[target_key] and not is_flier(rules, animal)) then"),
+    (
+        "if flooded[target_key] or occ[target_key] then",
+        "if flooded[target_key] or (occ[target_key] and not is_flier(rules, animal)) then",
+    ),
     # A ford costs the animal's river cost.
     ("  if ford then\n    return rules.ford_cost", "  if false then\n    return 0"),
     # Boarding the Ark is free.
@@ -488,8 +598,13 @@ def first_mismatch(rules: LuaRules, name: str, examples: int) -> dict | None:
     """The first generated input (no shrinking: fast) on which ``rules`` and rules_ref differ."""
     found: list[dict] = []
 
-    @settings(max_examples=examples, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @seed(1)
     @given(STRATEGIES[name])
     def agree(inp: dict[str, Any]) -> None:

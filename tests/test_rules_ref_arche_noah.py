@@ -36,10 +36,16 @@ def _cards(*pairs: tuple[str, int]) -> list[dict]:
 
 # Seed 000's worked example: Jule's collection.
 JULE = _cards(
-    ("Elephant", 1), ("Elephant", 2), ("Elephant", 3), ("Elephant", 4),  # set of four: 10 (+3)
-    ("Giraffe", 1), ("Giraffe", 4),  # pair: 5
-    ("Lion", 2), ("Lion", 3),  # pair: 5
-    ("Zebra", 2), ("Zebra", 4),  # pair: 6
+    ("Elephant", 1),
+    ("Elephant", 2),
+    ("Elephant", 3),
+    ("Elephant", 4),  # set of four: 10 (+3)
+    ("Giraffe", 1),
+    ("Giraffe", 4),  # pair: 5
+    ("Lion", 2),
+    ("Lion", 3),  # pair: 5
+    ("Zebra", 2),
+    ("Zebra", 4),  # pair: 6
     ("Camel", 1),  # single: -1
     ("Hippo", 4),  # single: -4
 )
@@ -74,8 +80,9 @@ def test_jule_card_order_does_not_matter(config: dict) -> None:
 )
 def test_cards_of_one_animal(config: dict, values: list[int], expected: int) -> None:
     cards = [{"animal": "Lion", "value": v} for v in values]
-    result = an.score_collection(config, {"cards": cards, "purple": 0, "green": 0,
-                                          "playthrough": 1})
+    result = an.score_collection(
+        config, {"cards": cards, "purple": 0, "green": 0, "playthrough": 1}
+    )
     assert result["cards"] == expected
     assert result["bonus"] == (3 if len(values) >= 4 else 0)
 
@@ -94,7 +101,11 @@ def test_unknown_animals_group_by_name(config: dict) -> None:
     cards = _cards(("Unicorn", 2), ("Unicorn", 3), ("Dodo", 4))
     inp = {"cards": cards, "purple": 7, "green": 1, "playthrough": 2}
     assert an.score_collection(config, inp) == {
-        "total": 5 - 4 + 3 + 1, "cards": 1, "bonus": 0, "purple": 3, "green": 1,
+        "total": 5 - 4 + 3 + 1,
+        "cards": 1,
+        "bonus": 0,
+        "purple": 3,
+        "green": 1,
     }
 
 
@@ -110,7 +121,11 @@ def test_pick_order_corrected_rulings_example(config: dict) -> None:
 def test_pick_order_ties_in_every_position(config: dict) -> None:
     assert an.pick_order(config, {"bids": [0, 0, 0], "start": 1})["order"] == [1, 2, 0]
     assert an.pick_order(config, {"bids": [0, 0, 0, 0, 0], "start": 3})["order"] == [
-        3, 4, 0, 1, 2,
+        3,
+        4,
+        0,
+        1,
+        2,
     ]
     # Two tied pairs: each pair ordered clockwise from the start seat 3.
     result = an.pick_order(config, {"bids": [2, 2, 1, 1], "start": 3})
@@ -119,10 +134,12 @@ def test_pick_order_ties_in_every_position(config: dict) -> None:
 
 def test_pick_order_two_players_only_first_pays(config: dict) -> None:
     assert an.pick_order(config, {"bids": [3, 5], "start": 0}) == {
-        "order": [1, 0], "paid": [0, 5],
+        "order": [1, 0],
+        "paid": [0, 5],
     }
     assert an.pick_order(config, {"bids": [4, 4], "start": 1}) == {
-        "order": [1, 0], "paid": [0, 4],
+        "order": [1, 0],
+        "paid": [0, 4],
     }
     assert an.pick_order(config, {"bids": [0, 2, 1], "start": 0})["paid"] == [0, 2, 1]
 
@@ -188,24 +205,40 @@ SEATS = ["White", "Red", "Yellow", "Green", "Blue"]
 
 
 def test_seating_players_in_seat_order_chooser_starts_unlisted_told() -> None:
-    out = an.seating({}, {"seats": SEATS, "seated": ["Green", "Pink", "White"],
-                          "chooser": "Green", "min": 2, "max": 5})
-    assert out == {"players": ["White", "Green"], "slots": [0, 3], "unlisted": ["Pink"],
-                   "enough": True, "start": 1}
+    out = an.seating(
+        {},
+        {
+            "seats": SEATS,
+            "seated": ["Green", "Pink", "White"],
+            "chooser": "Green",
+            "min": 2,
+            "max": 5,
+        },
+    )
+    assert out == {
+        "players": ["White", "Green"],
+        "slots": [0, 3],
+        "unlisted": ["Pink"],
+        "enough": True,
+        "start": 1,
+    }
 
 
 def test_seating_one_listed_player_is_not_enough_and_a_spectator_chooser_means_seat_0() -> None:
-    out = an.seating({}, {"seats": SEATS, "seated": ["Red", "Purple"], "chooser": "Purple",
-                          "min": 2, "max": 5})
+    out = an.seating(
+        {}, {"seats": SEATS, "seated": ["Red", "Purple"], "chooser": "Purple", "min": 2, "max": 5}
+    )
     assert out["players"] == ["Red"] and out["unlisted"] == ["Purple"]
     assert not out["enough"] and out["start"] == 0
 
 
 def test_turn_bidding_clockwise_from_start_and_picking_by_order() -> None:
-    assert [an.turn({}, {"phase": "bid", "players": 3, "start": 2, "turn": t})["seat"]
-            for t in range(3)] == [2, 0, 1]
-    assert an.turn({}, {"phase": "pick", "players": 3, "start": 0, "turn": 1,
-                        "order": [2, 0, 1]}) == {"seat": 0}
+    assert [
+        an.turn({}, {"phase": "bid", "players": 3, "start": 2, "turn": t})["seat"] for t in range(3)
+    ] == [2, 0, 1]
+    assert an.turn(
+        {}, {"phase": "pick", "players": 3, "start": 0, "turn": 1, "order": [2, 0, 1]}
+    ) == {"seat": 0}
     with pytest.raises(ValueError):
         an.turn({}, {"phase": "bid", "players": 3, "start": 0, "turn": 3})
 
@@ -227,8 +260,16 @@ def test_a_chosen_start_seat_bids_first(config: dict) -> None:
 
 def test_functions_table() -> None:
     assert set(an.FUNCTIONS) == {
-        "score_collection", "pick_order", "setup", "offer_size", "winners", "pick_options",
-        "seating", "turn", "bid_range", "pass_start",
+        "score_collection",
+        "pick_order",
+        "setup",
+        "offer_size",
+        "winners",
+        "pick_options",
+        "seating",
+        "turn",
+        "bid_range",
+        "pass_start",
     }
     assert all(callable(fn) for fn in an.FUNCTIONS.values())
 
@@ -245,7 +286,11 @@ def test_config_numbers_drive_results(config: dict) -> None:
     changed["scoring"]["purple_chips_per_point"] = 1
     changed["scoring"]["green_points_per_chip"] = [0, 2]
     assert an.score_collection(changed, jule) == {
-        "total": 21 + 5 + 4 + 4, "cards": 21, "bonus": 5, "purple": 4, "green": 4,
+        "total": 21 + 5 + 4 + 4,
+        "cards": 21,
+        "bonus": 5,
+        "purple": 4,
+        "green": 4,
     }
 
     changed["chips"][1]["purple"] = 11
@@ -272,9 +317,13 @@ def _removed_cards(game: an.ArcheNoahGame, state: an.ArcheNoahState) -> list[int
 
 
 def _check_invariants(game: an.ArcheNoahGame, state: an.ArcheNoahState) -> None:
-    everywhere = (state.pile + state.offer + state.set_aside
-                  + [card for cards in state.collections for card in cards]
-                  + _removed_cards(game, state))
+    everywhere = (
+        state.pile
+        + state.offer
+        + state.set_aside
+        + [card for cards in state.collections for card in cards]
+        + _removed_cards(game, state)
+    )
     assert sorted(everywhere) == list(range(game.num_cards))
     assert state.pile == sorted(state.pile) and state.offer == sorted(state.offer)
     assert min(state.purple) >= 0 and min(state.green) >= 0
@@ -322,8 +371,9 @@ def _play_random(game: an.ArcheNoahGame, rng: random.Random) -> an.ArcheNoahStat
     for per_seat in scores:
         for score in per_seat:
             assert score["total"] == sum(score[k] for k in ("cards", "bonus", "purple", "green"))
-    totals = [sum(per_seat[seat]["total"] for per_seat in scores)
-              for seat in range(game.num_players)]
+    totals = [
+        sum(per_seat[seat]["total"] for per_seat in scores) for seat in range(game.num_players)
+    ]
     assert state.returns() == totals
     best = max(totals)
     assert state.winners() == [seat for seat, total in enumerate(totals) if total == best]
@@ -421,24 +471,57 @@ def _golden_config(config: dict) -> dict:
 # Card ids here: Elephant 1..4 = 0..3, Giraffe = 4..7, Lion 1..4 = 8..11, Zebra = 12..15.
 # Pick actions are bit masks over the offer sorted by card id.
 GOLDEN = [
-    1, 3,  # remove Giraffe, Zebra
-    0, 8,  # deal E1 to seat 0, L1 to seat 1
+    1,
+    3,  # remove Giraffe, Zebra
+    0,
+    8,  # deal E1 to seat 0, L1 to seat 1
     # play-through 1, round 1 (start 0): offer E4, L4; bids 2, 2 -> order 0, 1; only seat 0 pays
-    3, 11, 2, 2, 0b01, 0b1,  # seat 0 takes E4, seat 1 takes L4; purple 10 / 12
+    3,
+    11,
+    2,
+    2,
+    0b01,
+    0b1,  # seat 0 takes E4, seat 1 takes L4; purple 10 / 12
     # round 2 (start 1): offer E2, L2; seat 1 bids 0, seat 0 bids 1 -> order 0, 1
-    1, 9, 0, 1, 0b11, 0,  # seat 0 green chip: E2 + L2; seat 1 gets nothing; purple 9 / 12
+    1,
+    9,
+    0,
+    1,
+    0b11,
+    0,  # seat 0 green chip: E2 + L2; seat 1 gets nothing; purple 9 / 12
     # round 3 (start 0): offer L3, E3; seat 0 bids 0, seat 1 bids 3 -> order 1, 0
-    10, 2, 0, 3, 0, 0b10,  # seat 1 green chip: nothing; seat 0 takes L3; E3 set aside
+    10,
+    2,
+    0,
+    3,
+    0,
+    0b10,  # seat 1 green chip: nothing; seat 0 takes L3; E3 set aside
     # scoring 1: seat 0 E1 E2 E4 (2+4-1=5) L2 L3 (5), purple 9 -> 4: 14
     #            seat 1 L1 L4 (5), purple 9 -> 4, green 2 x 0: 9
     # play-through 2: purple back to 12, green stays 2 / 2, start seat stays 1
-    11, 3,  # deal L4 to seat 0, E4 to seat 1
+    11,
+    3,  # deal L4 to seat 0, E4 to seat 1
     # round 1 (start 1): offer L1, E1; bids 5 (seat 1), 5 (seat 0) -> order 1, 0
-    8, 0, 5, 5, 0b01, 0b1,  # seat 1 takes E1, seat 0 takes L1; purple 12 / 7
+    8,
+    0,
+    5,
+    5,
+    0b01,
+    0b1,  # seat 1 takes E1, seat 0 takes L1; purple 12 / 7
     # round 2 (start 0): offer L2, L3; seat 0 bids 12, seat 1 bids 0 -> order 0, 1
-    9, 10, 12, 0, 0b11, 0,  # seat 0 green chip: L2 + L3; purple 0 / 7; green 1 / 2
+    9,
+    10,
+    12,
+    0,
+    0b11,
+    0,  # seat 0 green chip: L2 + L3; purple 0 / 7; green 1 / 2
     # round 3 (start 1): offer E2, E3; seat 1 bids 7, seat 0 bids 0 -> order 1, 0
-    1, 2, 7, 0, 0b10, 0b1,  # seat 1 takes E3, seat 0 takes E2; purple 0 / 0
+    1,
+    2,
+    7,
+    0,
+    0b10,
+    0b1,  # seat 1 takes E3, seat 0 takes E2; purple 0 / 0
     # scoring 2: seat 0 L1-L4 (10 + 3 bonus), E2 (-2), green 1 x 1: 12
     #            seat 1 E1 E3 E4 (3+4-1=6), green 2 x 1: 8
 ]
@@ -455,10 +538,15 @@ def test_golden_two_player_replay(config: dict) -> None:
     assert state.is_terminal()
     assert state.history == GOLDEN
     assert [[s["total"] for s in per_seat] for per_seat in state.playthrough_scores] == [
-        [14, 9], [12, 8],
+        [14, 9],
+        [12, 8],
     ]
     assert state.playthrough_scores[1][0] == {
-        "total": 12, "cards": 8, "bonus": 3, "purple": 0, "green": 1,
+        "total": 12,
+        "cards": 8,
+        "bonus": 3,
+        "purple": 0,
+        "green": 1,
     }
     assert state.returns() == [26, 17] and state.winners() == [0]
     assert state.green == [1, 2] and state.purple == [0, 0]
@@ -474,9 +562,14 @@ def test_golden_replay_strings(config: dict) -> None:
         strings.append(state.action_to_string(action))
         state.apply_action(action)
     assert strings == [
-        "remove Giraffe", "remove Zebra",
-        "deal Elephant 1 to seat 0", "deal Lion 1 to seat 1",
-        "offer Elephant 4", "offer Lion 4",
-        "seat 0 bids 2", "seat 1 bids 2",
-        "seat 0 takes Elephant 4", "seat 1 takes Lion 4",
+        "remove Giraffe",
+        "remove Zebra",
+        "deal Elephant 1 to seat 0",
+        "deal Lion 1 to seat 1",
+        "offer Elephant 4",
+        "offer Lion 4",
+        "seat 0 bids 2",
+        "seat 1 bids 2",
+        "seat 0 takes Elephant 4",
+        "seat 1 takes Lion 4",
     ]

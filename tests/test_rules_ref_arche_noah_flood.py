@@ -237,10 +237,14 @@ def test_arrival_last_animal_names_the_winners():
 
 def test_seating_keeps_seat_order_and_names_unlisted_colours():
     seats = ["White", "Red", "Yellow", "Green", "Blue"]
-    out = F.seating(CONFIG, {"seats": seats, "seated": ["Blue", "Pink", "Red"], "min": 3,
-                             "max": 5})
-    assert out == {"players": ["Red", "Blue"], "slots": [1, 4], "unlisted": ["Pink"],
-                   "enough": False, "start": 0}
+    out = F.seating(CONFIG, {"seats": seats, "seated": ["Blue", "Pink", "Red"], "min": 3, "max": 5})
+    assert out == {
+        "players": ["Red", "Blue"],
+        "slots": [1, 4],
+        "unlisted": ["Pink"],
+        "enough": False,
+        "start": 0,
+    }
 
 
 def test_next_player_skips_players_who_are_out():
@@ -263,8 +267,19 @@ def test_payment_armed_sun_points_then_unarmed_sun():
 
 
 def test_functions_table():
-    names = ["dice_effect", "flood_advance", "move_cost", "reaches_ark", "arrival", "seating",
-             "next_player", "payment", "step_cost", "destinations", "check_flood"]
+    names = [
+        "dice_effect",
+        "flood_advance",
+        "move_cost",
+        "reaches_ark",
+        "arrival",
+        "seating",
+        "next_player",
+        "payment",
+        "step_cost",
+        "destinations",
+        "check_flood",
+    ]
     assert {name: getattr(F, name) for name in names} == F.FUNCTIONS
     json.dumps(cost("Elephant", (2, 1), "ark"))  # JSON-shaped
 

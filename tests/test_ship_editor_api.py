@@ -46,8 +46,13 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> GameBuild:
 class FakeTTS(FakeTTSServer):
     """A stand-in for TTS's side of the External Editor API."""
 
-    def __init__(self, editor_port: int, table: set[str], after_load: list[dict[str, Any]]
-                 | None = None, answer: bool = True) -> None:
+    def __init__(
+        self,
+        editor_port: int,
+        table: set[str],
+        after_load: list[dict[str, Any]] | None = None,
+        answer: bool = True,
+    ) -> None:
         super().__init__(editor_port)
         self.table = table  # GUIDs of the objects in the loaded game
         self.after_load = after_load or []
@@ -61,16 +66,27 @@ class FakeTTS(FakeTTSServer):
             return
         if message["messageID"] == 1:  # Save & Play
             self.tell({"messageID": 2, "message": "saving and reloading"})
-            self.tell({"messageID": 1, "savePath": "C:\\Saves\\TS_Save_3.json",
-                       "scriptStates": message["scriptStates"]})
+            self.tell(
+                {
+                    "messageID": 1,
+                    "savePath": "C:\\Saves\\TS_Save_3.json",
+                    "scriptStates": message["scriptStates"],
+                }
+            )
             for extra in self.after_load:
                 self.tell(extra)
         elif message["messageID"] == 3:  # Execute Lua
             try:
                 value = self.lua.execute(message["script"])
             except lupa.LuaError as err:
-                self.tell({"messageID": 3, "error": str(err), "guid": message["guid"],
-                           "errorMessagePrefix": "Error in Execute Lua: "})
+                self.tell(
+                    {
+                        "messageID": 3,
+                        "error": str(err),
+                        "guid": message["guid"],
+                        "errorMessagePrefix": "Error in Execute Lua: ",
+                    }
+                )
                 return
             self.tell({"messageID": 5, "returnID": message["returnID"], "returnValue": value})
 
@@ -101,8 +117,14 @@ def _glue_line(built: GameBuild, with_expression: bool) -> tuple[int, int, str]:
         if module != "glue" or len(text.strip()) < 12:
             continue
         if with_expression:
-            hits = [i for i, t in enumerate(template, 1) if "{{" in t and
-                    t.split("{{")[0] and text.startswith(t.split("{{")[0]) and t != text]
+            hits = [
+                i
+                for i, t in enumerate(template, 1)
+                if "{{" in t
+                and t.split("{{")[0]
+                and text.startswith(t.split("{{")[0])
+                and t != text
+            ]
         else:
             hits = [i for i, t in enumerate(template, 1) if t == text]
         if len(hits) == 1 and template.count(text) <= 1:
@@ -115,14 +137,26 @@ def _glue_line(built: GameBuild, with_expression: bool) -> tuple[int, int, str]:
 
 def test_save_and_play_sends_every_script_and_ui(built: GameBuild) -> None:
     states = script_states(built.save)
-    assert states[0] == {"name": "Global", "guid": "-1", "script": built.global_script,
-                         "ui": built.global_ui}
-    save = {"LuaScript": "g", "XmlUI": "", "ObjectStates": [
-        {"GUID": "a1b2c3", "Name": "Custom_Tile", "Nickname": "Board", "LuaScript": "s"},
-        {"GUID": "d4e5f6", "Name": "Bag", "XmlUI": "<Text/>", "ContainedObjects": [
-            {"GUID": "c0c0c0", "Name": "Card", "LuaScript": "inside"}]},
-        {"GUID": "ffffff", "Name": "Card"},
-    ]}
+    assert states[0] == {
+        "name": "Global",
+        "guid": "-1",
+        "script": built.global_script,
+        "ui": built.global_ui,
+    }
+    save = {
+        "LuaScript": "g",
+        "XmlUI": "",
+        "ObjectStates": [
+            {"GUID": "a1b2c3", "Name": "Custom_Tile", "Nickname": "Board", "LuaScript": "s"},
+            {
+                "GUID": "d4e5f6",
+                "Name": "Bag",
+                "XmlUI": "<Text/>",
+                "ContainedObjects": [{"GUID": "c0c0c0", "Name": "Card", "LuaScript": "inside"}],
+            },
+            {"GUID": "ffffff", "Name": "Card"},
+        ],
+    }
     assert script_states(save) == [
         {"name": "Global", "guid": "-1", "script": "g", "ui": ""},
         {"name": "Board", "guid": "a1b2c3", "script": "s", "ui": ""},
@@ -142,10 +176,12 @@ def test_template_line_matching() -> None:
 def test_lua_error_positions_map_to_the_template(built: GameBuild) -> None:
     source = SourceMap.from_build(built)
     bundle_line, template_no, text = _glue_line(built, with_expression=False)
-    mapped, code = explain(f"chunk_0:({bundle_line},5-12): attempt to index a nil value", "-1",
-                           source)
-    assert mapped == (f"lua_templates/{GAME}/glue.lua.j2:{template_no}:5-12: "
-                      "attempt to index a nil value")
+    mapped, code = explain(
+        f"chunk_0:({bundle_line},5-12): attempt to index a nil value", "-1", source
+    )
+    assert mapped == (
+        f"lua_templates/{GAME}/glue.lua.j2:{template_no}:5-12: attempt to index a nil value"
+    )
     assert code == text
     bundle_line, template_no, _ = _glue_line(built, with_expression=True)
     mapped, _ = explain(f'[string "Global"]:{bundle_line}: boom', "-1", source)
@@ -158,11 +194,11 @@ def test_message_formats(built: GameBuild) -> None:
     source = SourceMap.from_build(built)
     assert format_message({"messageID": 2, "message": "hi"}, source) == ["[print] hi"]
     assert format_message({"messageID": 5, "returnID": 4, "returnValue": {"a": 1}}, source) == [
-        '[return #4] {"a": 1}']
+        '[return #4] {"a": 1}'
+    ]
     assert format_message({"messageID": 6, "savePath": "x.json"}, source) == ["[saved] x.json"]
     assert format_message({"messageID": 4, "customMessage": [1]}, source) == ["[message] [1]"]
-    assert format_message({"messageID": 7, "guid": "abc123"}, source) == [
-        "[object] created abc123"]
+    assert format_message({"messageID": 7, "guid": "abc123"}, source) == ["[object] created abc123"]
 
 
 # --- against the fake TTS ---------------------------------------------------------------------
@@ -170,14 +206,28 @@ def test_message_formats(built: GameBuild) -> None:
 
 def test_push_save_and_play_execute_and_messages(built: GameBuild, editor_port: int) -> None:
     bundle_line, template_no, text = _glue_line(built, with_expression=False)
-    error = {"messageID": 3, "guid": "-1", "errorMessagePrefix": "Error in Global Script: ",
-             "error": f"chunk_0:({bundle_line},3-9): attempt to call a nil value"}
-    tts = FakeTTS(editor_port, _table(built),
-                  after_load=[{"messageID": 2, "message": "Arche Noah ready"}, error])
+    error = {
+        "messageID": 3,
+        "guid": "-1",
+        "errorMessagePrefix": "Error in Global Script: ",
+        "error": f"chunk_0:({bundle_line},3-9): attempt to call a nil value",
+    }
+    tts = FakeTTS(
+        editor_port,
+        _table(built),
+        after_load=[{"messageID": 2, "message": "Arche Noah ready"}, error],
+    )
     lines: list[str] = []
     try:
-        outcome = push(built, code="return 6 * 7", listen=0.3, timeout=5, tts_port=tts.port,
-                       editor_port=editor_port, echo=lines.append)
+        outcome = push(
+            built,
+            code="return 6 * 7",
+            listen=0.3,
+            timeout=5,
+            tts_port=tts.port,
+            editor_port=editor_port,
+            echo=lines.append,
+        )
     finally:
         tts.close()
     # Is the game loaded in TTS ours? Then Save & Play, then the Lua to execute.
@@ -185,25 +235,40 @@ def test_push_save_and_play_execute_and_messages(built: GameBuild, editor_port: 
     assert "getObjectFromGUID" in tts.received[0]["script"]
     states = tts.received[1]["scriptStates"]
     assert states[0]["script"] == built.global_script and states[0]["ui"] == built.global_ui
-    assert tts.received[2] == {"messageID": 3, "guid": "-1", "script": "return 6 * 7",
-                               "returnID": 2}
+    assert tts.received[2] == {
+        "messageID": 3,
+        "guid": "-1",
+        "script": "return 6 * 7",
+        "returnID": 2,
+    }
     assert outcome.reloaded and outcome.returned == [42] and outcome.errors == 1
     assert "[print] saving and reloading" in lines and "[print] Arche Noah ready" in lines
     assert "[loaded] TTS reloaded C:\\Saves\\TS_Save_3.json (1 script)" in lines
     assert "[return #2] 42" in lines and not any("[return #1]" in line for line in lines)
-    assert (f"[error] Error in Global Script: lua_templates/{GAME}/glue.lua.j2:{template_no}:3-9:"
-            " attempt to call a nil value") in lines
+    assert (
+        f"[error] Error in Global Script: lua_templates/{GAME}/glue.lua.j2:{template_no}:3-9:"
+        " attempt to call a nil value"
+    ) in lines
     assert f"        | {text.strip()}" in lines
 
 
 def test_execute_lua_error_counts(built: GameBuild, fake: FakeTTS, editor_port: int) -> None:
     lines: list[str] = []
-    outcome = push(built, reload=False, code="error('boom')", listen=0, timeout=5,
-                   tts_port=fake.port, editor_port=editor_port, echo=lines.append)
+    outcome = push(
+        built,
+        reload=False,
+        code="error('boom')",
+        listen=0,
+        timeout=5,
+        tts_port=fake.port,
+        editor_port=editor_port,
+        echo=lines.append,
+    )
     assert [m["messageID"] for m in fake.received] == [3]
     assert outcome.errors == 1 and not outcome.reloaded
-    assert any(line.startswith("[error] Error in Execute Lua: ") and "boom" in line
-               for line in lines)
+    assert any(
+        line.startswith("[error] Error in Execute Lua: ") and "boom" in line for line in lines
+    )
 
 
 def test_push_refuses_to_overwrite_another_game(built: GameBuild, editor_port: int) -> None:
@@ -212,8 +277,15 @@ def test_push_refuses_to_overwrite_another_game(built: GameBuild, editor_port: i
         with pytest.raises(BuildError, match="the game loaded in TTS is not arche-noah"):
             push(built, listen=0, timeout=5, tts_port=other.port, editor_port=editor_port)
         assert [m["messageID"] for m in other.received] == [3]  # asked, never Save & Play
-        outcome = push(built, force=True, listen=0, timeout=5, tts_port=other.port,
-                       editor_port=editor_port, echo=lambda line: None)
+        outcome = push(
+            built,
+            force=True,
+            listen=0,
+            timeout=5,
+            tts_port=other.port,
+            editor_port=editor_port,
+            echo=lambda line: None,
+        )
     finally:
         other.close()
     assert outcome.reloaded and [m["messageID"] for m in other.received] == [3, 1]
@@ -239,8 +311,14 @@ def test_tts_that_never_reloads(built: GameBuild, editor_port: int) -> None:
     started = time.monotonic()
     try:
         with pytest.raises(BuildError, match=r"did not answer Save & Play within 0.5 s"):
-            push(built, force=True, listen=0, timeout=0.5, tts_port=silent.port,
-                 editor_port=editor_port)
+            push(
+                built,
+                force=True,
+                listen=0,
+                timeout=0.5,
+                tts_port=silent.port,
+                editor_port=editor_port,
+            )
     finally:
         silent.close()
     assert time.monotonic() - started < 5
@@ -256,16 +334,29 @@ def test_listener_reads_one_document_per_connection(editor_port: int) -> None:
             sock.sendall(b"not json")
         send({"messageID": 2, "message": "fast"}, port=editor_port)
         got = [listener.get(2.0), listener.get(2.0), listener.get(0.2)]
-    assert got == [{"messageID": 2, "message": "slow"}, {"messageID": 2, "message": "fast"},
-                   None]
+    assert got == [{"messageID": 2, "message": "slow"}, {"messageID": 2, "message": "fast"}, None]
 
 
 # --- the command ------------------------------------------------------------------------------
 
 
 def test_push_command(capsys, cli_out: Path, fake: FakeTTS, editor_port: int) -> None:
-    args = ["push", GAME, "--out", str(cli_out), "--tts-port", str(fake.port), "--editor-port",
-            str(editor_port), "--listen", "0.1", "--timeout", "5", "--exec", "return 'hello'"]
+    args = [
+        "push",
+        GAME,
+        "--out",
+        str(cli_out),
+        "--tts-port",
+        str(fake.port),
+        "--editor-port",
+        str(editor_port),
+        "--listen",
+        "0.1",
+        "--timeout",
+        "5",
+        "--exec",
+        "return 'hello'",
+    ]
     code = run(args)
     out, err = capsys.readouterr()
     assert code == EXIT_OK, err
@@ -277,8 +368,21 @@ def test_push_command(capsys, cli_out: Path, fake: FakeTTS, editor_port: int) ->
 
 def test_push_command_without_tts(capsys, cli_out: Path, editor_port: int) -> None:
     port = free_port()
-    code = run(["-q", "push", GAME, "--out", str(cli_out), "--tts-port", str(port),
-                "--editor-port", str(editor_port), "--listen", "0"])
+    code = run(
+        [
+            "-q",
+            "push",
+            GAME,
+            "--out",
+            str(cli_out),
+            "--tts-port",
+            str(port),
+            "--editor-port",
+            str(editor_port),
+            "--listen",
+            "0",
+        ]
+    )
     _, err = capsys.readouterr()
     assert code == EXIT_BAD_INPUT
     assert err == f"error: TTS is not running (nothing listens on localhost:{port})\n"

@@ -78,10 +78,13 @@ def test_default_data_folder_per_os() -> None:
 def test_flag_beats_environment_beats_default() -> None:
     env = {SAVES_ENV: "/from/env"}
     assert saves_dir_choice("/from/flag", env, "linux", "/home/a") == (
-        PurePosixPath("/from/flag"), "--saves-dir"
+        PurePosixPath("/from/flag"),
+        "--saves-dir",
     )
-    assert saves_dir_choice(None, env, "linux", "/home/a") == (PurePosixPath("/from/env"),
-                                                               SAVES_ENV)
+    assert saves_dir_choice(None, env, "linux", "/home/a") == (
+        PurePosixPath("/from/env"),
+        SAVES_ENV,
+    )
     path, source = saves_dir_choice(None, {}, "linux", "/home/a")
     assert path == PurePosixPath("/home/a/.local/share/Tabletop Simulator/Saves")
     assert source == "the linux default"
@@ -102,8 +105,15 @@ def test_missing_saves_folder_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_save_numbers_only_count_numbered_saves() -> None:
-    names = ["TS_Save_3.json", "TS_Save_10.png", "TS_AutoSave.json", "SaveFileInfos.json",
-             "ts_save_7.JSON", "TS_Save_x.json", "notes.txt"]
+    names = [
+        "TS_Save_3.json",
+        "TS_Save_10.png",
+        "TS_AutoSave.json",
+        "SaveFileInfos.json",
+        "ts_save_7.JSON",
+        "TS_Save_x.json",
+        "notes.txt",
+    ]
     assert save_numbers(names) == {3, 7, 10}
     assert next_free_number(set()) == 1
     assert next_free_number({3, 7, 10}) == 11
@@ -146,8 +156,9 @@ def test_localize_points_every_url_at_a_hashed_copy(built: GameBuild, options) -
     folder = PureWindowsPath(r"D:\TTS\tts-builder\arche-noah")
     save, files = localize(built, options, folder)
     urls = {url for _, url in url_fields(save)}
-    assert urls and all(url.startswith("file:///D:\\TTS\\tts-builder\\arche-noah\\images\\")
-                        for url in urls)
+    assert urls and all(
+        url.startswith("file:///D:\\TTS\\tts-builder\\arche-noah\\images\\") for url in urls
+    )
     assert {url.rsplit("\\", 1)[1] for url in urls} == {p.split("/")[1] for p in files}
     images = {rel: data for rel, data in built.files.items() if rel.startswith("images/")}
     assert sorted(files.values()) == sorted(images.values())
@@ -159,8 +170,9 @@ def test_localize_points_every_url_at_a_hashed_copy(built: GameBuild, options) -
 
 
 def _bytes_of(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in folder.rglob("*") if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
 
 
 def test_install_takes_a_free_slot_and_leaves_other_saves_alone(

@@ -61,8 +61,9 @@ class _Quiet(SimpleHTTPRequestHandler):
 
 def _serve(handler: Callable[..., BaseHTTPRequestHandler]) -> Iterator[ThreadingHTTPServer]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield server
@@ -93,18 +94,29 @@ def _closed_port() -> int:
 
 def test_content_names_change_exactly_when_the_bytes_do() -> None:
     a = content_name("images/cards-1.png", b"one")
-    assert a.startswith("images/cards-1-") and a.endswith(".png") and len(a) == len(
-        "images/cards-1-") + 16 + 4
+    assert (
+        a.startswith("images/cards-1-")
+        and a.endswith(".png")
+        and len(a) == len("images/cards-1-") + 16 + 4
+    )
     assert content_name("images/cards-1.png", b"one") == a
     assert content_name("images/cards-1.png", b"two") != a
 
 
 def test_rewrite_reaches_every_string() -> None:
-    save = {"A": "file:///x/a.png", "B": [{"FaceURL": "file:///x/a.png"}],
-            "LuaScript": 'spawn("file:///x/a.png")', "N": 1}
+    save = {
+        "A": "file:///x/a.png",
+        "B": [{"FaceURL": "file:///x/a.png"}],
+        "LuaScript": 'spawn("file:///x/a.png")',
+        "N": 1,
+    }
     out = rewrite_strings(save, {"file:///x/a.png": "https://h/a-1.png"})
-    assert out == {"A": "https://h/a-1.png", "B": [{"FaceURL": "https://h/a-1.png"}],
-                   "LuaScript": 'spawn("https://h/a-1.png")', "N": 1}
+    assert out == {
+        "A": "https://h/a-1.png",
+        "B": [{"FaceURL": "https://h/a-1.png"}],
+        "LuaScript": 'spawn("https://h/a-1.png")',
+        "N": 1,
+    }
 
 
 def test_plan_hosts_every_asset_under_the_base_url(built: GameBuild, options) -> None:
@@ -127,9 +139,13 @@ def test_plan_hosts_every_asset_under_the_base_url(built: GameBuild, options) ->
 def test_workshop_metadata_of_a_variant() -> None:
     from tts_builder.ship.publish import workshop_metadata
 
-    data = {"name": "Ark", "description": "Full game.", "players": {"min": 2, "max": 4},
-            "tags": ["Family"], "variants": {"family": {"name": "Family",
-                                                        "description": "The quick game."}}}
+    data = {
+        "name": "Ark",
+        "description": "Full game.",
+        "players": {"min": 2, "max": 4},
+        "tags": ["Family"],
+        "variants": {"family": {"name": "Family", "description": "The quick game."}},
+    }
     meta = workshop_metadata(data, "ark", "family")
     assert (meta["title"], meta["description"]) == ("Ark (Family)", "The quick game.")
     assert meta["players"] == {"min": 2, "max": 4} and meta["variant"] == "family"
@@ -137,7 +153,9 @@ def test_workshop_metadata_of_a_variant() -> None:
     assert (plain["title"], plain["description"]) == ("Ark (solo)", "Full game.")
 
 
-@pytest.mark.parametrize("bad", ["ftp://host/x", "ada.github.io/mods", "https://", "https://h/x?y=1"])
+@pytest.mark.parametrize(
+    "bad", ["ftp://host/x", "ada.github.io/mods", "https://", "https://h/x?y=1"]
+)
 def test_base_url_must_be_http(bad: str) -> None:
     with pytest.raises(BuildError, match="--base-url"):
         check_base_url(bad)
@@ -156,8 +174,7 @@ def test_publish_to_a_folder_served_over_http(built, options, site, tmp_path: Pa
     package = tmp_path / "package"
     log: list[str] = []
     (folder / "mods").mkdir()
-    result = publish(plan, package, FolderUploader(folder / "mods"), timeout=5,
-                     report=log.append)
+    result = publish(plan, package, FolderUploader(folder / "mods"), timeout=5, report=log.append)
     assert result.uploaded == len(plan.assets) == result.checked
     for key, data in plan.assets.items():
         assert (folder / "mods" / key).read_bytes() == data
@@ -217,8 +234,15 @@ def test_an_upload_failing_half_way_is_retried_then_reported(
     (package / "arche-noah.json").write_bytes(b"the previous release")
     log: list[str] = []
     with pytest.raises(BuildError) as err:
-        publish(plan, package, FolderUploader(folder), timeout=5, attempts=3, backoff=0.0,
-                report=log.append)
+        publish(
+            plan,
+            package,
+            FolderUploader(folder),
+            timeout=5,
+            attempts=3,
+            backoff=0.0,
+            report=log.append,
+        )
     message = str(err.value)
     assert "failed after 3 attempts" in message and third.rsplit("/", 1)[1] in message
     assert "nothing was published" in message and "\n" not in message
@@ -239,8 +263,9 @@ def test_a_transient_folder_failure_is_retried(built, options, tmp_path: Path) -
         sleeps.append(seconds)
         (dest / key).rmdir()
 
-    assert upload_all(FolderUploader(dest), plan.assets, attempts=3, backoff=0.25,
-                      sleep=sleep) == len(plan.assets)
+    assert upload_all(
+        FolderUploader(dest), plan.assets, attempts=3, backoff=0.25, sleep=sleep
+    ) == len(plan.assets)
     assert sleeps == [0.25] and (dest / key).read_bytes() == plan.assets[key]
 
 
@@ -266,8 +291,10 @@ def s3(s3_server: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     import boto3
 
     for name, value in {
-        "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_DEFAULT_REGION": "us-east-1", "AWS_CONFIG_FILE": str(tmp_path / "none"),
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_CONFIG_FILE": str(tmp_path / "none"),
         "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "none"),
     }.items():
         monkeypatch.setenv(name, value)
@@ -276,9 +303,17 @@ def s3(s3_server: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     client = boto3.client("s3", endpoint_url=s3_server)
     bucket = f"{BUCKET}-{len(list(client.list_buckets()['Buckets']))}"
     client.create_bucket(Bucket=bucket)
-    policy = {"Version": "2012-10-17", "Statement": [{
-        "Effect": "Allow", "Principal": "*", "Action": "s3:GetObject",
-        "Resource": f"arn:aws:s3:::{bucket}/*"}]}
+    policy = {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Effect": "Allow",
+                "Principal": "*",
+                "Action": "s3:GetObject",
+                "Resource": f"arn:aws:s3:::{bucket}/*",
+            }
+        ],
+    }
     client.put_bucket_policy(Bucket=bucket, Policy=json.dumps(policy))
     client.bucket = bucket  # type: ignore[attr-defined]
     return client
@@ -304,16 +339,24 @@ class _FlakyProxy(BaseHTTPRequestHandler):
             return
         host, port = self.server.upstream  # type: ignore[attr-defined]
         conn = http.client.HTTPConnection(host, port, timeout=10)
-        headers = {k: v for k, v in self.headers.items()
-                   if k.lower() not in ("expect", "connection", "content-length")}
+        headers = {
+            k: v
+            for k, v in self.headers.items()
+            if k.lower() not in ("expect", "connection", "content-length")
+        }
         conn.request(self.command, self.path, body=body, headers=headers)
         response = conn.getresponse()
         data = response.read()
         conn.close()
         self.send_response(response.status, response.reason)
         for key, value in response.getheaders():
-            if key.lower() not in ("transfer-encoding", "connection", "content-length", "server",
-                                   "date"):
+            if key.lower() not in (
+                "transfer-encoding",
+                "connection",
+                "content-length",
+                "server",
+                "date",
+            ):
                 self.send_header(key, value)
         length = response.getheader("Content-Length") if self.command == "HEAD" else None
         self.send_header("Content-Length", length or str(len(data)))
@@ -368,10 +411,12 @@ def test_s3_upload_failing_half_way_publishes_nothing(
     proxy = f"http://127.0.0.1:{flaky.server_address[1]}"
     plan = _plan(built, options, f"{s3_server}/{s3.bucket}/mods")
     package = tmp_path / "package"
-    with pytest.raises(BuildError, match=r"failed after 3 attempts: .*SlowDown.*nothing was "
-                                         r"published"):
-        publish(plan, package, _s3_uploader(s3.bucket, proxy), timeout=5, attempts=3,
-                backoff=0.0)
+    with pytest.raises(
+        BuildError,
+        match=r"failed after 3 attempts: .*SlowDown.*nothing was "
+        r"published",
+    ):
+        publish(plan, package, _s3_uploader(s3.bucket, proxy), timeout=5, attempts=3, backoff=0.0)
     assert not package.exists()
     stored = s3.list_objects_v2(Bucket=s3.bucket).get("Contents", [])
     assert len(stored) == 2  # content-hashed leftovers: no published save points at them
@@ -391,18 +436,32 @@ def test_s3_transient_failures_are_retried(
     proxy = f"http://127.0.0.1:{flaky.server_address[1]}"
     plan = _plan(built, options, f"{s3_server}/{s3.bucket}/mods")
     log: list[str] = []
-    result = publish(plan, tmp_path / "package", _s3_uploader(s3.bucket, proxy), timeout=5,
-                     attempts=2, backoff=0.0, report=log.append)
+    result = publish(
+        plan,
+        tmp_path / "package",
+        _s3_uploader(s3.bucket, proxy),
+        timeout=5,
+        attempts=2,
+        backoff=0.0,
+        report=log.append,
+    )
     assert result.uploaded == len(plan.assets)
     assert sum("retrying" in line for line in log) == len(plan.assets)
 
 
-def test_s3_without_such_a_bucket_is_not_retried(built, options, s3, s3_server: str,
-                                                 tmp_path: Path) -> None:
+def test_s3_without_such_a_bucket_is_not_retried(
+    built, options, s3, s3_server: str, tmp_path: Path
+) -> None:
     plan = _plan(built, options, f"{s3_server}/nope/mods")
     with pytest.raises(BuildError, match=r"\(not retried\): .*NoSuchBucket"):
-        publish(plan, tmp_path / "package", _s3_uploader("no-such-bucket", s3_server),
-                timeout=5, attempts=3, backoff=0.0)
+        publish(
+            plan,
+            tmp_path / "package",
+            _s3_uploader("no-such-bucket", s3_server),
+            timeout=5,
+            attempts=3,
+            backoff=0.0,
+        )
 
 
 # --- the command ------------------------------------------------------------------------------
@@ -416,8 +475,19 @@ def test_publish_command(capsys, cli_out: Path, site, tmp_path: Path, monkeypatc
     folder, base = site
     saves = tmp_path / "TTS" / "Saves"
     saves.mkdir(parents=True)
-    args = ["publish", GAME, "--base-url", base, "--upload", str(folder), "--out", str(cli_out),
-            "--install", "--saves-dir", str(saves)]
+    args = [
+        "publish",
+        GAME,
+        "--base-url",
+        base,
+        "--upload",
+        str(folder),
+        "--out",
+        str(cli_out),
+        "--install",
+        "--saves-dir",
+        str(saves),
+    ]
     code = run(args)
     out, err = capsys.readouterr()
     assert code == EXIT_OK, err
@@ -498,8 +568,19 @@ def test_plan_names_and_hosts_the_optimised_bytes(built, options) -> None:
 
 
 def test_publish_command_fails_on_one_line(capsys, cli_out: Path, tmp_path: Path) -> None:
-    code = run(["-q", "publish", GAME, "--base-url", f"http://127.0.0.1:{_closed_port()}/",
-                "--out", str(cli_out), "--package", str(tmp_path / "pkg")])
+    code = run(
+        [
+            "-q",
+            "publish",
+            GAME,
+            "--base-url",
+            f"http://127.0.0.1:{_closed_port()}/",
+            "--out",
+            str(cli_out),
+            "--package",
+            str(tmp_path / "pkg"),
+        ]
+    )
     _, err = capsys.readouterr()
     assert code == EXIT_BAD_INPUT and err.count("\n") == 1 and "unreachable" in err
     assert not (tmp_path / "pkg").exists()

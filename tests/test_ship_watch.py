@@ -49,14 +49,21 @@ def art_of(build: GameBuild) -> dict[str, bytes]:
     return {rel: data for rel, data in build.files.items() if rel != f"{GAME}.json"}
 
 
-def _watcher(assets: Path, tmp_path: Path, **kwargs: Any) -> tuple[Watcher, list[GameBuild],
-                                                                   list[str]]:
+def _watcher(
+    assets: Path, tmp_path: Path, **kwargs: Any
+) -> tuple[Watcher, list[GameBuild], list[str]]:
     handed: list[GameBuild] = []
     log: list[str] = []
     watcher = Watcher(
-        GAME, BuildOptions(out_dir=tmp_path / "dist"), dict(SESSION_CACHE), assets_root=assets,
-        examples=kwargs.pop("examples", 5), on_build=handed.append, report=log.append,
-        roots=[assets / GAME], **kwargs,
+        GAME,
+        BuildOptions(out_dir=tmp_path / "dist"),
+        dict(SESSION_CACHE),
+        assets_root=assets,
+        examples=kwargs.pop("examples", 5),
+        on_build=handed.append,
+        report=log.append,
+        roots=[assets / GAME],
+        **kwargs,
     )
     return watcher, handed, log
 
@@ -129,7 +136,8 @@ def test_rule_change_is_reverified_and_bad_edits_keep_watching(
     result = watcher.rebuild(watcher.poll())
     assert result.ok and result.mismatches == [] and result.build.rendered == 0
     assert "Rules" in result.build.global_script and result.build.global_script != (
-        built.global_script)
+        built.global_script
+    )
     assert any("rule functions agree" in line for line in log)
     edit(definition, text.replace("purple: 12", "purple: twelve"))
     broken = watcher.rebuild(watcher.poll())
@@ -188,10 +196,32 @@ def test_watch_command_writes_installs_and_pushes(
 ) -> None:
     saves = tmp_path / "TTS" / "Saves"
     saves.mkdir(parents=True)
-    code = run(["--assets", str(assets), "watch", GAME, "--out", str(cli_out), "--push",
-                "--install", "--saves-dir", str(saves), "--rounds", "1", "--interval", "0.05",
-                "--examples", "0", "--timeout", "5", "--tts-port", str(tiny_tts.port),
-                "--editor-port", str(tiny_tts.editor_port)])
+    code = run(
+        [
+            "--assets",
+            str(assets),
+            "watch",
+            GAME,
+            "--out",
+            str(cli_out),
+            "--push",
+            "--install",
+            "--saves-dir",
+            str(saves),
+            "--rounds",
+            "1",
+            "--interval",
+            "0.05",
+            "--examples",
+            "0",
+            "--timeout",
+            "5",
+            "--tts-port",
+            str(tiny_tts.port),
+            "--editor-port",
+            str(tiny_tts.editor_port),
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == EXIT_OK, err
     assert (cli_out / GAME / f"{GAME}.json").is_file()
@@ -200,12 +230,28 @@ def test_watch_command_writes_installs_and_pushes(
     assert "[loaded]" in out and "pushed" in err
 
 
-def test_watch_command_goes_on_when_tts_is_not_running(
-    capsys, assets: Path, cli_out: Path
-) -> None:
-    code = run(["--assets", str(assets), "watch", GAME, "--out", str(cli_out), "--push",
-                "--rounds", "1", "--interval", "0.05", "--examples", "0",
-                "--tts-port", str(free_port()), "--editor-port", str(free_port())])
+def test_watch_command_goes_on_when_tts_is_not_running(capsys, assets: Path, cli_out: Path) -> None:
+    code = run(
+        [
+            "--assets",
+            str(assets),
+            "watch",
+            GAME,
+            "--out",
+            str(cli_out),
+            "--push",
+            "--rounds",
+            "1",
+            "--interval",
+            "0.05",
+            "--examples",
+            "0",
+            "--tts-port",
+            str(free_port()),
+            "--editor-port",
+            str(free_port()),
+        ]
+    )
     _, err = capsys.readouterr()
     assert code == EXIT_OK
     assert "error: TTS is not running (nothing listens on localhost:" in err

@@ -59,8 +59,8 @@ def _shown(points: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 
 def test_each_player_count_snaps_at_its_own_points_turned_and_tagged() -> None:
-    manifest = definition()["table"]
-    two = snap_points(manifest, HOOKS, 2)
+    data = definition()  # snap_points reads the manifest's own points from the definition
+    two = snap_points(data, HOOKS, 2)
     assert _shown(two) == [
         (0.0, 0.5, 0.0, ["Divider"]),
         (0.5, 0.0, 90.0, ["Divider"]),
@@ -69,12 +69,12 @@ def test_each_player_count_snaps_at_its_own_points_turned_and_tagged() -> None:
     ]
     assert {p["Position"]["y"] for p in two[:3]} == {TOP}
     assert two[-1]["Position"]["y"] == geo.TABLE_TOP_Y
-    three = _shown(snap_points(manifest, HOOKS, 3))
+    three = _shown(snap_points(data, HOOKS, 3))
     assert three[:3] == [(0.0, 0.5, 180.0, ["Divider"]), (0.5, 0.0, 90.0, ["Divider"]),
                          (1.5, 0.0, 270.0, ["Divider"])]  # fmt: skip
     assert three[5:7] == [(5.0, -5.0, None, ["Worker"]), (6.0, -5.0, None, ["Worker"])]
     # the Lua API's form (Global.setSnapPoints): a turned point snaps its piece's rotation too
-    lua = lua_snap_points(snap_points(manifest, HOOKS, 2))
+    lua = lua_snap_points(snap_points(data, HOOKS, 2))
     assert lua[1]["rotation"] == {"x": 0.0, "y": 90.0, "z": 0.0} and lua[1]["rotation_snap"]
     assert "rotation" not in lua[2]
 

@@ -92,7 +92,8 @@ def test_declared_reads_are_all_a_generator_reads(game: str) -> None:
     players = load_definition(game).players
     module = _module(game)
     base = configs[None]
-    assert set(config_reads(game)) <= set(module.strategies(base, players))  # no stray name
+    games = module.strategies(base, players)
+    assert set(config_reads(game)) <= set(games)  # no stray name
     ours: dict[str, list[str]] = {}  # the game's inputs, drawn once for all its variants
     for variant, config in configs.items():
         if variant is None:
@@ -100,7 +101,7 @@ def test_declared_reads_are_all_a_generator_reads(game: str) -> None:
         for name, keys in config_reads(game).items():
             hybrid = _with_values(config, base, keys)
             if name not in ours:
-                ours[name] = _drawn(module.strategies(base, players)[name], 25)
+                ours[name] = _drawn(games[name], 25)
             theirs = module.strategies(hybrid, players)[name]
             assert ours[name] == _drawn(theirs, 25), (variant, name)
 

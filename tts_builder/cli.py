@@ -37,7 +37,9 @@ class Reporter:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-q", "--quiet", is_flag=True, help="Print no progress.")
 @click.option(
-    "--assets", type=click.Path(path_type=Path, file_okay=False), default=None,
+    "--assets",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
     help="Folder holding <game>/game.yaml, looked in first (then the current folder, then "
     "the bundled games).",
 )
@@ -65,13 +67,19 @@ def _variants(game: str, assets: Path | None) -> list[str]:
 @click.argument("games", nargs=-1)
 @click.option("--variant", help="Build only this variant (default: the game and every variant).")
 @click.option(
-    "--out", "out_dir", type=click.Path(path_type=Path), default=None,
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=None,
     help="Output folder (default: dist/ in the current folder).",
 )
 @click.option("--base-url", help="Serve assets from this URL instead of local files.")
 @click.pass_obj
 def build(
-    report: Reporter, games: tuple[str, ...], variant: str | None, out_dir: Path | None,
+    report: Reporter,
+    games: tuple[str, ...],
+    variant: str | None,
+    out_dir: Path | None,
     base_url: str | None,
 ) -> None:
     """Build GAMES into dist/<game>/ (default: the games in the current folder, if any, else
@@ -291,7 +299,10 @@ def _table_digest(key: Any, names: list[str], files: dict[str, bytes]) -> str:
 @cli.command()
 @click.argument("name")
 @click.option(
-    "--from", "from_game", default="arche-noah", show_default=True,
+    "--from",
+    "from_game",
+    default="arche-noah",
+    show_default=True,
     help="The game to copy (bundled, or one of yours).",
 )
 @click.pass_obj
@@ -324,10 +335,13 @@ def new(report: Reporter, name: str, from_game: str) -> None:
         (staging / name).replace(dest)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    click.echo(f"wrote {shown_path(dest)}/: {len(files)} files, a copy of {from_game} "
-               f"(engine {engine})")
-    report(f"next: edit {shown_path(dest / 'game.yaml')}, then `tts-builder build {name}` "
-           f"and `tts-builder install {name}`")
+    click.echo(
+        f"wrote {shown_path(dest)}/: {len(files)} files, a copy of {from_game} (engine {engine})"
+    )
+    report(
+        f"next: edit {shown_path(dest / 'game.yaml')}, then `tts-builder build {name}` "
+        f"and `tts-builder install {name}`"
+    )
 
 
 @cli.command(name="list")
@@ -373,13 +387,25 @@ def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
 @click.argument("games", nargs=-1)
 @click.option("--examples", default=2000, show_default=True, help="Generated inputs per function.")
 @click.option("--seed", default=0, show_default=True, help="Seed for the input generator.")
-@click.option("--table", "table_games", default=0, show_default=True,
-              help="Also play this many random games on each emulated table (model-based).")
-@click.option("--variant", "only_variant",
-              help="Check only this variant (default: the game and every variant).")
+@click.option(
+    "--table",
+    "table_games",
+    default=0,
+    show_default=True,
+    help="Also play this many random games on each emulated table (model-based).",
+)
+@click.option(
+    "--variant",
+    "only_variant",
+    help="Check only this variant (default: the game and every variant).",
+)
 @click.pass_obj
 def verify(
-    report: Reporter, games: tuple[str, ...], examples: int, seed: int, table_games: int,
+    report: Reporter,
+    games: tuple[str, ...],
+    examples: int,
+    seed: int,
+    table_games: int,
     only_variant: str | None,
 ) -> None:
     """Cross-check every function of the shipped Rules tables: Lua vs rules_ref (and, with
@@ -423,8 +449,11 @@ def verify(
                 if name not in generators:
                     continue
                 if (variant, name) not in checks:
-                    group = [v for v in next(g for g in groups.values() if variant in g)
-                             if (v, name) not in checks and name in built[v][1].names()]
+                    group = [
+                        v
+                        for v in next(g for g in groups.values() if variant in g)
+                        if (v, name) not in checks and name in built[v][1].names()
+                    ]
                     started = time.perf_counter()
                     outcomes = check_functions([built[v][1] for v in group], name,
                                                generators[name], examples, seed)  # fmt: skip
@@ -446,12 +475,16 @@ def verify(
                 run = play_table(game, result, variant, table_games, seed)
                 took = time.perf_counter() - started
                 if run.failure is None:
-                    report(f"{result.folder} table: {run.games} games agree with rules_ref "
-                           f"({took:.1f}s)")
+                    report(
+                        f"{result.folder} table: {run.games} games agree with rules_ref "
+                        f"({took:.1f}s)"
+                    )
                 else:
                     failed = True
-                    click.echo(f"{result.folder} table: game {run.games} fails; shortest "
-                               f"failing sequence, {run.failure.describe()}")
+                    click.echo(
+                        f"{result.folder} table: game {run.games} fails; shortest "
+                        f"failing sequence, {run.failure.describe()}"
+                    )
     if failed:
         sys.exit(EXIT_MISMATCH)
 
@@ -492,12 +525,14 @@ def evaluate(
         outcomes["lua"] = engines.lua(function, inp, detail=True)
     if engine in ("python", "both"):
         outcomes["python"] = engines.python(function, inp, detail=True)
-    if all(is_refusal(out) for out in outcomes.values()) and len(
-        {out["rule_error"] for out in outcomes.values()}
-    ) == 1:
+    if (
+        all(is_refusal(out) for out in outcomes.values())
+        and len({out["rule_error"] for out in outcomes.values()}) == 1
+    ):
         reasons = "; ".join(f"{side}: {out['message']}" for side, out in outcomes.items())
-        raise BuildError(f"{result.folder} {function} refused the payload: " + " ".join(
-            reasons.split()))
+        raise BuildError(
+            f"{result.folder} {function} refused the payload: " + " ".join(reasons.split())
+        )
     if engine == "both":
         lua, python = outcomes["lua"], outcomes["python"]
         out: Any = {"lua": lua, "python": python, "agree": agree(lua, python)}
@@ -569,14 +604,27 @@ def check(saves: tuple[Path, ...], show_all: bool, strict: bool) -> None:
 @cli.command()
 @click.argument("game")
 @click.option("--variant", help="Draw this variant's save.")
-@click.option("--players", type=int, default=None,
-              help="Seated players for --after-setup (default: every player count).")
+@click.option(
+    "--players",
+    type=int,
+    default=None,
+    help="Seated players for --after-setup (default: every player count).",
+)
 @click.option("--after-setup", is_flag=True, help="Run Setup on the emulated table first.")
-@click.option("--out", "out_file", type=click.Path(path_type=Path), default=None,
-              help="PNG to write (default: dist/<game>/table.png, or table-setup-<N>p.png).")
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="PNG to write (default: dist/<game>/table.png, or table-setup-<N>p.png).",
+)
 @click.pass_obj
 def table(
-    report: Reporter, game: str, variant: str | None, players: int | None, after_setup: bool,
+    report: Reporter,
+    game: str,
+    variant: str | None,
+    players: int | None,
+    after_setup: bool,
     out_file: Path | None,
 ) -> None:
     """Draw GAME's table as TTS lays it out, seen from above, into a PNG."""

@@ -22,23 +22,37 @@ if TYPE_CHECKING:
 
 _VARIANT = click.option("--variant", help="Ship this variant of the game.")
 _OUT = click.option(
-    "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
     help="Build folder holding the render cache (default: dist/ in the current folder).",
 )
 _SAVES = click.option(
-    "--saves-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+    "--saves-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
     help="TTS Saves folder (default: $TTS_SAVES_DIR, else the usual folder for this OS).",
 )
 _TTS_PORT = click.option(
-    "--tts-port", type=click.IntRange(1, 65535), default=39999, show_default=True,
+    "--tts-port",
+    type=click.IntRange(1, 65535),
+    default=39999,
+    show_default=True,
     help="Port TTS listens on.",
 )
 _EDITOR_PORT = click.option(
-    "--editor-port", type=click.IntRange(1, 65535), default=39998, show_default=True,
+    "--editor-port",
+    type=click.IntRange(1, 65535),
+    default=39998,
+    show_default=True,
     help="Port to listen on for TTS's messages.",
 )
 _TIMEOUT = click.option(
-    "--timeout", type=click.FloatRange(0.1), default=30.0, show_default=True,
+    "--timeout",
+    type=click.FloatRange(0.1),
+    default=30.0,
+    show_default=True,
     help="Seconds to wait for TTS to answer.",
 )
 
@@ -78,7 +92,10 @@ def _build(report: Reporter, game: str, variant: str | None, out: Path) -> tuple
 @_OUT
 @click.pass_obj
 def install(
-    report: Reporter, game: str, variant: str | None, saves_dir: Path | None,
+    report: Reporter,
+    game: str,
+    variant: str | None,
+    saves_dir: Path | None,
     out_dir: Path | None,
 ) -> None:
     """Install GAME into TTS's Saves folder as TS_Save_<N>.json, with local images.
@@ -92,8 +109,10 @@ def install(
     build, options = _build(report, game, variant, _out(out_dir))
     for plan in install_build(build, options, saves, install_key(game, variant)):
         click.echo(describe_install(plan, _title(plan)))
-    report(f"in TTS: Create → Singleplayer, then Games → Save & Load → "
-           f"{build.save.get('SaveName', build.definition.name)}")
+    report(
+        f"in TTS: Create → Singleplayer, then Games → Save & Load → "
+        f"{build.save.get('SaveName', build.definition.name)}"
+    )
 
 
 def _optimizer(report: Reporter, optimize: bool, out: Path) -> Any:
@@ -105,42 +124,91 @@ def _optimizer(report: Reporter, optimize: bool, out: Path) -> Any:
         return None
     found = pub.png_optimizer(DirCache(out / ".cache"))
     if found is None:
-        report("pyoxipng is not installed: the images are uploaded as built (pip install "
-               "pyoxipng for smaller ones)")
+        report(
+            "pyoxipng is not installed: the images are uploaded as built (pip install "
+            "pyoxipng for smaller ones)"
+        )
     return found
 
 
 @click.command()
 @click.argument("game")
-@click.option("--base-url", required=True,
-              help="Public URL the assets are served from, e.g. https://you.github.io/mods.")
-@click.option("--upload", "dest", default=None,
-              help="Put the assets here first: a folder (e.g. a GitHub Pages checkout) or "
-                   "s3://BUCKET[/PREFIX].")
-@click.option("--endpoint-url", default=None,
-              help="S3-compatible endpoint (MinIO, Cloudflare R2, ...); default: AWS.")
-@click.option("--s3-acl", default=None,
-              help="Canned ACL for uploaded objects, e.g. public-read (if your bucket uses "
-                   "ACLs rather than a public-read bucket policy).")
-@click.option("--package", "package_dir", type=click.Path(path_type=Path, file_okay=False),
-              default=None, help="Workshop package folder (default: <out>/workshop/<game>).")
-@click.option("--install", "do_install", is_flag=True,
-              help="Also install the published save into TTS, ready for Workshop Upload.")
-@click.option("--retries", type=click.IntRange(0, 10), default=2, show_default=True,
-              help="Retries per asset upload.")
-@click.option("--timeout", type=click.FloatRange(0.1), default=10.0, show_default=True,
-              help="Seconds to wait for each URL in the link check.")
-@click.option("--optimize/--no-optimize", default=True, show_default=True,
-              help="Recompress every PNG losslessly (oxipng) before upload: same pixels, "
-                   "fewer bytes for every player to download.")
+@click.option(
+    "--base-url",
+    required=True,
+    help="Public URL the assets are served from, e.g. https://you.github.io/mods.",
+)
+@click.option(
+    "--upload",
+    "dest",
+    default=None,
+    help="Put the assets here first: a folder (e.g. a GitHub Pages checkout) or "
+    "s3://BUCKET[/PREFIX].",
+)
+@click.option(
+    "--endpoint-url",
+    default=None,
+    help="S3-compatible endpoint (MinIO, Cloudflare R2, ...); default: AWS.",
+)
+@click.option(
+    "--s3-acl",
+    default=None,
+    help="Canned ACL for uploaded objects, e.g. public-read (if your bucket uses "
+    "ACLs rather than a public-read bucket policy).",
+)
+@click.option(
+    "--package",
+    "package_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Workshop package folder (default: <out>/workshop/<game>).",
+)
+@click.option(
+    "--install",
+    "do_install",
+    is_flag=True,
+    help="Also install the published save into TTS, ready for Workshop Upload.",
+)
+@click.option(
+    "--retries",
+    type=click.IntRange(0, 10),
+    default=2,
+    show_default=True,
+    help="Retries per asset upload.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1),
+    default=10.0,
+    show_default=True,
+    help="Seconds to wait for each URL in the link check.",
+)
+@click.option(
+    "--optimize/--no-optimize",
+    default=True,
+    show_default=True,
+    help="Recompress every PNG losslessly (oxipng) before upload: same pixels, "
+    "fewer bytes for every player to download.",
+)
 @_VARIANT
 @_SAVES
 @_OUT
 @click.pass_obj
 def publish(
-    report: Reporter, game: str, base_url: str, dest: str | None, endpoint_url: str | None,
-    s3_acl: str | None, package_dir: Path | None, do_install: bool, retries: int, timeout: float,
-    optimize: bool, variant: str | None, saves_dir: Path | None, out_dir: Path | None,
+    report: Reporter,
+    game: str,
+    base_url: str,
+    dest: str | None,
+    endpoint_url: str | None,
+    s3_acl: str | None,
+    package_dir: Path | None,
+    do_install: bool,
+    retries: int,
+    timeout: float,
+    optimize: bool,
+    variant: str | None,
+    saves_dir: Path | None,
+    out_dir: Path | None,
 ) -> None:
     """Publish GAME: hosted, content-hashed images, checked links, a Workshop package.
 
@@ -169,30 +237,56 @@ def publish(
         return done.save_path.name
 
     result = pub.publish(
-        plan, package, uploader, timeout=timeout, attempts=retries + 1,
-        install=put_in_tts if do_install else None, report=report,
+        plan,
+        package,
+        uploader,
+        timeout=timeout,
+        attempts=retries + 1,
+        install=put_in_tts if do_install else None,
+        report=report,
     )
-    click.echo(f"published {plan.workshop['title']}: {len(plan.assets)} assets under {base} "
-               f"({result.uploaded} uploaded now); Workshop package: {package}")
+    click.echo(
+        f"published {plan.workshop['title']}: {len(plan.assets)} assets under {base} "
+        f"({result.uploaded} uploaded now); Workshop package: {package}"
+    )
     click.echo("")
     click.echo(result.steps)
     local = pub.local_only_reason(base)
     if local:  # it worked here, but not for anyone else
-        click.echo(f"warning: --base-url {base}: other players' TTS cannot load images from "
-                   f"there ({local}); publish to a public address for the Workshop", err=True)
+        click.echo(
+            f"warning: --base-url {base}: other players' TTS cannot load images from "
+            f"there ({local}); publish to a public address for the Workshop",
+            err=True,
+        )
 
 
 @click.command()
 @click.argument("game")
-@click.option("--exec", "code", default=None,
-              help="Lua to run in TTS after the reload; its return value is printed.")
-@click.option("--guid", default="-1", show_default=True,
-              help="Object to run --exec on (-1 is Global; the object needs a script).")
+@click.option(
+    "--exec",
+    "code",
+    default=None,
+    help="Lua to run in TTS after the reload; its return value is printed.",
+)
+@click.option(
+    "--guid",
+    default="-1",
+    show_default=True,
+    help="Object to run --exec on (-1 is Global; the object needs a script).",
+)
 @click.option("--no-reload", is_flag=True, help="Only run --exec; do not Save & Play.")
-@click.option("--force", is_flag=True,
-              help="Save & Play even if the game loaded in TTS does not look like GAME.")
-@click.option("--listen", type=click.FloatRange(0), default=3.0, show_default=True,
-              help="Seconds to keep showing TTS's messages afterwards.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Save & Play even if the game loaded in TTS does not look like GAME.",
+)
+@click.option(
+    "--listen",
+    type=click.FloatRange(0),
+    default=3.0,
+    show_default=True,
+    help="Seconds to keep showing TTS's messages afterwards.",
+)
 @click.option("--follow", is_flag=True, help="Keep showing TTS's messages until Ctrl-C.")
 @_VARIANT
 @_OUT
@@ -201,9 +295,19 @@ def publish(
 @_EDITOR_PORT
 @click.pass_obj
 def push(
-    report: Reporter, game: str, code: str | None, guid: str, no_reload: bool, force: bool,
-    listen: float, follow: bool, variant: str | None, out_dir: Path | None, timeout: float,
-    tts_port: int, editor_port: int,
+    report: Reporter,
+    game: str,
+    code: str | None,
+    guid: str,
+    no_reload: bool,
+    force: bool,
+    listen: float,
+    follow: bool,
+    variant: str | None,
+    out_dir: Path | None,
+    timeout: float,
+    tts_port: int,
+    editor_port: int,
 ) -> None:
     """Push GAME's scripts and UI into the running TTS (Save & Play) and show its messages.
 
@@ -217,9 +321,16 @@ def push(
         raise BuildError("--no-reload without --exec: nothing to send to TTS")
     build, _ = _build(report, game, variant, _out(out_dir))
     outcome = push_build(
-        build, reload=not no_reload, code=code, guid=guid, force=force,
-        listen=None if follow else listen, timeout=timeout, tts_port=tts_port,
-        editor_port=editor_port, echo=click.echo,
+        build,
+        reload=not no_reload,
+        code=code,
+        guid=guid,
+        force=force,
+        listen=None if follow else listen,
+        timeout=timeout,
+        tts_port=tts_port,
+        editor_port=editor_port,
+        echo=click.echo,
     )
     if outcome.reloaded:
         report(f"pushed {game}: TTS reloaded the game with the new scripts and UI")
@@ -230,18 +341,44 @@ def push(
 
 @click.command()
 @click.argument("game")
-@click.option("--push", "do_push", is_flag=True,
-              help="Push scripts and UI to the running TTS after every good rebuild.")
-@click.option("--install", "do_install", is_flag=True,
-              help="Re-install the save into TTS after every good rebuild.")
-@click.option("--force", is_flag=True,
-              help="With --push: push even if the game loaded in TTS does not look like GAME.")
-@click.option("--interval", type=click.FloatRange(0.05), default=0.5, show_default=True,
-              help="Seconds between polls for changes.")
-@click.option("--examples", type=click.IntRange(0), default=100, show_default=True,
-              help="Verify examples per rule function when the script changed (0: skip).")
-@click.option("--rounds", type=click.IntRange(0), default=None, hidden=True,
-              help="Stop after this many polls (for tests).")
+@click.option(
+    "--push",
+    "do_push",
+    is_flag=True,
+    help="Push scripts and UI to the running TTS after every good rebuild.",
+)
+@click.option(
+    "--install",
+    "do_install",
+    is_flag=True,
+    help="Re-install the save into TTS after every good rebuild.",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="With --push: push even if the game loaded in TTS does not look like GAME.",
+)
+@click.option(
+    "--interval",
+    type=click.FloatRange(0.05),
+    default=0.5,
+    show_default=True,
+    help="Seconds between polls for changes.",
+)
+@click.option(
+    "--examples",
+    type=click.IntRange(0),
+    default=100,
+    show_default=True,
+    help="Verify examples per rule function when the script changed (0: skip).",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(0),
+    default=None,
+    hidden=True,
+    help="Stop after this many polls (for tests).",
+)
 @_VARIANT
 @_SAVES
 @_OUT
@@ -250,9 +387,20 @@ def push(
 @_EDITOR_PORT
 @click.pass_obj
 def watch(
-    report: Reporter, game: str, do_push: bool, do_install: bool, force: bool, interval: float,
-    examples: int, rounds: int | None, variant: str | None, saves_dir: Path | None,
-    out_dir: Path | None, timeout: float, tts_port: int, editor_port: int,
+    report: Reporter,
+    game: str,
+    do_push: bool,
+    do_install: bool,
+    force: bool,
+    interval: float,
+    examples: int,
+    rounds: int | None,
+    variant: str | None,
+    saves_dir: Path | None,
+    out_dir: Path | None,
+    timeout: float,
+    tts_port: int,
+    editor_port: int,
 ) -> None:
     """Rebuild GAME whenever its definition, art or Lua templates change (Ctrl-C stops).
 
@@ -297,11 +445,16 @@ def watch(
                 report("pushed: TTS reloaded the game with the new scripts and UI")
 
         watcher = Watcher(
-            game, options, DirCache(out / ".cache"), assets_root=report.assets,
-            examples=examples, on_build=on_build, report=report,
+            game,
+            options,
+            DirCache(out / ".cache"),
+            assets_root=report.assets,
+            examples=examples,
+            on_build=on_build,
+            report=report,
         )
-        report(f"watching {', '.join(str(r) for r in watcher.roots if r.is_dir())} "
-               "(Ctrl-C stops)")
+        report(f"watching {', '.join(str(r) for r in watcher.roots if r.is_dir())} (Ctrl-C stops)")
+
         def wait(seconds: float) -> None:
             if session is None:
                 time.sleep(seconds)

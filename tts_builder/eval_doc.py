@@ -144,7 +144,7 @@ def documented_examples(text: str) -> dict[tuple[str, str], Any]:
     prefix = "tts-builder eval "
     for line in text.splitlines():
         if line.startswith(prefix) and line.endswith("'") and " '" in line:
-            head, payload = line[len(prefix):].split(" '", 1)
+            head, payload = line[len(prefix) :].split(" '", 1)
             game, name = head.split(" ", 1)
             found[(game, name)] = json.loads(payload[:-1])
     return found

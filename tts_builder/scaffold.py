@@ -25,9 +25,7 @@ def title_of(game_id: str) -> str:
     """A game's title from its id: ``my-ark`` -> ``My Ark``, ``my-ark-and-noah`` -> ``My Ark
     and Noah``."""
     words = game_id.split("-")
-    return " ".join(
-        w if i and w in SMALL_WORDS else w.capitalize() for i, w in enumerate(words)
-    )
+    return " ".join(w if i and w in SMALL_WORDS else w.capitalize() for i, w in enumerate(words))
 
 
 def check_new_id(game_id: str) -> None:

@@ -106,7 +106,7 @@ def lua_error_outcome(message: str, detail: bool = False) -> Json:
     found = _LUA_REFUSAL.search(message)
     if found is None:
         return crashed(message)
-    return refused(found.group(1), message[found.start():] if detail else None)
+    return refused(found.group(1), message[found.start() :] if detail else None)
 
 
 def rules_module(game_id: str) -> ModuleType:
@@ -158,18 +158,24 @@ class Engines:
         gaps = []
         for name in lua:
             if name not in self.python_functions:
-                gaps.append(f"Rules.{name} has no rules_ref twin "
-                            f"(add it to rules_ref/{module}.py FUNCTIONS)")
+                gaps.append(
+                    f"Rules.{name} has no rules_ref twin "
+                    f"(add it to rules_ref/{module}.py FUNCTIONS)"
+                )
             if name not in strategies:
-                gaps.append(f"Rules.{name} has no input strategy "
-                            f"(add it to tts_builder/strategies/{module}.py)")
+                gaps.append(
+                    f"Rules.{name} has no input strategy "
+                    f"(add it to tts_builder/strategies/{module}.py)"
+                )
         for name in self.python_functions:
             if name not in lua:
                 gaps.append(f"rules_ref/{module}.py FUNCTIONS[{name!r}] has no Lua Rules.{name}")
         for name in strategies:
             if name not in lua and name not in self.python_functions:
-                gaps.append(f"tts_builder/strategies/{module}.py has a strategy for {name!r}, "
-                            "which is no rule function")
+                gaps.append(
+                    f"tts_builder/strategies/{module}.py has a strategy for {name!r}, "
+                    "which is no rule function"
+                )
         return gaps
 
     def check_name(self, name: str) -> None:
@@ -220,10 +226,14 @@ class Mismatch:
     python: Json
 
     def describe(self) -> str:
-        crashed_side = [side for side, out in (("Lua", self.lua), ("rules_ref", self.python))
-                        if is_crash(out)]
-        what = (f"{' and '.join(crashed_side)} raised an error that is no rule_error"
-                if crashed_side else "Lua and rules_ref disagree")
+        crashed_side = [
+            side for side, out in (("Lua", self.lua), ("rules_ref", self.python)) if is_crash(out)
+        ]
+        what = (
+            f"{' and '.join(crashed_side)} raised an error that is no rule_error"
+            if crashed_side
+            else "Lua and rules_ref disagree"
+        )
         return (
             f"{self.function}: {what} on {json.dumps(self.input)}: "
             f"lua={json.dumps(self.lua)} python={json.dumps(self.python)}"

@@ -59,8 +59,9 @@ local __bundle_require, __bundle_loaded, __bundle_register, __bundle_modules = (
 end)(nil)"""  # noqa: E501  (luabundle 1.6 prelude, verbatim)
 FOOTER = f'return __bundle_require("{ROOT}")'
 _WRAPPER_ARGS = "function(require, _LOADED, __bundle_register, __bundle_modules)"
-_MODULE_RE = re.compile(r'^__bundle_register\("([-A-Za-z0-9/._@]+)", ' + re.escape(_WRAPPER_ARGS)
-                        + r"$")
+_MODULE_RE = re.compile(
+    r'^__bundle_register\("([-A-Za-z0-9/._@]+)", ' + re.escape(_WRAPPER_ARGS) + r"$"
+)
 _NAME_RE = re.compile(r"[-A-Za-z0-9/._@]+")
 
 

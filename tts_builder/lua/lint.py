@@ -94,7 +94,7 @@ def tokenize(source: str) -> list[Token]:
         elif m.group()[0] == "[":
             level = m.group()[1:-1]
             end = _long_end(source, m.end(), level)
-            append(Token("string", source[m.end():end - len(m.group())], line))
+            append(Token("string", source[m.end() : end - len(m.group())], line))
             line += source.count("\n", i, end)
         else:
             value, end = _quoted(source, i)
@@ -120,30 +120,82 @@ def _quoted(source: str, i: int) -> tuple[str, int]:
         if c == "\\":
             j += 2
         elif c == quote:
-            return source[i + 1:j], j + 1
+            return source[i + 1 : j], j + 1
         elif c == "\n":
             break
         else:
             j += 1
-    return source[i + 1:j], j
+    return source[i + 1 : j], j
 
 
-EVENT_NAMES = frozenset((
-    "onBlindfold", "onChat", "onExternalMessage", "onFixedUpdate", "onLoad",
-    "onObjectCollisionEnter", "onObjectCollisionExit", "onObjectCollisionStay", "onObjectDestroy",
-    "onObjectDrop", "onObjectEnterContainer", "onObjectEnterZone", "onObjectFlick",
-    "onObjectHover", "onObjectLeaveContainer", "onObjectLeaveZone", "onObjectLoopingEffect",
-    "onObjectNumberTyped", "onObjectPageChange", "onObjectPeek", "onObjectPickUp",
-    "onObjectRandomize", "onObjectRotate", "onObjectSearchEnd", "onObjectSearchStart",
-    "onObjectSpawn", "onObjectStateChange", "onObjectTriggerEffect", "onPlayerAction",
-    "onPlayerChangeColor", "onPlayerChangeTeam", "onPlayerChatTyping", "onPlayerConnect",
-    "onPlayerDisconnect", "onPlayerPing", "onPlayerTurn", "onSave", "onScriptingButtonDown",
-    "onScriptingButtonUp", "onUpdate", "onZoneGroupSort", "tryObjectEnterContainer",
-    "tryObjectRandomize", "tryObjectRotate", "onCollisionEnter", "onCollisionExit",
-    "onCollisionStay", "onDestroy", "onDrop", "onFlick", "onGroupSort", "onHover", "onNumberTyped",
-    "onPageChange", "onPeek", "onPickUp", "onRandomize", "onRotate", "onSearchEnd",
-    "onSearchStart", "onStateChange", "tryObjectEnter", "tryRandomize", "tryRotate",
-))
+EVENT_NAMES = frozenset(
+    (
+        "onBlindfold",
+        "onChat",
+        "onExternalMessage",
+        "onFixedUpdate",
+        "onLoad",
+        "onObjectCollisionEnter",
+        "onObjectCollisionExit",
+        "onObjectCollisionStay",
+        "onObjectDestroy",
+        "onObjectDrop",
+        "onObjectEnterContainer",
+        "onObjectEnterZone",
+        "onObjectFlick",
+        "onObjectHover",
+        "onObjectLeaveContainer",
+        "onObjectLeaveZone",
+        "onObjectLoopingEffect",
+        "onObjectNumberTyped",
+        "onObjectPageChange",
+        "onObjectPeek",
+        "onObjectPickUp",
+        "onObjectRandomize",
+        "onObjectRotate",
+        "onObjectSearchEnd",
+        "onObjectSearchStart",
+        "onObjectSpawn",
+        "onObjectStateChange",
+        "onObjectTriggerEffect",
+        "onPlayerAction",
+        "onPlayerChangeColor",
+        "onPlayerChangeTeam",
+        "onPlayerChatTyping",
+        "onPlayerConnect",
+        "onPlayerDisconnect",
+        "onPlayerPing",
+        "onPlayerTurn",
+        "onSave",
+        "onScriptingButtonDown",
+        "onScriptingButtonUp",
+        "onUpdate",
+        "onZoneGroupSort",
+        "tryObjectEnterContainer",
+        "tryObjectRandomize",
+        "tryObjectRotate",
+        "onCollisionEnter",
+        "onCollisionExit",
+        "onCollisionStay",
+        "onDestroy",
+        "onDrop",
+        "onFlick",
+        "onGroupSort",
+        "onHover",
+        "onNumberTyped",
+        "onPageChange",
+        "onPeek",
+        "onPickUp",
+        "onRandomize",
+        "onRotate",
+        "onSearchEnd",
+        "onSearchStart",
+        "onStateChange",
+        "tryObjectEnter",
+        "tryRandomize",
+        "tryRotate",
+    )
+)
 _LUA53_MEMBERS = {
     "table": {"move"},
     "math": {"type", "tointeger", "ult"},
@@ -222,15 +274,23 @@ class _Linter:
     def check_op(self, k: int, tok: Token) -> None:
         v = tok.value
         if v in ("//", "&", "|", "~", "<<", ">>"):
-            self.hit(tok, "lua53-syntax", f"'{v}' is Lua 5.3 syntax (MoonSharp and 5.2 reject"
-                     " it); use bit32.* or math.floor(a / b)")
+            self.hit(
+                tok,
+                "lua53-syntax",
+                f"'{v}' is Lua 5.3 syntax (MoonSharp and 5.2 reject"
+                " it); use bit32.* or math.floor(a / b)",
+            )
         elif v == "!=":
             self.hit(tok, "moonsharp-only", "'!=' only parses in MoonSharp; use '~='")
         elif v == "%":
             right = self.at(k + 1)
             if right.kind != "number" or _number_value(right.value) <= 0:
-                self.hit(tok, "modulo", "'%' with a right operand that is not a positive numeric"
-                         " literal differs in MoonSharp; use mod(a, b)")
+                self.hit(
+                    tok,
+                    "modulo",
+                    "'%' with a right operand that is not a positive numeric"
+                    " literal differs in MoonSharp; use mod(a, b)",
+                )
 
     # ---- names -------------------------------------------------------------------------
 
@@ -245,12 +305,20 @@ class _Linter:
         if name == "tag" and self.is_op(k - 1, ".") and not self.is_op(k + 1, "("):
             self.hit(tok, "tts-deprecated", ".tag is deprecated: use .type")
         if name == "setNotebookTab" and (self.is_op(k - 1, ".") or self.is_op(k - 1, ":")):
-            self.hit(tok, "tts-api", "Notes.setNotebookTab does not exist: use"
-                     " Notes.addNotebookTab / Notes.editNotebookTab")
+            self.hit(
+                tok,
+                "tts-api",
+                "Notes.setNotebookTab does not exist: use"
+                " Notes.addNotebookTab / Notes.editNotebookTab",
+            )
         if name == "local":
             self.check_local_event(k)
-        if (name == "format" and self.is_op(k - 1, ":") and self.is_op(k - 2, ")")
-                and self.is_op(k - 4, "(")):  # ("..."):format(...)
+        if (
+            name == "format"
+            and self.is_op(k - 1, ":")
+            and self.is_op(k - 2, ")")
+            and self.is_op(k - 4, "(")
+        ):  # ("..."):format(...)
             self.check_format(self.at(k - 3))
         if not self.global_name(k):
             return
@@ -261,24 +329,32 @@ class _Linter:
         elif name in ("io", "debug") and (self.is_op(k + 1, ".") or self.is_op(k + 1, ":")):
             self.hit(tok, "not-in-tts", f"the {name} library is not loaded in TTS")
         elif name == "os" and member is not None and member not in _OS_ALLOWED:
-            self.hit(tok, "not-in-tts", f"os.{member} is not loaded in TTS (only os.clock,"
-                     " os.date, os.time, os.difftime)")
+            self.hit(
+                tok,
+                "not-in-tts",
+                f"os.{member} is not loaded in TTS (only os.clock, os.date, os.time, os.difftime)",
+            )
         elif name in _NOT_IN_TTS and not self.is_name(k - 1, "function"):
             self.hit(tok, "not-in-tts", f"{name} is not available in TTS")
         elif name == "require":
             self.check_require(k, tok)
-        elif name in ("unpack", "pack") and self.is_op(k + 1, "(") and not self.is_name(
-                k - 1, "function"):
-            self.hit(tok, "bare-unpack", f"bare {name}() is missing in Lua 5.2: use"
-                     f" table.{name}()")
+        elif (
+            name in ("unpack", "pack")
+            and self.is_op(k + 1, "(")
+            and not self.is_name(k - 1, "function")
+        ):
+            self.hit(tok, "bare-unpack", f"bare {name}() is missing in Lua 5.2: use table.{name}()")
         elif name == "math" and member == "fmod":
             self.hit(tok, "math-fmod", "math.fmod rounds differently in MoonSharp: use mod(a, b)")
         elif name == "math" and member == "huge":
             self.hit(tok, "math-huge", "math.huge is not infinity in MoonSharp")
         elif name == "tonumber" and self.is_op(k + 1, "("):
             if self.call_has_second_arg(k + 1):
-                self.hit(tok, "tonumber-base", "tonumber(x, base) differs in MoonSharp (bases"
-                         " 2-10 and 16 only; errors on '')")
+                self.hit(
+                    tok,
+                    "tonumber-base",
+                    "tonumber(x, base) differs in MoonSharp (bases 2-10 and 16 only; errors on '')",
+                )
         elif name == "string" and member == "format" and self.is_op(k + 3, "("):
             self.check_format(self.at(k + 4))
 
@@ -286,8 +362,11 @@ class _Linter:
         j = k + 2 if self.is_name(k + 1, "function") else k + 1
         tok = self.at(j)
         if tok.kind == "name" and tok.value in EVENT_NAMES:
-            self.hit(tok, "local-event", f"{tok.value} declared local: TTS only calls global"
-                     " event handlers")
+            self.hit(
+                tok,
+                "local-event",
+                f"{tok.value} declared local: TTS only calls global event handlers",
+            )
 
     def check_require(self, k: int, tok: Token) -> None:
         if self.bundle_modules is None:
@@ -295,8 +374,11 @@ class _Linter:
             return
         arg = self.at(k + 2) if self.is_op(k + 1, "(") else self.at(k + 1)
         if arg.kind == "string" and arg.value not in self.bundle_modules:
-            self.hit(tok, "bundle-require", f"require of '{arg.value}', which the bundle does"
-                     " not register")
+            self.hit(
+                tok,
+                "bundle-require",
+                f"require of '{arg.value}', which the bundle does not register",
+            )
 
     def call_has_second_arg(self, open_k: int) -> bool:
         """Whether the call opened at ``open_k`` has a second argument."""
@@ -325,13 +407,21 @@ class _Linter:
             return
         specs = [m.group(1) for m in _FORMAT_SPEC_RE.finditer(fmt.value)]
         if "s" in specs:
-            self.hit(fmt, "format-s", "string.format '%s' raises on nil/booleans in MoonSharp:"
-                     " concatenate with tostring(...) and '..', or use %d for integers")
+            self.hit(
+                fmt,
+                "format-s",
+                "string.format '%s' raises on nil/booleans in MoonSharp:"
+                " concatenate with tostring(...) and '..', or use %d for integers",
+            )
         floats = sorted(set(specs) & _FLOAT_SPECS)
         if floats:
-            self.hit(fmt, "format-float", f"string.format '%{floats[0]}' rounds or writes"
-                     " exponents differently in MoonSharp (2.675 -> 2.68, 1e+004): format"
-                     " integers with %d")
+            self.hit(
+                fmt,
+                "format-float",
+                f"string.format '%{floats[0]}' rounds or writes"
+                " exponents differently in MoonSharp (2.675 -> 2.68, 1e+004): format"
+                " integers with %d",
+            )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -440,7 +530,7 @@ def lazy_dash(pattern: str) -> bool:
     while i < n:
         ch = pattern[i]
         if ch == "%":
-            special = pattern[i + 1:i + 2]
+            special = pattern[i + 1 : i + 2]
             if special == "b":  # %bxy: a balanced match, not quantifiable
                 i, item = i + 4, False
                 continue
@@ -464,9 +554,9 @@ def lazy_dash(pattern: str) -> bool:
 def _set_end(pattern: str, i: int) -> int:
     """Index just after the set ``[...]`` opening at ``i`` (``]`` first is a member)."""
     j, n = i + 1, len(pattern)
-    if pattern[j:j + 1] == "^":
+    if pattern[j : j + 1] == "^":
         j += 1
-    if pattern[j:j + 1] == "]":
+    if pattern[j : j + 1] == "]":
         j += 1
     while j < n and pattern[j] != "]":
         j += 2 if pattern[j] == "%" else 1
@@ -492,8 +582,12 @@ class _Traps:
             elif tok.kind == "op" and tok.value == "#":
                 chain = self._chain_after(k + 1)
                 if chain in self.holey:
-                    lint.hit(tok, "len-hole", f"#{chain} after {chain}[i] = nil: MoonSharp's '#'"
-                             " stops at the first nil; keep sequences without holes")
+                    lint.hit(
+                        tok,
+                        "len-hole",
+                        f"#{chain} after {chain}[i] = nil: MoonSharp's '#'"
+                        " stops at the first nil; keep sequences without holes",
+                    )
             elif tok.kind == "op" and tok.value == "{":
                 self.check_constructor(k)
             elif tok.kind == "name":
@@ -517,27 +611,50 @@ class _Traps:
             if lint.is_op(k + 2, "{"):
                 lint.hit(tok, "error-table", "error with a table: MoonSharp raises only strings")
             elif lint.call_has_second_arg(k + 1):
-                lint.hit(tok, "error-level", "error with a level: MoonSharp ignores it and adds"
-                         " the chunk position; call error(message) and never compare positions")
+                lint.hit(
+                    tok,
+                    "error-level",
+                    "error with a level: MoonSharp ignores it and adds"
+                    " the chunk position; call error(message) and never compare positions",
+                )
         elif name == "math" and is_global and member == "modf":
-            lint.hit(tok, "math-modf", "math.modf rounds negative numbers the other way in"
-                     " MoonSharp: use math.floor / math.ceil")
+            lint.hit(
+                tok,
+                "math-modf",
+                "math.modf rounds negative numbers the other way in"
+                " MoonSharp: use math.floor / math.ceil",
+            )
         elif name == "bit32" and is_global and member in _BIT32_SHIFTS:
-            lint.hit(tok, "bit32-shift", f"bit32.{member} differs in MoonSharp (sign, width):"
-                     " use integer arithmetic")
+            lint.hit(
+                tok,
+                "bit32-shift",
+                f"bit32.{member} differs in MoonSharp (sign, width): use integer arithmetic",
+            )
         elif name == "table" and is_global and member == "sort" and lint.is_op(k + 3, "("):
             if not lint.call_has_second_arg(k + 3):
-                lint.hit(tok, "sort-no-comparator", "table.sort without a comparator orders"
-                         " strings differently in MoonSharp: pass a comparator")
+                lint.hit(
+                    tok,
+                    "sort-no-comparator",
+                    "table.sort without a comparator orders"
+                    " strings differently in MoonSharp: pass a comparator",
+                )
         elif name == "tostring" and is_global and lint.is_op(k + 1, "("):
             if self._may_be_fraction(k + 2, self._close(k + 1)):
-                lint.hit(tok, "tostring-fraction", "tostring of a fraction prints differently in"
-                         " MoonSharp (0.333333333333333, 1E+15): format integers with %d")
+                lint.hit(
+                    tok,
+                    "tostring-fraction",
+                    "tostring of a fraction prints differently in"
+                    " MoonSharp (0.333333333333333, 1E+15): format integers with %d",
+                )
         elif name in _PATTERN_FUNCTIONS and k > 0:
             self.check_pattern_call(k, tok)
         if name == "unpack" and lint.is_op(k + 1, "(") and self._chain_after(k + 2) in self.holey:
-            lint.hit(tok, "len-hole", f"unpack of {self._chain_after(k + 2)}, which is given"
-                     " t[i] = nil: MoonSharp's unpack stops at the first nil")
+            lint.hit(
+                tok,
+                "len-hole",
+                f"unpack of {self._chain_after(k + 2)}, which is given"
+                " t[i] = nil: MoonSharp's unpack stops at the first nil",
+            )
 
     def check_pattern_call(self, k: int, tok: Token) -> None:
         lint = self.lint
@@ -551,8 +668,12 @@ class _Traps:
         else:
             return
         if pattern.kind == "string" and lazy_dash(pattern.value):
-            lint.hit(pattern, "lazy-pattern", "a lazy '-' pattern fails on long strings in"
-                     " MoonSharp ('pattern too complex'): use a greedy pattern or string.find")
+            lint.hit(
+                pattern,
+                "lazy-pattern",
+                "a lazy '-' pattern fails on long strings in"
+                " MoonSharp ('pattern too complex'): use a greedy pattern or string.find",
+            )
 
     def check_bare_local(self, k: int, tok: Token) -> None:
         j = k + 1
@@ -561,8 +682,12 @@ class _Traps:
         if not self.lint.is_name(j) or self.lint.is_op(j + 1, "="):
             return
         if _loop_owner(self.inside[k], "for-in") is not None:
-            self.lint.hit(tok, "bare-local", f"bare 'local {self.tokens[j].value}' in a generic"
-                          " for body is not nil in MoonSharp: write 'local x = nil'")
+            self.lint.hit(
+                tok,
+                "bare-local",
+                f"bare 'local {self.tokens[j].value}' in a generic"
+                " for body is not nil in MoonSharp: write 'local x = nil'",
+            )
 
     # ---- comparisons -------------------------------------------------------------------
 
@@ -570,29 +695,45 @@ class _Traps:
         left, right = self.tokens[k - 1], self.tokens[k + 1]
         texty = left.kind == "string" or right.kind == "string"
         texty |= left.kind == "name" and self.lint.is_op(k - 2, ".") and left.value in STRING_FIELDS
-        texty |= left.kind == "name" and not self.lint.is_op(k - 2, ".") and (
-            left.value in self.string_names)
+        texty |= (
+            left.kind == "name"
+            and not self.lint.is_op(k - 2, ".")
+            and (left.value in self.string_names)
+        )
         if right.kind == "name" and not self.lint.is_op(k + 2, "("):
             last, j = right, k + 1
             while self.lint.is_op(j + 1, ".") and self.lint.is_name(j + 2):
                 j += 2
                 last = self.tokens[j]
-            ends = not (self.lint.is_op(j + 1, "(") or self.lint.is_op(j + 1, "[")
-                        or self.lint.is_op(j + 1, ":"))
-            if ends and ((j > k + 1 and last.value in STRING_FIELDS)
-                         or (j == k + 1 and last.value in self.string_names)):
+            ends = not (
+                self.lint.is_op(j + 1, "(")
+                or self.lint.is_op(j + 1, "[")
+                or self.lint.is_op(j + 1, ":")
+            )
+            if ends and (
+                (j > k + 1 and last.value in STRING_FIELDS)
+                or (j == k + 1 and last.value in self.string_names)
+            ):
                 texty = True
         if texty:
-            self.lint.hit(tok, "string-compare", f"'{tok.value}' on strings is culture-aware in"
-                          " MoonSharp ('a' < 'B'): compare numbers or bytes you control")
+            self.lint.hit(
+                tok,
+                "string-compare",
+                f"'{tok.value}' on strings is culture-aware in"
+                " MoonSharp ('a' < 'B'): compare numbers or bytes you control",
+            )
 
     def _string_names(self) -> set[str]:
         """Locals assigned a string literal or tostring(...) where declared."""
         names: set[str] = set()
         toks = self.tokens
         for k, tok in enumerate(toks):
-            if tok.kind == "name" and tok.value == "local" and self.lint.is_name(k + 1) and (
-                    self.lint.is_op(k + 2, "=")):
+            if (
+                tok.kind == "name"
+                and tok.value == "local"
+                and self.lint.is_name(k + 1)
+                and (self.lint.is_op(k + 2, "="))
+            ):
                 value = toks[k + 3]
                 literal = value.kind == "string" and not self.lint.is_op(k + 4, "..")
                 if literal or (value.kind == "name" and value.value == "tostring"):
@@ -627,7 +768,7 @@ class _Traps:
             chain = self._chain_after(j)
             if not chain or not lint.is_name(j):
                 continue
-            if "".join(t.value for t in toks[k + 1:close]) != "#" + chain:
+            if "".join(t.value for t in toks[k + 1 : close]) != "#" + chain:
                 out.add(chain)
         return out
 
@@ -642,8 +783,12 @@ class _Traps:
                 before, after = self.tokens[j - 1], self.tokens[j + 1]
                 positional = before.kind == "op" and before.value in ("{", ",", ";")
                 if positional and after.kind == "op" and after.value in (",", ";", "}"):
-                    self.lint.hit(t, "len-hole", "nil in a table constructor makes a hole:"
-                                  " MoonSharp's '#' and unpack stop at the first nil")
+                    self.lint.hit(
+                        t,
+                        "len-hole",
+                        "nil in a table constructor makes a hole:"
+                        " MoonSharp's '#' and unpack stop at the first nil",
+                    )
             j += 1
 
     # ---- pairs order -------------------------------------------------------------------
@@ -658,12 +803,21 @@ class _Traps:
             if t.kind != "name":
                 continue
             if t.value == "break" and not self._numeric_loop_between(block, j):
-                lint.hit(t, "pairs-order", "break in a pairs loop: which entry wins depends on"
-                         " pairs order (insertion order in MoonSharp); iterate sorted keys")
-            elif t.value == "return" and not (lint.is_name(j + 1) and toks[j + 1].value in (
-                    "true", "false", "nil", "end")):
-                lint.hit(t, "pairs-order", "return from a pairs loop: the entry returned depends"
-                         " on pairs order; iterate sorted keys")
+                lint.hit(
+                    t,
+                    "pairs-order",
+                    "break in a pairs loop: which entry wins depends on"
+                    " pairs order (insertion order in MoonSharp); iterate sorted keys",
+                )
+            elif t.value == "return" and not (
+                lint.is_name(j + 1) and toks[j + 1].value in ("true", "false", "nil", "end")
+            ):
+                lint.hit(
+                    t,
+                    "pairs-order",
+                    "return from a pairs loop: the entry returned depends"
+                    " on pairs order; iterate sorted keys",
+                )
             elif t.value == "table" and lint.is_op(j + 1, ".") and lint.is_name(j + 2, "insert"):
                 appended.setdefault(self._chain_after(j + 4), t)
             elif lint.is_op(j + 1, "[") and lint.is_op(j + 2, "#"):
@@ -672,13 +826,17 @@ class _Traps:
                     appended.setdefault(chain, t)
         for chain, t in appended.items():
             if not self._sorted_after(chain, block.end):
-                lint.hit(t, "pairs-order", f"{chain} is filled in pairs order (insertion order"
-                         " in MoonSharp): sort it afterwards or iterate sorted keys")
+                lint.hit(
+                    t,
+                    "pairs-order",
+                    f"{chain} is filled in pairs order (insertion order"
+                    " in MoonSharp): sort it afterwards or iterate sorted keys",
+                )
 
     def _numeric_loop_between(self, block: _Block, j: int) -> bool:
         """Whether the token at ``j`` sits in a while/for loop nested in ``block``."""
         chain = self.inside[j]
-        nested = chain[chain.index(block) + 1:] if block in chain else ()
+        nested = chain[chain.index(block) + 1 :] if block in chain else ()
         return any(b.kind in ("while", "for", "for-in", "repeat") for b in nested)
 
     def _sorted_after(self, chain: str, start: int) -> bool:
@@ -705,17 +863,28 @@ class _Traps:
             j += 1
             t = self.tokens[j]
             rounded = t.kind == "name" and t.value == "math" and self.lint.is_op(j + 1, ".")
-            if rounded and self.lint.is_name(j + 2) and self.tokens[j + 2].value in (
-                    "floor", "ceil") and self.lint.is_op(j + 3, "("):
+            if (
+                rounded
+                and self.lint.is_name(j + 2)
+                and self.tokens[j + 2].value in ("floor", "ceil")
+                and self.lint.is_op(j + 3, "(")
+            ):
                 j = self._close(j + 3)
                 continue
             if t.kind == "op" and t.value in ("/", "^"):
                 return True
-            if t.kind == "number" and not t.value.lower().startswith("0x") and (
-                    "." in t.value or "e" in t.value.lower()):
+            if (
+                t.kind == "number"
+                and not t.value.lower().startswith("0x")
+                and ("." in t.value or "e" in t.value.lower())
+            ):
                 return True
-            if t.kind == "name" and t.value == "math" and self.lint.is_op(j + 1, ".") and (
-                    self.lint.is_name(j + 2) and self.tokens[j + 2].value in _FLOAT_MATH):
+            if (
+                t.kind == "name"
+                and t.value == "math"
+                and self.lint.is_op(j + 1, ".")
+                and (self.lint.is_name(j + 2) and self.tokens[j + 2].value in _FLOAT_MATH)
+            ):
                 return True
         return False
 

@@ -80,17 +80,23 @@ def lua_literal(value: Any) -> str:
     raise TypeError(f"not JSON-shaped: {type(value).__name__}")
 
 
-_XML = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;",
-        "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
+_XML = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    "'": "&apos;",
+    "\n": "&#10;",
+    "\r": "&#13;",
+    "\t": "&#9;",
+}
 #: A character :func:`xml_escape` replaces (a string without any is returned as it is).
 _XML_SPECIAL_RE = re.compile("[&<>\"'\x00-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _xml_allowed(code: int) -> bool:
     """XML 1.0 Char production (tab, newline and CR are handled as references)."""
-    return (
-        0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF
-    )
+    return 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF
 
 
 def xml_escape(s: str) -> str:

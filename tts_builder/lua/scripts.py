@@ -37,9 +37,7 @@ def common_modules(root: Path = TEMPLATES_DIR) -> list[str]:
 
 def module_templates(game_id: str, root: Path = TEMPLATES_DIR) -> dict[str, str]:
     """Bundle module name -> template name for one game."""
-    names = {
-        "common/" + Path(t).name.removesuffix(".lua.j2"): t for t in common_modules(root)
-    }
+    names = {"common/" + Path(t).name.removesuffix(".lua.j2"): t for t in common_modules(root)}
     for module in ("rules", "glue"):
         template = f"{game_id}/{module}.lua.j2"
         if not template_exists(template, root):

@@ -282,8 +282,9 @@ class _Pen:
     def px(self, units: float) -> int:
         return max(1, round(units * self.k))
 
-    def polygon(self, points: Sequence[Point], fill: Any = None, outline: Any = None,
-                width: float = 0.0) -> None:
+    def polygon(
+        self, points: Sequence[Point], fill: Any = None, outline: Any = None, width: float = 0.0
+    ) -> None:
         pts = [self.pt(p) for p in points]
         self.draw.polygon(pts, fill=fill)
         if outline is not None and width > 0:
@@ -297,25 +298,55 @@ class _Pen:
             for x, y in (pts[0], pts[-1]):
                 self.draw.ellipse([x - w / 2, y - w / 2, x + w / 2, y + w / 2], fill=fill)
 
-    def ellipse(self, centre: Point, rx: float, ry: float, fill: Any = None, outline: Any = None,
-                width: float = 0.0) -> None:
+    def ellipse(
+        self,
+        centre: Point,
+        rx: float,
+        ry: float,
+        fill: Any = None,
+        outline: Any = None,
+        width: float = 0.0,
+    ) -> None:
         x, y = self.pt(centre)
         box = [x - rx * self.k, y - ry * self.k, x + rx * self.k, y + ry * self.k]
-        self.draw.ellipse(box, fill=fill, outline=outline,
-                          width=self.px(width) if outline is not None else 0)
+        self.draw.ellipse(
+            box, fill=fill, outline=outline, width=self.px(width) if outline is not None else 0
+        )
 
-    def rect(self, box: Sequence[float], fill: Any = None, outline: Any = None,
-             width: float = 0.0, radius: float = 0.0) -> None:
+    def rect(
+        self,
+        box: Sequence[float],
+        fill: Any = None,
+        outline: Any = None,
+        width: float = 0.0,
+        radius: float = 0.0,
+    ) -> None:
         x0, y0 = self.pt((box[0], box[1]))
         x1, y1 = self.pt((box[2], box[3]))
-        self.draw.rounded_rectangle([x0, y0, x1, y1], radius=radius * self.k, fill=fill,
-                                    outline=outline,
-                                    width=self.px(width) if outline is not None else 0)
+        self.draw.rounded_rectangle(
+            [x0, y0, x1, y1],
+            radius=radius * self.k,
+            fill=fill,
+            outline=outline,
+            width=self.px(width) if outline is not None else 0,
+        )
 
-    def text(self, centre: Point, text: str, size: float, fill: Any, bold: bool = True,
-             anchor: str = "mm") -> None:
-        self.draw.text(self.pt(centre), text, font=font(max(1, round(size * self.k)), bold),
-                       fill=fill, anchor=anchor)
+    def text(
+        self,
+        centre: Point,
+        text: str,
+        size: float,
+        fill: Any,
+        bold: bool = True,
+        anchor: str = "mm",
+    ) -> None:
+        self.draw.text(
+            self.pt(centre),
+            text,
+            font=font(max(1, round(size * self.k)), bold),
+            fill=fill,
+            anchor=anchor,
+        )
 
     def finish(self) -> Image.Image:
         size = self.image.width // SUPERSAMPLE
@@ -332,43 +363,54 @@ def _decorate(pen: _Pen, terrain: str, centre: Point, rad: float, color: str, se
         for dx, dy in spots:
             x, y = cx + dx * rad + rng.uniform(-0.05, 0.05) * rad, cy + dy * rad
             for a in (-0.12, 0.0, 0.12):
-                pen.line([(x + a * rad * 0.6, y), (x + a * rad, y - 0.16 * rad)], dark,
-                         0.035 * rad)
+                pen.line([(x + a * rad * 0.6, y), (x + a * rad, y - 0.16 * rad)], dark, 0.035 * rad)
     elif terrain == "forest":
         for dx, dy in [(-0.38, 0.12), (0.36, 0.14), (0.0, 0.42), (-0.02, -0.05)]:
             x, y = cx + dx * rad, cy + dy * rad
             h = rad * rng.uniform(0.34, 0.42)
             pen.rect([x - 0.035 * rad, y, x + 0.035 * rad, y + 0.1 * rad], fill=(92, 60, 30))
-            pen.polygon([(x, y - h), (x - 0.2 * rad, y + 0.02 * rad),
-                         (x + 0.2 * rad, y + 0.02 * rad)], fill=_shade(color, 0.55))
+            pen.polygon(
+                [(x, y - h), (x - 0.2 * rad, y + 0.02 * rad), (x + 0.2 * rad, y + 0.02 * rad)],
+                fill=_shade(color, 0.55),
+            )
     elif terrain == "mountain":
         for dx, dy, s in [(-0.22, 0.38, 0.55), (0.25, 0.42, 0.45)]:
             x, y = cx + dx * rad, cy + dy * rad
             h = s * rad
             pen.polygon([(x - 0.5 * h, y), (x, y - h), (x + 0.5 * h, y)], fill=_shade(color, 0.6))
-            pen.polygon([(x - 0.14 * h, y - 0.72 * h), (x, y - h), (x + 0.14 * h, y - 0.72 * h)],
-                        fill=(250, 250, 250))
+            pen.polygon(
+                [(x - 0.14 * h, y - 0.72 * h), (x, y - h), (x + 0.14 * h, y - 0.72 * h)],
+                fill=(250, 250, 250),
+            )
     elif terrain == "swamp":
         for dx, dy in [(-0.35, 0.3), (0.32, 0.28)]:
             x, y = cx + dx * rad, cy + dy * rad
             pen.ellipse((x, y + 0.08 * rad), 0.22 * rad, 0.06 * rad, fill=_shade(color, 0.75))
             for a in (-0.07, 0.0, 0.07):
                 top = y - rad * rng.uniform(0.22, 0.32)
-                pen.line([(x + a * rad, y + 0.06 * rad), (x + a * rad, top)], (70, 90, 50),
-                         0.03 * rad)
+                pen.line(
+                    [(x + a * rad, y + 0.06 * rad), (x + a * rad, top)], (70, 90, 50), 0.03 * rad
+                )
                 pen.ellipse((x + a * rad, top), 0.025 * rad, 0.06 * rad, fill=(110, 70, 40))
         pen.ellipse((cx, cy + 0.5 * rad), 0.28 * rad, 0.06 * rad, fill=_shade(color, 0.75))
 
 
 def _stone_circle(pen: _Pen, centre: Point, rad: float, style: Mapping[str, str]) -> None:
     """A ring of standing stones: the start hexes."""
-    pen.ellipse(centre, 0.56 * rad, 0.56 * rad, outline=_shade(style["stone"], 1.45),
-                width=0.09 * rad)
+    pen.ellipse(
+        centre, 0.56 * rad, 0.56 * rad, outline=_shade(style["stone"], 1.45), width=0.09 * rad
+    )
     for i in range(8):
         a = math.radians(i * 45 + 22.5)
         p = (centre[0] + 0.56 * rad * math.sin(a), centre[1] - 0.56 * rad * math.cos(a))
-        pen.ellipse(p, 0.1 * rad, 0.085 * rad, fill=_rgb(style["stone"]),
-                    outline=_shade(style["stone"], 0.45), width=0.018 * rad)
+        pen.ellipse(
+            p,
+            0.1 * rad,
+            0.085 * rad,
+            fill=_rgb(style["stone"]),
+            outline=_shade(style["stone"], 0.45),
+            width=0.018 * rad,
+        )
 
 
 def _stairs(pen: _Pen, centre: Point, rad: float, style: Mapping[str, str]) -> None:
@@ -377,8 +419,12 @@ def _stairs(pen: _Pen, centre: Point, rad: float, style: Mapping[str, str]) -> N
     for i in range(4):
         y = cy + (0.05 + 0.16 * i) * rad
         half = (0.22 + 0.07 * i) * rad
-        pen.rect([cx - half, y, cx + half, y + 0.09 * rad], fill=color,
-                 outline=_shade(style["stairs"], 0.55), width=0.015 * rad)
+        pen.rect(
+            [cx - half, y, cx + half, y + 0.09 * rad],
+            fill=color,
+            outline=_shade(style["stairs"], 0.55),
+            width=0.015 * rad,
+        )
 
 
 def _ark(pen: _Pen, geo: BoardGeometry, style: Mapping[str, str], stairs: Iterable[Hex]) -> None:
@@ -390,17 +436,28 @@ def _ark(pen: _Pen, geo: BoardGeometry, style: Mapping[str, str], stairs: Iterab
     # gangways from the stair hexes down to the deck
     for r, c in stairs:
         x, y = hex_units(geo, r, c)
-        pen.polygon([(x - 0.18 * geo.radius, y + 0.8 * geo.radius),
-                     (x + 0.18 * geo.radius, y + 0.8 * geo.radius),
-                     (x + 0.22 * geo.radius, deck), (x - 0.22 * geo.radius, deck)],
-                    fill=_rgb(style["stairs"]), outline=ink, width=0.02)
+        pen.polygon(
+            [
+                (x - 0.18 * geo.radius, y + 0.8 * geo.radius),
+                (x + 0.18 * geo.radius, y + 0.8 * geo.radius),
+                (x + 0.22 * geo.radius, deck),
+                (x - 0.22 * geo.radius, deck),
+            ],
+            fill=_rgb(style["stairs"]),
+            outline=ink,
+            width=0.02,
+        )
     cabin = [x0 + 0.3 * (x1 - x0), y0 + 0.02 * h, x1 - 0.3 * (x1 - x0), deck]
     pen.rect(cabin, fill=_rgb(style["ark_cabin"]), outline=ink, width=0.04, radius=0.1)
     for i in range(5):
         wx = cabin[0] + (i + 0.5) * (cabin[2] - cabin[0]) / 5
         pen.rect([wx - 0.2, y0 + 0.09 * h, wx + 0.2, y0 + 0.2 * h], fill=(60, 40, 20))
-    pen.polygon([(x0, deck), (x1, deck), (x1 - 0.07 * (x1 - x0), y1), (x0 + 0.07 * (x1 - x0), y1)],
-                fill=hull, outline=ink, width=0.05)
+    pen.polygon(
+        [(x0, deck), (x1, deck), (x1 - 0.07 * (x1 - x0), y1), (x0 + 0.07 * (x1 - x0), y1)],
+        fill=hull,
+        outline=ink,
+        width=0.05,
+    )
     for k in (0.55, 0.75):
         y = deck + k * (y1 - deck)
         inset = 0.07 * (x1 - x0) * (y - deck) / (y1 - deck)
@@ -412,8 +469,9 @@ def _ark(pen: _Pen, geo: BoardGeometry, style: Mapping[str, str], stairs: Iterab
         pen.ellipse((bx, by + 0.25), 0.45, 0.12, fill=_shade(style["ark_hull"], 0.7))
 
 
-def _legend(pen: _Pen, geo: BoardGeometry, style: Mapping[str, str],
-            terrains: Sequence[str]) -> None:
+def _legend(
+    pen: _Pen, geo: BoardGeometry, style: Mapping[str, str], terrains: Sequence[str]
+) -> None:
     ox, oy = geo.origin
     b = geo.bands
     fw, fh = geo.field
@@ -427,8 +485,10 @@ def _legend(pen: _Pen, geo: BoardGeometry, style: Mapping[str, str],
     for i, (key, label) in enumerate(items):
         cx = x0 + step * i + rad + 0.1
         centre = (cx, y)
-        corners = [(cx + rad * math.sin(math.radians(a)), y - rad * math.cos(math.radians(a)))
-                   for a in range(0, 360, 60)]
+        corners = [
+            (cx + rad * math.sin(math.radians(a)), y - rad * math.cos(math.radians(a)))
+            for a in range(0, 360, 60)
+        ]
         if key in terrains:
             color = style.get(key, style["unknown"])
             pen.polygon(corners, fill=_rgb(color), outline=ink, width=0.03)
@@ -468,12 +528,21 @@ def render_board(
     b = geo.bands
     fw, fh = geo.field
     # frame and title
-    pen.rect([ox + 0.1, oy + 0.1, ox + fw + 2 * b["side"] - 0.1,
-              oy + b["top"] + fh + b["ark"] + b["legend"] - 0.1],
-             outline=_rgb(st["title"]), width=0.08, radius=0.4)
+    pen.rect(
+        [
+            ox + 0.1,
+            oy + 0.1,
+            ox + fw + 2 * b["side"] - 0.1,
+            oy + b["top"] + fh + b["ark"] + b["legend"] - 0.1,
+        ],
+        outline=_rgb(st["title"]),
+        width=0.08,
+        radius=0.4,
+    )
     if title:
-        pen.text((geo.side / 2, oy + 0.42 * b["top"]), title, 0.5 * geo.hex_width,
-                 _rgb(st["title"]))
+        pen.text(
+            (geo.side / 2, oy + 0.42 * b["top"]), title, 0.5 * geo.hex_width, _rgb(st["title"])
+        )
     # hexes
     for r in range(rows):
         for c in range(cols):
@@ -483,8 +552,9 @@ def render_board(
             marked = [r, c] in starts or [r, c] in stairs_list
             small = 0.5 if marked else 1.0
             x, y = hex_units(geo, r, c)
-            _decorate(pen, name, (x, y - (0.08 * rad if marked else 0)), rad * small, color,
-                      f"{r},{c}")
+            _decorate(
+                pen, name, (x, y - (0.08 * rad if marked else 0)), rad * small, color, f"{r},{c}"
+            )
     for s in game_map.get("starts", []):
         _stone_circle(pen, hex_units(geo, s[0], s[1]), rad, st)
     stairs = [(int(s[0]), int(s[1])) for s in game_map.get("stairs", [])]
@@ -501,11 +571,21 @@ def render_board(
         if frozenset((a, b2)) in fords:
             p, q = shared_edge(geo, a, b2)  # type: ignore[arg-type]
             mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
-            pen.ellipse(mid, 0.2 * geo.hex_width, 0.12 * geo.hex_width, fill=_rgb(st["ford"]),
-                        outline=ink, width=0.02)
+            pen.ellipse(
+                mid,
+                0.2 * geo.hex_width,
+                0.12 * geo.hex_width,
+                fill=_rgb(st["ford"]),
+                outline=ink,
+                width=0.02,
+            )
             for k in (-0.09, 0.0, 0.09):
-                pen.ellipse((mid[0] + k * geo.hex_width, mid[1]), 0.03 * geo.hex_width,
-                            0.025 * geo.hex_width, fill=_shade(st["ford"], 0.7))
+                pen.ellipse(
+                    (mid[0] + k * geo.hex_width, mid[1]),
+                    0.03 * geo.hex_width,
+                    0.025 * geo.hex_width,
+                    fill=_shade(st["ford"], 0.7),
+                )
     # hex names, small, on a paper tag at the top of each hex (over rivers and fords)
     paper = _rgb(st["paper"])
     for r in range(rows):
@@ -513,8 +593,9 @@ def render_board(
             x, y = hex_units(geo, r, c)
             label = hex_name(r, c)
             half = (0.07 + 0.055 * len(label)) * rad
-            pen.rect([x - half, y - 0.82 * rad, x + half, y - 0.62 * rad], fill=paper,
-                     radius=0.08 * rad)
+            pen.rect(
+                [x - half, y - 0.82 * rad, x + half, y - 0.62 * rad], fill=paper, radius=0.08 * rad
+            )
             pen.text((x, y - 0.72 * rad), label, 0.17 * rad, ink, bold=False)
     # the flood track: row marks on both margins, column marks above the first row
     track = _rgb(st["flood"])
@@ -542,8 +623,10 @@ def render_flood_tile(style: Mapping[str, Any] | None = None, height: int = 256)
     draw = ImageDraw.Draw(img)
     rad = h / 2
     cx, cy = w / 2, h / 2
-    corners = [(cx + rad * math.sin(math.radians(a)), cy - rad * math.cos(math.radians(a)))
-               for a in range(0, 360, 60)]
+    corners = [
+        (cx + rad * math.sin(math.radians(a)), cy - rad * math.cos(math.radians(a)))
+        for a in range(0, 360, 60)
+    ]
     draw.polygon(corners, fill=_rgb(st["flood"]) + (255,))
     light = _rgb(st["flood_light"]) + (255,)
     for i, dy in enumerate((-0.45, -0.15, 0.15, 0.45)):
@@ -551,8 +634,11 @@ def render_flood_tile(style: Mapping[str, Any] | None = None, height: int = 256)
         x0 = cx - 0.45 * w + (i % 2) * 0.1 * w
         pts = [(x0 + j * 0.05 * w, y + (0.04 * rad if j % 2 else -0.04 * rad)) for j in range(15)]
         draw.line(pts, fill=light, width=max(1, round(0.035 * h)), joint="curve")
-    draw.line([*corners, corners[0]], fill=_shade(st["flood"], 0.55) + (255,),
-              width=max(1, round(0.03 * h)))
+    draw.line(
+        [*corners, corners[0]],
+        fill=_shade(st["flood"], 0.55) + (255,),
+        width=max(1, round(0.03 * h)),
+    )
     mask = Image.new("L", (w, h), 0)
     ImageDraw.Draw(mask).polygon(corners, fill=255)
     img.putalpha(mask)

@@ -291,8 +291,9 @@ def format_message(message: Any, source: SourceMap) -> list[str]:
 # --- sockets (I/O) ------------------------------------------------------------------------------
 
 
-def send(message: Mapping[str, Any], host: str = HOST, port: int = TTS_PORT,
-         timeout: float = 5.0) -> None:
+def send(
+    message: Mapping[str, Any], host: str = HOST, port: int = TTS_PORT, timeout: float = 5.0
+) -> None:
     """Send one JSON document to TTS on its own connection."""
     data = json.dumps(message, ensure_ascii=False).encode("utf-8")
     try:
@@ -347,8 +348,7 @@ class Listener:
         server.settimeout(0.1)
         self.server = server
         self.port = server.getsockname()[1]
-        self._thread = threading.Thread(target=self._serve, name="tts-editor-listener",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._serve, name="tts-editor-listener", daemon=True)
         self._thread.start()
 
     def _serve(self) -> None:
@@ -420,8 +420,9 @@ class Session:
         for line in format_message(message, self.source):
             self.echo(line)
 
-    def wait_for(self, wanted: Callable[[dict[str, Any]], bool], timeout: float,
-                 what: str) -> dict[str, Any]:
+    def wait_for(
+        self, wanted: Callable[[dict[str, Any]], bool], timeout: float, what: str
+    ) -> dict[str, Any]:
         """Show messages until one is ``wanted``; BuildError after ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
@@ -458,8 +459,10 @@ class Session:
                 continue
             is_dict = isinstance(message, dict)
             is_error = is_dict and message.get("messageID") == Rx.ERROR
-            answer = is_dict and message.get("messageID") == Rx.RETURN and (
-                message.get("returnID") == return_id
+            answer = (
+                is_dict
+                and message.get("messageID") == Rx.RETURN
+                and (message.get("returnID") == return_id)
             )
             if not (quiet and (is_error or answer)):
                 self._show(message)
@@ -542,4 +545,3 @@ def push(
         if listen is None or listen > 0:
             session.listen(listen)
     return session.outcome
-

@@ -268,14 +268,15 @@ def workshop_metadata(
     for key in ("playing_time", "complexity"):
         if key in definition_data:
             meta[key] = definition_data[key]
-    meta.update(
-        {"game": game_id, "variant": variant, "steam_app_id": TTS_APP_ID}
-    )
+    meta.update({"game": game_id, "variant": variant, "steam_app_id": TTS_APP_ID})
     return meta
 
 
 def plan_publish(
-    build: Any, options: Any, base_url: str, variant: str | None = None,
+    build: Any,
+    options: Any,
+    base_url: str,
+    variant: str | None = None,
     optimize: Optimizer | None = None,
 ) -> PublishPlan:
     """The hosted version of ``build``: hashed asset keys, their URLs and the rewritten save.
@@ -303,8 +304,10 @@ def plan_publish(
     local = [(where, url) for where, url in url_fields(save) if url.startswith("file:")]
     if local:
         where, url = local[0]
-        raise BuildError(f"{build.game_id}: {where} points at a local file ({url}); "
-                         "a published save must load everything from the web")
+        raise BuildError(
+            f"{build.game_id}: {where} points at a local file ({url}); "
+            "a published save must load everything from the web"
+        )
     workshop = workshop_metadata(build.definition.data, build.game_id, variant)
     workshop.update(
         {
@@ -316,8 +319,15 @@ def plan_publish(
     )
     thumbnail = f"{build.main_stem}.png"
     return PublishPlan(
-        build.game_id, variant, base_url, assets, urls, save, save_bytes,
-        optimized(thumbnail, build.files[thumbnail], optimize), workshop,
+        build.game_id,
+        variant,
+        base_url,
+        assets,
+        urls,
+        save,
+        save_bytes,
+        optimized(thumbnail, build.files[thumbnail], optimize),
+        workshop,
     )
 
 
@@ -346,7 +356,7 @@ def upload_steps(plan: PublishPlan, package_dir: Path, installed_as: str | None 
         f"1. {load}",
         "2. Open *Modding → Workshop Upload* (older versions: *Upload → Workshop Upload*).",
         f"3. Title: **{meta['title']}**",
-        f"4. Description: copy it from `workshop.json` (\"{_shorten(meta['description'])}\").",
+        f'4. Description: copy it from `workshop.json` ("{_shorten(meta["description"])}").',
         f"5. Thumbnail: choose `{package_dir / plan.thumbnail_name}`. TTS will not upload "
         "without one.",
         f"6. Tags: pick the closest to {tags}; players: {players}.",
@@ -430,8 +440,12 @@ class FolderUploader:
 
 
 _FATAL_S3 = {
-    "NoSuchBucket", "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch",
-    "AllAccessDisabled", "InvalidBucketName",
+    "NoSuchBucket",
+    "AccessDenied",
+    "InvalidAccessKeyId",
+    "SignatureDoesNotMatch",
+    "AllAccessDisabled",
+    "InvalidBucketName",
 }
 
 
@@ -469,9 +483,11 @@ class S3Uploader:
         try:
             try:
                 head = self.client.head_object(Bucket=self.bucket, Key=full)
-                same = head.get("ContentLength") == len(data) and head.get("ETag", "").strip(
-                    '"'
-                ) == hashlib.md5(data, usedforsecurity=False).hexdigest()
+                same = (
+                    head.get("ContentLength") == len(data)
+                    and head.get("ETag", "").strip('"')
+                    == hashlib.md5(data, usedforsecurity=False).hexdigest()
+                )
                 if same:
                     return False
             except ClientError as err:
@@ -480,8 +496,12 @@ class S3Uploader:
                     raise
             extra = {"ACL": self.acl} if self.acl else {}
             self.client.put_object(
-                Bucket=self.bucket, Key=full, Body=data, ContentType=content_type,
-                CacheControl=CACHE_CONTROL, **extra,
+                Bucket=self.bucket,
+                Key=full,
+                Body=data,
+                ContentType=content_type,
+                CacheControl=CACHE_CONTROL,
+                **extra,
             )
         except NoCredentialsError:
             raise FatalUploadError(
@@ -498,9 +518,7 @@ class S3Uploader:
         return True
 
 
-def make_uploader(
-    dest: str, endpoint_url: str | None = None, acl: str | None = None
-) -> Uploader:
+def make_uploader(dest: str, endpoint_url: str | None = None, acl: str | None = None) -> Uploader:
     """``s3://bucket/prefix`` -> :class:`S3Uploader`; anything else is a folder."""
     if dest.startswith("s3://"):
         bucket, _, prefix = dest.removeprefix("s3://").partition("/")
@@ -664,13 +682,16 @@ def publish(
         except LinkError as err:
             problems.append(f"{url}: {err}")
     if problems:
-        raise link_failure(problems, len(expected) + len(foreign),
-                           uploader.describe() if uploader else None)
+        raise link_failure(
+            problems, len(expected) + len(foreign), uploader.describe() if uploader else None
+        )
     others = f"; {len(foreign)} other URLs answer" if foreign else ""
     report(f"link check: all {len(expected)} asset URLs answer with the built bytes{others}")
     if len(plan.thumbnail) > THUMBNAIL_LIMIT:
-        report(f"warning: the thumbnail is {len(plan.thumbnail)} bytes; Steam may refuse "
-               "Workshop previews above 1 MB")
+        report(
+            f"warning: the thumbnail is {len(plan.thumbnail)} bytes; Steam may refuse "
+            "Workshop previews above 1 MB"
+        )
     installed_as = install(plan) if install is not None else None
     steps = upload_steps(plan, package_dir, installed_as)
     write_tree(package_dir, package_files(plan, steps))

@@ -39,8 +39,7 @@ def changes(old: Mapping[str, Stamp], new: Mapping[str, Stamp]) -> list[str]:
     """Paths added, removed or with different content between two snapshots."""
     paths = set(old) | set(new)
     return sorted(
-        p for p in paths
-        if p not in old or p not in new or old[p].digest != new[p].digest
+        p for p in paths if p not in old or p not in new or old[p].digest != new[p].digest
     )
 
 
@@ -50,12 +49,16 @@ def watched_roots(game_id: str, assets_root: Path | None = None) -> list[Path]:
     from ..lua.templates import TEMPLATES_DIR
 
     engine = engine_of(read_definition(game_id, assets_root), game_id)
-    return [find_game(game_id, assets_root).folder, TEMPLATES_DIR / engine,
-            TEMPLATES_DIR / "common"]
+    return [
+        find_game(game_id, assets_root).folder,
+        TEMPLATES_DIR / engine,
+        TEMPLATES_DIR / "common",
+    ]
 
 
-def snapshot(roots: Iterable[Path], previous: Mapping[str, Stamp] | None = None
-             ) -> dict[str, Stamp]:
+def snapshot(
+    roots: Iterable[Path], previous: Mapping[str, Stamp] | None = None
+) -> dict[str, Stamp]:
     """Stamps of every file under ``roots`` (hashing only files whose mtime or size moved)."""
     previous = previous or {}
     stamps: dict[str, Stamp] = {}
@@ -149,15 +152,18 @@ class Watcher:
             lint_build(build, self.cache)
             problems = [f for _name, f in check_build(build)]
             if problems:
-                raise BuildError(f"{self.game_id}: the save fails {problems[0].path}: "
-                                 f"{problems[0].message}")
+                raise BuildError(
+                    f"{self.game_id}: the save fails {problems[0].path}: {problems[0].message}"
+                )
         except BuildError as err:
             result.error = str(err)
             self.report(f"error: {err}")
             return result
         result.build = build
-        self.report(f"rebuilt {self.game_id}: {build.rendered} images rendered "
-                    f"({time.perf_counter() - started:.2f}s)")
+        self.report(
+            f"rebuilt {self.game_id}: {build.rendered} images rendered "
+            f"({time.perf_counter() - started:.2f}s)"
+        )
         if self.examples > 0 and build.global_script != self.verified_script:
             result.mismatches = verify_scripts(build, self.examples)
             for line in result.mismatches:
@@ -174,8 +180,7 @@ class Watcher:
             self.report(f"error: {err}")
         return result
 
-    def poll(self, settle: float = 0.05, sleep: Callable[[float], None] = time.sleep
-             ) -> list[str]:
+    def poll(self, settle: float = 0.05, sleep: Callable[[float], None] = time.sleep) -> list[str]:
         """Changed paths since the last poll, once the files have stopped changing."""
         new = snapshot(self.roots, self.stamps)
         found = changes(self.stamps, new)
@@ -208,8 +213,10 @@ class Watcher:
                 wait(interval)
                 found = self.poll()
                 if found:
-                    self.report(f"changed: {', '.join(_short(p) for p in found[:3])}"
-                                f"{' ...' if len(found) > 3 else ''}")
+                    self.report(
+                        f"changed: {', '.join(_short(p) for p in found[:3])}"
+                        f"{' ...' if len(found) > 3 else ''}"
+                    )
                     self.rebuild(found)
         except KeyboardInterrupt:
             self.report("stopped watching")

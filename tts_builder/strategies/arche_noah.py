@@ -52,34 +52,42 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
     def bids_for(n: int) -> st.SearchStrategy[dict[str, Any]]:
         return st.fixed_dictionaries(
             {
-                "bids": st.lists(st.integers(0, 3) | st.integers(0, max_purple), min_size=n,
-                                 max_size=n),
+                "bids": st.lists(
+                    st.integers(0, 3) | st.integers(0, max_purple), min_size=n, max_size=n
+                ),
                 "start": st.integers(0, n - 1),
             }
         )
 
     counts = st.integers(low, high)
-    turns = counts.flatmap(lambda n: st.fixed_dictionaries({
-        "phase": st.sampled_from(["bid", "pick"]),
-        "players": st.just(n),
-        "start": st.integers(0, n - 1),
-        "turn": st.integers(0, n - 1),
-        "order": st.permutations(list(range(n))),
-    }))
+    turns = counts.flatmap(
+        lambda n: st.fixed_dictionaries(
+            {
+                "phase": st.sampled_from(["bid", "pick"]),
+                "players": st.just(n),
+                "start": st.integers(0, n - 1),
+                "turn": st.integers(0, n - 1),
+                "order": st.permutations(list(range(n))),
+            }
+        )
+    )
     return {
         "score_collection": collection,
         "pick_order": counts.flatmap(bids_for),
         "setup": st.fixed_dictionaries({"players": counts}),
-        "offer_size": st.fixed_dictionaries(
-            {"players": counts, "pile": st.integers(0, len(deck))}
-        ),
+        "offer_size": st.fixed_dictionaries({"players": counts, "pile": st.integers(0, len(deck))}),
         "winners": st.fixed_dictionaries(
-            {"totals": st.lists(st.integers(-40, 80) | st.integers(0, 2), min_size=low,
-                                max_size=high)}
+            {
+                "totals": st.lists(
+                    st.integers(-40, 80) | st.integers(0, 2), min_size=low, max_size=high
+                )
+            }
         ),
         "pick_options": st.fixed_dictionaries(
-            {"offer": st.integers(0, high * config["cards_per_player_in_offer"]),
-             "green": st.integers(0, max_green)}
+            {
+                "offer": st.integers(0, high * config["cards_per_player_in_offer"]),
+                "green": st.integers(0, max_green),
+            }
         ),
         "seating": seating_inputs(players, chooser=True),
         "turn": turns,
@@ -91,8 +99,20 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
 
 
 #: Tabletop Simulator's player colours (the seats a save may list, and where people may sit).
-PLAYER_COLORS = ["White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple",
-                 "Pink", "Grey", "Black"]
+PLAYER_COLORS = [
+    "White",
+    "Brown",
+    "Red",
+    "Orange",
+    "Yellow",
+    "Green",
+    "Teal",
+    "Blue",
+    "Purple",
+    "Pink",
+    "Grey",
+    "Black",
+]
 
 
 def seating_inputs(players: tuple[int, int], chooser: bool) -> st.SearchStrategy[Any]:
@@ -101,8 +121,9 @@ def seating_inputs(players: tuple[int, int], chooser: bool) -> st.SearchStrategy
 
     @st.composite
     def build(draw: st.DrawFn) -> dict[str, Any]:
-        seats = draw(st.lists(st.sampled_from(PLAYER_COLORS), unique=True, min_size=1,
-                              max_size=high + 1))
+        seats = draw(
+            st.lists(st.sampled_from(PLAYER_COLORS), unique=True, min_size=1, max_size=high + 1)
+        )
         seated = draw(st.lists(st.sampled_from(PLAYER_COLORS), unique=True, max_size=high + 2))
         inp: dict[str, Any] = {"seats": seats, "seated": seated, "min": low, "max": high}
         if chooser and draw(st.integers(0, 3)) > 0:

@@ -65,7 +65,7 @@ def generated_maps(
     cols = draw(st.integers(1, max_cols))
     plain = letters[:1] * 3 + letters  # mostly the first letter (plain): routes exist
     cells = draw(st.lists(st.sampled_from(plain), min_size=rows * cols, max_size=rows * cols))
-    terrain = ["".join(cells[r * cols:(r + 1) * cols]) for r in range(rows)]
+    terrain = ["".join(cells[r * cols : (r + 1) * cols]) for r in range(rows)]
     edges = sorted(
         {
             tuple(sorted(((r, c), v)))
@@ -251,8 +251,11 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
             st.sampled_from([*others, "7", "-1", "", "Sun"]),  # often no face of these dice
         )
         count = int(spec["count"])
-        inp: dict[str, Any] = {"values": draw(st.lists(value, min_size=count, max_size=count)
-                                             | st.lists(value, max_size=3))}
+        inp: dict[str, Any] = {
+            "values": draw(
+                st.lists(value, min_size=count, max_size=count) | st.lists(value, max_size=3)
+            )
+        }
         if variant is not None:
             inp["variant"] = variant
         return inp
@@ -280,8 +283,9 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         chosen, rows, cols, _, frm = draw(scene)
         # Mostly a neighbour (a real step), sometimes any hex (not a step: {}).
         options = [list(h) for h in neighbours(frm[0], frm[1], rows, cols)]
-        to = draw(st.sampled_from(options) if options and draw(st.integers(0, 3)) else
-                  hexes(rows, cols))
+        to = draw(
+            st.sampled_from(options) if options and draw(st.integers(0, 3)) else hexes(rows, cols)
+        )
         inp = {"animal": draw(animals), "from": frm, "to": to}
         return with_extras(inp, draw, chosen)
 
@@ -299,8 +303,7 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         piece = st.fixed_dictionaries({"animal": st.sampled_from(species), "at": where})
         pieces = draw(st.lists(piece, max_size=8))
         if draw(st.booleans()):  # a piece where the scene's query is (below the front...)
-            pieces.insert(draw(st.integers(0, len(pieces))),
-                          {"animal": draw(animals), "at": focus})
+            pieces.insert(draw(st.integers(0, len(pieces))), {"animal": draw(animals), "at": focus})
         inp = {"pieces": pieces, "flooded": flooded}
         return with_extras(inp, draw, chosen)
 
@@ -311,10 +314,12 @@ def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
         "reaches_ark": reaches_ark(),
         "arrival": arrival(),
         "seating": seating_inputs(players, chooser=False),
-        "next_player": st.fixed_dictionaries({
-            "out": st.lists(st.booleans(), min_size=low, max_size=high),
-            "after": st.integers(-1, high - 1),
-        }),
+        "next_player": st.fixed_dictionaries(
+            {
+                "out": st.lists(st.booleans(), min_size=low, max_size=high),
+                "after": st.integers(-1, high - 1),
+            }
+        ),
         "payment": payments(config),
         "step_cost": step_cost(),
         "destinations": destinations(),
@@ -329,9 +334,11 @@ def payments(config: dict[str, Any]) -> st.SearchStrategy[Any]:
 
     @st.composite
     def build(draw: st.DrawFn) -> dict[str, Any]:
-        inp: dict[str, Any] = {"cost": draw(small | st.integers(-1, 30)),
-                               "points": draw(small | st.integers(0, 10)),
-                               "sun": draw(st.integers(0, 2))}
+        inp: dict[str, Any] = {
+            "cost": draw(small | st.integers(-1, 30)),
+            "points": draw(small | st.integers(0, 10)),
+            "sun": draw(st.integers(0, 2)),
+        }
         if draw(st.booleans()):
             inp["sun_armed"] = draw(st.booleans())
         variant = draw(st.sampled_from([None, "standard", "junior", "junior"]))

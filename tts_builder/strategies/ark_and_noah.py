@@ -428,8 +428,9 @@ def _table_rules(
 
     @st.composite
     def players_entry(draw: Draw) -> dict[str, Any]:
-        table = draw(st.sampled_from(tables) if tables and _chance(draw, 90) else
-                     st.sampled_from(wrong))
+        table = draw(
+            st.sampled_from(tables) if tables and _chance(draw, 90) else st.sampled_from(wrong)
+        )
         return {"table": table, "players": draw(counts)}
 
     @st.composite
@@ -509,6 +510,8 @@ def _starting_deal(config: dict[str, Any], low: int, high: int) -> st.SearchStra
         return {"players": n, "rolls": rolls}
 
     return build()
+
+
 # ---------------------------------------------------------------------------------------------
 # may_act, trade_may, exchange, taming_picks, pair_squares, edge_text
 

@@ -20,6 +20,7 @@ from ..save import objects as obj
 from ..save.tables import PLAYER_COLORS
 from .art import Art
 from .derived import left_off, resolved
+from .grid_table import with_grids
 from .layout import (
     BAG_LIFT,
     CARD_LIFT,
@@ -117,7 +118,8 @@ class _Layer:
         self.guids = guids
         #: the table is laid out for the most players (their own tracks: ``by_players``)
         self.players = int(data["players"]["max"])
-        self.hooks = with_tracks(data, key, at_players(hooks or TableHooks(), self.players))
+        own = with_grids(data, key, hooks or TableHooks())  # the grids' pictures and points
+        self.hooks = with_tracks(data, key, at_players(own, self.players))
         self.hooks = replace(self.hooks, omit=self.hooks.omit | left_off(data, key))  # ``when``
         if art is not None:  # the tracks' pictures join the game's
             for name, picture in self.hooks.pictures.items():

@@ -20,6 +20,7 @@ from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
 from .columns import COLUMNS, check_columns
 from .derived import ROSTERS, WHEN, derived_rosters, left_off, number_or_key, resolved
+from .grid import GRIDS
 from .layout import at_players
 from .track import TRACK, check_track
 
@@ -174,6 +175,7 @@ MANIFEST = Map(
         ),
         "seat_fields": ID,
         "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
+        "grids": GRIDS,  # boards of square cells, maybe in sections: .grid, .grid_table
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
         # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
         "area_slots": mapping_of(
@@ -193,7 +195,7 @@ MANIFEST = Map(
         ),
     },
     frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
-    | {"rosters"},
+    | {"rosters", "grids"},
 )
 
 
@@ -362,7 +364,10 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     ``hooks`` are the names the game supplies (:class:`~tts_builder.plugin.TableHooks`)."""
     manifest = resolved(data, path)  # counts read from definition keys
     low, high = data["players"]["min"], data["players"]["max"]
-    hooks = at_players(hooks or TableHooks(), high)  # the table laid for the most players
+    from .grid_table import with_grids  # (it reads the manifest's pieces: pieces_by_id)
+
+    hooks = with_grids(data, path, hooks or TableHooks())  # the grids' pictures and points
+    hooks = at_players(hooks, high)  # the table laid for the most players
     hooks = replace(hooks, omit=hooks.omit | left_off(data, path))  # and each piece's ``when``
     components = data.get("components", {})
     rosters = rosters_of(data, hooks, path)

@@ -17,6 +17,7 @@ from typing import Any
 from .. import geometry as geo
 from ..plugin import TableHooks
 from ..save import objects as obj
+from .grid_table import with_grids
 from .layout import at_players, spots
 from .points import manifest_tracks
 
@@ -31,7 +32,7 @@ def snap_points(
     may leave the count out), at the game's points of that count (``hooks``) and the
     manifest's own (:func:`~.points.manifest_tracks`: a track piece's cells)."""
     manifest = data[key]
-    hooks = at_players(hooks, players)
+    hooks = at_players(with_grids(data, key, hooks), players)  # a grid's own points per count
     hooks = replace(hooks, tracks={**hooks.tracks, **manifest_tracks(data, key)})
     found = []
     for snap in manifest.get("snap_points", []):

@@ -6,12 +6,12 @@ pieces and animals at random and puts the rest away. The family variant is its o
 
 The parts: ``schema`` and ``checks`` (the definition), ``rules`` and ``tiles`` (rule numbers,
 action texts, the animal tiles), ``table`` and ``positions`` (the geometry: the boards, the Ark
-of each player count, the script's positions and the printed cells they mean), ``drawing`` (the
-Ark's grid and the boards as layouts drawn from the rule numbers), ``boards`` (those pictures
-and what the table manifest lays with them), ``art`` (thumbnail and preview) and ``assemble``
-(the build).
+of each player count, the script's positions and the printed cells they mean), ``boards`` (the
+pictures drawn from the rule numbers and what the table manifest lays with them), ``art``
+(thumbnail and preview) and ``assemble`` (the build).
 The generic parts are :mod:`tts_builder.table`'s: the manifest, seat areas (``table.areas``),
-printed boards (``table.printed``) and what a script knows of a bag's tiles
+the Ark as a grid board of sections (``table.grid``, ``table.grid_table``), printed boards
+(``table.printed``) and what a script knows of a bag's tiles
 (``table.contents``).
 """
 

@@ -13,10 +13,11 @@ from ...table import Art, Table, script_context, snap_points, thickness_by_kind
 from ...table.areas import script_seat
 from ...table.contents import bag_entries
 from ...table.game import build_table_game
+from ...table.grid_table import keyed_sections, section_moves
 from ...table.printed import track_seats
 from . import table as tab
 from .art import preview, thumbnail
-from .boards import section_keys, table_hooks
+from .boards import table_hooks
 from .positions import drawn_positions, positions_on
 from .rules import rules_config
 from .tiles import tile_list
@@ -69,21 +70,13 @@ def _ark_context(
     goes (the others leave the table) and the table's snap points (the manifest's)."""
     points = tab.table_points(data, config, n)
     plan = points["plan"]
-    keys = section_keys(plan.layout)
-    placed = [
-        {
-            "guid": sections[key],
-            "pos": dict(zip("xyz", b.transform.pos, strict=True)),
-            "rot": dict(zip("xyz", b.transform.rot, strict=True)),
-        }
-        for key, (_kind, b) in zip(keys, plan.sections, strict=True)
-    ]
+    placed, removed = section_moves(data, "ark", plan, sections)
     return {
         **{key: points[key] for key in ("rows", "cols", "edges", "pitch", "squares")},
         "hull": hull_edges(plan.rows, plan.cols),  # the rules' own hull, canonical order
         "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "sections": placed,
-        "removed": [guid for key, guid in sections.items() if key not in keys],
+        "removed": removed,
         "snaps": lua_snap_points(snap_points(data, hooks, n)),  # Setup sets its count's
     }
 
@@ -94,11 +87,9 @@ def _drawn(data: Data) -> list[list[float]]:
 
 
 def _sections(data: Data, config: Data, laid: Table) -> dict[str, str]:
-    """Each Ark section's GUID by its key (``section_keys``) in the Ark of the most players."""
-    layout = tab.ark_plan(data, config, data["players"]["max"]).layout
-    guids_of = {kind: iter(laid.guids.get(f"ark-{kind}", [])) for kind in layout}
-    keys = section_keys(layout)
-    return {key: next(guids_of[kind]) for key, kind in zip(keys, layout, strict=True)}
+    """Each Ark section's GUID by its key (``bow``, ``middle:1``...) in the Ark of the most
+    players."""
+    return keyed_sections(data, "ark", laid.guids)
 
 
 #: What the script knows of each animal tile (``tiles``: GUID -> these fields).

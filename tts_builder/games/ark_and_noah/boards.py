@@ -1,8 +1,7 @@
-"""Ark & Noah boards: the pictures the game draws from its rule numbers (the Ark's sections,
-the action board's two sides; the tracks are the manifest's own) and where the Ark's sections
-lie, handed to the table manifest (``table.pieces`` lays them as locked tiles, each upright for
-the first seat); and the points the pieces snap to (``table.snap_points``), each player count's
-Ark its own."""
+"""Ark & Noah boards: the pictures the game draws from its rule numbers (the action board's two
+sides; the Ark is the manifest's grid ``ark`` and the tracks its own pieces), handed to the table
+manifest (``table.pieces`` lays them as locked tiles, each upright for the first seat); and the
+points the pieces snap to (``table.snap_points``), each player count's Ark its own."""
 
 from __future__ import annotations
 
@@ -15,14 +14,11 @@ from ...plugin import Picture, TableHooks
 from ...render.layout import render_layout
 from ...table.areas import area_tracks
 from ...table.columns import columns_layout
-from . import drawing as ark
 from .rules import action_texts
 from .table import (
     BOARD_TOP,
-    ArkPlan,
     action_columns,
     action_spaces,
-    ark_plan,
     line_of,
 )
 from .tiles import bag_roster, tile_list
@@ -31,31 +27,18 @@ from .tiles import bag_roster, tile_list
 SPOTS = ("completed", "current")
 
 
-def section_keys(layout: list[str]) -> list[str]:
-    """Each section's key in a layout: its kind, numbered for the middles (``middle:1``...)."""
-    middles = iter(range(1, len(layout) + 1))
-    return [f"middle:{next(middles)}" if kind == "middle" else kind for kind in layout]
-
-
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     """What the table manifest lays the boards and shared pieces with: the boards' pictures,
-    the tracks ``ark-<kind>`` of the sections of each kind in the Ark of the most players (a
-    kind that Ark has none of is left off), the bonus bags' row (``bonus-bags``) and the bonus
-    values (roster ``bonus-values``); the Ark's spots of each player count (``by_players``:
-    :func:`ark_points`) and the worker spaces (``worker-spaces``: none on the family side) for
-    the snap points; and the animal bags' tiles (rosters ``<sex>-animals``; their places are
-    the manifest's anchors), the supply bags' places (``supply:<colour>``, ``food-supply``,
-    ``pitch-supply``) and pieces (rosters ``dividers``, ``food``, ``pitch``: one entry per
-    piece); and per seat its character's and its workers' places (``character:<colour>``,
-    ``workers:<colour>``) and its fields (roster ``seat-pieces``: the character's ``name``,
-    the colour's ``color`` hex)."""
-    plan = ark_plan(data, config, data["players"]["max"])
-    tracks = {f"ark-{kind}": [] for kind in ark.SECTION_KINDS}
-    for kind, b in plan.sections:
-        tracks[f"ark-{kind}"].append((b.transform.pos[0], b.transform.pos[2]))
-    omit = frozenset(name for name, points in tracks.items() if not points)
+    the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); the
+    worker spaces (``worker-spaces``: none on the family side) for the snap points (the Ark's
+    are its grid's, ``table.grids.ark``); and the animal bags' tiles (rosters
+    ``<sex>-animals``; their places are the manifest's anchors), the supply bags' places
+    (``supply:<colour>``, ``food-supply``, ``pitch-supply``) and pieces (rosters ``dividers``,
+    ``food``, ``pitch``: one entry per piece); and per seat its character's and its workers'
+    places (``character:<colour>``, ``workers:<colour>``) and its fields (roster
+    ``seat-pieces``: the character's ``name``, the colour's ``color`` hex)."""
     values = range(1, config["bonus_max"] + 1)
-    tracks["bonus-bags"] = [tuple(p) for p in line_of(data["table"]["bonus_bags"], len(values))]
+    tracks = {"bonus-bags": [tuple(p) for p in line_of(data["table"]["bonus_bags"], len(values))]}
     low, high = data["players"]["min"], data["players"]["max"]
     workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
     tracks |= area_tracks(data["table"], {"character": 1, "workers": workers})
@@ -83,40 +66,23 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
         pictures=board_pictures(base, data, config),
         anchors=anchors,
         tracks=tracks,
-        by_players={n: ark_points(ark_plan(data, config, n)) for n in range(low, high + 1)},
         rosters={
             "bonus-values": [{"value": v} for v in values],
             "seat-pieces": seat_pieces,
             **{kind: [{}] * n for kind, n in counts.items()},  # a bag's pieces, one per entry
             **{f"{sex}-animals": bag_roster(tiles, sex, data["tile_colors"]) for sex in sexes},
         },
-        omit=omit | {f"{kind}-supply" for kind in ("food", "pitch") if counts[kind] == 0},
+        omit=frozenset(f"{kind}-supply" for kind in ("food", "pitch") if counts[kind] == 0),
     )
 
 
 def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     """The boards drawn from the rule numbers of ``config`` (the game built, ``data`` its
-    definition): each Ark section at its width on the table and the action board (the built
-    game's side, and as ``action-board-back`` the other side of ``base``, the definition with
-    its variants: its piece's ``columns`` printed with each side's action fields). Each
-    picture's spec (its cache key) is the layout it is drawn from, so a change to the game's
-    drawing code is a new picture."""
-    b, section = data["boards"], config["ark"]["section"]
-    geometry = ark.ArkGeometry(section["rows"], section["cols"], **b["ark"])
-    whole: Data = {}
-
-    def cut(kind: str) -> object:
-        if not whole:
-            whole.update(ark.render_ark_sections(geometry, section["cols"], b["ark_colors"]))
-        return whole[kind]
-
-    unit = float(data["table"]["square"]) / geometry.square
+    definition): the action board (the built game's side, and as ``action-board-back`` the
+    other side of ``base``, the definition with its variants: its piece's ``columns`` printed
+    with each side's action fields). Each picture's spec (its cache key) is the layout it is
+    drawn from, so a change to the game's drawing code is a new picture."""
     out = {}
-    ark_layout = ark.sections_layout(geometry, section["cols"], b["ark_colors"])
-    for kind, box in ark.section_boxes(geometry, section["cols"]).items():
-        spec = {"ark": kind, "layout": ark_layout, "box": box}
-        width = ark.section_size(kind, geometry, section["cols"])[0] * unit
-        out[f"ark-{kind}"] = Picture(spec, partial(cut, kind), width=width)
     sides = {"standard": (make_config(base), f"{base['name']}: actions")}
     if "family" in base.get("variants", {}):
         family = make_config(base, "family")
@@ -145,14 +111,3 @@ def action_fields(config: Data) -> list[Data]:
             amounts = "everyone" if action["shared"] else "solo"
         out.append({"name": action["name"], "amounts": amounts, "text": texts[action["id"]]})
     return out
-
-
-def ark_points(plan: ArkPlan) -> dict[str, list[tuple[float, ...]]]:
-    """The spots of an Ark on the boards' tops, as the point sets its snap points lie at
-    (``table.snap_points``): ``ark-edges`` (each with the rotY along its edge), ``ark-pitch``
-    and ``ark-squares``."""
-    return {
-        "ark-edges": [(x, BOARD_TOP, z, angle) for x, z, angle in plan.edges.values()],
-        "ark-pitch": [(x, BOARD_TOP, z) for x, z in plan.pitch.values()],
-        "ark-squares": [(x, BOARD_TOP, z) for x, z in plan.squares.values()],
-    }

@@ -10,11 +10,6 @@ that seat's HandTrigger rotY + 180 (GEOMETRY §1).
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import NamedTuple
-
-from rules_ref.ark_and_noah import for_players
-
 from ... import geometry as geo
 from ...errors import FieldError
 from ...json_types import Data
@@ -22,8 +17,8 @@ from ...table import areas, pieces_by_id
 from ...table.areas import Slots
 from ...table.assemble import THICKNESS
 from ...table.columns import columns_of
-from ...table.printed import Board, board, laid_board, shared_rot_y, track_cells
-from . import drawing as ark
+from ...table.grid_table import GridPlan, grid_plan
+from ...table.printed import Board, laid_board, track_cells
 
 #: The boards' top (the manifest lays them at its default thickness): pieces on a board lie there.
 BOARD_TOP = round(geo.TABLE_TOP_Y + THICKNESS, 4)
@@ -47,41 +42,14 @@ def line_of(spec: Data, count: int) -> list[list[float]]:
     return [[x + k * dx, z + k * dz] for k in range(count)]
 
 
-class ArkPlan(NamedTuple):
-    """The Ark of one player count: its ``layout`` of sections, each section's (kind, Board),
-    the grid's ``rows`` and ``cols``, and the scripted spots: ``edges`` name -> [x, z, rotY],
-    ``pitch`` and ``squares`` name -> [x, z]."""
-
-    layout: list[str]
-    sections: list[tuple[str, Board]]
-    rows: int
-    cols: int
-    edges: dict[str, list[float]]
-    pitch: dict[str, list[float]]
-    squares: dict[str, list[float]]
+#: The Ark of one player count (the manifest's grid ``ark``: :mod:`tts_builder.table.grid`).
+ArkPlan = GridPlan
 
 
 def ark_plan(data: Data, config: Data, n: int) -> ArkPlan:
-    """Where the Ark's sections and spots lie for ``n`` players."""
-    section = config["ark"]["section"]
-    geometry = ark.ArkGeometry(section["rows"], section["cols"], **data["boards"]["ark"])
-    layout = list(for_players(config["ark"]["sections"], n)["layout"])
-    g = replace(geometry, cols=geometry.cols * len(layout))  # the whole Ark of this count
-    u = float(data["table"]["square"]) / geometry.square
-    whole = board(data["table"]["ark"], g.size, g.size[0] * u, shared_rot_y(data["table"]))
-    sections = []
-    for kind, x0 in ark.section_offsets(layout, geometry, section["cols"]):
-        size = ark.section_size(kind, geometry, section["cols"])
-        centre = whole.at((x0 + size[0] / 2, size[1] / 2))
-        sections.append((kind, board(centre, size, size[0] * u, whole.transform.rot_y)))
-    points = ark.ark_points(g)
-    edges = {
-        name: [*whole.at((x, y)), whole.angle(angle)]
-        for name, (x, y, angle) in points["edges"].items()
-    }
-    pitch = {name: whole.at(xy) for name, xy in points["pitch"].items()}
-    squares = {name: whole.at(xy) for name, xy in points["squares"].items()}
-    return ArkPlan(layout, sections, g.rows, g.cols, edges, pitch, squares)
+    """Where the Ark's sections and spots lie for ``n`` players (``config``: its rules, read
+    by the grid from the definition's ``rules.ark``)."""
+    return grid_plan(data, "ark", n)
 
 
 #: The spots of every action column the script uses (completed, current action, bonus).
@@ -140,8 +108,8 @@ def table_points(data: Data, config: Data, n: int) -> Data:
     plan = ark_plan(data, config, n)
     return {
         "edges": plan.edges,
-        "pitch": plan.pitch,
-        "squares": plan.squares,
+        "pitch": plan.hull,
+        "squares": plan.cells,
         "rows": plan.rows,
         "cols": plan.cols,
         "spaces": action_spaces(data, config),
