@@ -573,6 +573,22 @@ def test_broadcasts_prints_and_players() -> None:
     assert t.prints == ["seated\tWhite,Red\t2\tfalse"]
 
 
+def test_global_and_player_methods_work_called_with_a_dot_or_a_colon() -> None:
+    t = loaded("""
+        function onLoad()
+          Player.White.broadcast('dot')
+          Player.White:broadcast('colon')
+          Player['Red']:print('colon red')
+          print(#Global.getSnapPoints(), #Global:getSnapPoints(),
+                Player.White.getHandCount(), Player.White:getHandCount())
+        end
+    """)
+    assert [(b["message"], b["to"]) for b in t.broadcasts] == [
+        ("dot", "White"), ("colon", "White"), ("colon red", "Red")
+    ]
+    assert t.prints == ["0\t0\t1\t1"]
+
+
 def test_notes_are_zero_based() -> None:
     t = loaded("""
         function onLoad()

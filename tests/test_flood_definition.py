@@ -178,6 +178,12 @@ def test_loading_checks_die_styles_without_drawing_a_die(monkeypatch) -> None:
             "expected an integer from 0 to 99, sun or water",
         ),
         (
+            "stair_hexes: {min: 2, max: 4}",
+            "stair_hexes: {min: 5, max: 4}",
+            "rules.stair_hexes.max",
+            "expected >= stair_hexes.min",
+        ),
+        (
             "    - [9, 10]\n",
             "    - [8, 10]\n",
             "map.stairs[3]",

@@ -360,6 +360,18 @@ def test_bags():
         bag("b00003", [], order=3)
 
 
+def test_both_bags_are_one_container_layout() -> None:
+    template = custom_token("a00000", FACE)
+    inf = infinite_bag("b00001", template, locked=True, nickname="Chips")
+    b = bag("b00002", [template], order=1, locked=True, nickname="Chips")
+    assert inf["Locked"] is b["Locked"] is True
+    assert [k for k in b if k != "Bag"] == list(inf)  # the same fields, in the same order
+    assert {k: v for k, v in b.items() if k not in ("Name", "GUID", "Bag")} == {
+        k: v for k, v in inf.items() if k not in ("Name", "GUID")
+    }
+    assert (b["Name"], inf["Name"]) == ("Bag", "Infinite_Bag")
+
+
 def test_zones():
     ht = hand_trigger("e00000", "Blue", transform((0, 4, 0)))
     assert ht["FogColor"] == "Blue" and ht["ColorDiffuse"]["a"] == 0.0

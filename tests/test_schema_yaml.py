@@ -51,6 +51,14 @@ def fits(node: Any, value: Any) -> bool:
         ({"one_of": ["a", "b"]}, "b", "c", "key: expected one of a, b, got 'c'"),
         ({"one_of": "seat_colors"}, "Red", "Mauve", "key: expected one of White, Brown"),
         ({"point": 3}, [1, 2.5, 3], [1, 2], "key: expected a list of 3 finite numbers"),
+        ({"range": "int"}, {"min": 2, "max": 2}, {"min": 3, "max": 2}, "key.max: expected >= "),
+        (
+            {"range": {"int": [1, 9]}},
+            {"min": 1, "max": 9},
+            {"min": 0, "max": 2},
+            "key.min: expected an integer from 1 to 9",
+        ),
+        ({"range": "int"}, {"min": 1, "max": 5}, {"min": 1}, "key.max: missing required key"),
         ({"list": "int", "length": 2}, [1, 2], [1], "key: expected at least 2 entries, got 1"),
         (
             {"list": "int", "length": [1, 2]},

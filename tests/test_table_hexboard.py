@@ -12,6 +12,7 @@ import pytest
 from tts_builder import geometry as geo
 from tts_builder.errors import FieldError
 from tts_builder.render.hexmap import hex_name, hex_table, hex_units
+from tts_builder.schema_yaml import compile_type
 from tts_builder.table import hexboard
 from tts_builder.table.printed import PrintedPoint, board, shared_rot_y
 
@@ -27,6 +28,26 @@ def test_the_geometry_is_the_manifest_boards_resting_on_the_table_top() -> None:
     assert thick.top_y == pytest.approx(geo.TABLE_TOP_Y + 0.5)
 
 
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"hex_width": 12}, "table.board.hex_width", "expected a number from 0.5 to 10, got 12"),
+        ({"centre": [1.0]}, "table.board.centre", "expected a list of 2 finite numbers"),
+        ({"pixels_per_unit": None}, "table.board.pixels_per_unit", "expected a number"),
+        ({"width": 3}, "table.board.width", "unknown key"),
+    ],
+)
+def test_the_schema_type_hex_board_is_the_key_the_geometry_reads(
+    change: dict[str, object], field: str, message: str
+) -> None:
+    spec = compile_type("hex_board")
+    assert spec is hexboard.BOARD
+    spec.check(SPEC, "table.board")
+    with pytest.raises(FieldError) as err:
+        spec.check({**SPEC, **change}, "table.board")
+    assert err.value.field == field and err.value.detail.startswith(message)
+
+
 def test_hexes_are_listed_row_by_row_with_their_centres_and_names() -> None:
     cells = hexboard.cells(GEO)
     assert cells[:5] == [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)] and len(cells) == 12
@@ -35,6 +56,13 @@ def test_hexes_are_listed_row_by_row_with_their_centres_and_names() -> None:
         assert (x, z) == pytest.approx(hex_table(GEO, r, c), abs=5e-5)
         assert (x, z) == (round(x, 4), round(z, 4))  # as a script gets them
     assert hexboard.names(GEO)[5] == hex_name(1, 1) == "B2"
+
+
+def test_a_track_lies_on_the_listed_hexes_at_its_height() -> None:
+    starts = [[2, 3], [0, 0], [1, 2]]
+    points = hexboard.track(GEO, starts, 1.7)
+    assert points == [(*hex_table(GEO, r, c)[:1], 1.7, hex_table(GEO, r, c)[1]) for r, c in starts]
+    assert hexboard.track(GEO, [], 1.7) == []
 
 
 def test_the_picture_is_drawn_to_scale_and_sized_by_the_manifest_key() -> None:

@@ -11,6 +11,7 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
   ``{string: {pattern: REGEX, hint: TEXT}}`` (the hint is what an error says was expected);
 - ``{one_of: [word, ...]}``, or ``{one_of: NAME}`` for a named list (``seat_colors``);
 - ``{point: N}``: a list of N finite numbers;
+- ``{range: TYPE}``: ``{min: TYPE, max: TYPE}``, ``min`` at most ``max``;
 - ``{list: TYPE, length: N}`` or ``length: [min, max]`` (``max`` may be ``null``); with
   ``unique: KEY`` (and ``what: TEXT``, what an entry is) no two entries share that key's value;
   with ``at_least: PATH`` at least as many entries as the number at ``PATH`` of the whole
@@ -31,7 +32,8 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
 - ``{component: [side, ...], extra: {key: TYPE, key?: TYPE}}``: a pixel ``size`` and one
   layout per side (checked against the size), plus the extra keys (their references checked);
 - ``size`` (a picture's ``[width, height]`` in pixels), ``die_style`` (a die texture's style,
-  checked as drawing it would), ``mapping`` (any mapping);
+  checked as drawing it would), ``mapping`` (any mapping), ``hex_board`` (a hex-map board's
+  place and scale, :data:`tts_builder.table.hexboard.BOARD`);
 - ``manifest`` (the table manifest, :mod:`tts_builder.table`), ``{manifest: {key: TYPE}}`` (the
   manifest plus the game's own keys), ``manifest.<key>`` (one key of the manifest: ``type``),
   ``manifest.script.guids`` and ``manifest.script.position`` (one entry of its ``script``: an
@@ -73,6 +75,7 @@ from .schema import (
     check_references,
 )
 from .table import MANIFEST
+from .table.hexboard import BOARD as HEX_BOARD
 from .table.schema import SCRIPT_GUIDS, SCRIPT_POSITION
 from .yamlsrc import join
 
@@ -103,6 +106,7 @@ NAMED: dict[str, Spec] = {
     **{f"manifest.{key}": spec for key, spec in MANIFEST.fields.items()},
     "manifest.script.guids": SCRIPT_GUIDS,
     "manifest.script.position": SCRIPT_POSITION,
+    "hex_board": HEX_BOARD,
 }
 #: Lists of words ``one_of`` may name.
 NAMED_LISTS: dict[str, tuple[str, ...]] = {"seat_colors": tuple(SEAT_COLORS)}
@@ -113,6 +117,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "string": frozenset({"or"}),
     "one_of": frozenset({"or"}),
     "point": frozenset(),
+    "range": frozenset(),
     "list": frozenset({"length", "unique", "what", "at_least"}),
     "map": frozenset({"other", "needs", "what"}),
     "mapping": frozenset({"what", "special"}),
@@ -164,6 +169,8 @@ def _typed(key: str, value: Any, node: dict[str, Any], where: str) -> Spec:
         return OneOf(NAMED_LISTS[value] if isinstance(value, str) else tuple(value))
     if key == "point":
         return Point(int(value))
+    if key == "range":
+        return _range(compile_type(value, f"{where}.range"))
     if key == "list":
         item = compile_type(value, f"{where}.list")
         unique, what = str(node.get("unique", "")), str(node.get("what", "entry"))
@@ -190,6 +197,20 @@ def _typed(key: str, value: Any, node: dict[str, Any], where: str) -> Spec:
         return _component(tuple(value), *keys_of(node.get("extra", {}), f"{where}.extra"))
     fields, optional = keys_of(value, f"{where}.manifest")
     return Map({**MANIFEST.fields, **fields}, MANIFEST.optional | optional)
+
+
+def _range(bound: Spec) -> Spec:
+    """``{min: N, max: N}``, both of the type ``bound``, ``min`` at most ``max`` (else a
+    FieldError at ``max``)."""
+    shape = Map({"min": bound, "max": bound})
+
+    def check(value: Any, path: str) -> None:
+        shape.check(value, path)
+        if value["min"] > value["max"]:
+            name = path.rsplit(".", 1)[-1]
+            raise FieldError(join(path, "max"), f"expected >= {name}.min")
+
+    return Custom(check, shape)
 
 
 def _component(

@@ -81,6 +81,14 @@ local function list_copy(t)
   return c
 end
 
+--- A method of `owner` that works called as owner.f(x) and as owner:f(x): method(this, x).
+local function method_of(owner, method, this)
+  return function(...)
+    if rawequal((...), owner) then return method(this, select(2, ...)) end
+    return method(this, ...)
+  end
+end
+
 --- Wrap every function of `tbl` so that both tbl.f(x) and tbl:f(x) work.
 local function dot_or_colon(tbl)
   for k, f in pairs(tbl) do
@@ -1386,12 +1394,7 @@ global.proxy = setmetatable({}, {
     if key == "guid" then return "-1" end
     if key == "script_state" then return global.script_state or "" end
     local method = GLOBAL_METHODS[key]
-    if method then
-      return function(...)
-        if rawequal((...), proxy) then return method(global, select(2, ...)) end
-        return method(global, ...)
-      end
-    end
+    if method then return method_of(proxy, method, global) end
     return nil
   end,
   __newindex = function(_, key, value) global.extra[key] = value end,
@@ -1427,12 +1430,7 @@ local function player(color)
       if key == "team" then return "None" end
       if key == "lift_height" then return 0.05 end
       local method = PLAYER_METHODS[key]
-      if method then
-        return function(...)
-          if rawequal((...), p) then return method(color, select(2, ...)) end
-          return method(color, ...)
-        end
-      end
+      if method then return method_of(p, method, color) end
       return nil
     end,
     __tostring = function() return "Player " .. color end,

@@ -533,18 +533,7 @@ def bag(
     """A ``Bag`` holding ``contained``; ``order`` 0 = LIFO, 1 = FIFO, 2 = random."""
     if order not in BAG_ORDERS:
         raise ValueError(f"bag order must be 0..2, got {order}")
-    return game_object(
-        "Bag",
-        guid,
-        **common,
-        fields={
-            "Locked": locked,
-            "MaterialIndex": -1,
-            "MeshIndex": -1,
-            "Bag": {"Order": int(order)},
-            "ContainedObjects": list(contained),
-        },
-    )
+    return _container("Bag", guid, contained, locked, common, {"Bag": {"Order": int(order)}})
 
 
 def infinite_bag(
@@ -555,17 +544,20 @@ def infinite_bag(
     **common: Unpack[Common],
 ) -> Obj:
     """An ``Infinite_Bag`` whose single contained object is the template it copies."""
-    return game_object(
-        "Infinite_Bag",
-        guid,
-        **common,
-        fields={
-            "Locked": locked,
-            "MaterialIndex": -1,
-            "MeshIndex": -1,
-            "ContainedObjects": [template_object],
-        },
-    )
+    return _container("Infinite_Bag", guid, [template_object], locked, common)
+
+
+def _container(
+    name: str,
+    guid: str,
+    contained: Sequence[Mapping[str, Any]],
+    locked: bool,
+    common: Common,
+    extra: Mapping[str, Any] | None = None,
+) -> Obj:
+    """A bag of either kind (``name``) holding ``contained``, with its ``extra`` fields."""
+    fields = {"Locked": locked, "MaterialIndex": -1, "MeshIndex": -1, **(extra or {})}
+    return game_object(name, guid, **common, fields={**fields, "ContainedObjects": list(contained)})
 
 
 # --- zones --------------------------------------------------------------------------------------

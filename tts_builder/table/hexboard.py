@@ -3,13 +3,15 @@ the manifest says, and its hexes as a script and the save checker see them.
 
 For any game whose board is a hex map drawn with ``render.hexmap`` (odd-r rows, row 0 at the
 top, the picture measured in table units): the manifest key
-``board: {centre: [x, z], hex_width: W, pixels_per_unit: P}`` and the map's rows and columns
-give the board's :class:`~tts_builder.render.hexmap.BoardGeometry` (:func:`geometry`);
+``board: {centre: [x, z], hex_width: W, pixels_per_unit: P}`` (:data:`BOARD`, the schema type
+``hex_board``) and the map's rows and columns give the board's
+:class:`~tts_builder.render.hexmap.BoardGeometry` (:func:`geometry`);
 :func:`cells`, :func:`centres` and :func:`names` list every hex row by row (the order of a
-script's hex lists); :func:`picture` hands the drawn board to the manifest at its size;
-:func:`hex_points` is a :class:`~tts_builder.table.printed.PrintedPoint` at every hex centre,
-and :func:`printed_cells` makes points measured on the board script positions, each meaning
-the cell printed under it (the geometry check maps each back onto the picture).
+script's hex lists); :func:`track` lays points on listed hexes; :func:`picture` hands the
+drawn board to the manifest at its size; :func:`hex_points` is a
+:class:`~tts_builder.table.printed.PrintedPoint` at every hex centre, and
+:func:`printed_cells` makes points measured on the board script positions, each meaning the
+cell printed under it (the geometry check maps each back onto the picture).
 
 ``render.hexmap`` puts the picture's top edge away from the White seat (+z): the board must
 lie that way, upright for a first seat on White's side of the table (White or Red), else
@@ -18,7 +20,7 @@ lie that way, upright for a first seat on White's side of the table (White or Re
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from PIL import Image
@@ -28,9 +30,16 @@ from ..gamekit.table import rounded
 from ..geometry import TABLE_TOP_Y, ScriptPosition
 from ..plugin import Picture
 from ..render.hexmap import BoardGeometry, Hex, hex_name, hex_table, hex_units
+from ..schema import Map, Num, Point
 from .printed import PrintedPoint, board, shared_rot_y
 from .printed import printed_cells as _printed_cells
 
+Point3 = tuple[float, float, float]
+
+#: The manifest's ``board`` key a hex board is laid by (an engine's schema: ``hex_board``):
+#: its centre on the table, the distance between the centres of two neighbouring hexes of a
+#: row, the board picture's resolution.
+BOARD = Map({"centre": Point(2), "hex_width": Num(0.5, 10.0), "pixels_per_unit": Num(16.0, 160.0)})
 #: A board tile's thickness (TTS units); it rests on the table top.
 THICKNESS = 0.2
 #: The rotY of a board whose picture's top edge lies away from the White seat (+z).
@@ -66,6 +75,12 @@ def centres(geo: BoardGeometry) -> list[Any]:
 def names(geo: BoardGeometry) -> list[str]:
     """Every hex as printed on the board (``C5``), in :func:`cells` order."""
     return [hex_name(r, c) for r, c in cells(geo)]
+
+
+def track(geo: BoardGeometry, hexes: Iterable[Sequence[int]], y: float) -> list[Point3]:
+    """Table (x, y, z) of the centres of ``hexes`` (each ``[row, col]``) at height ``y``: a
+    manifest track (``at: {track: NAME}``: pieces on their start hexes)."""
+    return [(x, y, z) for x, z in (hex_table(geo, int(r), int(c)) for r, c in hexes)]
 
 
 def picture(geo: BoardGeometry, spec: Any, make: Callable[[], Image.Image]) -> Picture:

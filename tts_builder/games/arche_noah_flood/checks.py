@@ -63,11 +63,9 @@ def _check_players(data: Data, root: Path) -> None:
 
 
 def check(data: Data, root: Path) -> None:
-    """Cross-field checks: the names the schema's references use (costs, fliers), stairs,
-    the map (hex and animal named), the cost card, seats, art."""
+    """Cross-field checks: the names the schema's references use (costs, fliers), the map
+    (hex and animal named), the cost card, seats, art."""
     SCHEMA.check_references(data)
-    if data["rules"]["stair_hexes"]["min"] > data["rules"]["stair_hexes"]["max"]:
-        raise FieldError("rules.stair_hexes.max", "expected >= stair_hexes.min")
     _check_board(data)
     size = tuple(data["components"]["cost_card"]["size"])
     resolve_layout(*cost_card_layout(data), "components.cost_card.face", size)  # every copy fits

@@ -16,7 +16,6 @@ from ...render.hexmap import (
     ark_slots,
     ark_zone,
     flood_tile_scale,
-    hex_table,
     marker_table,
     marker_units,
 )
@@ -107,10 +106,7 @@ def hooks(data: Data, files: ArtFiles) -> TableHooks:
         anchors={"board": geo.centre, "flood-marker": (mx, pos["marker_y"], mz)},
         tracks={
             "hexes": [(x, geo.top_y, z) for x, z in pos["hexes"]],
-            "starts": [
-                (x, pos["piece_y"], z)
-                for x, z in (hex_table(geo, *s) for s in data["map"]["starts"])
-            ],
+            "starts": hexboard.track(geo, data["map"]["starts"], pos["piece_y"]),
         },
         areas={"ark": ((zx, zy - 1.0, zz), (zw, zd))},
     )
