@@ -101,7 +101,7 @@ def test_a_no_op_build_builds_nothing_until_an_input_or_output_changes(
 ) -> None:
     from conftest import SESSION_CACHE
 
-    import tts_builder.cli as cli_module
+    import tts_builder.cli_build as cli_module
     from tts_builder.writer import DirCache
 
     out = tmp_path / "dist"

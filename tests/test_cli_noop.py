@@ -95,6 +95,39 @@ def test_the_answer_loads_neither_click_nor_the_build(built: Path) -> None:
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
+def _console(root: Path, argv: list[str]) -> subprocess.CompletedProcess:
+    """The console script (``cli_noop.main``) run with ``argv``; prints whether click loaded."""
+    script = (
+        "import sys\nfrom tts_builder.cli_noop import main\n"
+        f"sys.argv = ['tts-builder', *{argv!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\nelse:\n    code = 0\n"
+        "print(code, 'click' in sys.modules)\n"
+    )
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root)
+
+
+def test_a_plain_build_with_something_to_do_runs_without_click(
+    built: Path, capsys, monkeypatch
+) -> None:
+    """A rebuild after an edit, from the console script: built as the CLI builds it (the same
+    files, lines and exit codes), with neither click nor the other commands loaded."""
+    path = built / GAME / "game.yaml"
+    path.write_text(path.read_text("utf-8").replace("Meadow", "Meadov"), "utf-8")
+    done = _console(built, _args(built, quiet=False))
+    assert done.stdout.split() == ["0", "False"], done.stdout + done.stderr
+    assert f"built {GAME}" in done.stderr and "wrote" in done.stderr
+    console = _tree(built / "dist" / GAME)
+    assert b"Meadov" in console[f"{GAME}.json"]
+    assert run([*_args(built)[:-1], str(built / "again")]) == EXIT_OK
+    assert _tree(built / "again" / GAME).keys() == console.keys()
+    bad = _console(built, ["-q", "--assets", str(built), "build", "no-such-game"])
+    assert bad.stdout.split() == [str(EXIT_BAD_INPUT), "False"]
+    monkeypatch.chdir(built)  # where the console ran: paths are shown from there
+    assert run(["-q", "--assets", str(built), "build", "no-such-game"]) == EXIT_BAD_INPUT
+    assert bad.stderr == capsys.readouterr().err  # the CLI's one line
+    assert bad.stderr.startswith("error: ") and bad.stderr.count("\n") == 1
+
+
 @pytest.mark.parametrize("how", ["edited", "deleted", "added", "touched-edit"])
 def test_a_changed_output_goes_to_the_cli_which_rebuilds_it(built: Path, how: str) -> None:
     folder = built / "dist" / GAME

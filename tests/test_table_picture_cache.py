@@ -75,6 +75,33 @@ def test_a_redraw_resamples_nothing_cached_and_draws_the_same_bytes(flood, monke
     assert calls == []  # every scaled image came from the cache
 
 
+def test_a_new_process_colours_pawns_from_the_cache_and_a_damaged_colour_is_made_again(
+    flood, monkeypatch
+):
+    """A pawn's marker colour (its image's mean, when no seat owns it) is kept in the build
+    cache by the image's content: a new process redraws the pawns without decoding their
+    images for it; a damaged entry is worked out again, and the bytes never change."""
+    means: list[object] = []
+    real = picture._mean_colour
+    monkeypatch.setattr(picture, "_mean_colour", lambda image: means.append(1) or real(image))
+    cache = _Folder()
+    first = _table_png(flood, cache)
+    made = len(means)
+    kept = [k for k in cache if k.startswith("table-mean:")]
+    assert made and len(kept) == made
+    for key in [k for k in cache if k.startswith("table.png")]:
+        del cache[key]
+    _new_process(monkeypatch)
+    assert _table_png(flood, cache) == first
+    assert len(means) == made  # none worked out again
+    for key in [k for k in cache if k.startswith("table.png")]:
+        del cache[key]
+    cache[kept[0]] = b"[1, 2]"  # damaged
+    _new_process(monkeypatch)
+    assert _table_png(flood, cache) == first
+    assert len(means) == made + 1
+
+
 def test_the_process_keeps_scaled_images_within_its_budget(flood, monkeypatch):
     cache = _Folder()
     first = _table_png(flood, cache)

@@ -41,11 +41,20 @@ def handed_hashes(path: Path) -> FileHashes | None:
 
 
 def main() -> None:
-    """Console-script entry point: a no-op build answered here, anything else by the CLI."""
-    if not answer_noop(sys.argv[1:]):
-        from .cli import run
+    """Console-script entry point: a no-op build answered here, any other plain build (the
+    arguments :func:`parse_build` reads) run without click (:func:`.cli_build.run_build`),
+    anything else by the CLI."""
+    argv = sys.argv[1:]
+    if answer_noop(argv):
+        return
+    parsed = parse_build(argv)
+    if parsed is not None:
+        from .cli_build import run_build
 
-        sys.exit(run())
+        sys.exit(run_build(*parsed))
+    from .cli import run
+
+    sys.exit(run())
 
 
 def answer_noop(argv: list[str]) -> bool:

@@ -71,7 +71,7 @@ def _out(out_dir: Path | None) -> Path:
 def _build(report: Reporter, game: str, variant: str | None, out: Path) -> tuple[Any, Any]:
     """Build, lint and check one game (cached renders); the build and its options."""
     from .build import BuildOptions, build_game, lint_build
-    from .cli import refuse_failing
+    from .cli_build import refuse_failing
     from .definition import find_game
     from .writer import DirCache
 

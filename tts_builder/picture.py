@@ -21,7 +21,7 @@ import json
 import math
 import re
 import zlib
-from collections.abc import Callable, Collection, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
@@ -931,6 +931,51 @@ def forget_table_pictures() -> None:
     kept_masks.cache_clear()
 
 
+class _KeptMeans(MutableMapping[tuple[str, Any], tuple[int, int, int]]):
+    """Pawn marker colours by their image's content and region: in this process (``seen``)
+    and in the build cache (a new process does not decode a pawn's image to colour it)."""
+
+    def __init__(
+        self,
+        seen: dict[tuple[str, Any], tuple[int, int, int]],
+        cache: Any,
+        entry: Callable[[str, Any], str],
+    ) -> None:
+        self.seen, self.cache, self.entry = seen, cache, entry
+
+    def __getitem__(self, key: tuple[str, Any]) -> tuple[int, int, int]:
+        if key in self.seen:
+            return self.seen[key]
+        try:
+            rgb = json.loads(self.cache.get(self.entry("table-mean", list(key))) or b"null")
+        except ValueError:
+            rgb = None
+        if not (isinstance(rgb, list) and len(rgb) == 3 and all(type(v) is int for v in rgb)):
+            raise KeyError(key)
+        self.seen[key] = (rgb[0], rgb[1], rgb[2])
+        return self.seen[key]
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            self[key]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True
+
+    def __setitem__(self, key: tuple[str, Any], rgb: tuple[int, int, int]) -> None:
+        self.seen[key] = rgb
+        self.cache[self.entry("table-mean", list(key))] = json.dumps(list(rgb)).encode()
+
+    def __delitem__(self, key: tuple[str, Any]) -> None:
+        del self.seen[key]
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        return iter(self.seen)
+
+    def __len__(self) -> int:
+        return len(self.seen)
+
+
 class TablePictures:
     """What ``table.png`` is drawn with through the build cache (a :class:`Layers`
     and a :data:`Shrink`): an image is known by the digest of its file's bytes; a
@@ -947,7 +992,10 @@ class TablePictures:
         if callable(getattr(cache, "holds", None)) and getattr(cache, "root", None) is not None:
             if len(_MEANS) > MEANS_KEPT:
                 _MEANS.clear()
-            self._shrunk, self._layers, self.means = _SHRUNK, _LAYERS, _MEANS
+            self._shrunk, self._layers = _SHRUNK, _LAYERS
+            self.means: MutableMapping[tuple[str, Any], tuple[int, int, int]] = _KeptMeans(
+                _MEANS, cache, self._entry
+            )
         else:
             self._shrunk, self._layers = PictureMemo(SHRUNK_BYTES), PictureMemo(LAYER_BYTES)
             self.means = {}

@@ -34,7 +34,7 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
   layout per side (checked against the size), plus the extra keys (their references checked);
 - ``size`` (a picture's ``[width, height]`` in pixels), ``die_style`` (a die texture's style,
   checked as drawing it would), ``mapping`` (any mapping), ``hex_board`` (a hex-map board's
-  place and scale, :data:`tts_builder.table.hexboard.BOARD`);
+  place and scale, as :mod:`tts_builder.table.hexboard` reads it);
 - ``manifest`` (the table manifest, :mod:`tts_builder.table`), ``{manifest: {key: TYPE}}`` (the
   manifest plus the game's own keys), ``manifest.<key>`` (one key of the manifest: ``type``),
   ``manifest.script.guids`` and ``manifest.script.position`` (one entry of its ``script``: an
@@ -76,8 +76,7 @@ from .schema import (
     check_references,
 )
 from .table import MANIFEST
-from .table.hexboard import BOARD as HEX_BOARD
-from .table.schema import SCRIPT_GUIDS, SCRIPT_POSITION
+from .table.schema import HEX_BOARD, SCRIPT_GUIDS, SCRIPT_POSITION
 from .yamlsrc import join
 
 #: The C loader where PyYAML has it (a schema file is plain YAML either way).

@@ -86,7 +86,8 @@ def band_image(data: bytes) -> Image.Image:
     if len(raw) != band.raw_length or stride != band.width * len(band.mode) + 1:
         raise ValueError("a damaged band")
     size = (band.width, band.rows)
-    return Image.frombytes(band.mode, size, raw[1:] + b"\x00", "raw", band.mode, stride)
+    # Each row's pixels follow its filter byte: read with the row's stride, past the first.
+    return Image.frombytes(band.mode, size, memoryview(raw)[1:], "raw", band.mode, stride)
 
 
 def _adler_combine(first: int, second: int, second_length: int) -> int:
