@@ -4,7 +4,8 @@ several), so each test builds cheaply; the ship commands' --out folder.
 
 Plain ``pytest`` runs the tests in parallel, one worker process per CPU (pytest-xdist, in the
 ``test`` extra; :func:`pytest_cmdline_main`); ``-n 0`` or ``-p no:xdist`` runs them in this
-process."""
+process. The long tests run first (:func:`pytest_collection_modifyitems`), so the workers end
+together."""
 
 from __future__ import annotations
 
