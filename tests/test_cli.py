@@ -99,13 +99,11 @@ def test_every_game_drawn_again_from_nothing_gives_the_clean_build_s_bytes() -> 
 def test_a_no_op_build_builds_nothing_until_an_input_or_output_changes(
     capsys, assets: Path, tmp_path: Path, monkeypatch
 ) -> None:
-    from conftest import SESSION_CACHE
+    from conftest import seeded
 
     import tts_builder.cli_build as cli_module
-    from tts_builder.writer import DirCache
 
-    out = tmp_path / "dist"
-    DirCache(out / ".cache").update(SESSION_CACHE)  # renders drawn by other tests
+    out = seeded(tmp_path / "dist")  # the clean build's renders
     args = ["--assets", str(assets), "build", "arche-noah", "--out", str(out)]
     assert cli(capsys, *args)[0] == EXIT_OK
     built = {p: p.read_bytes() for p in sorted((out / "arche-noah").rglob("*")) if p.is_file()}

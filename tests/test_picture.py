@@ -139,12 +139,11 @@ def test_table_command_writes_the_picture(tmp_path: Path):
 
 def test_build_writes_the_table_picture_beside_the_preview(tmp_path: Path):
     from click.testing import CliRunner
-    from conftest import SESSION_CACHE
+    from conftest import seeded
 
     from tts_builder.cli import cli
-    from tts_builder.writer import DirCache
 
-    DirCache(tmp_path / ".cache").update(SESSION_CACHE)
+    seeded(tmp_path)  # the clean build's renders
     result = CliRunner().invoke(cli, ["-q", "build", "arche-noah", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "arche-noah"
