@@ -12,6 +12,7 @@ from rules_ref import ark_and_noah as ref
 from tts_builder.definition import ASSETS_ROOT, load_definition
 from tts_builder.errors import DefinitionError
 from tts_builder.games import ark_and_noah as game
+from tts_builder.games.ark_and_noah.tiles import tile_list
 from tts_builder.save.tables import HAND_PLACEMENTS
 
 GAME = "ark-and-noah"
@@ -53,7 +54,7 @@ def test_the_bundled_definition_loads_with_its_family_variant() -> None:
 
 def test_every_shown_animal_has_a_picture_and_the_lions_differ() -> None:
     data = load_definition(GAME).data
-    tiles = game.tile_list(data)
+    tiles = tile_list(data)
     assert len(tiles) == 2 * len(data["species"]) == 52
     assert [t["tile"] for t in tiles] == list(range(52))
     lion, lioness = (t for t in tiles if t["species"] == "Lion")
