@@ -11,7 +11,7 @@ import pytest
 from rules_ref import ark_and_noah as ref
 from tts_builder.definition import ASSETS_ROOT, load_definition
 from tts_builder.errors import DefinitionError
-from tts_builder.games import ark_and_noah as game
+from tts_builder.games.ark_and_noah.rules import action_texts, rules_config
 from tts_builder.games.ark_and_noah.tiles import tile_list
 from tts_builder.save.tables import HAND_PLACEMENTS
 
@@ -43,13 +43,27 @@ def test_the_bundled_definition_loads_with_its_family_variant() -> None:
     definition = load_definition(GAME)
     assert definition.players == (2, 4)
     assert definition.variants == ["family"]
-    standard = game.rules_config(definition.data)
-    family = game.rules_config(definition.data, "family")
+    standard = rules_config(definition.data)
+    family = rules_config(definition.data, "family")
     assert standard == ref.make_config(definition.data)
     assert family["variant"] == "family" and family["turn_mode"] == "seats"
     assert [a["id"] for a in family["actions"]] == [
         "animals", "trading", "wood", "building", "loading",
     ]  # fmt: skip
+
+
+def test_each_action_s_words_print_the_rule_numbers_they_name() -> None:
+    data = load_definition(GAME).data
+    standard = action_texts(rules_config(data))
+    assert standard["trading"] == "a bonus, then swap two dividers or draw 3 animals"
+    assert standard["pitch"] == "take pitch cubes"
+    family = action_texts(rules_config(data, "family"))
+    assert list(family) == ["animals", "trading", "wood", "building", "loading"]
+    assert family["trading"] == "+1 VP, then draw 3 animals; may swap one"
+    more = {**data, "rules": {**data["rules"], "trading": {**data["rules"]["trading"], "draws": 4}}}
+    assert action_texts(rules_config(more, "family"))["trading"].endswith(
+        "draw 4 animals; may swap one"
+    )
 
 
 def test_every_shown_animal_has_a_picture_and_the_lions_differ() -> None:
@@ -173,9 +187,19 @@ def test_counter_clockwise_seats_are_refused(assets: Path) -> None:
             "table.seats[1].facing: Yellow's hand zone on Table_RPG faces 90, not 270",
         ),
         (
-            "    - {id: trading, name: Trading, kind: trade, shared: false}\n    - {id: forest",
-            "    - {id: taming, name: Trading, kind: trade, shared: false}\n    - {id: forest",
+            "    - {id: trading, name: Trading, kind: trade, shared: false,",
+            "    - {id: taming, name: Trading, kind: trade, shared: false,",
             "rules.actions[3].id: action 'taming' listed twice",
+        ),
+        (
+            "or draw {rules.trading.draws} animals",
+            "or draw {rules.trading.draw} animals",
+            "rules.actions[3].text: the definition has no key 'rules.trading.draw'",
+        ),
+        (
+            "then draw {rules.trading.draws} animals; may swap one",
+            "then draw {trading.draws} animals; may swap one",
+            "variants.family.rules.actions[1].text: the definition has no key 'trading.draws'",
         ),
         (
             "    workers: {kind: worker, origin:",

@@ -28,7 +28,8 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
   ``keys`` with ``every`` (a message, ``{}`` the name) each of those names needs an entry;
 - any ``int``, ``number``, ``string`` or ``one_of`` with ``or: [word, ...]`` also takes those
   words (``null`` is YAML's nothing): "an integer >= 1 or null";
-- ``{by_player_count: {key: TYPE}}``: rows ``{players: [counts], key: ...}``;
+- ``{by_player_count: {key: TYPE}}``: rows ``{players: [counts], key: ...}``, each player
+  count ``players.min`` to ``players.max`` in exactly one row (checked with the references);
 - ``{component: [side, ...], extra: {key: TYPE, key?: TYPE}}``: a pixel ``size`` and one
   layout per side (checked against the size), plus the extra keys (their references checked);
 - ``size`` (a picture's ``[width, height]`` in pixels), ``die_style`` (a die texture's style,

@@ -364,8 +364,9 @@ class _Layer:
                 continue
             label = title(piece) if component == piece["component"] else component
             fields = self._fields(spot) if spot.seat and self._prints_seat(layout) else {}
-            if fields:
-                label = f"{label} ({spot.seat.color})" if spot.seat else label
+            if fields:  # its name printing the seat's fields (Red worker), else with the seat
+                shown = str(filled(label, fields))
+                label = shown if shown != label else f"{label} ({spot.seat.color})"
             face = (label, component, "face", fields)
             if face not in self.table.faces:
                 self.table.faces.append(face)

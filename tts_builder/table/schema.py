@@ -184,6 +184,7 @@ MANIFEST = Map(
             )
         ),
         "seat_fields": ID,
+        "thumbnail": ListOf(Str(), 1, 12),  # the faces the thumbnail fans, by label: .preview
         "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
         "lines": LINES,  # rows of places (tracks of the manifest's own): .lines
         "area_size": Point(2),  # a seat area's [x, z] size, for the scripts (.context)
@@ -207,7 +208,7 @@ MANIFEST = Map(
         ),
     },
     frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
-    | {"rosters", "lines", "area_size", "grids"},
+    | {"rosters", "lines", "area_size", "grids", "thumbnail"},
 )
 
 

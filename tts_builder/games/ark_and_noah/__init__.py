@@ -7,7 +7,8 @@ pieces and animals at random and puts the rest away. The family variant is its o
 The parts: ``schema`` and ``checks`` (the definition), ``rules`` and ``tiles`` (rule numbers,
 action texts, the animal tiles), ``boards`` (the pictures drawn from the rule numbers, what the
 table manifest lays with them and the action spaces), ``positions`` (the script's positions and
-the printed cells they mean), ``art`` (thumbnail and preview) and ``assemble`` (the build).
+the printed cells they mean) and ``assemble`` (the build; the thumbnail and preview are the
+table's, ``table.preview``).
 The generic parts are :mod:`tts_builder.table`'s: the manifest, seat areas (``table.areas``),
 the Ark as a grid board of sections (``table.grid``, ``table.grid_table``), printed boards
 and their columns (``table.printed``, ``table.columns``), rows of places (``table.lines``),

@@ -8,17 +8,18 @@ from rules_ref.ark_and_noah import hull_edges, pitch_fields
 from ...gamekit.table import lua_snap_points
 from ...json_types import Data
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
-from ...table import Art, Table, pieces_by_id, snap_points
+from ...table import Table, pieces_by_id, snap_points
 from ...table.contents import bag_entries
 from ...table.context import table_context
-from ...table.game import build_table_game
+from ...table.game import Sheet, build_table_game
 from ...table.grid_table import grid_plan, keyed_sections, section_moves
 from ...table.lines import line_positions
-from .art import preview, thumbnail
 from .boards import action_spaces, table_hooks
 from .positions import positions_on
 from .rules import rules_config
-from .tiles import tile_list
+
+#: The preview sheet: every face on the table in rows of 14 small cells.
+SHEET = Sheet(columns=14, cell_max=140)
 
 #: What the script knows of each animal tile (``tiles``: GUID -> these fields).
 TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
@@ -26,17 +27,14 @@ TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
 
 def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
     """The whole Ark & Noah build (:func:`~tts_builder.table.game.build_table_game`): the save
-    laid out for the most players, the scripts' context, the game's
-    own thumbnail and preview, and the positions its script uses on that layout."""
+    laid out for the most players, the scripts' context, the thumbnail (the manifest's
+    ``thumbnail``) and preview (:data:`SHEET`), and the positions its script uses on that
+    layout."""
     data = definition.data  # the variant's overlay merged in
     config = rules_config(data, options.variant)
     # The action board is printed on both sides (standard and family) whatever is built.
     hooks = table_hooks(definition.base_data, data, config)
-    tiles, high = tile_list(data), data["players"]["max"]
-
-    def previews(_table: Table, art: Art) -> tuple[bytes, bytes]:
-        return thumbnail(art.sides, data, tiles, images), preview(art.sides, data, tiles, images)
-
+    high = data["players"]["max"]
     family = config["turn_mode"] != "worker"
     build, laid = build_table_game(
         definition,
@@ -45,7 +43,7 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
         title=(f"{data['name']}{' (family)' if family else ''}", data["description"]),
         game_mode=data["name"],
         hooks=hooks,
-        previews=previews,
+        sheet=SHEET,
     )
     build.positions += positions_on(build.save, data, config, high)
     side = float(pieces_by_id(data["table"])["male-animals"]["contents"]["width"])

@@ -1,8 +1,8 @@
 """Ark & Noah boards: the pictures the game draws from its rule numbers (the action board's two
 sides; the Ark is the manifest's grid ``ark`` and the tracks its own pieces), handed to the table
-manifest (``table.pieces`` lays them as locked tiles, each upright for the first seat); and the
-points the pieces snap to (``table.snap_points``), each player count's Ark its own; the action
-board's columns and the action spaces on them (the script's)."""
+manifest (``table.pieces`` lays them as locked tiles, each upright for the first seat) with the
+animal bags' rosters; and the action board's columns and the action spaces on them (the
+script's)."""
 
 from __future__ import annotations
 
@@ -26,9 +26,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     tiles, sexes = tile_list(data), ("male", "female")
     return TableHooks(
         pictures=board_pictures(base, data, config),
-        rosters={
-            **{f"{sex}-animals": bag_roster(tiles, sex, data["tile_colors"]) for sex in sexes},
-        },
+        rosters={f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
     )
 
 
