@@ -106,7 +106,9 @@ class Run:
                 log.seek(0)
                 lines = log.read().strip().splitlines()
             self.last = lines[-1] if lines else ""
-            if child.returncode != 0:
+            #: The failures' summary lines (a failed run is still timed, and reported).
+            self.failures = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+            if child.returncode != 0 and not self.failures:
                 raise RuntimeError(f"{checkout}: pytest {shlex.join(args)} failed: {self.last}")
             self.cpu = usage.ru_utime + usage.ru_stime
             sums = json.loads(busy_file.read_text()) if busy_file.exists() else {}
@@ -209,6 +211,8 @@ def main() -> None:
             if side not in best or run.cpu < best[side].cpu:
                 best[side] = run
             print(f"  round {round_ + 1} {side:4s} {checkout}: {run.describe()}")
+            for line in run.failures:
+                print(f"    {line}")
             if opts.paired:
                 print(f"    {run.timeline()}")
             if opts.save:

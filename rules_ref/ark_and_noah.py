@@ -740,6 +740,67 @@ def starting_deal(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
     unused = [t for t in range(2 * len(config["species"])) if t not in in_play]
     return {"hands": [sorted(h) for h in hands], "bags": bags, "unused": unused}
 
+
+class SetupProblem(NamedTuple):
+    """One reason a rule set cannot be played: ``where`` is the path of the field in the
+    ``rules`` mapping (``setup.pitch``, ``first_round_spaces[1].seats[2][0]``), ``message``
+    says why (and for how many players)."""
+
+    where: str
+    message: str
+
+
+def setup_problems(config: Mapping[str, Any]) -> list[SetupProblem]:
+    """Why the rules of ``config`` cannot be set up and played; [] = they can.
+
+    ``config``'s by-player-count tables must cover every player count (the definition's
+    schema checks that). For every player count: the Ark runs bow ... stern; with workers,
+    the first round's spaces are action spaces, one seat of ``workers`` spaces per player, and
+    the board has a space for every worker; the supply holds the seats' starting dividers (a
+    colour's own), food and pitch; each bag holds the starting males or females of every seat
+    (of :func:`tiles_in_play`).
+    """
+    problems: list[SetupProblem] = []
+    worker = config["turn_mode"] == "worker"
+    ids = [a["id"] for a in config["actions"]]
+    for index, entry in enumerate(config["first_round_spaces"] if worker else []):
+        for seat, spaces in enumerate(entry["seats"]):
+            for j, space in (pair for pair in enumerate(spaces) if pair[1] not in ids):
+                where = f"first_round_spaces[{index}].seats[{seat}][{j}]"
+                message = f"no action space {space!r} (spaces: {', '.join(ids)})"
+                problems.append(SetupProblem(where, message))
+    setup, supply = config["setup"], config["supply"]
+    low, high = config["players"]["min"], config["players"]["max"]
+    for n in range(low, high + 1):
+        layout = for_players(config["ark"]["sections"], n)["layout"]
+        if len(layout) < 2 or layout[0] != "bow" or layout[-1] != "stern":
+            problems.append(
+                SetupProblem("ark.sections", f"{n} players: the Ark runs bow ... stern")
+            )
+        workers = for_players(config["workers"], n)["count"]
+        seats = for_players(config["first_round_spaces"], n)["seats"]
+        if worker and (len(seats) != n or any(len(s) != workers for s in seats)):
+            message = f"{n} players need {n} seats of {workers} space(s) each"
+            problems.append(SetupProblem("first_round_spaces", message))
+        if worker and len(ids) < n * workers:
+            problems.append(SetupProblem("actions", f"too few spaces for {n * workers} workers"))
+        for key, supplied in (
+            ("dividers", "dividers_per_color"),
+            ("food", "food"),
+            ("pitch", "pitch"),
+        ):
+            need, have = setup[key] * (1 if key == "dividers" else n), supply[supplied]
+            if need > have:
+                message = f"{n} players need {need}, the supply has {have}"
+                problems.append(SetupProblem(f"setup.{key}", message))
+        species = len(tiles_in_play(config, n)) // 2  # a tile of each sex per species
+        for sex in ("males", "females"):
+            if setup[sex] * n > species:
+                message = f"more draws than tiles for {n} players"
+                problems.append(SetupProblem(f"setup.{sex}", message))
+    return problems
+
+
 # ---------------------------------------------------------------------------------------------
 # Who may act now, and with what (the decisions the table's glue asks for)
 

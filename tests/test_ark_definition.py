@@ -51,6 +51,20 @@ def test_the_bundled_definition_loads_with_its_family_variant() -> None:
     ]  # fmt: skip
 
 
+def test_each_action_s_words_print_the_rule_numbers_they_name() -> None:
+    data = load_definition(GAME).data
+    standard = game.action_texts(game.rules_config(data))
+    assert standard["trading"] == "a bonus, then swap two dividers or draw 3 animals"
+    assert standard["pitch"] == "take pitch cubes"
+    family = game.action_texts(game.rules_config(data, "family"))
+    assert list(family) == ["animals", "trading", "wood", "building", "loading"]
+    assert family["trading"] == "+1 VP, then draw 3 animals; may swap one"
+    more = {**data, "rules": {**data["rules"], "trading": {**data["rules"]["trading"], "draws": 4}}}
+    assert game.action_texts(game.rules_config(more, "family"))["trading"].endswith(
+        "draw 4 animals; may swap one"
+    )
+
+
 def test_every_shown_animal_has_a_picture_and_the_lions_differ() -> None:
     data = load_definition(GAME).data
     tiles = game.tile_list(data)
@@ -172,9 +186,19 @@ def test_counter_clockwise_seats_are_refused(assets: Path) -> None:
             "table.seats[1].facing: Yellow's hand zone on Table_RPG faces 90, not 270",
         ),
         (
-            "    - {id: trading, name: Trading, kind: trade, shared: false}\n    - {id: forest",
-            "    - {id: taming, name: Trading, kind: trade, shared: false}\n    - {id: forest",
+            "    - {id: trading, name: Trading, kind: trade, shared: false,",
+            "    - {id: taming, name: Trading, kind: trade, shared: false,",
             "rules.actions[3].id: action 'taming' listed twice",
+        ),
+        (
+            "or draw {rules.trading.draws} animals",
+            "or draw {rules.trading.draw} animals",
+            "rules.actions[3].text: the definition has no key 'rules.trading.draw'",
+        ),
+        (
+            "then draw {rules.trading.draws} animals; may swap one",
+            "then draw {trading.draws} animals; may swap one",
+            "variants.family.rules.actions[1].text: the definition has no key 'trading.draws'",
         ),
         (
             "    workers: {kind: worker, origin:",

@@ -10,8 +10,8 @@ import pytest
 from conftest import build
 
 from tts_builder.games.ark_and_noah import rules_config, table_points
-from tts_builder.games.ark_and_noah.table import score_cells
 from tts_builder.picture import after_setup, images_from_files, table_picture, table_view
+from tts_builder.table.printed import track_cells
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +56,9 @@ def test_the_picture_shows_the_printed_cells_at_the_script_positions(
     for entry in points["spaces"]:
         assert _near(at(*entry["current"]), space), entry["id"]
     # the scoring track's 0 (a tinted cell, read from Red's seat at the bottom left)
-    x, z = score_cells(data)[0]
+    x, z = track_cells(data, "score-track")[0]
     track = next(p["track"] for p in data["table"]["pieces"] if p["id"] == "score-track")
     # (beside the rainbow round the 0)
     assert _near(at(x + 0.3, z), _rgb(track["marked"]["fill"]))
-    x, z = score_cells(data)[99]
+    x, z = track_cells(data, "score-track")[99]
     assert _near(at(x + 0.3, z), _rgb(track["fill"]))

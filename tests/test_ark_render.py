@@ -24,7 +24,7 @@ from tts_builder.save.checker import check_save
 from tts_builder.table import pieces_by_id
 from tts_builder.table.columns import columns_of
 from tts_builder.table.grid import Grid, section_offsets
-from tts_builder.table.printed import laid_track
+from tts_builder.table.printed import laid_board, laid_track, track_cells
 from tts_builder.table.track import Track
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -284,7 +284,7 @@ def test_the_action_spaces_and_tracks_sit_on_their_printed_cells(variant: str | 
     config = rules_config(data, variant)
     spec = table.action_columns(data)
     space_fill = next(e["fill"] for e in spec["sides"]["standard"] if e["at"] == "current")
-    board = table.action_board(data)
+    board = laid_board(data["table"], "action-board", tuple(spec["size"]))
     side = picture(built, f"images/action-board-{'family' if variant else 'standard'}.png")
     columns = [(c.x0, c.x1) for c in columns_of(spec, len(config["actions"]))]
     for i, space in enumerate(table.action_spaces(data, config)):
@@ -296,7 +296,7 @@ def test_the_action_spaces_and_tracks_sit_on_their_printed_cells(variant: str | 
     track, _cells = laid_track(data, "score-track")
     scores = picture(built, "images/score-track.png")
     colours = pieces_by_id(data["table"])["score-track"]["track"]
-    cells = table.score_cells(data)
+    cells = track_cells(data, "score-track")
     for vp in (0, 1, 9, 10, 55, 99):
         x, z = cells[vp]
         u, v = geo.uv_of_world(track.transform, track.aspect, (x + 0.3, 0.0, z + 0.3))
@@ -305,7 +305,7 @@ def test_the_action_spaces_and_tracks_sit_on_their_printed_cells(variant: str | 
         assert _colour_near(scores, px, fill, 12), vp
     # read from Red's seat: 0 at the bottom left, 9 to its right, 99 at the top
     assert cells[0][0] < cells[9][0] and cells[0][1] < cells[99][1]
-    rounds = table.round_cells(data)
+    rounds = track_cells(data, "round-track")
     assert len(rounds) == config["end"]["min_rounds"] + 1
     assert all(a[0] < b[0] for a, b in zip(rounds, rounds[1:], strict=False))
 

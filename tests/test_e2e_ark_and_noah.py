@@ -23,14 +23,11 @@ from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.emulator import EmulatedTable
 from tts_builder.games.ark_and_noah import area_slot, rules_config, table_points
-from tts_builder.games.ark_and_noah.table import (
-    BOARD_TOP,
-    area_slots,
-    score_cells,
-)
+from tts_builder.games.ark_and_noah.table import BOARD_TOP
 from tts_builder.save import loads
 from tts_builder.table import thickness_by_kind
-from tts_builder.table.printed import track_seats
+from tts_builder.table.areas import area_slots
+from tts_builder.table.printed import track_cells, track_seats
 
 STEP_RE = re.compile(r"^Now: (\w+): ([\w ]+?)(?: \(|;)")
 
@@ -152,7 +149,7 @@ class Game:
 
     def give_tile(self, species: str, sex: str, colour: str, slot: int = 5) -> str:
         seat = self.seats[self.colours.index(colour)]
-        at = area_slot(seat, "animals", slot, area_slots(self.data))
+        at = area_slot(seat, "animals", slot, area_slots(self.data["table"]))
         return self.lay(self.tile(species, sex), at, seat["facing"] + 180)
 
     def give(self, colour: str, nickname: str, count: int) -> list[str]:
@@ -171,7 +168,7 @@ class Game:
         return [
             self.lay(
                 self.take(nickname),
-                area_slot(seat, kind, have + k, area_slots(self.data)),
+                area_slot(seat, kind, have + k, area_slots(self.data["table"])),
                 seat["facing"] + 180,
             )
             for k in range(count)
@@ -249,7 +246,7 @@ class Game:
         seat = self.seats[self.colours.index(colour)]
         taken = [o["position"] for o in self.table.objects()]
         for k in range(60):  # the first free place for an animal in the area
-            x, y, z = area_slot(seat, "animals", k, area_slots(self.data))
+            x, y, z = area_slot(seat, "animals", k, area_slots(self.data["table"]))
             if all((p[0] - x) ** 2 + (p[2] - z) ** 2 > 0.5 for p in taken):
                 self.table.drop(colour, guid, [x, y + 0.5, z])
                 return
@@ -482,7 +479,7 @@ def test_setup_lays_out_the_table_for_the_seated_players(standard: Any, colours:
                 tuple(round(v, 3) for v in o["position"]) for o in game.in_area(colour, tag)
             )
             want = sorted(
-                tuple(round(v, 3) for v in area_slot(seat, kind, k, area_slots(game.data)))
+                tuple(round(v, 3) for v in area_slot(seat, kind, k, area_slots(game.data["table"])))
                 for k in range(len(got))
             )
             assert got == want, (colour, tag)
@@ -501,7 +498,7 @@ def test_setup_lays_out_the_table_for_the_seated_players(standard: Any, colours:
     owners = {json.loads(o["gm_notes"])["color"] for o in game.objects("Worker")}
     owners |= {json.loads(o["gm_notes"])["color"] for o in game.objects("Score")}
     assert owners == set(colours) and len(game.objects("Character")) == n
-    cells = score_cells(game.data)
+    cells = track_cells(game.data, "score-track")
     for o in game.objects("Score"):  # each marker on 0, in its own seat's corner
         slot = everyone_seats.index(json.loads(o["gm_notes"])["color"])
         dx, dz = track_seats(game.data, "score-track")[slot]

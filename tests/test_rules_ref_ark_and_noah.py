@@ -3,6 +3,7 @@ random divider layouts and random full games."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections import Counter
@@ -84,6 +85,72 @@ def test_family_variant_merges_over_the_standard_rules():
     assert FAMILY["building"]["vp_per_element"] == 0
     assert FAMILY["loading"]["food_lp"] == 1 and FAMILY["loading"]["cost"] == "pairs"
     assert CONFIG["loading"]["cost"] == "size"  # the standard config is untouched
+
+
+def with_rules(config: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """A copy of ``config`` with each ``a__b=value`` set at ``config["a"]["b"]``."""
+    out = copy.deepcopy(config)
+    for key, value in changes.items():
+        *parents, last = key.split("__")
+        target = out
+        for part in parents:
+            target = target[part]
+        target[last] = value
+    return out
+
+
+def test_the_bundled_rules_can_be_set_up_for_every_player_count():
+    assert an.setup_problems(CONFIG) == an.setup_problems(FAMILY) == []
+
+
+@pytest.mark.parametrize(
+    ("changes", "problems"),
+    [
+        (
+            {"setup__pitch": 20},  # 40 cubes for two players, 36 in the supply
+            [("setup.pitch", f"{n} players need {20 * n}, the supply has 36") for n in (2, 3, 4)],
+        ),
+        (
+            {"setup__dividers": 28},
+            [("setup.dividers", f"{n} players need 28, the supply has 27") for n in (2, 3, 4)],
+        ),
+        (
+            {"first_round_spaces": [{"players": [2, 3, 4], "seats": [["pitch"], ["fishing"]]}]},
+            [
+                (
+                    "first_round_spaces[0].seats[1][0]",
+                    "no action space 'fishing' (spaces: pitch, taming, food, trading, forest, "
+                    "building, loading)",
+                ),
+                ("first_round_spaces", "2 players need 2 seats of 2 space(s) each"),
+                ("first_round_spaces", "3 players need 3 seats of 1 space(s) each"),
+                ("first_round_spaces", "4 players need 4 seats of 1 space(s) each"),
+            ],
+        ),
+        (
+            {"ark__sections": [{"players": [2, 3, 4], "layout": ["bow", "middle"]}]},
+            [("ark.sections", f"{n} players: the Ark runs bow ... stern") for n in (2, 3, 4)],
+        ),
+        (
+            {"setup__males": 7},  # 18 species at 2 players, 22 at 3, 26 at 4: 14, 21, 28 draws
+            [("setup.males", "more draws than tiles for 4 players")],
+        ),
+        (
+            {"small_animals": False, "setup__females": 6},  # 14 / 17 / 20 large: 12, 18, 24
+            [("setup.females", f"more draws than tiles for {n} players") for n in (3, 4)],
+        ),
+    ],
+)
+def test_a_rule_set_that_cannot_be_set_up_is_refused_at_its_fields(changes, problems):
+    found = an.setup_problems(with_rules(CONFIG, **changes))
+    assert [tuple(p) for p in found] == problems
+
+
+def test_the_family_game_seats_no_workers_so_its_first_round_spaces_are_not_read():
+    spaces = [{"players": [2, 3, 4], "seats": [["fishing"]]}]
+    assert an.setup_problems(with_rules(FAMILY, first_round_spaces=spaces)) == []
+    workers = with_rules(CONFIG, workers=[{"players": [2, 3, 4], "count": 3}])
+    assert ("actions", "too few spaces for 9 workers") in an.setup_problems(workers)
 
 
 # ---------------------------------------------------------------------------------------------

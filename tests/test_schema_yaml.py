@@ -241,6 +241,26 @@ def test_a_list_holds_at_least_as_many_entries_as_a_number_of_the_definition() -
     )
 
 
+def test_a_by_player_count_table_covers_each_player_count_once() -> None:
+    schema = schema_from_text("workers: {by_player_count: {count: {int: [1, 9]}}}")
+    rows = [{"players": [2], "count": 2}, {"players": [3, 4], "count": 1}]
+    schema.check_references({"players": {"min": 2, "max": 4}, "workers": rows})
+    schema.check_references({"workers": rows[1:]})  # no player counts: nothing to cover
+    for players, table, field, message in (
+        ({"min": 2, "max": 5}, rows, "workers", "no entry for 5 players"),
+        ({"min": 1, "max": 4}, rows, "workers", "no entry for 1 players"),
+        (
+            {"min": 2, "max": 4},
+            [*rows, {"players": [5, 3], "count": 1}],
+            "workers[2].players[1]",
+            "3 players listed twice",
+        ),
+    ):
+        with pytest.raises(FieldError) as err:
+            schema.check_references({"players": players, "workers": table})
+        assert (err.value.field, err.value.detail) == (field, message)
+
+
 @pytest.mark.parametrize(
     ("rules", "field", "message"),
     [

@@ -18,6 +18,7 @@ from tts_builder.table.areas import (
     script_seat,
     seat_point,
 )
+from tts_builder.table.points import manifest_tracks
 
 SOUTH = {"color": "Red", "area": [10.0, -5.0], "facing": 0}
 NORTH = {"color": "Blue", "area": [10.0, 5.0], "facing": 180}
@@ -124,3 +125,24 @@ def test_area_tracks_give_every_seat_its_first_places_as_its_own_track() -> None
     assert sorted(tracks) == ["gems:Blue", "gems:Red", "home:Blue", "home:Red"]
     assert tracks["gems:Blue"] == [tuple(area_slot(NORTH, "gems", k, slots)) for k in range(4)]
     assert tracks["home:Red"] == [tuple(area_slot(SOUTH, "home", 0, slots))]
+
+
+def test_a_piece_at_every_seat_lies_along_its_kind_s_places() -> None:
+    """``at: {seat_track: KIND}`` naming an ``area_slots`` kind: each seat's first places of
+    it, one per object (here as many as the most players' rule gives, ``most: count``)."""
+    workers = [{"players": [2], "count": 3}, {"players": [3], "count": 1}]
+    data: dict[str, Any] = {"rules": {"workers": workers}, "table": manifest()}
+    most = {"key": "rules.workers", "most": "count"}
+    pawns = {"id": "pawns", "kind": "token", "count": most, "at": {"seat_track": "gems"}}
+    data["table"]["pieces"].append(pawns)
+    slots = area_slots(data["table"])
+    tracks = manifest_tracks(data)
+    assert tracks["gems:Red"] == [tuple(area_slot(SOUTH, "gems", k, slots)) for k in range(3)]
+    assert tracks["gems:Blue"] == [tuple(area_slot(NORTH, "gems", k, slots)) for k in range(3)]
+    assert "home:Red" not in tracks  # no piece lies along it
+    pawns["when"] = {"key": "rules.workers", "is": 0}
+    assert "gems:Red" not in manifest_tracks(data)  # a piece left off takes no places
+    del pawns["when"]
+    pawns["count"] = {"key": "rules", "most": "count"}
+    with pytest.raises(FieldError, match=r"table\.pieces\[1\]\.count\.key: 'rules' is not a li"):
+        manifest_tracks(data)

@@ -12,10 +12,15 @@ from typing import Any
 import pytest
 import yaml
 
+from tts_builder import geometry as geo
 from tts_builder.errors import FieldError
+from tts_builder.plugin import TableHooks
 from tts_builder.render.layout import render_layout
-from tts_builder.table import MANIFEST, check_manifest
-from tts_builder.table.columns import columns_layout, columns_of, spot_halves
+from tts_builder.table import MANIFEST, check_manifest, snap_points
+from tts_builder.table.columns import columns_layout, columns_of, needed_columns, spot_halves
+from tts_builder.table.layout import THICKNESS
+from tts_builder.table.points import manifest_tracks
+from tts_builder.table.printed import column_positions, column_spots, laid_board
 
 INK, SPACE = "#111111", "#ffeecc"
 
@@ -173,3 +178,85 @@ def test_the_tutorials_columns_example_is_a_valid_board_of_columns() -> None:
     check_manifest(data)
     elements, _size, _fields = columns_layout(columns, "standard", COLUMNS, {"title": "Actions"})
     assert [e["text"] for e in elements if e.get("text") in ("1", "2", "3")] == ["1", "2", "3"]
+
+
+def test_a_board_counts_its_columns_and_names_tracks_of_their_spots() -> None:
+    """``count`` (here a list's length) says how many columns there are, so the table knows
+    each column's spots on the table (``column_spots``, ``column_positions``) and ``tracks``
+    names a track of some spots of every column (where workers snap, while a ``when`` holds)."""
+    columns = {**spec(), "count": {"key": "rules.goods", "length": True},
+               "tracks": {"workers": ["worker"], "all": ["worker", "bonus"]}}  # fmt: skip
+    data = definition(columns)
+    data["rules"] = {"goods": COLUMNS, "mode": "full"}
+    data["table"]["snap_points"] = [
+        {
+            "at": {"track": "workers"},
+            "tags": ["Worker"],
+            "when": {"key": "rules.mode", "is": "full"},
+        }
+    ]
+    MANIFEST.check(data["table"], "table")
+    check_manifest(data)
+    board = laid_board(data["table"], "market", (500, 300))
+    spots = column_spots(data, "market")
+    assert spots == [{k: board.at(px) for k, px in c.spots.items()} for c in columns_of(spec(), 3)]
+    top = round(geo.TABLE_TOP_Y + THICKNESS, 4)
+    tracks = manifest_tracks(data)
+    assert tracks["workers"] == [(s["worker"][0], top, s["worker"][1]) for s in spots]
+    assert len(tracks["all"]) == 6 and tracks["all"][1] == (*spots[0]["bonus"][:1], top,
+                                                            spots[0]["bonus"][1])  # fmt: skip
+    snaps = snap_points(data, TableHooks(), 2)
+    assert [(p["Position"]["x"], p["Position"]["z"]) for p in snaps] == [
+        tuple(s["worker"]) for s in spots
+    ]
+    data["rules"]["mode"] = "short"  # the entry's when no longer holds
+    assert snap_points(data, TableHooks(), 2) == []
+    positions = column_positions(data, "market", "abc123", ["wood", "stone"], "space", top)
+    assert [p.label for p in positions] == [
+        "wood worker",
+        "wood bonus",
+        "stone worker",
+        "stone bonus",
+    ]
+    assert positions[1].at == (spots[0]["bonus"][0], top, spots[0]["bonus"][1])
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        (lambda c: c.update(tracks={"w": ["nowhere"]}), "table.pieces[0].columns.tracks.w[0]",
+         "unknown spot 'nowhere'"),
+        (lambda c: c.pop("count"), "table.pieces[0].columns.count", "missing required key"),
+        (lambda c: c.update(count={"key": "rules.mode", "length": True}),
+         "table.pieces[0].columns.count.key", "is not a list"),
+    ],
+)  # fmt: skip
+def test_a_bad_columns_count_or_track_names_its_field(
+    change: Any, field: str, message: str
+) -> None:
+    columns = {
+        **spec(),
+        "count": {"key": "rules.goods", "length": True},
+        "tracks": {"w": ["worker"]},
+    }
+    change(columns)
+    data = definition(columns)
+    data["rules"] = {"goods": COLUMNS, "mode": "full"}
+    with pytest.raises(FieldError, match=message) as err:
+        check_manifest(data)
+    assert err.value.field == field
+
+
+def test_a_game_names_the_spots_and_sides_its_code_needs() -> None:
+    manifest = definition(spec())["table"]
+    found = needed_columns(manifest, "market", ["worker"], ["front", "back"], "the market")
+    assert found == spec()
+    with pytest.raises(FieldError, match="the market needs worker, seat") as err:
+        needed_columns(manifest, "market", ["worker", "seat"], ["front"], "the market")
+    assert err.value.field == "table.pieces[0].columns.spots"
+    with pytest.raises(FieldError, match=r"needs front, side \(missing side\)") as err:
+        needed_columns(manifest, "market", [], ["front", "side"], "the market")
+    assert err.value.field == "table.pieces[0].columns.sides"
+    del manifest["pieces"][0]["columns"]
+    with pytest.raises(FieldError, match="missing required key"):
+        needed_columns(manifest, "market", [], [], "the market")

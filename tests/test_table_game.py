@@ -5,6 +5,7 @@ and the whole build (tts_builder.table.game)."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +17,15 @@ from tts_builder.definition import load_definition
 from tts_builder.errors import FieldError
 from tts_builder.games import prototype
 from tts_builder.render import ArtFiles
+from tts_builder.save import GuidAllocator
 from tts_builder.save.tables import HAND_PLACEMENTS
 from tts_builder.schema import validate
 from tts_builder.table import MANIFEST as MANIFEST_SPEC
-from tts_builder.table import Table, check_manifest, script_context
+from tts_builder.table import Art, Table, check_manifest, lay_table, script_context
 from tts_builder.table.art import die_picture, layout_picture, rule_die
 from tts_builder.table.game import Sheet, build_table_game
 from tts_builder.table.layout import card_spots, seat_context
+from tts_builder.table.preview import thumbnail, thumbnail_faces
 
 MANIFEST: dict[str, Any] = {
     "type": "Table_RPG",
@@ -171,6 +174,43 @@ def test_a_game_s_own_previews_game_mode_and_snap_points(
     assert (build.save["SaveName"], build.save["GameMode"]) == ("Prototype (family)", "Prototype")
     assert build.save["SnapPoints"][-1] == ours
     assert build.save["SnapPoints"][:-1] == table.snap_points
+
+
+def test_the_manifest_s_thumbnail_names_the_faces_it_fans(
+    prototype_definition: Any, tmp_path: Path
+) -> None:
+    """``thumbnail: [label, ...]``: each label's first face that is no card back, in that
+    order; a seat's face is named for the seat ("Red pawn"); a label no face has is refused."""
+    definition = prototype_definition
+    options = BuildOptions(out_dir=tmp_path)
+    images = ImageSet("prototype", options, {})
+    art = Art(definition.root, definition.data["components"], images)
+    table = lay_table(definition.data, art, GuidAllocator("prototype"))
+    labels = [face[0] for face in table.faces]
+    assert "Red pawn" in labels and not any("{" in label for label in labels)
+    picked = thumbnail_faces(table, labels=["Red pawn", "Rose", "Weather die: Sun"])
+    assert [face[0] for face in picked] == ["Red pawn", "Rose", "Weather die: Sun"]
+    assert [face[2] for face in picked] == ["face", "face", "die"]
+    assert thumbnail_faces(table, 2) == [f for f in table.faces if f[2] != "back"][:2]
+    with pytest.raises(FieldError) as err:
+        thumbnail_faces(table, labels=["Rose", "Orchid"])
+    assert (err.value.field, err.value.detail) == (
+        "table.thumbnail[1]",
+        "no face on the table is labelled 'Orchid'",
+    )
+    data = copy.deepcopy(definition.data)
+    data["table"]["thumbnail"] = ["Rose", "Tulip"]
+    validate(MANIFEST_SPEC, data["table"], "table")
+    build, _table = build_table_game(
+        replace(definition, doc=replace(definition.doc, data=data)),
+        images,
+        lambda table: prototype_context(data, table),
+        title=(data["name"], ""),
+    )
+    fresh = ImageSet("prototype", options, {})
+    fresh_art = Art(definition.root, data["components"], fresh)
+    shown = [next(f for f in table.faces if f[0] == label) for label in ("Rose", "Tulip")]
+    assert build.files["prototype.png"] == thumbnail(fresh_art, data["name"], shown)
 
 
 def test_script_names_the_objects_and_spots_the_lua_addresses() -> None:

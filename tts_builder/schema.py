@@ -134,7 +134,8 @@ class OneOf(Spec):
 class ListOf(Spec):
     """A list of ``item``, ``min_len`` to ``max_len`` long; with ``unique``, no two entries
     have the same value of that key (the second fails: "animal 'Hippo' listed twice", the
-    entry named ``what``); with ``at_least``, as many entries as a number of the definition."""
+    entry named ``what``); with ``at_least``, as many entries as a number of the definition;
+    with ``covers``, a by-player-count table covering the definition's player counts."""
 
     item: Spec
     min_len: int = 0
@@ -144,6 +145,9 @@ class ListOf(Spec):
     #: a path to a number in the whole definition (``players.max``): at least that many
     #: entries (checked by :func:`check_references`)
     at_least: str = ""
+    #: a path to a ``{min, max}`` of the whole definition (``players``): each count from min to
+    #: max in the ``players`` of exactly one entry (checked by :func:`check_references`)
+    covers: str = ""
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, list):
@@ -289,8 +293,9 @@ class Ref(Spec):
 
 def check_references(spec: Spec, value: Any, root: Any, path: str = "") -> None:
     """Every :class:`Ref` under ``spec`` names something ``root`` has (``value`` already fits
-    ``spec``'s shape): walks maps, lists, mappings and a :class:`Custom`'s ``inner``; other
-    specs hold no references."""
+    ``spec``'s shape), and every list is as long (``at_least``) and covers the player counts
+    (``covers``) as it says: walks maps, lists, mappings and a :class:`Custom`'s ``inner``;
+    other specs hold no references."""
     if isinstance(spec, Ref):
         spec.check_name(value, path, root)
     elif isinstance(spec, Map):
@@ -303,6 +308,10 @@ def check_references(spec: Spec, value: Any, root: Any, path: str = "") -> None:
             raise FieldError(
                 path, f"expected at least {need[0]} entries ({spec.at_least}), got {len(value)}"
             )
+        if spec.covers:
+            low, high = (Ref(f"{spec.covers}.{end}", "").names(root)[:1] for end in ("min", "max"))
+            if low and high:
+                player_count_rows(value, path, low[0], high[0])
         for index, item in enumerate(value):
             check_references(spec.item, item, root, join(path, index))
     elif isinstance(spec, Custom) and spec.inner is not None:
@@ -315,6 +324,21 @@ def check_references(spec: Spec, value: Any, root: Any, path: str = "") -> None:
         for key, item in value.items():
             check_references(spec.key, key, root, join(path, str(key)))
             check_references(spec.special.get(key, spec.value), item, root, join(path, str(key)))
+
+
+def player_count_rows(entries: list[Any], path: str, low: int, high: int) -> dict[int, int]:
+    """Each player count from ``low`` to ``high`` mapped to the index of the one row of a
+    by-player-count table (``[{players: [..], ...}]``) that covers it."""
+    seen: dict[int, int] = {}
+    for index, entry in enumerate(entries):
+        for j, count in enumerate(entry["players"]):
+            if count in seen:
+                raise FieldError(f"{path}[{index}].players[{j}]", f"{count} players listed twice")
+            seen[count] = index
+    for count in range(low, high + 1):
+        if count not in seen:
+            raise FieldError(path, f"no entry for {count} players")
+    return seen
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,13 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
   ``keys`` with ``every`` (a message, ``{}`` the name) each of those names needs an entry;
 - any ``int``, ``number``, ``string`` or ``one_of`` with ``or: [word, ...]`` also takes those
   words (``null`` is YAML's nothing): "an integer >= 1 or null";
-- ``{by_player_count: {key: TYPE}}``: rows ``{players: [counts], key: ...}``;
+- ``{by_player_count: {key: TYPE}}``: rows ``{players: [counts], key: ...}``, each player
+  count ``players.min`` to ``players.max`` in exactly one row (checked with the references);
 - ``{component: [side, ...], extra: {key: TYPE, key?: TYPE}}``: a pixel ``size`` and one
   layout per side (checked against the size), plus the extra keys (their references checked);
 - ``size`` (a picture's ``[width, height]`` in pixels), ``die_style`` (a die texture's style,
   checked as drawing it would), ``mapping`` (any mapping), ``hex_board`` (a hex-map board's
-  place and scale, :data:`tts_builder.table.hexboard.BOARD`);
+  place and scale, as :mod:`tts_builder.table.hexboard` reads it);
 - ``manifest`` (the table manifest, :mod:`tts_builder.table`), ``{manifest: {key: TYPE}}`` (the
   manifest plus the game's own keys), ``manifest.<key>`` (one key of the manifest: ``type``),
   ``manifest.script.guids`` and ``manifest.script.position`` (one entry of its ``script``: an
@@ -75,8 +76,7 @@ from .schema import (
     check_references,
 )
 from .table import MANIFEST
-from .table.hexboard import BOARD as HEX_BOARD
-from .table.schema import SCRIPT_GUIDS, SCRIPT_POSITION
+from .table.schema import HEX_BOARD, SCRIPT_GUIDS, SCRIPT_POSITION
 from .yamlsrc import join
 
 #: The C loader where PyYAML has it (a schema file is plain YAML either way).

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..errors import FieldError
 from ..json_types import Data
 from ..save.tables import HAND_PLACEMENTS
+from ..schema import player_count_rows as player_count_rows  # a by-player-count table's rows
 
 
 def check_art_files(root: Path, art: Iterable[tuple[str, str]]) -> None:
@@ -23,21 +24,6 @@ def unique_names(names: Sequence[str], field: str, message: str) -> None:
     for index, name in enumerate(names):
         if names.index(name) != index:
             raise FieldError(field.format(index), message.format(name))
-
-
-def player_count_rows(entries: list[Data], path: str, low: int, high: int) -> dict[int, int]:
-    """Each player count from ``low`` to ``high`` mapped to the index of the one row of a
-    by-player-count table (``[{players: [..], ...}]``) that covers it."""
-    seen: dict[int, int] = {}
-    for index, entry in enumerate(entries):
-        for j, count in enumerate(entry["players"]):
-            if count in seen:
-                raise FieldError(f"{path}[{index}].players[{j}]", f"{count} players listed twice")
-            seen[count] = index
-    for count in range(low, high + 1):
-        if count not in seen:
-            raise FieldError(path, f"no entry for {count} players")
-    return seen
 
 
 def check_clockwise(table: str, colours: Sequence[str], field: str = "table.seats") -> None:

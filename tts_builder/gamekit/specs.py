@@ -33,9 +33,10 @@ def component(*sides: str, optional: frozenset[str] = frozenset()) -> Custom:
 
 
 def by_player_count(item: Mapping[str, Spec]) -> ListOf:
-    """A table of rows ``{players: [counts], ...item}`` (each count covered once: see
-    :func:`tts_builder.gamekit.checks.player_count_rows`)."""
-    return ListOf(Map({"players": PLAYER_COUNTS, **item}), 1)
+    """A table of rows ``{players: [counts], ...item}``, each of the definition's player counts
+    (``players.min`` to ``players.max``) in exactly one row: checked with the references
+    (:func:`tts_builder.schema.player_count_rows`)."""
+    return ListOf(Map({"players": PLAYER_COUNTS, **item}), 1, covers="players")
 
 
 def mapping_of(key: Spec, value: Spec, what: str) -> Custom:

@@ -124,7 +124,13 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
                      note=description)  # fmt: skip
 
     thumbnail, preview = add_previews(
-        table, art, name, shown=5, columns=PREVIEW_COLUMNS, cell_max=PREVIEW_CELL
+        table,
+        art,
+        name,
+        shown=5,
+        columns=PREVIEW_COLUMNS,
+        cell_max=PREVIEW_CELL,
+        labels=data["table"].get("thumbnail", ()),
     )
     files = build_files(game_id, save, thumbnail, preview, script, ui)
     build = GameBuild(game_id, definition, save, script, ui, files)

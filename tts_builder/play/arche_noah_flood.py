@@ -161,11 +161,7 @@ class FloodAdapter(SeatedTable):
             if on_board:
                 piece = on_board[choices.pick(len(on_board))]
                 for to in free:
-                    reachable = any(
-                        self.game.move_action(pool, piece, to) in legal
-                        for pool in (F.POOL_POINTS, F.POOL_SUN)
-                    )
-                    if not reachable:
+                    if not self._may_move(piece, to, legal):
                         out.append(
                             Attempt(
                                 active,
@@ -199,11 +195,7 @@ class FloodAdapter(SeatedTable):
                             lambda: self._drop(others[0], piece, list(free[0])),
                         )
                     )
-                ark_move = any(
-                    self.game.move_action(pool, piece, F.ARK) in legal
-                    for pool in (F.POOL_POINTS, F.POOL_SUN)
-                )
-                if not ark_move:
+                if not self._may_move(piece, F.ARK, legal):
                     out.append(
                         Attempt(
                             active,
@@ -355,6 +347,13 @@ class FloodAdapter(SeatedTable):
         if (pool == F.POOL_SUN) != bool(armed):
             self.table.click_ui(color, "use_sun")
         self._drop(color, piece, dest if dest == F.ARK else list(dest))
+
+    def _may_move(self, piece: int, to: Any, legal: dict[int, int]) -> bool:
+        """Whether a legal action moves ``piece`` to ``to`` (a hex or the Ark) with either
+        pool, the dice's points or the sun's steps."""
+        return any(
+            self.game.move_action(pool, piece, to) in legal for pool in (F.POOL_POINTS, F.POOL_SUN)
+        )
 
     def _drop(self, color: str, piece: int, dest: Any) -> None:
         if dest == F.ARK:

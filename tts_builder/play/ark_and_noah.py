@@ -20,9 +20,10 @@ from typing import Any
 from rules_ref import ark_and_noah as R
 
 from ..emulator import EmulatedTable
-from ..games.ark_and_noah import area_slot, area_slots, rules_config, table_points
-from ..games.ark_and_noah.table import BOARD_TOP, animal_side, round_cells, score_cells
-from ..table.printed import track_seats
+from ..games.ark_and_noah import rules_config, table_points
+from ..games.ark_and_noah.table import BOARD_TOP, animal_side
+from ..table.areas import area_slot, area_slots
+from ..table.printed import track_cells, track_seats
 from .driver import Attempt, Choices, Move
 from .seated import ReadCachedTable, SeatedTable
 
@@ -38,8 +39,8 @@ class ArkAdapter(SeatedTable):
 
     def prepare(self) -> None:
         data, save = self.data, self.save
-        self.round_cells = round_cells(data)
-        self.score_cells = score_cells(data)
+        self.round_cells = track_cells(data, "round-track")
+        self.score_cells = track_cells(data, "score-track")
         self.tile_guid: dict[int, str] = {}
         for obj in save["ObjectStates"]:
             for item in [obj, *obj.get("ContainedObjects", [])]:
@@ -694,7 +695,7 @@ class ArkAdapter(SeatedTable):
         to rest on the table or on that pile's top (the emulated table has no gravity, so the
         drop is made at that height). ``by``: the player who drags it (``color`` if None)."""
         seat = self._seat(color)
-        places = area_slots(self.data)
+        places = area_slots(self.data["table"])
         slots = places["animals"]
         reach = animal_side(self.data) - 0.05  # footprints overlap
         others = [o for o in self._objects() if o["guid"] != guid]

@@ -46,7 +46,7 @@ from .schema import (
     step_count,
 )
 from .snaps import snap_points
-from .track import track_picture, track_pieces
+from .track import track_picture
 
 DEFAULT_TOKEN_SCALE = 0.4
 DIE_STEP = 1.2  # dice of one piece lie in a row, this far apart along x (unless its step says)
@@ -364,8 +364,9 @@ class _Layer:
                 continue
             label = title(piece) if component == piece["component"] else component
             fields = self._fields(spot) if spot.seat and self._prints_seat(layout) else {}
-            if fields:
-                label = f"{label} ({spot.seat.color})" if spot.seat else label
+            if fields:  # its name printing the seat's fields (Red worker), else with the seat
+                shown = str(filled(label, fields))
+                label = shown if shown != label else f"{label} ({spot.seat.color})"
             face = (label, component, "face", fields)
             if face not in self.table.faces:
                 self.table.faces.append(face)
@@ -621,10 +622,8 @@ def with_tracks(data: dict[str, Any], key: str, hooks: TableHooks) -> TableHooks
     """``hooks`` plus, for each ``kind: track`` piece of the manifest ``data[key]``, its
     picture (named by its id) and its cells as a track of the same name: each cell's table
     point at the board's top, where a marker on it lies (``at: {track: ID, cell: K}``); with
-    ``seats``, each seat's place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``)."""
-    pieces = track_pieces(data[key])
-    if not pieces:
-        return hooks
+    ``seats``, each seat's place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``);
+    and the manifest's ``lines`` as tracks (:func:`~.points.manifest_tracks`)."""
     pictures = dict(hooks.pictures)
     for i, piece in enumerate(data[key]["pieces"]):
         if piece["kind"] == "track":

@@ -11,17 +11,24 @@ the column's left edge, its right x from the column's right edge) or a spot's na
 around that spot's centre). A column element's ``text`` prints the column's fields
 (``{number}``, 1-based, and whatever the game hands it), so the board is drawn from data and
 rule fields alone; where each spot lies on the table is :mod:`.printed`'s ``Board.at``.
+``count`` (a number or a definition key: ``{key: rules.actions, length: true}``) says how many
+columns the board has, so the table knows its spots without the game's code
+(:func:`~.printed.column_spots`, :func:`~.printed.column_positions`), and ``tracks: {NAME:
+[spot, ...]}`` makes the track ``NAME`` of those spots of every column, column by column, at
+the board's top (snap points for workers: ``at: {track: NAME}``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import FieldError
 from ..render.layout import validate_layout
 from ..schema import Custom, Int, ListOf, Map, MappingOf, Num, Str
+from .derived import key_number, number_or_key
 
 Pixel = tuple[float, float]
 #: Where a column element's box is measured from (else a spot's name).
@@ -46,8 +53,14 @@ COLUMNS = Map(
         "board": Custom(lambda v, p: validate_layout(v, p)),
         "spots": MappingOf(Str(pattern=r"[a-z][a-z0-9_]*", hint="a spot name"), SPOT, "spot"),
         "sides": MappingOf(Str(), Custom(_column_elements), "side -> column elements"),
+        "count": number_or_key(1, 64),
+        "tracks": MappingOf(
+            Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a track id"),
+            ListOf(Str(), 1),
+            "track id -> [spot, ...]",
+        ),
     },
-    frozenset({"margin", "board"}),
+    frozenset({"margin", "board", "count", "tracks"}),
 )
 
 
@@ -70,6 +83,44 @@ def check_columns(spec: dict[str, Any], path: str) -> None:
         (widest,) = columns_of(spec, 1)
         placed = [_placed(element, widest) for element in elements]
         validate_layout(placed, f"{path}.sides.{side}", (spec["size"][0], spec["size"][1]))
+    for name, names in spec.get("tracks", {}).items():
+        for i, spot in enumerate(names):
+            if spot not in spec["spots"]:
+                raise FieldError(
+                    f"{path}.tracks.{name}[{i}]",
+                    f"unknown spot {spot!r} (spots: {', '.join(spec['spots'])})",
+                )
+        if "count" not in spec:
+            raise FieldError(f"{path}.count", f"missing required key (the columns track {name})")
+
+
+def needed_columns(
+    manifest: dict[str, Any], piece: str, spots: Sequence[str], sides: Sequence[str], what: str
+) -> dict[str, Any]:
+    """The ``columns`` of the manifest's board ``piece`` (``what``, as errors name it) whose
+    ``spots`` a game's script uses and whose ``sides`` its code prints: FieldError at the
+    missing key, or at ``spots`` or ``sides`` naming what is missing."""
+    pieces = manifest["pieces"]
+    index = next(i for i, p in enumerate(pieces) if p["id"] == piece)
+    path = f"table.pieces[{index}].columns"
+    if "columns" not in pieces[index]:
+        raise FieldError(path, f"missing required key ({what}'s columns)")
+    spec = pieces[index]["columns"]
+    for key, names in (("spots", spots), ("sides", sides)):
+        missing = [name for name in names if name not in spec[key]]
+        if missing:
+            raise FieldError(
+                f"{path}.{key}", f"{what} needs {', '.join(names)} (missing {', '.join(missing)})"
+            )
+    return dict(spec)
+
+
+def column_count(spec: dict[str, Any], data: dict[str, Any], path: str) -> int:
+    """How many columns a board has: its ``count``, or its key's number (FieldError at
+    ``path``'s ``count`` without one)."""
+    if "count" not in spec:
+        raise FieldError(f"{path}.count", "missing required key (how many columns)")
+    return key_number(spec["count"], data, f"{path}.count", 1, 64)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,19 @@
 """What a manifest reads from the definition's own keys, so a rule's number is written once.
 
 - A piece's ``count`` may be ``{key: rules.dice.count}`` (plus ``add: N``): the whole number
-  at that key of the definition (a variant's merged in), e.g. as many dice as the rules roll.
+  at that key of the definition (a variant's merged in), e.g. as many dice as the rules roll;
+  ``{key: rules.actions, length: true}`` is how many items the list at that key has, and
+  ``{key: rules.workers, most: count}`` the largest ``count`` of its entries (a by-player-count
+  list: as many workers as the most players get).
 - The manifest's ``rosters: {name: {from: KEY, times: N, fields: {field: "{template}"}}}``
   makes a roster from a list of mappings in the definition (``from: animals``): each item
   ``times`` times in a row (a number or ``{key: ...}``), with ``fields`` added (each a
   template of the item's fields; an item already holding the field is refused).
-  ``roster: <name>`` on a piece uses it like any other roster.
+  ``roster: <name>`` on a piece uses it like any other roster. ``{count: N, number: FIELD}``
+  makes ``N`` entries (a number or ``{key: ...}``), each its 1-based number as ``FIELD`` (or
+  empty without ``number``); ``{zip: {field: KEY, field: {key: KEY, field: F}}}`` an entry per
+  place of parallel lists (as many as the shortest), each field that list's item there (or
+  that item's ``F``): each seat's character and colour.
 - A piece's ``when: {key: rules.mode, is: junior}`` lays it only while the value at that key
   is that value (``not: junior``: only while it is not); ``when: {any: [cond, ...]}`` while one
   of those holds. A piece left off is not on the table: a setup step cannot deal it.
@@ -21,18 +28,23 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import FieldError
-from ..schema import Custom, Int, ListOf, Map, MappingOf, Str
+from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Str
 
 KEY = Str(
     pattern=r"[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*",
     hint="a definition key like 'rules.dice.count'",
 )
-_FROM_KEY = Map({"key": KEY, "add": Int(-99, 99)}, frozenset({"add"}))
+FIELD = Str(pattern=r"\w+", hint="a field name")
+_FROM_KEY = Map(
+    {"key": KEY, "add": Int(-99, 99), "length": Bool(), "most": FIELD},
+    frozenset({"add", "length", "most"}),
+)
 
 
 def number_or_key(low: int, high: int) -> Custom:
     """A whole number ``low..high``, or ``{key: a.b.c, add?: N}`` (the definition's number at
-    that key, plus ``add``; its range is checked by :func:`key_number`)."""
+    that key, or with ``length: true`` its list's length, or with ``most: FIELD`` the largest
+    ``FIELD`` of its list's entries; plus ``add``; its range is checked by :func:`key_number`)."""
 
     def check(value: Any, path: str) -> None:
         if isinstance(value, dict):
@@ -59,6 +71,17 @@ def key_number(value: Any, data: dict[str, Any], path: str, low: int, high: int)
     if not isinstance(value, dict):
         return int(value)
     found = key_value(data, value["key"], f"{path}.key")
+    if value.get("length"):
+        if not isinstance(found, list):
+            raise FieldError(f"{path}.key", f"{value['key']!r} is not a list: {found!r}")
+        found = len(found)
+    elif "most" in value:
+        field = value["most"]
+        entries = found if isinstance(found, list) else []
+        if not entries or not all(isinstance(e, dict) and field in e for e in entries):
+            wanted = f"a list of entries with {field!r}"
+            raise FieldError(f"{path}.key", f"{value['key']!r} is not {wanted}")
+        found = max(e[field] for e in entries)
     if isinstance(found, bool) or not isinstance(found, int):
         raise FieldError(f"{path}.key", f"{value['key']!r} is not a whole number: {found!r}")
     number = found + int(value.get("add", 0))
@@ -68,11 +91,12 @@ def key_number(value: Any, data: dict[str, Any], path: str, low: int, high: int)
 
 
 def resolved(data: dict[str, Any], key: str = "table") -> dict[str, Any]:
-    """The manifest ``data[key]`` with each piece's ``{key: ...}`` count replaced by its number."""
-    manifest = data[key]
+    """The manifest ``data[key]`` with each piece's ``{key: ...}`` count replaced by its number
+    (a piece its ``when`` leaves off keeps its own: the number may be none, a supply of 0)."""
+    manifest, off = data[key], left_off(data, key)
     pieces = [
         {**p, "count": key_number(p["count"], data, f"{key}.pieces[{i}].count", 1, 200)}
-        if isinstance(p.get("count"), dict)
+        if isinstance(p.get("count"), dict) and p["id"] not in off
         else p
         for i, p in enumerate(manifest["pieces"])
     ]
@@ -123,19 +147,53 @@ def left_off(data: dict[str, Any], key: str = "table") -> frozenset[str]:
     )
 
 
-#: A manifest's ``rosters`` entry: a roster made from a list of the definition.
-ROSTER = Map(
+def area_counts(data: dict[str, Any], key: str, taken: set[str]) -> dict[str, int]:
+    """Each ``area_slots`` kind of the manifest ``data[key]`` a piece lies along at every seat
+    (``at: {seat_track: KIND}``, unless ``taken`` names a track ``KIND``), and how many places
+    it takes: the most of those pieces' ``count``s (a piece its ``when`` leaves off: none)."""
+    manifest, off = data[key], left_off(data, key)
+    counts: dict[str, int] = {}
+    for i, piece in enumerate(manifest["pieces"]):
+        kind = piece["at"].get("seat_track") if isinstance(piece["at"], dict) else None
+        if kind in manifest.get("area_slots", {}) and kind not in taken and piece["id"] not in off:
+            count = key_number(piece.get("count", 1), data, f"{key}.pieces[{i}].count", 1, 200)
+            counts[kind] = max(counts.get(kind, 0), count)
+    return counts
+
+
+_ROSTER_FROM = Map(
     {
         "from": KEY,
         "times": number_or_key(1, 20),
-        "fields": MappingOf(Str(pattern=r"\w+", hint="a field name"), Str(), "field -> text"),
+        "fields": MappingOf(FIELD, Str(), "field -> text"),
     },
     frozenset({"times", "fields"}),
 )
+_ROSTER_COUNT = Map({"count": number_or_key(0, 400), "number": FIELD}, frozenset({"number"}))
+_ZIP_LIST = Custom(
+    lambda v, p: (
+        Map({"key": KEY, "field": FIELD}).check(v, p) if isinstance(v, dict) else KEY.check(v, p)
+    )
+)
+_ROSTER_ZIP = Map({"zip": MappingOf(FIELD, _ZIP_LIST, "field -> list key")})
+
+
+def _check_roster(value: Any, path: str) -> None:
+    form = _ROSTER_FROM
+    if isinstance(value, dict) and "zip" in value:
+        form = _ROSTER_ZIP
+    elif isinstance(value, dict) and "count" in value:
+        form = _ROSTER_COUNT
+    form.check(value, path)
+
+
+#: A manifest's ``rosters`` entry: a roster made from a list of the definition
+#: (``from``), numbered entries (``count``) or parallel lists (``zip``).
+ROSTER = Custom(_check_roster)
 ROSTERS = MappingOf(
     Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a roster id"),
     ROSTER,
-    "roster id -> {from, times, fields}",
+    "roster id -> {from, times, fields}, {count, number} or {zip}",
 )
 
 
@@ -147,6 +205,16 @@ def derived_rosters(data: dict[str, Any], key: str = "table") -> dict[str, list[
     made = {}
     for name, spec in data.get(key, {}).get("rosters", {}).items():
         path = f"{key}.rosters.{name}"
+        if "zip" in spec:
+            made[name] = _zipped(spec["zip"], data, f"{path}.zip")
+            continue
+        if "count" in spec:
+            count, field = (
+                key_number(spec["count"], data, f"{path}.count", 0, 400),
+                spec.get("number"),
+            )
+            made[name] = [{field: k} if field else {} for k in range(1, count + 1)]
+            continue
         items = key_value(data, spec["from"], f"{path}.from")
         if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
             raise FieldError(f"{path}.from", f"{spec['from']!r} is not a list of mappings")
@@ -160,3 +228,22 @@ def derived_rosters(data: dict[str, Any], key: str = "table") -> dict[str, list[
             entries += [dict(entry) for _ in range(times)]
         made[name] = entries
     return made
+
+
+def _zipped(lists: dict[str, Any], data: dict[str, Any], path: str) -> list[dict[str, Any]]:
+    """A roster entry per place of the definition's lists ``lists`` (field -> its list's key,
+    or ``{key, field}``: each item's field), as many as the shortest list has."""
+    columns = {}
+    for name, source in lists.items():
+        spec = source if isinstance(source, dict) else {"key": source}
+        items = key_value(data, spec["key"], f"{path}.{name}")
+        if not isinstance(items, list):
+            raise FieldError(f"{path}.{name}", f"{spec['key']!r} is not a list")
+        if "field" in spec:
+            if not all(isinstance(item, dict) and spec["field"] in item for item in items):
+                raise FieldError(f"{path}.{name}.field", f"not every item of {spec['key']!r} "
+                                 f"has {spec['field']!r}")  # fmt: skip
+            items = [item[spec["field"]] for item in items]
+        columns[name] = items
+    count = min(len(items) for items in columns.values())
+    return [{name: items[k] for name, items in columns.items()} for k in range(count)]

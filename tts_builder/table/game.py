@@ -23,8 +23,8 @@ from .preview import add_previews
 @dataclass(frozen=True)
 class Sheet:
     """How the build's pictures show the table's faces: the thumbnail fans the first
-    ``shown`` (no card backs), the preview sheet lays every face in rows of ``columns`` cells
-    of at most ``cell_max`` pixels."""
+    ``shown`` (no card backs; the manifest's ``thumbnail`` names them instead), the preview
+    sheet lays every face in rows of ``columns`` cells of at most ``cell_max`` pixels."""
 
     shown: int = 5
     columns: int = 8
@@ -76,7 +76,13 @@ def build_table_game(
         thumbnail, preview = previews(table, art)
     else:
         thumbnail, preview = add_previews(
-            table, art, name, shown=sheet.shown, columns=sheet.columns, cell_max=sheet.cell_max
+            table,
+            art,
+            name,
+            shown=sheet.shown,
+            columns=sheet.columns,
+            cell_max=sheet.cell_max,
+            labels=data["table"].get("thumbnail", ()),
         )
     files = build_files(definition.id, save, thumbnail, preview, script, ui)
     build = GameBuild(definition.id, definition, save, script, ui, files)

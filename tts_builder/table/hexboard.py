@@ -30,16 +30,14 @@ from ..gamekit.table import rounded
 from ..geometry import TABLE_TOP_Y, ScriptPosition
 from ..plugin import Picture
 from ..render.hexmap import BoardGeometry, Hex, hex_name, hex_table, hex_units
-from ..schema import Map, Num, Point
 from .printed import PrintedPoint, board, shared_rot_y
 from .printed import printed_cells as _printed_cells
+from .schema import HEX_BOARD
 
 Point3 = tuple[float, float, float]
 
-#: The manifest's ``board`` key a hex board is laid by (an engine's schema: ``hex_board``):
-#: its centre on the table, the distance between the centres of two neighbouring hexes of a
-#: row, the board picture's resolution.
-BOARD = Map({"centre": Point(2), "hex_width": Num(0.5, 10.0), "pixels_per_unit": Num(16.0, 160.0)})
+#: The manifest's ``board`` key a hex board is laid by (an engine's schema: ``hex_board``).
+BOARD = HEX_BOARD
 #: A board tile's thickness (TTS units); it rests on the table top.
 THICKNESS = 0.2
 #: The rotY of a board whose picture's top edge lies away from the White seat (+z).

@@ -1,7 +1,12 @@
 """The points a manifest names of its own, as the tracks its positions and snap points use
 beside the game's (``TableHooks.tracks``): each ``kind: track`` piece's cells, at the board's
 top, where a marker on it lies (``at: {track: ID, cell: K}``), and with ``seats`` each seat's
-place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``).
+place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``); and each of its
+``lines`` (:mod:`.lines`: rows of places, maybe the seats' own); a board's ``columns`` tracks
+(named spots of every column, :mod:`.columns`); and for a piece at
+``{seat_track: KIND}`` of an ``area_slots`` kind, each seat's first places of that kind, one
+per object the piece lays (``KIND:<colour>``: :func:`~.areas.area_tracks`,
+:func:`~.derived.area_counts`).
 """
 
 from __future__ import annotations
@@ -9,8 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import geometry as geo
+from .areas import area_tracks
+from .derived import area_counts
 from .layout import THICKNESS
-from .printed import track_cells, track_seats
+from .lines import line_tracks
+from .printed import column_spots, track_cells, track_seats
 from .schema import seat_colors
 from .track import track_pieces
 
@@ -29,4 +37,10 @@ def manifest_tracks(data: dict[str, Any], key: str = "table") -> Points:
         for colour, (dx, dz) in zip(seat_colors(data[key]), places, strict=False):
             seat = (round(cells[0][0] + dx, 4), top, round(cells[0][1] + dz, 4))
             tracks[f"{piece['id']}:{colour}"] = [seat]
-    return tracks
+    for piece in data[key]["pieces"]:
+        top = round(geo.TABLE_TOP_Y + float(piece.get("thickness", THICKNESS)), 4)
+        for name, names in piece.get("columns", {}).get("tracks", {}).items():
+            columns = column_spots(data, piece["id"], key)
+            tracks[name] = [(s[n][0], top, s[n][1]) for s in columns for n in names]
+    tracks |= line_tracks(data, key, seat_colors(data[key]))
+    return tracks | area_tracks(data[key], area_counts(data, key, set(tracks)))

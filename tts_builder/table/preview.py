@@ -4,11 +4,13 @@ picture mechanism every game uses (:mod:`tts_builder.gamekit.pictures`)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
 from PIL import Image
 
+from ..errors import FieldError
 from ..gamekit import pictures
 from .art import Art
 from .assemble import Table
@@ -56,10 +58,31 @@ def preview(table: Table, art: Art, columns: int = 8, cell_max: int = 240) -> by
     return pictures.preview(art.images, items, columns, cell_max)
 
 
+def thumbnail_faces(table: Table, shown: int = 5, labels: Sequence[str] = ()) -> list[Face]:
+    """The faces a thumbnail fans: with ``labels`` (the manifest's ``thumbnail``), each label's
+    first face that is no card back, in that order (FieldError at ``table.thumbnail[i]`` for a
+    label no face has); else the first ``shown`` faces that are no card back."""
+    faces = [f for f in table.faces if f[2] != "back"]
+    first: dict[str, Face] = {}
+    for face in faces:
+        first.setdefault(face[0], face)
+    for i, label in enumerate(labels):
+        if label not in first:
+            raise FieldError(f"table.thumbnail[{i}]", f"no face on the table is labelled {label!r}")
+    return [first[label] for label in labels] or faces[:shown] or table.faces[:1]
+
+
 def add_previews(
-    table: Table, art: Art, name: str, *, shown: int = 5, columns: int = 8, cell_max: int = 240
+    table: Table,
+    art: Art,
+    name: str,
+    *,
+    shown: int = 5,
+    columns: int = 8,
+    cell_max: int = 240,
+    labels: Sequence[str] = (),
 ) -> tuple[bytes, bytes]:
-    """The thumbnail (the first ``shown`` faces that are no card back) and the preview sheet,
-    taken out of the build's images."""
-    faces = [f for f in table.faces if f[2] != "back"][:shown] or table.faces[:1]
+    """The thumbnail (:func:`thumbnail_faces`) and the preview sheet, taken out of the build's
+    images."""
+    faces = thumbnail_faces(table, shown, labels)
     return thumbnail(art, name, faces), preview(table, art, columns, cell_max)

@@ -18,10 +18,20 @@ from ..gamekit.specs import by_player_count, mapping_of
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
-from .columns import COLUMNS, check_columns
-from .derived import ROSTERS, WHEN, derived_rosters, left_off, number_or_key, resolved
+from .columns import COLUMNS, check_columns, column_count
+from .derived import (
+    ROSTERS,
+    WHEN,
+    area_counts,
+    derived_rosters,
+    holds,
+    left_off,
+    number_or_key,
+    resolved,
+)
 from .grid import GRIDS
 from .layout import at_players
+from .lines import LINES, line_tracks
 from .track import TRACK, check_track
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")
@@ -169,12 +179,15 @@ MANIFEST = Map(
         "score": Map({"start": Int(-999, 999), "min": Int(-999, 999), "max": Int(-999, 999)}),
         "snap_points": ListOf(
             Map(
-                {"at": POSITION, "tags": TAGS, "players": ListOf(PLAYER_COUNT, 1)},
-                frozenset({"tags", "players"}),
+                {"at": POSITION, "tags": TAGS, "players": ListOf(PLAYER_COUNT, 1), "when": WHEN},
+                frozenset({"tags", "players", "when"}),
             )
         ),
         "seat_fields": ID,
+        "thumbnail": ListOf(Str(), 1, 12),  # the faces the thumbnail fans, by label: .preview
         "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
+        "lines": LINES,  # rows of places (tracks of the manifest's own): .lines
+        "area_size": Point(2),  # a seat area's [x, z] size, for the scripts (.context)
         "grids": GRIDS,  # boards of square cells, maybe in sections: .grid, .grid_table
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
         # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
@@ -195,7 +208,7 @@ MANIFEST = Map(
         ),
     },
     frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
-    | {"rosters", "grids"},
+    | {"rosters", "lines", "area_size", "grids", "thumbnail"},
 )
 
 
@@ -235,6 +248,12 @@ def _piece_of(value: Any) -> str:
 #: A ``script.guids`` entry, and a ``script.positions`` entry (an anchor lifted to ``y``).
 SCRIPT_GUIDS = Custom(_script_guids)
 SCRIPT_POSITION = Map({"anchor": ID, "y": Num()})
+#: A hex-map board's manifest key (the schema type ``hex_board``; :mod:`.hexboard` reads it):
+#: its centre on the table, the distance between the centres of two neighbouring hexes of a
+#: row, the board picture's resolution.
+HEX_BOARD = Map(
+    {"centre": Point(2), "hex_width": Num(0.5, 10.0), "pixels_per_unit": Num(16.0, 160.0)}
+)
 #: ``script``: what the scripts address by name (their template context's ``guids``,
 #: ``positions`` and ``seats``), so no game maps piece ids to script names in code.
 SCRIPT = Map(
@@ -389,6 +408,18 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
             tracks[piece["id"]] = range(check_track(piece, data, where))
             if "seats" in piece["track"]:
                 tracks |= {f"{piece['id']}:{colour}": range(1) for colour in seats}
+    for name in manifest.get("lines", {}):
+        if name in tracks:
+            raise FieldError(f"{path}.lines.{name}", f"{name!r} is a track already")
+    tracks |= line_tracks(data, path, seats)
+    for i, piece in enumerate(manifest["pieces"]):  # a board's columns tracks
+        for name, names in piece.get("columns", {}).get("tracks", {}).items():
+            count = column_count(piece["columns"], data, f"{path}.pieces[{i}].columns")
+            if name in tracks:
+                raise FieldError(f"{path}.pieces[{i}].columns.tracks.{name}", "a track already")
+            tracks[name] = range(count * len(names))
+    for kind, count in area_counts(data, path, set(tracks)).items():  # a piece's area places
+        tracks |= {f"{kind}:{colour}": range(count) for colour in seats}
     known = _Known({**hooks.anchors, **own}, tracks, dict(hooks.areas),
                    dict(hooks.pictures),
                    set.intersection(*points) if len(points) == len(seats) else set(),
@@ -404,6 +435,8 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
             raise FieldError(f"{path}.seats[{i}]", f"{manifest['type']} has no seat {colour}")
     for i, snap in enumerate(manifest.get("snap_points", [])):
         _check_at(snap["at"], f"{path}.snap_points[{i}].at", known)
+        if "when" in snap:
+            holds(snap["when"], data, f"{path}.snap_points[{i}].when")
     ids = [piece["id"] for piece in manifest["pieces"]]
     unique_names(ids, f"{path}.pieces[{{}}].id", "piece id {!r} listed twice")
     for i, piece in enumerate(manifest["pieces"]):
@@ -543,7 +576,8 @@ def _check_piece(
     if isinstance(at, dict) and ("area" in at) != (kind == "zone" and "size" not in piece):
         raise FieldError(f"{path}.at", "a zone lies at an area or has a size; only a zone "
                          "covers an area")  # fmt: skip
-    if isinstance(at, dict) and "track" in at and ("count" in piece or "roster" in piece):
+    along = isinstance(at, dict) and "track" in at and "cell" not in at  # one object per point
+    if along and ("count" in piece or "roster" in piece):
         have, need = len(known.tracks[at["track"]]), object_count(piece, rosters)
         if need > have:
             raise FieldError(f"{path}.at.track", f"{need} objects but track {at['track']!r} "

@@ -1,12 +1,13 @@
 """The table's snap points (the manifest's ``snap_points``), per player count.
 
-Each entry ``{at: POSITION, tags: [..], players: [n, ...]}`` puts a snap point at every spot
-of its position (every point of a track: the hexes of a board, the squares of an Ark), tagged
-so only such pieces snap there; a track point with a rotY (``(x, y, z, rot_y)``) snaps a piece
-to that rotation too (a divider along an edge). A game whose points differ by player count
-hands each count's tracks over as ``TableHooks.by_players``: the save holds the most players'
-snap points, and a script that lays the table out for the seated count sets that count's
-(``Global.setSnapPoints``, :func:`~tts_builder.gamekit.table.lua_snap_points`).
+Each entry ``{at: POSITION, tags: [..], players: [n, ...], when: WHEN}`` puts a snap point at
+every spot of its position (every point of a track: the hexes of a board, the squares of an
+Ark), tagged so only such pieces snap there, while its ``when`` holds (:mod:`.derived`); a track
+point with a rotY (``(x, y, z, rot_y)``) snaps a piece to that rotation too (a divider along
+an edge). A game whose points differ by player count hands each count's tracks over as
+``TableHooks.by_players``: the save holds the most players' snap points, and a script that
+lays the table out for the seated count sets that count's (``Global.setSnapPoints``,
+:func:`~tts_builder.gamekit.table.lua_snap_points`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from .. import geometry as geo
 from ..plugin import TableHooks
 from ..save import objects as obj
+from .derived import holds
 from .grid_table import with_grids
 from .layout import at_players, spots
 from .points import manifest_tracks
@@ -35,8 +37,10 @@ def snap_points(
     hooks = at_players(with_grids(data, key, hooks), players)  # a grid's own points per count
     hooks = replace(hooks, tracks={**hooks.tracks, **manifest_tracks(data, key)})
     found = []
-    for snap in manifest.get("snap_points", []):
+    for i, snap in enumerate(manifest.get("snap_points", [])):
         if players not in snap.get("players", [players]):
+            continue
+        if "when" in snap and not holds(snap["when"], data, f"{key}.snap_points[{i}].when"):
             continue
         at = snap["at"]
         on_track = isinstance(at, dict) and "track" in at

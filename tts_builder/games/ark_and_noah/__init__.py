@@ -7,12 +7,13 @@ pieces and animals at random and puts the rest away. The family variant is its o
 The parts: ``schema`` and ``checks`` (the definition), ``rules`` and ``tiles`` (rule numbers,
 action texts, the animal tiles), ``table`` and ``positions`` (the geometry: the boards, the Ark
 of each player count, the script's positions and the printed cells they mean), ``boards`` (the
-pictures drawn from the rule numbers and what the table manifest lays with them), ``art``
-(thumbnail and preview) and ``assemble`` (the build).
+pictures drawn from the rule numbers and what the table manifest lays with them) and
+``assemble`` (the build; the thumbnail and preview are the table's, ``table.preview``).
 The generic parts are :mod:`tts_builder.table`'s: the manifest, seat areas (``table.areas``),
 the Ark as a grid board of sections (``table.grid``, ``table.grid_table``), printed boards
-(``table.printed``) and what a script knows of a bag's tiles
-(``table.contents``).
+and their columns (``table.printed``, ``table.columns``), rows of places (``table.lines``),
+derived counts and rosters (``table.derived``), the script context's generic part
+(``table.context``) and what a script knows of a bag's tiles (``table.contents``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .checks import check
 from .positions import positions_on
 from .rules import action_texts, rules_config
 from .schema import FIELDS, OPTIONAL
-from .table import area_slots, table_points
+from .table import table_points
 from .tiles import tile_list
 
 GAME_ID = "ark-and-noah"
@@ -37,7 +38,6 @@ __all__ = [
     "GAME_ID",
     "action_texts",
     "area_slot",
-    "area_slots",
     "rules_config",
     "table_points",
     "tile_list",

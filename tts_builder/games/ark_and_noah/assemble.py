@@ -5,62 +5,48 @@ from __future__ import annotations
 
 from rules_ref.ark_and_noah import hull_edges, pitch_fields
 
-from ... import geometry as geo
 from ...gamekit.table import lua_snap_points
 from ...json_types import Data
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
-from ...table import Art, Table, script_context, snap_points, thickness_by_kind
-from ...table.areas import script_seat
+from ...table import Table, snap_points
 from ...table.contents import bag_entries
-from ...table.game import build_table_game
+from ...table.context import table_context
+from ...table.game import Sheet, build_table_game
 from ...table.grid_table import keyed_sections, section_moves
-from ...table.printed import track_seats
+from ...table.lines import line_positions
 from . import table as tab
-from .art import preview, thumbnail
 from .boards import table_hooks
-from .positions import drawn_positions, positions_on
+from .positions import positions_on
 from .rules import rules_config
-from .tiles import tile_list
+
+#: The preview sheet: every face on the table in rows of 14 small cells.
+SHEET = Sheet(columns=14, cell_max=140)
 
 
 def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
     """The whole Ark & Noah build (:func:`~tts_builder.table.game.build_table_game`): the save
-    laid out for the most players, the scripts' context, the game's
-    own thumbnail and preview, and the positions its script uses on that layout."""
+    laid out for the most players, the scripts' context, the thumbnail (the manifest's
+    ``thumbnail``) and preview (:data:`SHEET`), and the positions its script uses on that
+    layout."""
     data = definition.data  # the variant's overlay merged in
     config = rules_config(data, options.variant)
     # The action board is printed on both sides (standard and family) whatever is built.
     hooks = table_hooks(definition.base_data, data, config)
-    tiles, high = tile_list(data), data["players"]["max"]
-
-    def previews(_table: Table, art: Art) -> tuple[bytes, bytes]:
-        return thumbnail(art.sides, data, tiles, images), preview(art.sides, data, tiles, images)
-
+    high = data["players"]["max"]
     family = config["turn_mode"] != "worker"
-    build, _table = build_table_game(
+    build, laid = build_table_game(
         definition,
         images,
         lambda laid: _context(definition, config, laid, hooks),
         title=(f"{data['name']}{' (family)' if family else ''}", data["description"]),
         game_mode=data["name"],
         hooks=hooks,
-        previews=previews,
+        sheet=SHEET,
     )
     build.positions += positions_on(build.save, data, config, high)
-    build.positions += drawn_positions(_drawn(data), tab.animal_side(data))
+    side = tab.animal_side(data)  # the drawn tiles' display
+    build.positions += line_positions(data, "drawn", "drawn tile", (side, side), "drawn")
     return build
-
-
-def seats_of(data: Data) -> list[Data]:
-    """Every seat of the table, each with its character and colour hex (seat order)."""
-    return [
-        {
-            **data["table"]["seats"][i],
-            "character": data["characters"][i],
-            "hex": data["colors"][i]["hex"],
-        }
-        for i in range(data["players"]["max"])
-    ]
 
 
 def _ark_context(
@@ -81,11 +67,6 @@ def _ark_context(
     }
 
 
-def _drawn(data: Data) -> list[list[float]]:
-    """The display of drawn tiles: six points of ``table.drawn``."""
-    return [[round(x, 4), round(z, 4)] for x, z in tab.line_of(data["table"]["drawn"], 6)]
-
-
 def _sections(data: Data, config: Data, laid: Table) -> dict[str, str]:
     """Each Ark section's GUID by its key (``bow``, ``middle:1``...) in the Ark of the most
     players."""
@@ -97,45 +78,35 @@ TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
 
 
 def _context(definition: GameDefinition, config: Data, laid: Table, hooks: TableHooks) -> Data:
-    """The scripts' template context of the laid table (laid out for the most players)."""
+    """The scripts' template context of the laid table (laid out for the most players): the
+    generic part (:func:`~tts_builder.table.context.table_context`, each seat with its
+    character and colour hex) and the game's own."""
     data, table = definition.data, definition.data["table"]
     low, high = data["players"]["min"], data["players"]["max"]
-    seats = seats_of(data)
-    colours = [s["color"] for s in seats]
+    own = zip(data["characters"], data["colors"], strict=False)
+    fields = [{"character": c, "hex": k["hex"]} for c, k in own]
+    shared = table_context(definition.id, data, laid, fields)
     sections = _sections(data, config, laid)
     bags = [f"{sex}-animals" for sex in ("male", "female")]
     tiles = bag_entries(table, laid, hooks.rosters, bags, TILE_INFO)
-    cells = (tab.score_cells(data), tab.round_cells(data))
-    supply = dict(zip(colours, laid.guids["dividers"], strict=True))  # the supply bags
+    supply = dict(zip(shared["colors"], laid.guids["dividers"], strict=True))  # the supply bags
     supply |= {
         k: laid.guids[f"{k}-supply"][0] for k in ("food", "pitch") if f"{k}-supply" in laid.guids
     }
     arks = {str(n): _ark_context(data, config, n, sections, hooks) for n in range(low, high + 1)}
     return {
-        "game": {"id": definition.id, "name": data["name"]},
+        **shared,
         "config": config,
-        "players": {"min": low, "max": high},
         "variant": config["variant"] or "",
-        "colors": colours,
-        "seats": [script_seat(seat, tab.area_slots(data)) for seat in seats],
         "arks": arks,
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
         "spaces": tab.action_spaces(data, config),
-        "score_cells": cells[0],
-        "marker_corners": [list(c) for c in track_seats(data, "score-track")],
-        "round_cells": cells[1],
-        "drawn": _drawn(data),
-        "area": {
-            "size": list(table["area_size"]),
-            "slots": {k: s._asdict() for k, s in tab.area_slots(data).items()},
-        },
-        "y": {"table": geo.TABLE_TOP_Y, "board": tab.BOARD_TOP, "bag": tab.BAG_Y},
-        "thickness": thickness_by_kind(table),
-        "guids": {
-            **script_context(table, laid.guids)["guids"],  # the manifest's script.guids
-            "sections": sections,
-            "supply": supply,
-        },
+        "score_cells": shared["cells"]["score-track"],
+        "marker_corners": shared["seat_places"]["score-track"],
+        "round_cells": shared["cells"]["round-track"],
+        "drawn": [list(point) for point in laid.context["tracks"]["drawn"]],  # a line
+        "y": {**shared["y"], "bag": tab.BAG_Y},
+        "guids": {**shared["guids"], "sections": sections, "supply": supply},
         "tiles": tiles,
         "tile_guids": sorted(tiles, key=lambda guid: tiles[guid]["tile"]),
     }

@@ -7,72 +7,27 @@ from __future__ import annotations
 
 from functools import partial
 
-from rules_ref.ark_and_noah import for_players, make_config
+from rules_ref.ark_and_noah import make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
 from ...render.layout import render_layout
-from ...table.areas import area_tracks
 from ...table.columns import columns_layout
 from .rules import action_texts
-from .table import (
-    BOARD_TOP,
-    action_columns,
-    action_spaces,
-    line_of,
-)
+from .table import action_columns
 from .tiles import bag_roster, tile_list
-
-#: The spots of an action space a worker snaps to: its completed- and current-action spaces.
-SPOTS = ("completed", "current")
 
 
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
-    """What the table manifest lays the boards and shared pieces with: the boards' pictures,
-    the bonus bags' row (``bonus-bags``) and the bonus values (roster ``bonus-values``); the
-    worker spaces (``worker-spaces``: none on the family side) for the snap points (the Ark's
-    are its grid's, ``table.grids.ark``); and the animal bags' tiles (rosters
-    ``<sex>-animals``; their places are the manifest's anchors), the supply bags' places
-    (``supply:<colour>``, ``food-supply``, ``pitch-supply``) and pieces (rosters ``dividers``,
-    ``food``, ``pitch``: one entry per piece); and per seat its character's and its workers'
-    places (``character:<colour>``, ``workers:<colour>``) and its fields (roster
-    ``seat-pieces``: the character's ``name``, the colour's ``color`` hex)."""
-    values = range(1, config["bonus_max"] + 1)
-    tracks = {"bonus-bags": [tuple(p) for p in line_of(data["table"]["bonus_bags"], len(values))]}
-    low, high = data["players"]["min"], data["players"]["max"]
-    workers = max(for_players(config["workers"], n)["count"] for n in range(low, high + 1))
-    tracks |= area_tracks(data["table"], {"character": 1, "workers": workers})
-    seat_pieces = [
-        {"name": data["characters"][i], "color": data["colors"][i]["hex"]} for i in range(high)
-    ]
-    # The supply bags in a row: each colour's dividers, then food and pitch (if the game has them).
-    supply, row = config["supply"], [tuple(p) for p in line_of(data["table"]["supply"], high + 2)]
-    for i, seat in enumerate(data["table"]["seats"][:high]):
-        tracks[f"supply:{seat['color']}"] = [row[i]]
-    family = config["turn_mode"] != "worker"
-    spaces = [] if family else [s[key] for s in action_spaces(data, config) for key in SPOTS]
-    tracks["worker-spaces"] = [(x, BOARD_TOP, z) for x, z in spaces]
-    anchors = {
-        "food-supply": row[high],
-        "pitch-supply": row[high + (supply["food"] > 0)],
-    }
+    """What the table manifest lays the boards and shared pieces with, beside its own data
+    (its grid, the Ark: ``table.grids.ark``): the action board's pictures and the animal
+    bags' tiles (rosters ``<sex>-animals``)."""
     tiles, sexes = tile_list(data), ("male", "female")
-    counts = {
-        "dividers": supply["dividers_per_color"],
-        "food": supply["food"],
-        "pitch": supply["pitch"],
-    }
     return TableHooks(
         pictures=board_pictures(base, data, config),
-        anchors=anchors,
-        tracks=tracks,
         rosters={
-            "bonus-values": [{"value": v} for v in values],
-            "seat-pieces": seat_pieces,
-            **{kind: [{}] * n for kind, n in counts.items()},  # a bag's pieces, one per entry
-            **{f"{sex}-animals": bag_roster(tiles, sex, data["tile_colors"]) for sex in sexes},
+            **{f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
         },
-        omit=frozenset(f"{kind}-supply" for kind in ("food", "pitch") if counts[kind] == 0),
     )
 
 

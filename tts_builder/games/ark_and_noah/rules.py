@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from rules_ref.ark_and_noah import make_config
 
 from ...json_types import Data
+from ...table.derived import key_value
 from ...variants import with_variant
 
 
@@ -17,27 +20,15 @@ def rules_config(data: Data, variant: str | None = None) -> Data:
 
 
 def action_texts(config: Data) -> dict[str, str]:
-    """What each action does, in a few words for its board column (from the rule numbers)."""
-    resources = {"pitch": "pitch cubes", "food": "food", "dividers": "dividers"}
-    trading, out = config["trading"], {}
-    for action in config["actions"]:
-        kind = action["kind"]
-        if kind == "gain":
-            text = f"take {resources[action['resource']]}"
-        elif kind == "tame":
-            rest = " each" if action["shared"] else ", the rest go back"
-            text = f"draw animals; keep one{rest}"
-        elif kind == "trade":
-            bonus = "+1 VP" if trading["bonus"] == ["vp"] else "a bonus"
-            text = (
-                f"{bonus}, then swap two dividers or draw {trading['draws']} animals"
-                if trading["swap"]
-                else f"{bonus}, then draw {trading['draws']} animals; may swap one"
-            )
-        elif kind == "build":
-            pitch = " and pitch" if config["supply"]["pitch"] > 0 else ""
-            text = f"dividers{pitch} to build"
-        else:
-            text = "pairs to load" if config["loading"]["cost"] == "pairs" else "loading points"
-        out[action["id"]] = text
-    return out
+    """What each action does, in a few words for its board column: its ``text``, each
+    ``{rules.a.b}`` in it printing that rule number of ``config`` (FieldError at the text for
+    a key the rules lack)."""
+    rules = {"rules": config}
+    return {
+        a["id"]: re.sub(
+            r"\{([\w.]+)\}",
+            lambda m, i=i: str(key_value(rules, m.group(1), f"rules.actions[{i}].text")),
+            a["text"],
+        )
+        for i, a in enumerate(config["actions"])
+    }

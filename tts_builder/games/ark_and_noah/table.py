@@ -11,14 +11,12 @@ that seat's HandTrigger rotY + 180 (GEOMETRY §1).
 from __future__ import annotations
 
 from ... import geometry as geo
-from ...errors import FieldError
 from ...json_types import Data
-from ...table import areas, pieces_by_id
-from ...table.areas import Slots
+from ...table import pieces_by_id
 from ...table.assemble import THICKNESS
-from ...table.columns import columns_of
+from ...table.columns import needed_columns
 from ...table.grid_table import GridPlan, grid_plan
-from ...table.printed import Board, laid_board, track_cells
+from ...table.printed import column_spots
 
 #: The boards' top (the manifest lays them at its default thickness): pieces on a board lie there.
 BOARD_TOP = round(geo.TABLE_TOP_Y + THICKNESS, 4)
@@ -26,20 +24,9 @@ BOARD_TOP = round(geo.TABLE_TOP_Y + THICKNESS, 4)
 BAG_Y = 1.8
 
 
-def area_slots(data: Data) -> dict[str, Slots]:
-    """Every kind's places in a seat's area: ``table.area_slots`` (:mod:`...table.areas`)."""
-    return areas.area_slots(data["table"])
-
-
 def animal_side(data: Data) -> float:
     """The side of an animal tile on the table (the manifest's animal bags' tiles)."""
     return float(pieces_by_id(data["table"])["male-animals"]["contents"]["width"])
-
-
-def line_of(spec: Data, count: int) -> list[list[float]]:
-    """``count`` points from ``spec["start"]`` by ``spec["step"]`` (a row of bags or tiles)."""
-    (x, z), (dx, dz) = spec["start"], spec["step"]
-    return [[x + k * dx, z + k * dz] for k in range(count)]
 
 
 #: The Ark of one player count (the manifest's grid ``ark``: :mod:`tts_builder.table.grid`).
@@ -59,46 +46,17 @@ ACTION_SPOTS = ("completed", "current", "bonus")
 def action_columns(data: Data) -> Data:
     """The action board's columns (its manifest piece's ``columns``: size, spots, sides), with
     the spots the script uses and a side per way to play (``standard``, ``family``)."""
-    pieces = data["table"]["pieces"]
-    index = next(i for i, piece in enumerate(pieces) if piece["id"] == "action-board")
-    path = f"table.pieces[{index}].columns"
-    if "columns" not in pieces[index]:
-        raise FieldError(path, "missing required key (the action board's columns)")
-    spec = pieces[index]["columns"]
     sides = ("standard", "family") if "family" in data.get("variants", {}) else ("standard",)
-    for key, names in (("spots", ACTION_SPOTS), ("sides", sides)):
-        missing = [name for name in names if name not in spec[key]]
-        if missing:
-            raise FieldError(
-                f"{path}.{key}",
-                f"the action board needs {', '.join(names)} (missing {', '.join(missing)})",
-            )
-    return dict(spec)
-
-
-def action_board(data: Data) -> Board:
-    size = action_columns(data)["size"]
-    return laid_board(data["table"], "action-board", (size[0], size[1]))
+    return needed_columns(data["table"], "action-board", ACTION_SPOTS, sides, "the action board")
 
 
 def action_spaces(data: Data, config: Data) -> list[Data]:
     """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
-    b = action_board(data)
-    columns = columns_of(action_columns(data), len(config["actions"]))
+    spots = column_spots(data, "action-board")
     return [
-        {"id": a["id"], "name": a["name"], **{k: b.at(px) for k, px in column.spots.items()}}
-        for a, column in zip(config["actions"], columns, strict=True)
+        {"id": a["id"], "name": a["name"], **s}
+        for a, s in zip(config["actions"], spots, strict=True)
     ]
-
-
-def score_cells(data: Data) -> list[list[float]]:
-    """Table [x, z] of the scoring track's cells 0..99 (the manifest's ``score-track``)."""
-    return track_cells(data, "score-track")
-
-
-def round_cells(data: Data) -> list[list[float]]:
-    """Table [x, z] of the round track's cells (start, 1..min_rounds: ``round-track``)."""
-    return track_cells(data, "round-track")
 
 
 def table_points(data: Data, config: Data, n: int) -> Data:

@@ -1,20 +1,28 @@
-"""Ark & Noah animal tiles: the tile list and a tile side's layout fields (Setup deals them)."""
+"""Ark & Noah animal tiles: the tile list and the animal bags' rosters (Setup deals them)."""
 
 from __future__ import annotations
 
 from ...json_types import Data
 
+#: Each sex in tile order (a species' male is tile ``2 * index``, its female the next) and the
+#: sign its tiles print.
+SEXES = (("male", "\u2642"), ("female", "\u2640"))
+#: The player-count mark of a species by its ``min_players`` (none: in every game).
+MARKS = {3: "3+", 4: "4"}
+
 
 def tile_list(data: Data) -> list[Data]:
-    """Every animal tile (male then female of each species, roster order) with its fields."""
-    out = []
+    """Every animal tile (male then female of each species, roster order) with its fields:
+    what it shows (``name``: a female's ``female_name`` if she has one, its ``art``, the sex
+    ``symbol``, the ``mark``), and the side colours the layouts print (``bg`` the unpaired
+    side's, by sex; ``paired_bg``)."""
+    out, colors = [], data["tile_colors"]
     for index, s in enumerate(data["species"]):
-        for sex, symbol in (("male", "\u2642"), ("female", "\u2640")):
+        for k, (sex, symbol) in enumerate(SEXES):
             shown = s.get("female_name", s["name"]) if sex == "female" else s["name"]
-            mark = {3: "3+", 4: "4"}.get(s.get("min_players", 0), "")
             out.append(
                 {
-                    "tile": 2 * index + (sex == "female"),
+                    "tile": 2 * index + k,
                     "species": s["name"],
                     "sex": sex,
                     "name": shown,
@@ -22,26 +30,16 @@ def tile_list(data: Data) -> list[Data]:
                     "size": s["size"],
                     "vp": s["vp"],
                     "art": data["art"][shown],
-                    "mark": mark,
+                    "mark": MARKS.get(s.get("min_players", 0), ""),
                     "min_players": s.get("min_players", 0),
+                    "bg": colors[sex],
+                    "paired_bg": colors["paired"],
                 }
             )
     return out
 
 
-def tile_fields(tile: Data, side: str, colors: dict[str, str]) -> Data:
-    """The fields an animal-tile layout may use on ``side`` (unpaired or paired): ``bg`` the
-    side's colour, ``paired_bg`` the paired side's."""
-    bg = colors["paired"] if side == "paired" else colors[tile["sex"]]
-    fields = {k: tile[k] for k in ("name", "symbol", "size", "vp", "art", "mark")}
-    return fields | {"bg": bg, "paired_bg": colors["paired"]}
-
-
-def bag_roster(tiles: list[Data], sex: str, colors: dict[str, str]) -> list[Data]:
-    """The tiles of one sex as the table manifest's roster of that sex's bag: each tile's
-    fields, its unpaired side's layout fields and ``key`` (its image names' stem)."""
-    return [
-        {**t, **tile_fields(t, "unpaired", colors), "key": f"{t['name'].lower()}-{sex}"}
-        for t in tiles
-        if t["sex"] == sex
-    ]
+def bag_roster(tiles: list[Data], sex: str) -> list[Data]:
+    """The tiles of one sex as the table manifest's roster of that sex's bag, each with its
+    ``key`` (its image names' stem)."""
+    return [{**t, "key": f"{t['name'].lower()}-{sex}"} for t in tiles if t["sex"] == sex]

@@ -1,0 +1,85 @@
+"""The generic part of a manifest game's script context (tts_builder.table.context): the seats
+with the game's fields and their area places, the area, heights, thickness by kind, the
+manifest's script names, each track's cells and its seats' places on the first one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tts_builder import geometry as geo
+from tts_builder.build import BuildOptions, ImageSet
+from tts_builder.save import GuidAllocator
+from tts_builder.table import MANIFEST, Art, Table, check_manifest, lay_table
+from tts_builder.table.areas import area_slots, script_seat
+from tts_builder.table.context import table_context
+from tts_builder.table.printed import track_cells
+from tts_builder.table.track import seat_places
+
+FACE = [{"type": "rect", "box": [0, 0, 32, 32], "fill": "#aa8800"}]
+SEATS = [
+    {"color": "Red", "area": [-10.0, -8.0], "facing": 0},
+    {"color": "Blue", "area": [10.0, 8.0], "facing": 180},
+    {"color": "Green", "area": [10.0, -8.0], "facing": 0},
+]
+
+
+def definition() -> dict[str, Any]:
+    """Two to three players, each with a pawn in their area; a score track with seat places."""
+    return {
+        "name": "Pawns",
+        "players": {"min": 2, "max": 2},
+        "components": {"pawn": {"size": [32, 32], "face": FACE}},
+        "table": {
+            "type": "Table_RPG",
+            "sky": "Sky_Field",
+            "seats": SEATS,
+            "area_size": [6.0, 4.0],
+            "area_slots": {
+                "pawns": {"kind": "pawn", "origin": [-1.0, 0.0], "step": [0.5, 0.0],
+                          "per_line": 2, "line": [0.0, 0.5], "lines": 1},
+            },  # fmt: skip
+            "script": {"guids": {"pawns": {"by_seat": "pawns"}, "track": {"first": "score"}}},
+            "pieces": [
+                {"id": "score", "kind": "track", "width": 6.0, "at": [0.0, 0.0],
+                 "track": {"cells": 5, "cell": 40, "fill": "#eeeeee", "ink": "#111111",
+                           "seats": 0.3}},
+                {"id": "pawns", "kind": "token", "component": "pawn", "thickness": 0.3,
+                 "notes": {"kind": "pawn"}, "at": {"seat_track": "pawns"}},
+            ],
+        },
+    }  # fmt: skip
+
+
+def test_the_generic_context_of_a_laid_table(tmp_path: Path) -> None:
+    data = definition()
+    MANIFEST.check(data["table"], "table")
+    check_manifest(data)
+    images = ImageSet("context", BuildOptions(out_dir=tmp_path), {})
+    laid = lay_table(data, Art(tmp_path, data["components"], images), GuidAllocator("ctx"))
+    fields = [{"hero": "Ann"}, {"hero": "Bo"}, {"hero": "Cy"}]
+    ctx = table_context("pawns", data, laid, fields)
+    assert ctx["game"] == {"id": "pawns", "name": "Pawns"}
+    assert ctx["players"] == {"min": 2, "max": 2}
+    assert ctx["colors"] == ["Red", "Blue"]  # the seats of the most players
+    slots = area_slots(data["table"])
+    assert ctx["seats"] == [script_seat({**SEATS[0], "hero": "Ann"}, slots),
+                            script_seat({**SEATS[1], "hero": "Bo"}, slots)]  # fmt: skip
+    assert ctx["area"] == {"slots": {"pawns": slots["pawns"]._asdict()}, "size": [6.0, 4.0]}
+    assert ctx["y"] == {"table": geo.TABLE_TOP_Y, "board": round(geo.TABLE_TOP_Y + 0.2, 4)}
+    assert ctx["thickness"] == {"pawn": 0.3}
+    assert ctx["guids"]["track"] == laid.guids["score"][0]
+    assert ctx["guids"]["pawns"]["Blue"] == [laid.guids["pawns"][1]]
+    assert ctx["cells"] == {"score": track_cells(data, "score")}
+    assert ctx["seat_places"] == {"score": [list(p) for p in seat_places(3, 0.3)]}
+
+
+def test_seats_without_areas_are_their_manifest_entries() -> None:
+    data = definition()
+    del data["table"]["area_slots"]
+    data["table"]["seats"] = ["Red", "Blue"]
+    data["table"]["pieces"] = data["table"]["pieces"][:1]
+    data["table"]["script"] = {"guids": {}}
+    ctx = table_context("pawns", data, Table(), [{"hero": "Ann"}])
+    assert ctx["seats"] == [{"color": "Red", "hero": "Ann"}, {"color": "Blue"}]
+    assert ctx["area"] == {"slots": {}, "size": [6.0, 4.0]}
