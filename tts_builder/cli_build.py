@@ -27,8 +27,9 @@ def run_build(quiet: bool, options: dict[str, Any]) -> int:
             print(message, file=sys.stderr)
 
     try:
-        build_command(report, options["assets"], tuple(options["games"]), options["variant"],
-                      options["out_dir"], options["base_url"])  # fmt: skip
+        games, assets = tuple(options["games"]), options["assets"]
+        out, variant, url = options["out_dir"], options["variant"], options["base_url"]
+        build_command(report, assets, games, variant, out, url)
     except BuildError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -263,5 +264,3 @@ def _table_digest(key: Any, names: list[str], files: dict[str, bytes]) -> str:
         data = files.get(name)
         key.update(f"{name}:{hashlib.sha256(data).hexdigest() if data else '-'}".encode())
     return f"table.png:{key.hexdigest()}"
-
-

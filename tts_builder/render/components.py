@@ -402,8 +402,8 @@ def preview_png(
             bands.append(draw())
             continue
         spec = {**_preview_row_spec(plan, items, row), "encoder": ENCODER}
-        bands.append(store.encoded(spec, partial(_preview_row_again, plan, items, row, store,
-                                                 spec, rows)))  # fmt: skip
+        again = partial(_preview_row_again, plan, items, row, store, spec, rows)
+        bands.append(store.encoded(spec, again))
         rows.add(spec)
     if rows is not None:
         rows.save()
@@ -492,9 +492,8 @@ def _preview_row_image(
         layout += cell
     if canvas is None:
         canvas = Image.new("RGB", (width, y1 - y0), PREVIEW_BG)
-    img = render_layout(layout, (width, y1 - y0), fields, pictures.__getitem__, where="preview",
-                        canvas=canvas)  # fmt: skip
-    return img
+    size = (width, y1 - y0)
+    return render_layout(layout, size, fields, pictures.__getitem__, where="preview", canvas=canvas)
 
 
 def _made(label: str, size: tuple[int, int], make: Callable[[], Image.Image]) -> Image.Image:
