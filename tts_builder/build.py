@@ -13,7 +13,7 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import replace
 from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from PIL import Image
@@ -27,6 +27,7 @@ from .save.checker import Finding, check_geometry, check_save
 from .save.geometry_checks import image_size_from_files
 
 if TYPE_CHECKING:
+    from .render.components import CheckedSides
     from .render.memo import PictureMemo
 
 IMAGES_DIR = "images"
@@ -149,10 +150,10 @@ class ImageSet:
         self._memo, self._shared = kept_pictures(cache)
         self._reads = kept_reads(cache)
         self._local: str | None = None
-        self._checked: Any = None
+        self._checked: CheckedSides | None = None
 
     @property
-    def checked_sides(self) -> Any:
+    def checked_sides(self) -> CheckedSides:
         """The layout sides the last build of this folder found valid, and those this one
         shows (:class:`~tts_builder.render.components.CheckedSides`, kept in the cache by
         :meth:`finish`)."""
@@ -169,11 +170,11 @@ class ImageSet:
             self._checked.save()
 
     @staticmethod
-    def _key(spec: Any, part: bool = False) -> str:
+    def _key(spec: object, part: bool = False) -> str:
         return ImageSet._keys(spec)[1 if part else 0]
 
     @staticmethod
-    def _keys(spec: Any) -> tuple[str, str]:
+    def _keys(spec: object) -> tuple[str, str]:
         """The cache keys of ``spec`` as an output image and as a part: the sha256 of
         ``[code digest, spec]`` and of ``[code digest, "part", spec]`` in sorted-key JSON, the
         spec serialised once for both."""
@@ -190,7 +191,7 @@ class ImageSet:
         freeze(img, key)  # callers must not change it: what is derived from it may be reused
         self._memo.add(key, img)
 
-    def _known(self, spec: Any, keys: tuple[str, str] | None = None) -> Image.Image | None:
+    def _known(self, spec: object, keys: tuple[str, str] | None = None) -> Image.Image | None:
         """The picture of ``spec`` (its :meth:`_keys` if known) if this build holds it (or an
         earlier one of this process, while the cache still has it) or the cache has it (as a
         part or an output image), else None."""
@@ -211,7 +212,7 @@ class ImageSet:
                 return img
         return None
 
-    def picture(self, spec: Any, make: Callable[[], Image.Image]) -> Image.Image:
+    def picture(self, spec: object, make: Callable[[], Image.Image]) -> Image.Image:
         """The picture ``spec`` describes: known (see :meth:`_known`) or made by ``make`` and
         cached as a part. Callers must not change it."""
         from .render import encode_part
@@ -242,7 +243,7 @@ class ImageSet:
         if self._reads is not None:
             self._reads.add(key, data)
 
-    def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
+    def encoded(self, spec: object, make: Callable[[], bytes]) -> bytes:
         """The bytes ``spec`` describes (e.g. an encoded band of a sheet): from the cache, else
         made by ``make`` and cached."""
         key = self._key({"encoded": spec})
@@ -252,23 +253,23 @@ class ImageSet:
             self._write(key, data)
         return data
 
-    def encoded_known(self, spec: Any) -> bytes | None:
+    def encoded_known(self, spec: object) -> bytes | None:
         """The bytes ``spec`` describes if the cache holds them (see :meth:`encoded`), else
         None."""
         return self._read(self._key({"encoded": spec}))
 
-    def kept_record(self, spec: Any) -> bytes | None:
+    def kept_record(self, spec: object) -> bytes | None:
         """What a build of this code kept under ``spec`` (:meth:`keep_record`), if the cache holds
         it."""
         return self._read(self._key({"kept": spec}))
 
-    def keep_record(self, spec: Any, data: bytes) -> None:
+    def keep_record(self, spec: object, data: bytes) -> None:
         """Keep ``data`` under ``spec`` for later builds (e.g. which rows a sheet showed last)."""
         key = self._key({"kept": spec})
         if self._read(key) != data:
             self._write(key, data)
 
-    def png(self, name: str, spec: Any, make: Callable[[], Image.Image | bytes]) -> str:
+    def png(self, name: str, spec: object, make: Callable[[], Image.Image | bytes]) -> str:
         """Add ``images/<name>.png``, the picture ``spec`` describes: from the cache, else made
         from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
         keys = self._keys(spec)
