@@ -39,7 +39,7 @@ def colours_on(game: Game) -> dict[str, str]:
 
 
 def divider_at(game: Game, edge: str) -> str:
-    x, z, _ = game.points["edges"][edge]
+    x, z, _ = game.plan.edges[edge]
     return next(
         o["guid"]
         for o in game.objects("Divider")
@@ -58,7 +58,7 @@ def to_trading(game: Game) -> str:
 
 
 def swap(game: Game, colour: str, from_edge: str, onto_edge: str) -> None:
-    x, z, _ = game.points["edges"][onto_edge]
+    x, z, _ = game.plan.edges[onto_edge]
     game.drop_on(colour, divider_at(game, from_edge), [x, z])
 
 
@@ -261,14 +261,14 @@ def test_7_the_two_tiles_of_a_pair_go_into_one_enclosure(standard: Any) -> None:
              if json.loads(o["gm_notes"])["species"] == "Lion"}  # fmt: skip
     vp = game.vp()
     since = len(game.table.broadcasts)
-    game.drop_on(loader, lions["male"]["guid"], game.points["squares"]["0:1"])
-    game.drop_on(loader, lions["female"]["guid"], game.points["squares"]["0:5"])
+    game.drop_on(loader, lions["male"]["guid"], game.plan.cells["0:1"])
+    game.drop_on(loader, lions["female"]["guid"], game.plan.cells["0:5"])
     assert game.vp() == vp and game.script()["loaded"] == []
     assert any("a pair goes into one enclosure" in m for m in told(game, loader, since))
     female = game.table.object(lions["female"]["guid"])
     assert female["position"] == lions["female"]["position"] and not female["locked"]
     # into the same enclosure it loads
-    game.drop_on(loader, lions["female"]["guid"], game.points["squares"]["0:2"])
+    game.drop_on(loader, lions["female"]["guid"], game.plan.cells["0:2"])
     assert [p["species"] for p in game.script()["loaded"]] == ["Lion"]
     assert not game.table.errors
 

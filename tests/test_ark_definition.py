@@ -11,7 +11,8 @@ import pytest
 from rules_ref import ark_and_noah as ref
 from tts_builder.definition import ASSETS_ROOT, load_definition
 from tts_builder.errors import DefinitionError
-from tts_builder.games import ark_and_noah as game
+from tts_builder.games.ark_and_noah.rules import action_texts, rules_config
+from tts_builder.games.ark_and_noah.tiles import tile_list
 from tts_builder.save.tables import HAND_PLACEMENTS
 
 GAME = "ark-and-noah"
@@ -42,8 +43,8 @@ def test_the_bundled_definition_loads_with_its_family_variant() -> None:
     definition = load_definition(GAME)
     assert definition.players == (2, 4)
     assert definition.variants == ["family"]
-    standard = game.rules_config(definition.data)
-    family = game.rules_config(definition.data, "family")
+    standard = rules_config(definition.data)
+    family = rules_config(definition.data, "family")
     assert standard == ref.make_config(definition.data)
     assert family["variant"] == "family" and family["turn_mode"] == "seats"
     assert [a["id"] for a in family["actions"]] == [
@@ -53,21 +54,21 @@ def test_the_bundled_definition_loads_with_its_family_variant() -> None:
 
 def test_each_action_s_words_print_the_rule_numbers_they_name() -> None:
     data = load_definition(GAME).data
-    standard = game.action_texts(game.rules_config(data))
+    standard = action_texts(rules_config(data))
     assert standard["trading"] == "a bonus, then swap two dividers or draw 3 animals"
     assert standard["pitch"] == "take pitch cubes"
-    family = game.action_texts(game.rules_config(data, "family"))
+    family = action_texts(rules_config(data, "family"))
     assert list(family) == ["animals", "trading", "wood", "building", "loading"]
     assert family["trading"] == "+1 VP, then draw 3 animals; may swap one"
     more = {**data, "rules": {**data["rules"], "trading": {**data["rules"]["trading"], "draws": 4}}}
-    assert game.action_texts(game.rules_config(more, "family"))["trading"].endswith(
+    assert action_texts(rules_config(more, "family"))["trading"].endswith(
         "draw 4 animals; may swap one"
     )
 
 
 def test_every_shown_animal_has_a_picture_and_the_lions_differ() -> None:
     data = load_definition(GAME).data
-    tiles = game.tile_list(data)
+    tiles = tile_list(data)
     assert len(tiles) == 2 * len(data["species"]) == 52
     assert [t["tile"] for t in tiles] == list(range(52))
     lion, lioness = (t for t in tiles if t["species"] == "Lion")

@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 from conftest import build
 
-from tts_builder.games.ark_and_noah import rules_config, table_points
+from tts_builder.games.ark_and_noah.boards import action_spaces
+from tts_builder.games.ark_and_noah.rules import rules_config
 from tts_builder.picture import after_setup, images_from_files, table_picture, table_view
+from tts_builder.table.grid_table import grid_plan
 from tts_builder.table.printed import track_cells
 
 
@@ -34,7 +36,8 @@ def test_the_picture_shows_the_printed_cells_at_the_script_positions(
     data = standard.definition.data
     config = rules_config(data)
     save = standard.save if n is None else after_setup(standard.save, n, images=standard.files)
-    points = table_points(data, config, n or data["players"]["max"])
+    plan = grid_plan(data, "ark", n or data["players"]["max"])
+    spaces = action_spaces(data, config)
     # no snap dots over the printed cells, nor the score markers' (≥16 px) pawn markers
     pieces = [o for o in save["ObjectStates"] if "Score" not in o.get("Tags", [])]
     save = {**save, "SnapPoints": [], "ObjectStates": pieces}
@@ -46,14 +49,14 @@ def test_the_picture_shows_the_printed_cells_at_the_script_positions(
         return picture.getpixel((round(px), round(py)))
 
     ark = data["boards"]["ark_colors"]
-    wrong = [name for name, (x, z) in points["squares"].items()
+    wrong = [name for name, (x, z) in plan.cells.items()
              if not _near(at(x + 0.45, z + 0.45), _rgb(ark["square"]))]  # fmt: skip
-    wrong += [name for name, (x, z) in points["pitch"].items()
+    wrong += [name for name, (x, z) in plan.hull.items()
               if not _near(at(x, z), _rgb(ark["pitch"]))]  # fmt: skip
     assert wrong == []
     board = next(p["columns"] for p in data["table"]["pieces"] if p["id"] == "action-board")
     space = _rgb(next(e["fill"] for e in board["sides"]["standard"] if e["at"] == "current"))
-    for entry in points["spaces"]:
+    for entry in spaces:
         assert _near(at(*entry["current"]), space), entry["id"]
     # the scoring track's 0 (a tinted cell, read from Red's seat at the bottom left)
     x, z = track_cells(data, "score-track")[0]

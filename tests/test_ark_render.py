@@ -17,13 +17,15 @@ from rules_ref import ark_and_noah as ref
 from tts_builder import geometry as geo
 from tts_builder.build import lint_build
 from tts_builder.cli import EXIT_BAD_INPUT, run
-from tts_builder.games.ark_and_noah import rules_config, table
+from tts_builder.games.ark_and_noah import boards
+from tts_builder.games.ark_and_noah.rules import rules_config
 from tts_builder.render import image_digest
 from tts_builder.save import loads
 from tts_builder.save.checker import check_save
 from tts_builder.table import pieces_by_id
 from tts_builder.table.columns import columns_of
 from tts_builder.table.grid import Grid, section_offsets
+from tts_builder.table.grid_table import grid_plan
 from tts_builder.table.printed import laid_board, laid_track, track_cells
 from tts_builder.table.track import Track
 
@@ -74,7 +76,7 @@ def test_the_ark_grid_names_the_rules_spots_in_their_order(rows: int, cols: int)
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_table_positions_keep_the_grid_square_and_upright_for_red(built: object, n: int) -> None:
     data = built.definition.data
-    plan = table.ark_plan(data, rules_config(data), n)
+    plan = grid_plan(data, "ark", n)
     pts = plan.cells
     a, b, c = pts["0:0"], pts["0:1"], pts["1:0"]
     assert b[0] - a[0] == pytest.approx(1.5) and a[1] - c[1] == pytest.approx(1.5)
@@ -91,7 +93,7 @@ def test_table_positions_keep_the_grid_square_and_upright_for_red(built: object,
 
 def test_board_spots_and_score_track_cells() -> None:
     data = build("ark-and-noah").definition.data
-    spec = table.action_columns(data)
+    spec = boards.action_columns(data)
     for count in (7, 5):
         spots = [column.spots for column in columns_of(spec, count)]
         assert len(spots) == count
@@ -164,7 +166,7 @@ def test_tiles_show_sex_colour_and_paired_side(built: object) -> None:
 
 
 def test_board_texts_follow_the_rule_numbers(built: object) -> None:
-    from tts_builder.games.ark_and_noah import action_texts, rules_config
+    from tts_builder.games.ark_and_noah.rules import action_texts
 
     data = built.definition.data
     standard = action_texts(rules_config(data))
@@ -179,7 +181,7 @@ def test_board_texts_follow_the_rule_numbers(built: object) -> None:
 def test_action_board_sides(built: object) -> None:
     standard = picture(built, "images/action-board-standard.png")
     family = picture(built, "images/action-board-family.png")
-    size = tuple(table.action_columns(built.definition.data)["size"])
+    size = tuple(boards.action_columns(built.definition.data)["size"])
     assert standard.size == family.size == size
     assert image_digest(standard) != image_digest(family)
 
@@ -250,8 +252,7 @@ def test_the_script_spots_sit_on_the_printed_ark(built: object, n: int) -> None:
     """Every square, edge and pitch field the script uses, mapped through the geometry model onto
     the section picture under it, lands on the printed square, grid line or pitch field."""
     data = built.definition.data
-    config = rules_config(data)
-    plan = table.ark_plan(data, config, n)
+    plan = grid_plan(data, "ark", n)
     colours = {
         "square": ark_colour(data, "cell"),
         "line": ark_colour(data, "column_line"),
@@ -282,12 +283,12 @@ def test_the_action_spaces_and_tracks_sit_on_their_printed_cells(variant: str | 
     built = build("ark-and-noah", variant=variant)
     data = built.definition.data
     config = rules_config(data, variant)
-    spec = table.action_columns(data)
+    spec = boards.action_columns(data)
     space_fill = next(e["fill"] for e in spec["sides"]["standard"] if e["at"] == "current")
     board = laid_board(data["table"], "action-board", tuple(spec["size"]))
     side = picture(built, f"images/action-board-{'family' if variant else 'standard'}.png")
     columns = [(c.x0, c.x1) for c in columns_of(spec, len(config["actions"]))]
-    for i, space in enumerate(table.action_spaces(data, config)):
+    for i, space in enumerate(boards.action_spaces(data, config)):
         u, v = geo.uv_of_world(board.transform, board.aspect, (*space["current"][:1], 0.0,
                                                                  space["current"][1]))  # fmt: skip
         x = u * spec["size"][0]
@@ -331,7 +332,7 @@ def test_every_player_counts_script_positions_land_on_their_printed_cells(
 
     data = built.definition.data
     config = rules_config(data)
-    plan = table.ark_plan(data, config, n)
+    plan = grid_plan(data, "ark", n)
     save = json.loads(json.dumps(save_of(built)))
     sections = [o for o in save["ObjectStates"] if "Ark" in o.get("Tags", [])]
     by_kind: dict[str, list[dict]] = {}

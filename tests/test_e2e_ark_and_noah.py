@@ -22,11 +22,13 @@ from rules_ref import ark_and_noah as ref
 from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.emulator import EmulatedTable
-from tts_builder.games.ark_and_noah import area_slot, rules_config, table_points
-from tts_builder.games.ark_and_noah.table import BOARD_TOP
+from tts_builder.games.ark_and_noah.boards import action_spaces
+from tts_builder.games.ark_and_noah.rules import rules_config
 from tts_builder.save import loads
 from tts_builder.table import thickness_by_kind
-from tts_builder.table.areas import area_slots
+from tts_builder.table.areas import area_slot, area_slots
+from tts_builder.table.grid_table import grid_plan
+from tts_builder.table.layout import BOARD_TOP
 from tts_builder.table.printed import track_cells, track_seats
 
 STEP_RE = re.compile(r"^Now: (\w+): ([\w ]+?)(?: \(|;)")
@@ -85,7 +87,8 @@ class Game:
         self.colours = [c for c in everyone if c in self.seated]  # the players, in seat order
         self.config = rules_config(self.data, built.variant)
         low, high = self.data["players"]["min"], self.data["players"]["max"]
-        self.points = table_points(self.data, self.config, min(max(n, low), high))
+        self.plan = grid_plan(self.data, "ark", min(max(n, low), high))  # the Ark in play
+        self.spaces = action_spaces(self.data, self.config)
         self.save = loads(built.files["ark-and-noah.json"], "save")
         by_colour = {s["color"]: s for s in self.data["table"]["seats"]}
         self.seats = [by_colour[c] for c in self.colours]
@@ -129,14 +132,14 @@ class Game:
         return [xz[0], BOARD_TOP + lift, xz[1]]
 
     def divider_on(self, edge: str, colour: str) -> str:
-        x, z, angle = self.points["edges"][edge]
+        x, z, angle = self.plan.edges[edge]
         return self.lay(self.take(f"{colour} dividers"), self.on_ark([x, z]), angle)
 
     def food_on(self, square: str) -> str:
-        return self.lay(self.take("Food supply"), self.on_ark(self.points["squares"][square]))
+        return self.lay(self.take("Food supply"), self.on_ark(self.plan.cells[square]))
 
     def pitch_on(self, field: str) -> str:
-        return self.lay(self.take("Pitch supply"), self.on_ark(self.points["pitch"][field]))
+        return self.lay(self.take("Pitch supply"), self.on_ark(self.plan.hull[field]))
 
     def tile(self, species: str, sex: str) -> dict[str, Any]:
         """An animal tile's object, loose or in its bag."""
@@ -216,7 +219,7 @@ class Game:
 
     def place_workers(self, wishes: dict[str, list[str]]) -> None:
         """Phase I: each player in turn drops a worker on their first free wished space."""
-        spaces = {s["id"]: s for s in self.points["spaces"]}
+        spaces = {s["id"]: s for s in self.spaces}
         taken: set[str] = set()
         placed: set[str] = set()
         workers = len(self.objects("Worker"))
@@ -350,7 +353,7 @@ class Game:
 
     def ark_input(self) -> dict[str, Any]:
         """The Ark as rules_ref reads it, from the pieces on the table."""
-        pts = self.points
+        pts = self.plan
 
         def nearest(spots: dict[str, list[float]], o: dict[str, Any]) -> str | None:
             x, z = o["position"][0], o["position"][2]
@@ -361,18 +364,18 @@ class Game:
 
         dividers = []
         for o in self.objects("Divider"):
-            edge = nearest(pts["edges"], o)
+            edge = nearest(pts.edges, o)
             if edge:
                 dividers.append({"edge": edge, "color": json.loads(o["gm_notes"])["color"]})
-        pitch = [f for o in self.objects("Pitch") if (f := nearest(pts["pitch"], o))]
+        pitch = [f for o in self.objects("Pitch") if (f := nearest(pts.hull, o))]
         food = [
             list(map(int, s.split(":")))
             for o in self.objects("Food")
-            if (s := nearest(pts["squares"], o))
+            if (s := nearest(pts.cells, o))
         ]
         return {
-            "rows": pts["rows"],
-            "cols": pts["cols"],
+            "rows": pts.rows,
+            "cols": pts.cols,
             "dividers": dividers,
             "pitch": pitch,
             "food": food,
@@ -445,11 +448,11 @@ def test_setup_lays_out_the_table_for_the_seated_players(standard: Any, colours:
     assert f"Ark & Noah: {n} players ({', '.join(colours)})." in game.messages()
     # the Ark of n sections, where the script's spots are
     rows, cols = ref.ark_shape(config, n)
-    assert (game.points["rows"], game.points["cols"]) == (rows, cols)
+    assert (game.plan.rows, game.plan.cols) == (rows, cols)
     layout = ref.for_players(config["ark"]["sections"], n)["layout"]
     sections = game.objects("Ark")
     assert sorted(o["nickname"] for o in sections) == sorted(f"Ark: {k}" for k in layout)
-    plan = game.points["plan"]
+    plan = game.plan
     want = sorted((round(b.transform.pos[0], 3), k) for k, b in plan.sections)
     assert sorted((round(o["position"][0], 3), o["nickname"][5:]) for o in sections) == want
     # only this player count's species are in play; every one of them is there
@@ -506,7 +509,7 @@ def test_setup_lays_out_the_table_for_the_seated_players(standard: Any, colours:
         assert math.dist((o["position"][0], o["position"][2]), (x, z)) < 1e-3
         assert o["position"][1] == pytest.approx(BOARD_TOP)
     seats = ref.for_players(config["first_round_spaces"], n)["seats"]
-    spaces = {s["id"]: s for s in game.points["spaces"]}
+    spaces = {s["id"]: s for s in game.spaces}
     for colour, wanted in zip(colours, seats, strict=True):
         at = sorted(
             next(
@@ -652,7 +655,7 @@ def test_phase_one_bonuses_and_turn_order(standard: Any, n: int) -> None:
     who = game.status().split()[2]
     bonus_space = next(i for i, v in expected.items() if v > 0)
     worker = next(o for o in game.objects("Worker") if json.loads(o["gm_notes"])["color"] == who)
-    spot = next(s for s in game.points["spaces"] if s["id"] == bonus_space)
+    spot = next(s for s in game.spaces if s["id"] == bonus_space)
     since = len(game.table.broadcasts)
     game.drop_on(who, worker["guid"], spot["current"])
     assert game.vp()[who] == vp_before[who] + expected[bonus_space]
@@ -676,7 +679,7 @@ def test_phase_one_bonuses_and_turn_order(standard: Any, n: int) -> None:
     for o in game.objects("Bonus"):
         at = next(
             s["id"]
-            for s in game.points["spaces"]
+            for s in game.spaces
             if math.dist((o["position"][0], o["position"][2]), s["bonus"]) < 0.01
         )
         shown.setdefault(at, []).append(json.loads(o["gm_notes"])["value"])
@@ -707,7 +710,7 @@ def test_enclosures_are_detected_and_inner_dividers_returned(
     rows_cols: dict[str, int] = {}
 
     def edit(game: Game) -> None:
-        rows_cols.update(rows=game.points["rows"], cols=game.points["cols"])
+        rows_cols.update(rows=game.plan.rows, cols=game.plan.cols)
         for colour in game.colours:
             game.give(colour, f"{colour} dividers", 6)
 
@@ -723,12 +726,12 @@ def test_enclosures_are_detected_and_inner_dividers_returned(
     vp0 = game.vp()[builder]
     plan = [inner, *boundary[:7]]
     for guid, edge in zip(mine, plan, strict=False):
-        game.drop_on(builder, guid, game.points["edges"][edge][:2])
+        game.drop_on(builder, guid, game.plan.edges[edge][:2])
     assert game.vp()[builder] == vp0 + 8 * game.config["building"]["vp_per_element"]
     # the builder's elements are used up: a ninth divider is refused and goes back
     spare = game.in_area(builder, "Divider")[0]
     before = len(game.table.broadcasts)
-    game.drop_on(builder, spare["guid"], game.points["edges"][boundary[7]][:2])
+    game.drop_on(builder, spare["guid"], game.plan.edges[boundary[7]][:2])
     assert "You have no building elements left." in game.messages(before)
     assert game.table.object(spare["guid"])["position"] == spare["position"]
     game.done(builder)
@@ -738,7 +741,7 @@ def test_enclosures_are_detected_and_inner_dividers_returned(
     )
     theirs = game.in_area(other, "Divider")
     before = len(game.table.broadcasts)
-    game.drop_on(other, theirs[0]["guid"], game.points["edges"][boundary[7]][:2])
+    game.drop_on(other, theirs[0]["guid"], game.plan.edges[boundary[7]][:2])
     ark = game.ark_input()
     expected = ref.enclosures(
         game.config, {"rows": rows, "cols": cols, "dividers": ark["dividers"]}
@@ -755,7 +758,7 @@ def test_enclosures_are_detected_and_inner_dividers_returned(
     assert "Completed enclosures: 1." in game.messages(before)
     # a divider inside the completed enclosure is refused
     before = len(game.table.broadcasts)
-    game.drop_on(other, theirs[1]["guid"], game.points["edges"]["h:1:0"][:2])
+    game.drop_on(other, theirs[1]["guid"], game.plan.edges["h:1:0"][:2])
     assert "That edge is taken or inside a completed enclosure." in game.messages(before)
     assert not game.table.errors
 
@@ -768,7 +771,7 @@ def _lion_ark(
 ) -> list[str]:
     """A completed enclosure (1 x 3 along the top hull unless ``squares`` says otherwise), in
     mixed colours, fed and pitched."""
-    edges = enclosure_edges(game.points["rows"], game.points["cols"], list(squares))
+    edges = enclosure_edges(game.plan.rows, game.plan.cols, list(squares))
     for i, edge in enumerate(edges):
         game.divider_on(edge, colours[i % len(colours)])
     if game.config["loading"]["food_required"]:
@@ -778,8 +781,8 @@ def _lion_ark(
         found = ref.enclosures(
             game.config,
             {
-                "rows": game.points["rows"],
-                "cols": game.points["cols"],
+                "rows": game.plan.rows,
+                "cols": game.plan.cols,
                 "dividers": [{"edge": e, "color": game.colours[0]} for e in edges],
             },
         )
@@ -828,8 +831,8 @@ def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
     assert want["ok"] and want["cost"] == lion["size"]
     vp0 = game.vp()
     markers0 = {json.loads(o["gm_notes"])["color"]: o["position"] for o in game.objects("Score")}
-    game.drop_on(loader, tiles[("Lion", "male")], game.points["squares"]["0:1"])
-    game.drop_on(loader, tiles[("Lion", "female")], game.points["squares"]["0:2"])
+    game.drop_on(loader, tiles[("Lion", "male")], game.plan.cells["0:1"])
+    game.drop_on(loader, tiles[("Lion", "female")], game.plan.cells["0:2"])
     got = {c: game.vp()[c] - vp0[c] for c in game.colours}
     assert got == {c: want["vp"].get(c, 0) for c in game.colours}
     markers = {json.loads(o["gm_notes"])["color"]: o["position"] for o in game.objects("Score")}
@@ -864,8 +867,8 @@ def test_loading_scores_like_rules_ref(standard: Any, n: int) -> None:
     assert not refusal["ok"]
     before, vp1 = len(game.table.broadcasts), game.vp()
     male = game.table.object(tiles[("Dog", "male")])
-    game.drop_on(loader, tiles[("Dog", "male")], game.points["squares"]["0:0"])
-    game.drop_on(loader, tiles[("Dog", "female")], game.points["squares"]["0:0"])
+    game.drop_on(loader, tiles[("Dog", "male")], game.plan.cells["0:0"])
+    game.drop_on(loader, tiles[("Dog", "female")], game.plan.cells["0:0"])
     assert f"Load refused: {refusal['reason']}." in game.messages(before)
     assert game.vp() == vp1
     assert game.table.object(tiles[("Dog", "male")])["position"] == male["position"]
@@ -890,7 +893,7 @@ def test_a_pair_in_a_one_square_enclosure_stacks_on_its_square(standard: Any) ->
         for o in game.objects("Animal")
         if json.loads(o["gm_notes"])["species"] == "Dog"
     }
-    square = game.points["squares"]["0:0"]
+    square = game.plan.cells["0:0"]
     game.drop_on(loader, dogs["male"], square)
     game.drop_on(loader, dogs["female"], square)
     assert any(m.startswith(f"{loader} loads the Dog pair") for m in game.messages())
@@ -934,8 +937,8 @@ def test_family_loading_scores_like_rules_ref(family: Any) -> None:
     )
     assert want["ok"] and want["cost"] == 1
     vp0 = game.vp()
-    game.drop_on(first, tiles[("Lion", "female")], game.points["squares"]["0:0"])
-    game.drop_on(first, tiles[("Lion", "male")], game.points["squares"]["0:1"])
+    game.drop_on(first, tiles[("Lion", "female")], game.plan.cells["0:0"])
+    game.drop_on(first, tiles[("Lion", "male")], game.plan.cells["0:1"])
     assert {c: game.vp()[c] - vp0[c] for c in game.colours} == {
         c: want["vp"].get(c, 0) for c in game.colours
     }
@@ -954,8 +957,8 @@ def test_family_loading_scores_like_rules_ref(family: Any) -> None:
         },
     )
     before = len(game.table.broadcasts)
-    game.drop_on(first, tiles[("Bear", "male")], game.points["squares"]["0:2"])
-    game.drop_on(first, tiles[("Bear", "female")], game.points["squares"]["0:2"])
+    game.drop_on(first, tiles[("Bear", "male")], game.plan.cells["0:2"])
+    game.drop_on(first, tiles[("Bear", "female")], game.plan.cells["0:2"])
     assert f"Load refused: {refusal['reason']}." in game.messages(before)
     game.done(first)
     assert game.step() == (second, "Loading")
@@ -969,7 +972,7 @@ def _closed_hull(game: Game) -> None:
     """Every hull edge holds a divider (colours in turn, the first colour twice as often), a
     fed and pitched 1 x 3 enclosure is ready in the bow, and the first two players hold a lion
     each."""
-    grid = ref._grid(game.points["rows"], game.points["cols"])
+    grid = ref._grid(game.plan.rows, game.plan.cols)
     cycle = [game.colours[0], *game.colours]
     squares = [(0, 0), (0, 1), (0, 2)]
     inner = [e for e in enclosure_edges(grid.rows, grid.cols, squares) if e not in grid.hull]
@@ -1030,8 +1033,8 @@ def test_deluge_and_final_scoring_match_rules_ref(
             if json.loads(o["gm_notes"])["species"] == "Lion"
         }
         before = game.vp()
-        game.drop_on(loader, tiles["male"], game.points["squares"]["0:0"])
-        game.drop_on(loader, tiles["female"], game.points["squares"]["0:1"])
+        game.drop_on(loader, tiles["male"], game.plan.cells["0:0"])
+        game.drop_on(loader, tiles["female"], game.plan.cells["0:1"])
         assert game.vp() == before
         assert game.table.object(tiles["male"])["locked"]
     else:
@@ -1041,7 +1044,7 @@ def test_deluge_and_final_scoring_match_rules_ref(
     pre = _done_until_over(game)
     # rules_ref scores the table as it stands
     ark = game.ark_input()
-    grid = ref._grid(game.points["rows"], game.points["cols"])
+    grid = ref._grid(game.plan.rows, game.plan.cols)
     players = []
     for colour in game.colours:
         hull = sum(1 for d in ark["dividers"] if d["edge"] in grid.hull and d["color"] == colour)

@@ -17,7 +17,13 @@ from tts_builder.errors import FieldError
 from tts_builder.plugin import TableHooks
 from tts_builder.render.layout import render_layout
 from tts_builder.table import MANIFEST, check_manifest, snap_points
-from tts_builder.table.columns import columns_layout, columns_of, needed_columns, spot_halves
+from tts_builder.table.columns import (
+    columns_layout,
+    columns_of,
+    needed_columns,
+    sided_pictures,
+    spot_halves,
+)
 from tts_builder.table.layout import THICKNESS
 from tts_builder.table.points import manifest_tracks
 from tts_builder.table.printed import column_positions, column_spots, laid_board
@@ -100,6 +106,22 @@ def test_each_column_prints_the_sides_elements_with_its_fields() -> None:
     assert picture.getpixel((250, 120)) == (0xFF, 0xEE, 0xCC)  # the second column's spot
     back, _size, _fields = columns_layout(spec(), "back", COLUMNS[:2], {"title": ""})
     assert [e["text"] for e in back[2:]] == ["Wood", "Stone"]
+
+
+def test_a_board_printed_on_two_sides_is_its_face_and_its_back() -> None:
+    """One picture per side (each with its own columns and board fields), the built side as the
+    piece's picture and the other as its back; a board of one side is its own back."""
+    sides = {"front": (COLUMNS, {"title": "Market"}), "back": (COLUMNS[:2], {"title": "B"})}
+    pictures = sided_pictures("market", spec(), sides, "back", "the market")
+    assert set(pictures) == {"market", "market-back"}
+    face, back = pictures["market"], pictures["market-back"]
+    assert (face.file, back.file) == ("market-back", "market-front")
+    assert face.spec == {"board": "back", "layout": columns_layout(spec(), "back", *sides["back"])}
+    drawn = back.make().convert("RGB")
+    assert drawn.getpixel((250, 120)) == (0xFF, 0xEE, 0xCC)  # the front's second worker spot
+    assert face.make().convert("RGB").getpixel((250, 120)) != (0xFF, 0xEE, 0xCC)
+    alone = sided_pictures("market", spec(), {"front": sides["front"]}, "front", "the market")
+    assert alone["market"] is alone["market-back"] and alone["market"].file == "market-front"
 
 
 def definition(columns: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from tts_builder.save import GuidAllocator
 from tts_builder.table import MANIFEST, Art, Table, check_manifest, lay_table
 from tts_builder.table.areas import area_slots, script_seat
 from tts_builder.table.context import table_context
+from tts_builder.table.layout import BOARD_TOP
 from tts_builder.table.printed import track_cells
 from tts_builder.table.track import seat_places
 
@@ -67,6 +68,7 @@ def test_the_generic_context_of_a_laid_table(tmp_path: Path) -> None:
                             script_seat({**SEATS[1], "hero": "Bo"}, slots)]  # fmt: skip
     assert ctx["area"] == {"slots": {"pawns": slots["pawns"]._asdict()}, "size": [6.0, 4.0]}
     assert ctx["y"] == {"table": geo.TABLE_TOP_Y, "board": round(geo.TABLE_TOP_Y + 0.2, 4)}
+    assert ctx["y"]["board"] == BOARD_TOP  # a piece on a board of the default thickness
     assert ctx["thickness"] == {"pawn": 0.3}
     assert ctx["guids"]["track"] == laid.guids["score"][0]
     assert ctx["guids"]["pawns"]["Blue"] == [laid.guids["pawns"][1]]

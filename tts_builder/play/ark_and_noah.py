@@ -20,9 +20,12 @@ from typing import Any
 from rules_ref import ark_and_noah as R
 
 from ..emulator import EmulatedTable
-from ..games.ark_and_noah import rules_config, table_points
-from ..games.ark_and_noah.table import BOARD_TOP, animal_side
+from ..games.ark_and_noah.boards import action_spaces
+from ..games.ark_and_noah.rules import rules_config
+from ..table import pieces_by_id
 from ..table.areas import area_slot, area_slots
+from ..table.grid_table import GridPlan, grid_plan
+from ..table.layout import BOARD_TOP
 from ..table.printed import track_cells, track_seats
 from .driver import Attempt, Choices, Move
 from .seated import ReadCachedTable, SeatedTable
@@ -52,7 +55,8 @@ class ArkAdapter(SeatedTable):
         self._annotated: list[dict[str, Any]] | None = None  # the last objects annotated
         self.table: EmulatedTable
         self.state: R.State
-        self.points: dict[str, Any] = {}
+        self.plan: GridPlan  # the Ark of the seated count
+        self.spaces: list[dict[str, Any]] = []
         self.choices: Choices
 
     # ---- the driver's interface ----------------------------------------------------------------
@@ -61,7 +65,8 @@ class ArkAdapter(SeatedTable):
         self.choices = choices
         n = self.low + choices.pick(self.high - self.low + 1)
         self.colors = [c for c in self.config["colors"][:n]]
-        self.points = table_points(self.data, self.config, n)
+        self.plan = grid_plan(self.data, "ark", n)
+        self.spaces = action_spaces(self.data, self.config)
         seats = [seat["color"] for seat in self.seats]
         corners = track_seats(self.data, "score-track")  # each seat's place on a cell
         self._marker_corner = {c: corners[seats.index(c)] for c in self.colors}
@@ -207,7 +212,7 @@ class ArkAdapter(SeatedTable):
         """Phase I: a worker out of turn, a worker onto a taken space, food onto the Ark."""
         out: list[Attempt] = []
         taken = {p["space"] for p in s["placements"]}
-        free = [sp for sp in self.points["spaces"] if sp["id"] not in taken]
+        free = [sp for sp in self.spaces if sp["id"] not in taken]
         if others and free:
             other = others[0]
             worker = self._free_worker(other)
@@ -220,7 +225,7 @@ class ArkAdapter(SeatedTable):
                     )
                 )
         worker = self._free_worker(turn)
-        busy = [sp for sp in self.points["spaces"] if sp["id"] in taken]
+        busy = [sp for sp in self.spaces if sp["id"] in taken]
         if worker and busy:
             out.append(
                 Attempt(
@@ -230,7 +235,7 @@ class ArkAdapter(SeatedTable):
                 )
             )
         food = self._piece_in_area(turn, "Food")
-        empty = [q for q in range(self.points["rows"] * self.points["cols"])
+        empty = [q for q in range(self.plan.rows * self.plan.cols)
                  if q not in self.state.food]  # fmt: skip
         if food and empty:
             out.append(
@@ -245,12 +250,12 @@ class ArkAdapter(SeatedTable):
     def _build_attempts(self, others: list[str]) -> list[Attempt]:
         """Building: a divider in someone else's step, the builder's onto a built edge."""
         out: list[Attempt] = []
-        free = [e for e in self.points["edges"] if e not in self.state.dividers]
+        free = [e for e in self.plan.edges if e not in self.state.dividers]
         if others and free:
             other = others[0]
             guid = self._piece_in_area(other, "Divider")
             if guid:
-                x, z, _ = self.points["edges"][free[0]]
+                x, z, _ = self.plan.edges[free[0]]
                 out.append(
                     Attempt(
                         other,
@@ -262,7 +267,7 @@ class ArkAdapter(SeatedTable):
         guid = self._piece_in_area(builder, "Divider")
         built = sorted(self.state.dividers, key=self.state.grid.index.__getitem__)
         if guid and built:
-            x, z, _ = self.points["edges"][built[0]]
+            x, z, _ = self.plan.edges[built[0]]
             out.append(
                 Attempt(
                     builder,
@@ -279,13 +284,13 @@ class ArkAdapter(SeatedTable):
         for o in objects:
             notes = o["notes"]
             x, z = o["position"][0], o["position"][2]
-            if notes.get("kind") == "divider" and (e := self._near(self.points["edges"], x, z)):
+            if notes.get("kind") == "divider" and (e := self._near(self.plan.edges, x, z)):
                 dividers[e] = notes["color"]
-            elif notes.get("kind") == "pitch" and (f := self._near(self.points["pitch"], x, z)):
+            elif notes.get("kind") == "pitch" and (f := self._near(self.plan.hull, x, z)):
                 pitch.append(f)
-            elif notes.get("kind") == "food" and (q := self._near(self.points["squares"], x, z)):
+            elif notes.get("kind") == "food" and (q := self._near(self.plan.cells, x, z)):
                 r, c = map(int, q.split(":"))
-                food.append(r * self.points["cols"] + c)
+                food.append(r * self.plan.cols + c)
         species = [sp["name"] for sp in self.config["species"]]
         loaded = sorted(
             [species.index(p["species"]), self._square_index(p["square"])]
@@ -303,7 +308,7 @@ class ArkAdapter(SeatedTable):
             "loaded": loaded,
             "over": s["phase"] == "over",
             "turn_order": list(s.get("turn_order") or s["colors"]),  # as the glue reads it
-            "bonuses": {sp["id"]: s["bonuses"].get(sp["id"], 0) for sp in self.points["spaces"]},
+            "bonuses": {sp["id"]: s["bonuses"].get(sp["id"], 0) for sp in self.spaces},
             **self._markers_and_supply(objects),
         }
         if s["phase"] == "over":
@@ -357,7 +362,7 @@ class ArkAdapter(SeatedTable):
         for o in objects:
             kind, x, z = o["notes"].get("kind"), o["position"][0], o["position"][2]
             if kind == "bonus":
-                for sp in self.points["spaces"]:
+                for sp in self.spaces:
                     if (sp["bonus"][0] - x) ** 2 + (sp["bonus"][1] - z) ** 2 < 0.01:
                         tokens[sp["id"]] = o["notes"]["value"]
             elif kind == "round":
@@ -420,7 +425,7 @@ class ArkAdapter(SeatedTable):
 
     def _square_index(self, square: str) -> int:
         r, c = map(int, square.split(":"))
-        return r * self.points["cols"] + c
+        return r * self.plan.cols + c
 
     def _tile_of(self, guid: str) -> int:
         return next(t for t, g in self.tile_guid.items() if g == guid)
@@ -624,7 +629,7 @@ class ArkAdapter(SeatedTable):
         color = self._color(task[1])
         if name == "place":
             space = self.config["actions"][action - lay.space]["id"]
-            spot = next(sp for sp in self.points["spaces"] if sp["id"] == space)["current"]
+            spot = next(sp for sp in self.spaces if sp["id"] == space)["current"]
             self._drop(color, self._free_worker(color), spot)
         elif name == "family_turn":
             self.table.click_ui(color, "act_" + self.config["actions"][action - lay.space]["id"])
@@ -642,7 +647,7 @@ class ArkAdapter(SeatedTable):
             self._swap_from = state.grid.edges[action - lay.edge]
         elif name == "swap_second":
             second = state.grid.edges[action - lay.edge]
-            x, z, _ = self.points["edges"][second]
+            x, z, _ = self.plan.edges[second]
             self._drop(color, self._divider_on(self._swap_from), [x, z])
         elif name == "exchange":
             take, give = divmod(action - lay.exchange, 2 * len(self.config["species"]))
@@ -650,11 +655,11 @@ class ArkAdapter(SeatedTable):
             self.table.drop(color, self.tile_guid[give], list(target["position"]))
         elif name == "build":
             if action < lay.pitch:
-                x, z, _ = self.points["edges"][state.grid.edges[action - lay.edge]]
+                x, z, _ = self.plan.edges[state.grid.edges[action - lay.edge]]
                 self._drop(color, self._piece_in_area(color, "Divider"), [x, z])
             else:
                 field = state.grid.points[action - lay.pitch][0]
-                self._drop(color, self._piece_in_area(color, "Pitch"), self.points["pitch"][field])
+                self._drop(color, self._piece_in_area(color, "Pitch"), self.plan.hull[field])
         elif name in ("load", "deluge_food", "deluge_pairs"):
             if action < lay.load:
                 self._drop(
@@ -672,11 +677,11 @@ class ArkAdapter(SeatedTable):
             raise AssertionError(f"no gesture for {name}")
 
     def _square_spot(self, square: int) -> list[float]:
-        r, c = divmod(square, self.points["cols"])
-        return self.points["squares"][f"{r}:{c}"]
+        r, c = divmod(square, self.plan.cols)
+        return self.plan.cells[f"{r}:{c}"]
 
     def _divider_on(self, edge: str) -> str:
-        x, z, _ = self.points["edges"][edge]
+        x, z, _ = self.plan.edges[edge]
         return next(
             o["guid"]
             for o in self._objects()
@@ -697,7 +702,8 @@ class ArkAdapter(SeatedTable):
         seat = self._seat(color)
         places = area_slots(self.data["table"])
         slots = places["animals"]
-        reach = animal_side(self.data) - 0.05  # footprints overlap
+        side = pieces_by_id(self.data["table"])["male-animals"]["contents"]["width"]
+        reach = float(side) - 0.05  # footprints overlap
         others = [o for o in self._objects() if o["guid"] != guid]
         best: tuple[float, float, float] | None = None
         for k in range(slots.per_line * slots.lines):

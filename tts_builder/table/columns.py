@@ -15,18 +15,21 @@ rule fields alone; where each spot lies on the table is :mod:`.printed`'s ``Boar
 columns the board has, so the table knows its spots without the game's code
 (:func:`~.printed.column_spots`, :func:`~.printed.column_positions`), and ``tracks: {NAME:
 [spot, ...]}`` makes the track ``NAME`` of those spots of every column, column by column, at
-the board's top (snap points for workers: ``at: {track: NAME}``).
+the board's top (snap points for workers: ``at: {track: NAME}``). A board printed on two sides
+(one per way to play) is :func:`sided_pictures`' pair of pictures.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..errors import FieldError
-from ..render.layout import validate_layout
+from ..plugin import Picture
+from ..render.layout import render_layout, validate_layout
 from ..schema import Custom, Int, ListOf, Map, MappingOf, Num, Str
 from .derived import key_number, number_or_key
 
@@ -187,3 +190,24 @@ def columns_layout(
 def spot_halves(spec: dict[str, Any]) -> dict[str, float]:
     """Half the printed size of each spot, in px (what a position on it may miss by)."""
     return {name: float(spot["half"]) for name, spot in spec["spots"].items()}
+
+
+#: One side of a board as the game prints it: its columns' fields and the board's fields.
+PrintedSide = tuple[list[dict[str, Any]], dict[str, str]]
+
+
+def sided_pictures(
+    piece: str, spec: dict[str, Any], sides: Mapping[str, PrintedSide], face: str, what: str
+) -> dict[str, Picture]:
+    """The pictures of the columns board ``piece`` (``what``, as errors name it) printed on
+    each of ``sides`` (side -> its fields, :func:`columns_layout`): the ``face`` side as
+    ``piece``, the first other side as ``<piece>-back`` (the face again when it has only one),
+    each written as ``<piece>-<side>``; each picture's spec (its cache key) is the layout it is
+    drawn from, so a change to what a side prints is a new picture."""
+    drawn = {}
+    for side, (columns, fields) in sides.items():
+        layout = columns_layout(spec, side, columns, fields)
+        draw = partial(render_layout, *layout, where=what)
+        drawn[side] = Picture({"board": side, "layout": layout}, draw, file=f"{piece}-{side}")
+    back = next((picture for side, picture in drawn.items() if side != face), drawn[face])
+    return {piece: drawn[face], f"{piece}-back": back}

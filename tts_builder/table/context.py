@@ -20,7 +20,7 @@ from typing import Any
 from .. import geometry as geo
 from .areas import area_slots, script_seat
 from .assemble import Table
-from .layout import THICKNESS
+from .layout import BOARD_TOP
 from .printed import track_cells, track_seats
 from .schema import script_context, thickness_by_kind
 from .track import track_pieces
@@ -54,7 +54,7 @@ def table_context(
         "colors": [seat["color"] for seat in seats],
         "seats": seats,
         "area": area,
-        "y": {"table": geo.TABLE_TOP_Y, "board": round(geo.TABLE_TOP_Y + THICKNESS, 4)},
+        "y": {"table": geo.TABLE_TOP_Y, "board": BOARD_TOP},
         "thickness": thickness_by_kind(manifest),
         **script_context(manifest, laid.guids),
         "cells": {piece: track_cells(data, piece, key) for piece in tracks},

@@ -26,6 +26,8 @@ CARD_LIFT = 0.04
 BAG_LIFT = 0.6
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
+#: The top of a board laid at the default thickness: a piece on such a board lies there.
+BOARD_TOP = round(geo.TABLE_TOP_Y + THICKNESS, 4)
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ laid out for four; Setup reads who is seated, builds the Ark for them, deals the
 pieces and animals at random and puts the rest away. The family variant is its own save.
 
 The parts: ``schema`` and ``checks`` (the definition), ``rules`` and ``tiles`` (rule numbers,
-action texts, the animal tiles), ``table`` and ``positions`` (the geometry: the boards, the Ark
-of each player count, the script's positions and the printed cells they mean), ``boards`` (the
-pictures drawn from the rule numbers and what the table manifest lays with them) and
-``assemble`` (the build; the thumbnail and preview are the table's, ``table.preview``).
+action texts, the animal tiles), ``boards`` (the pictures drawn from the rule numbers, what the
+table manifest lays with them and the action spaces), ``positions`` (the script's positions and
+the printed cells they mean) and ``assemble`` (the build; the thumbnail and preview are the
+table's, ``table.preview``).
 The generic parts are :mod:`tts_builder.table`'s: the manifest, seat areas (``table.areas``),
 the Ark as a grid board of sections (``table.grid``, ``table.grid_table``), printed boards
 and their columns (``table.printed``, ``table.columns``), rows of places (``table.lines``),
@@ -19,26 +19,15 @@ derived counts and rosters (``table.derived``), the script context's generic par
 from __future__ import annotations
 
 from ...plugin import Game
-from ...table.areas import area_slot
 from .assemble import assemble
 from .checks import check
 from .positions import positions_on
-from .rules import action_texts, rules_config
+from .rules import rules_config
 from .schema import FIELDS, OPTIONAL
-from .table import table_points
-from .tiles import tile_list
 
 GAME_ID = "ark-and-noah"
 STRATEGIES = "tts_builder.strategies.ark_and_noah"  # its rule functions' input generators
 #: The game as the registry (``tts_builder.games``) lists it.
 GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on, STRATEGIES)
 
-__all__ = [
-    "GAME",
-    "GAME_ID",
-    "action_texts",
-    "area_slot",
-    "rules_config",
-    "table_points",
-    "tile_list",
-]
+__all__ = ["GAME", "GAME_ID"]

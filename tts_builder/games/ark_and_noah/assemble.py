@@ -8,19 +8,21 @@ from rules_ref.ark_and_noah import hull_edges, pitch_fields
 from ...gamekit.table import lua_snap_points
 from ...json_types import Data
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
-from ...table import Table, snap_points
+from ...table import Table, pieces_by_id, snap_points
 from ...table.contents import bag_entries
 from ...table.context import table_context
 from ...table.game import Sheet, build_table_game
-from ...table.grid_table import keyed_sections, section_moves
+from ...table.grid_table import grid_plan, keyed_sections, section_moves
 from ...table.lines import line_positions
-from . import table as tab
-from .boards import table_hooks
+from .boards import action_spaces, table_hooks
 from .positions import positions_on
 from .rules import rules_config
 
 #: The preview sheet: every face on the table in rows of 14 small cells.
 SHEET = Sheet(columns=14, cell_max=140)
+
+#: What the script knows of each animal tile (``tiles``: GUID -> these fields).
+TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
 
 
 def assemble(definition: GameDefinition, images: Images, options: BuildOptions) -> GameBuild:
@@ -44,37 +46,29 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
         sheet=SHEET,
     )
     build.positions += positions_on(build.save, data, config, high)
-    side = tab.animal_side(data)  # the drawn tiles' display
+    side = float(pieces_by_id(data["table"])["male-animals"]["contents"]["width"])
     build.positions += line_positions(data, "drawn", "drawn tile", (side, side), "drawn")
     return build
 
 
-def _ark_context(
-    data: Data, config: Data, n: int, sections: dict[str, str], hooks: TableHooks
-) -> Data:
-    """What the script needs of the ``n``-player Ark: the grid, its spots, where each section
-    goes (the others leave the table) and the table's snap points (the manifest's)."""
-    points = tab.table_points(data, config, n)
-    plan = points["plan"]
+def _ark_context(data: Data, n: int, sections: dict[str, str], hooks: TableHooks) -> Data:
+    """What the script needs of the ``n``-player Ark (the manifest's grid ``ark``): its size
+    and spots, the rules' own hull and the pitch fields by the grid points they join, where
+    each section goes (the others leave the table) and the table's snap points."""
+    plan = grid_plan(data, "ark", n)
     placed, removed = section_moves(data, "ark", plan, sections)
     return {
-        **{key: points[key] for key in ("rows", "cols", "edges", "pitch", "squares")},
-        "hull": hull_edges(plan.rows, plan.cols),  # the rules' own hull, canonical order
-        "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
+        "rows": plan.rows,
+        "cols": plan.cols,
+        "edges": plan.edges,
+        "pitch": plan.hull,
+        "squares": plan.cells,
         "sections": placed,
         "removed": removed,
+        "hull": hull_edges(plan.rows, plan.cols),  # the rules' own hull, canonical order
+        "pitch_near": {p: [a, b] for p, a, b in pitch_fields(plan.rows, plan.cols)},
         "snaps": lua_snap_points(snap_points(data, hooks, n)),  # Setup sets its count's
     }
-
-
-def _sections(data: Data, config: Data, laid: Table) -> dict[str, str]:
-    """Each Ark section's GUID by its key (``bow``, ``middle:1``...) in the Ark of the most
-    players."""
-    return keyed_sections(data, "ark", laid.guids)
-
-
-#: What the script knows of each animal tile (``tiles``: GUID -> these fields).
-TILE_INFO = ("species", "sex", "name", "size", "vp", "tile")
 
 
 def _context(definition: GameDefinition, config: Data, laid: Table, hooks: TableHooks) -> Data:
@@ -82,30 +76,24 @@ def _context(definition: GameDefinition, config: Data, laid: Table, hooks: Table
     generic part (:func:`~tts_builder.table.context.table_context`, each seat with its
     character and colour hex) and the game's own."""
     data, table = definition.data, definition.data["table"]
-    low, high = data["players"]["min"], data["players"]["max"]
     own = zip(data["characters"], data["colors"], strict=False)
     fields = [{"character": c, "hex": k["hex"]} for c, k in own]
     shared = table_context(definition.id, data, laid, fields)
-    sections = _sections(data, config, laid)
+    sections = keyed_sections(data, "ark", laid.guids)  # on the table of the most players
     bags = [f"{sex}-animals" for sex in ("male", "female")]
     tiles = bag_entries(table, laid, hooks.rosters, bags, TILE_INFO)
     supply = dict(zip(shared["colors"], laid.guids["dividers"], strict=True))  # the supply bags
     supply |= {
         k: laid.guids[f"{k}-supply"][0] for k in ("food", "pitch") if f"{k}-supply" in laid.guids
     }
-    arks = {str(n): _ark_context(data, config, n, sections, hooks) for n in range(low, high + 1)}
+    players = range(data["players"]["min"], data["players"]["max"] + 1)
     return {
         **shared,
         "config": config,
-        "variant": config["variant"] or "",
-        "arks": arks,
+        "arks": {str(n): _ark_context(data, n, sections, hooks) for n in players},
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
-        "spaces": tab.action_spaces(data, config),
-        "score_cells": shared["cells"]["score-track"],
-        "marker_corners": shared["seat_places"]["score-track"],
-        "round_cells": shared["cells"]["round-track"],
+        "spaces": action_spaces(data, config),
         "drawn": [list(point) for point in laid.context["tracks"]["drawn"]],  # a line
-        "y": {**shared["y"], "bag": tab.BAG_Y},
         "guids": {**shared["guids"], "sections": sections, "supply": supply},
         "tiles": tiles,
         "tile_guids": sorted(tiles, key=lambda guid: tiles[guid]["tile"]),

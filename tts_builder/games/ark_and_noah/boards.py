@@ -1,21 +1,22 @@
 """Ark & Noah boards: the pictures the game draws from its rule numbers (the action board's two
 sides; the Ark is the manifest's grid ``ark`` and the tracks its own pieces), handed to the table
-manifest (``table.pieces`` lays them as locked tiles, each upright for the first seat); and the
-points the pieces snap to (``table.snap_points``), each player count's Ark its own."""
+manifest (``table.pieces`` lays them as locked tiles, each upright for the first seat) with the
+animal bags' rosters; and the action board's columns and the action spaces on them (the
+script's)."""
 
 from __future__ import annotations
-
-from functools import partial
 
 from rules_ref.ark_and_noah import make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
-from ...render.layout import render_layout
-from ...table.columns import columns_layout
+from ...table.columns import needed_columns, sided_pictures
+from ...table.printed import column_spots
 from .rules import action_texts
-from .table import action_columns
 from .tiles import bag_roster, tile_list
+
+#: The spots of every action column the script uses (completed, current action, bonus).
+ACTION_SPOTS = ("completed", "current", "bonus")
 
 
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
@@ -25,9 +26,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     tiles, sexes = tile_list(data), ("male", "female")
     return TableHooks(
         pictures=board_pictures(base, data, config),
-        rosters={
-            **{f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
-        },
+        rosters={f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
     )
 
 
@@ -35,23 +34,13 @@ def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     """The boards drawn from the rule numbers of ``config`` (the game built, ``data`` its
     definition): the action board (the built game's side, and as ``action-board-back`` the
     other side of ``base``, the definition with its variants: its piece's ``columns`` printed
-    with each side's action fields). Each picture's spec (its cache key) is the layout it is
-    drawn from, so a change to the game's drawing code is a new picture."""
-    out = {}
+    with each side's action fields, :func:`~tts_builder.table.columns.sided_pictures`)."""
     sides = {"standard": (make_config(base), f"{base['name']}: actions")}
     if "family" in base.get("variants", {}):
-        family = make_config(base, "family")
-        sides["family"] = (family, "Family game: any action, in seat order")
-    drawn = {}
-    for side, (side_config, title) in sides.items():
-        fields = {"title": title}
-        layout = columns_layout(action_columns(data), side, action_fields(side_config), fields)
-        draw = partial(render_layout, *layout, where="action board")
-        drawn[side] = Picture({"board": side, "layout": layout}, draw, file=f"action-board-{side}")
-    face = "family" if config["turn_mode"] != "worker" and "family" in drawn else "standard"
-    out["action-board"] = drawn[face]
-    out["action-board-back"] = next((p for side, p in drawn.items() if side != face), drawn[face])
-    return out
+        sides["family"] = (make_config(base, "family"), "Family game: any action, in seat order")
+    face = "family" if config["turn_mode"] != "worker" and "family" in sides else "standard"
+    printed = {side: (action_fields(rules), {"title": t}) for side, (rules, t) in sides.items()}
+    return sided_pictures("action-board", action_columns(data), printed, face, "action board")
 
 
 def action_fields(config: Data) -> list[Data]:
@@ -66,3 +55,19 @@ def action_fields(config: Data) -> list[Data]:
             amounts = "everyone" if action["shared"] else "solo"
         out.append({"name": action["name"], "amounts": amounts, "text": texts[action["id"]]})
     return out
+
+
+def action_columns(data: Data) -> Data:
+    """The action board's columns (its manifest piece's ``columns``: size, spots, sides), with
+    the spots the script uses and a side per way to play (``standard``, ``family``)."""
+    sides = ("standard", "family") if "family" in data.get("variants", {}) else ("standard",)
+    return needed_columns(data["table"], "action-board", ACTION_SPOTS, sides, "the action board")
+
+
+def action_spaces(data: Data, config: Data) -> list[Data]:
+    """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
+    spots = column_spots(data, "action-board")
+    return [
+        {"id": a["id"], "name": a["name"], **s}
+        for a, s in zip(config["actions"], spots, strict=True)
+    ]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from ... import geometry as geo
 from ...json_types import Data
-from ...table.grid_table import grid_positions
+from ...table.grid_table import grid_plan, grid_positions
+from ...table.layout import BOARD_TOP
 from ...table.printed import board_guid, column_positions, track_positions
-from .table import BOARD_TOP, ark_plan
 
 _BOARDS = (
     ("action-board", "ActionBoard"),
@@ -36,7 +36,7 @@ def positions_on(save: Data, data: Data, config: Data, n: int) -> list[geo.Scrip
     """The script's positions on a table laid out for ``n`` players (a save as Setup leaves
     it, or the build's own for the most players): each Ark spot on the section object lying at
     its place, the boards' spots on the boards of ``save``."""
-    plan = ark_plan(data, config, n)
+    plan = grid_plan(data, "ark", n)
     sections = [board_guid(save, "Ark", b.transform.pos) for _kind, b in plan.sections]
     boards = {key: board_guid(save, tag) for key, tag in _BOARDS}
     return grid_positions(data, "ark", plan, sections) + board_positions(data, config, boards)
