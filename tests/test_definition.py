@@ -100,6 +100,15 @@ def test_missing_player_count_coverage(assets: Path) -> None:
     assert "no entry for 5 players" in str(err)
 
 
+def test_a_player_count_in_two_rows_names_the_second(assets: Path) -> None:
+    """The schema's reference pass checks Arche Noah's by-player-count tables as every game's."""
+    edit(assets, "{players: [4, 5], count: 0}", "{players: [3, 5], count: 0}")
+    err = error_for(assets)
+    assert err.field == "rules.animals_removed[2].players[0]"
+    assert "3 players listed twice" in str(err)
+    assert err.location.line == line_of(assets, "{players: [3, 5], count: 0}")
+
+
 def test_supply_must_cover_every_player_count(assets: Path) -> None:
     edit(assets, "    purple: 50", "    purple: 47")
     err = error_for(assets)

@@ -464,6 +464,21 @@ def test_rotation_value_follows_rotation() -> None:
     assert t.call_global("after") == "6"
 
 
+def test_translate_and_rotate_add_to_position_and_rotation() -> None:
+    t = loaded("""
+        function shifted()
+          local die = getObjectFromGUID('die001')
+          die.setPosition({1, 2, 3})
+          die.setRotation({0, 10, 0})
+          die.translate({0.5, 1, -4})
+          die.rotate({90, 20, 0})
+          local p, r = die.getPosition(), die.getRotation()
+          return {p.x, p.y, p.z, r.x, r.y, r.z}
+        end
+    """)
+    assert t.call_global("shifted") == [1.5, 3, -1, 90, 30, 0]
+
+
 # ---------------------------------------------------------------------------- UI
 XML = """<!-- UI -->
 <Panel id="panel">

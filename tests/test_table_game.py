@@ -25,7 +25,7 @@ from tts_builder.table import Art, Table, check_manifest, lay_table, script_cont
 from tts_builder.table.art import die_picture, layout_picture, rule_die
 from tts_builder.table.game import Sheet, build_table_game
 from tts_builder.table.layout import card_spots, seat_context
-from tts_builder.table.preview import thumbnail, thumbnail_faces
+from tts_builder.table.preview import preview, thumbnail, thumbnail_faces
 
 MANIFEST: dict[str, Any] = {
     "type": "Table_RPG",
@@ -146,31 +146,37 @@ def test_the_shared_build_makes_what_the_prototype_s_own_assemble_makes(
     assert set(table.guids) == {p["id"] for p in data["table"]["pieces"]}
 
 
-def test_a_game_s_own_previews_game_mode_and_snap_points(
+def test_the_sheet_s_pictures_game_mode_and_snap_points(
     prototype_definition: Any, tmp_path: Path
 ) -> None:
-    """A game that draws its own thumbnail and preview gets those files; its game mode and the
-    snap points it computes go into the save after the manifest's."""
+    """The thumbnail fans the first ``sheet.shown`` faces that are no card back (a manifest
+    without ``thumbnail``), the preview lays every face by the sheet's columns and cell size;
+    the game mode and the snap points the game computes go into the save after the
+    manifest's."""
     definition = prototype_definition
     options = BuildOptions(out_dir=tmp_path)
-    drawn: list[tuple[Table, Any]] = []
-
-    def previews(table: Table, art: Any) -> tuple[bytes, bytes]:
-        drawn.append((table, art))
-        return b"thumb", b"sheet"
-
     ours = {"Position": {"x": 1.0, "y": 1.0, "z": 2.0}}
     build, table = build_table_game(
         definition,
         ImageSet("prototype", options, {}),
         lambda table: prototype_context(definition.data, table),
         title=("Prototype (family)", "a note"),
+        sheet=Sheet(shown=2, columns=3, cell_max=120),
         game_mode="Prototype",
         snap_points=[ours],
-        previews=previews,
     )
-    assert [t for t, _art in drawn] == [table]
-    assert build.files["prototype.png"] == b"thumb" and build.files["preview.png"] == b"sheet"
+    assert "thumbnail" not in definition.data["table"]
+    art = Art(definition.root, definition.data["components"], ImageSet("prototype", options, {}))
+    assert lay_table(definition.data, art, GuidAllocator("prototype")).faces == table.faces
+    fanned = thumbnail_faces(table, 2)
+    assert len(fanned) == 2 and all(face[2] != "back" for face in fanned)
+    assert build.files["prototype.png"] == thumbnail(art, "Prototype (family)", fanned)
+    assert build.files["preview.png"] == preview(table, art, 3, 120)
+    default = Art(
+        definition.root, definition.data["components"], ImageSet("prototype", options, {})
+    )
+    lay_table(definition.data, default, GuidAllocator("prototype"))
+    assert build.files["preview.png"] != preview(table, default)  # the sheet's, not the default
     assert (build.save["SaveName"], build.save["GameMode"]) == ("Prototype (family)", "Prototype")
     assert build.save["SnapPoints"][-1] == ours
     assert build.save["SnapPoints"][:-1] == table.snap_points

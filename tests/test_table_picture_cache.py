@@ -212,3 +212,35 @@ def test_what_is_drawn_over_the_layer_stays_in_the_rows_it_names(game):
     assert free  # the test sees rows left as the layer drew them
     for top, bottom in free:
         assert differ.crop((0, top, drawn.width, bottom)).getbbox() is None, (top, bottom)
+
+
+def test_a_scaled_image_and_a_layer_are_kept_the_same_way():
+    """Both go through one read-through: the process's memo, else the build cache's entry
+    decoded, else made and stored; an entry that does not decode is made again and replaced."""
+    from PIL import Image
+
+    cache: dict[str, bytes] = {}
+    pictures = picture.TablePictures({}, cache)
+    made: list[str] = []
+
+    def make() -> Image.Image:
+        made.append("drawn")
+        return Image.new("RGBA", (3, 2), (10, 20, 30, 255))
+
+    def decode(stored: bytes) -> Image.Image | None:
+        return Image.frombytes("RGBA", (3, 2), stored) if len(stored) == 24 else None
+
+    memo = PictureMemo(10_000)
+    first = pictures._kept(memo, "table-layer:x", decode, make, lambda image: image.tobytes())
+    assert made == ["drawn"] and cache["table-layer:x"] == first.tobytes()
+    assert pictures._kept(memo, "table-layer:x", decode, make, bytes) is first  # the memo's
+    again = pictures._kept(PictureMemo(10_000), "table-layer:x", decode, make, bytes)
+    assert made == ["drawn"] and again.tobytes() == first.tobytes()  # decoded from the cache
+    cache["table-layer:x"] = b"damaged"
+    redrawn = pictures._kept(
+        PictureMemo(10_000), "table-layer:x", decode, make, lambda image: image.tobytes()
+    )
+    assert made == ["drawn", "drawn"] and redrawn.tobytes() == first.tobytes()
+    assert cache["table-layer:x"] == first.tobytes()  # the damaged entry replaced
+    layer = pictures.layer({"a": "spec"}, make)  # layer() and shrunk() both keep this way
+    assert made == ["drawn"] * 3 and pictures.layer({"a": "spec"}, make) is layer

@@ -1017,38 +1017,53 @@ class TablePictures:
         content = self.content(region.url)
         if content is None:  # not the build's own image: nothing to key it by
             return shrink(region, size)
-        entry = self._entry("table-shrunk", [content, region.box, list(size)])
-        kept = self._shrunk.get(entry)
-        if kept is not None:
-            return kept
-        stored = self.cache.get(entry)
-        if stored is not None:
+
+        def pixels(stored: bytes) -> Any:
             try:
-                pixels = zlib.decompress(stored)
+                raw = zlib.decompress(stored)
             except zlib.error:
-                pixels = b""
-            if len(pixels) == size[0] * size[1] * 4:
-                return self._shrunk.add(entry, Image.frombytes("RGBA", size, pixels))
-        image = shrink(region, size)
-        self.cache[entry] = zlib.compress(image.tobytes(), 1)
-        return self._shrunk.add(entry, image)
+                return None
+            return Image.frombytes("RGBA", size, raw) if len(raw) == size[0] * size[1] * 4 else None
+
+        return self._kept(
+            self._shrunk,
+            self._entry("table-shrunk", [content, region.box, list(size)]),
+            pixels,
+            lambda: shrink(region, size),
+            lambda image: zlib.compress(image.tobytes(), 1),
+        )
 
     def layer(self, spec: Any, make: Callable[[], Any]) -> Any:
         from tts_builder.render import decode_part, encode_part
 
-        entry = self._entry("table-layer", spec)
-        kept = self._layers.get(entry)
+        def part(stored: bytes) -> Any:
+            try:
+                return decode_part(stored)
+            except (ValueError, zlib.error):
+                return None  # damaged: drawn again (the caller checks the size and mode too)
+
+        return self._kept(self._layers, self._entry("table-layer", spec), part, make, encode_part)
+
+    def _kept(
+        self,
+        memo: PictureMemo,
+        entry: str,
+        decode: Callable[[bytes], Any],
+        make: Callable[[], Any],
+        encode: Callable[[Any], bytes],
+    ) -> Any:
+        """The picture ``entry`` names: kept in ``memo`` (this process), else decoded from the
+        build cache, else (nothing stored, or ``decode`` gives None for a damaged entry) made
+        by ``make`` and stored as ``encode`` writes it; ``memo`` keeps it."""
+        kept = memo.get(entry)
         if kept is not None:
             return kept
         stored = self.cache.get(entry)
-        if stored is not None:
-            try:
-                return self._layers.add(entry, decode_part(stored))
-            except (ValueError, zlib.error):
-                pass  # damaged: drawn again (the caller checks the size and mode too)
-        image = make()
-        self.cache[entry] = encode_part(image)
-        return self._layers.add(entry, image)
+        image = None if stored is None else decode(stored)
+        if image is None:
+            image = make()
+            self.cache[entry] = encode(image)
+        return memo.add(entry, image)
 
 
 def image_name(url: str) -> str:

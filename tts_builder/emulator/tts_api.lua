@@ -1112,18 +1112,15 @@ function M.setScale(st, v)
   zones_dirty = true
   return true
 end
-function M.translate(st, v)
+-- translate and rotate: the object's position or rotation (get, set) moved by the vector v
+local function shift(get, set, st, v)
   local x, y, z = vec(v)
-  local px, py_, pz = get_pos(st)
-  set_pos(st, px + x, py_ + y, pz + z)
+  local a, b, c = get(st)
+  set(st, a + x, b + y, c + z)
   return true
 end
-function M.rotate(st, v)
-  local x, y, z = vec(v)
-  local rx, ry, rz = get_rot(st)
-  set_rot(st, rx + x, ry + y, rz + z)
-  return true
-end
+function M.translate(st, v) return shift(get_pos, set_pos, st, v) end
+function M.rotate(st, v) return shift(get_rot, set_rot, st, v) end
 local function smooth(st, pos, rot, fast)
   local m = moving[st] or {}
   if pos then m.pos = { vec(pos) } end

@@ -1,8 +1,8 @@
 """The build of a game whose table is its manifest: what every manifest game's ``assemble``
 does the same way (art, the laid table, the Global script and UI, the save, thumbnail and
 preview, the build's files), given what is the game's own: the hooks its code hands the
-manifest, the scripts' template context, the save's title and the preview's size, and (for a
-game that draws them itself) its own thumbnail and preview and the save's snap points.
+manifest, the scripts' template context, the save's title and the preview's size, and the
+save's snap points the game computes.
 """
 
 from __future__ import annotations
@@ -31,11 +31,6 @@ class Sheet:
     cell_max: int = 240
 
 
-#: A game's own pictures of its build: (thumbnail PNG, preview PNG) of the laid table, drawn
-#: through the build's art (its memoised component sides).
-Previews = Callable[[Table, Art], tuple[bytes, bytes]]
-
-
 def build_table_game(
     definition: GameDefinition,
     images: Images,
@@ -46,15 +41,15 @@ def build_table_game(
     sheet: Sheet = Sheet(),
     game_mode: str | None = None,
     snap_points: Sequence[Data] = (),
-    previews: Previews | None = None,
 ) -> tuple[GameBuild, Table]:
     """The build of ``definition`` (its variant's data): the manifest laid with ``hooks``,
     ``context(table)`` rendered into the engine's Global script and UI, the save named
     ``title`` (name, description; its game mode ``game_mode``, default the name) with the
     manifest's snap points and then ``snap_points`` (ones the game computes), and the
-    thumbnail and preview: ``previews(table, art)`` when the game draws its own, else the laid
-    table's faces by ``sheet``. The build's positions are the laid table's (Setup's spots);
-    the laid table comes back too, for what the game adds (the GUIDs its own positions name)."""
+    thumbnail and preview of the laid table's faces by ``sheet`` (the thumbnail fans the faces
+    the manifest's ``thumbnail`` names, if it names any). The build's positions are the laid
+    table's (Setup's spots); the laid table comes back too, for what the game adds (the GUIDs
+    its own positions name)."""
     data = definition.data
     art = Art(definition.root, data["components"], images, hooks.pictures if hooks else None)
     table = lay_table(data, art, GuidAllocator(definition.id), hooks=hooks)
@@ -72,18 +67,15 @@ def build_table_game(
         game_mode=game_mode,
         snap_points=[*table.snap_points, *snap_points],
     )
-    if previews is not None:
-        thumbnail, preview = previews(table, art)
-    else:
-        thumbnail, preview = add_previews(
-            table,
-            art,
-            name,
-            shown=sheet.shown,
-            columns=sheet.columns,
-            cell_max=sheet.cell_max,
-            labels=data["table"].get("thumbnail", ()),
-        )
+    thumbnail, preview = add_previews(
+        table,
+        art,
+        name,
+        shown=sheet.shown,
+        columns=sheet.columns,
+        cell_max=sheet.cell_max,
+        labels=data["table"].get("thumbnail", ()),
+    )
     files = build_files(definition.id, save, thumbnail, preview, script, ui)
     build = GameBuild(definition.id, definition, save, script, ui, files)
     build.positions = list(table.positions)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...errors import FieldError
-from ...gamekit.checks import check_art_files, player_count_rows
+from ...gamekit.checks import check_art_files
 from ...gamekit.output import build_files, game_save
 from ...gamekit.table import xyz
 from ...geometry import PORTRAIT_CARD, ScriptPosition, reader_rot_y, seat_relative
@@ -40,12 +40,13 @@ FIELDS, OPTIONAL = SCHEMA.fields, SCHEMA.optional
 
 
 def check(data: Data, root: Path) -> None:
-    """Cross-field checks: coverage of player counts, supplies, uniqueness, art files."""
+    """Cross-field checks: the schema's references (every player count in one row of each
+    by-player-count table), supplies, cards enough, distinct values, seats, art files."""
+    SCHEMA.check_references(data)
     rules = data["rules"]
     low, high = data["players"]["min"], data["players"]["max"]
     animals = data["animals"]
-    chips = player_count_rows(rules["chips"], "rules.chips", low, high)
-    removed = player_count_rows(rules["animals_removed"], "rules.animals_removed", low, high)
+    chips, removed = _rows(rules["chips"]), _rows(rules["animals_removed"])
     values = rules["card_values"]
     if len(set(values)) != len(values):
         raise FieldError("rules.card_values", "values must be distinct")
@@ -69,6 +70,11 @@ def check(data: Data, root: Path) -> None:
     check_manifest(data, hooks=hooks)  # seats enough for the most players among its checks
     check_art_files(root, ((f"animals[{i}].art", a["art"]) for i, a in enumerate(animals)))
     check_art(data, root, hooks)
+
+
+def _rows(entries: list[Data]) -> dict[int, int]:
+    """Each player count a by-player-count table lists mapped to the index of its row."""
+    return {count: index for index, entry in enumerate(entries) for count in entry["players"]}
 
 
 def rules_config(data: Data, variant: str | None = None) -> Data:
