@@ -60,9 +60,26 @@ def test_preview_labels_every_picture_and_is_known_by_labels_and_specs() -> None
     )
     assert png == encode_png(expected)
     assert store.specs["preview"] == {
-        "preview": [["red", {"square": "#ff0000"}], ["blue", {"square": "#0000ff"}]]
+        "preview": [["red", {"square": "#ff0000"}], ["blue", {"square": "#0000ff"}]],
+        "columns": 2,
+        "cell_max": 100,
     }
     assert "images/preview.png" not in store.files
+
+
+def test_the_same_faces_in_another_grid_are_another_preview() -> None:
+    """A cache keyed by the preview's spec must not hand one grid's sheet for another."""
+    items = [("red", _square("#ff0000")), ("blue", _square("#0000ff"))]
+    store = Store()
+    two = pictures.preview(store, items, columns=2, cell_max=100)
+    first = store.specs["preview"]
+    one = pictures.preview(store, items, columns=1, cell_max=100)
+    assert store.specs["preview"] != first
+    assert one != two
+    expected = render_preview(
+        [(label, make) for label, (_spec, make) in items], columns=1, cell_max=100
+    )
+    assert one == encode_png(expected)
 
 
 def test_a_component_side_is_its_spec_and_its_drawing() -> None:

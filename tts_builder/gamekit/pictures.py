@@ -91,7 +91,12 @@ def preview(
     from ..render import render_preview
     from ..render.components import preview_png
 
-    spec = {"preview": [[label, spec] for label, (spec, _make) in items]}
+    # the sheet is known by its grid too: the same faces in other columns are another picture
+    spec = {
+        "preview": [[label, spec] for label, (spec, _make) in items],
+        "columns": columns,
+        "cell_max": cell_max,
+    }
 
     def whole() -> Image.Image:  # a store keeping nothing: the same pixels, drawn at once
         shown = [(label, make) for label, (_spec, make) in items]
