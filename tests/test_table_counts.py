@@ -97,3 +97,26 @@ def test_a_count_key_is_written_as_a_dotted_key_and_a_step_is_only_a_dies() -> N
     data["table"]["pieces"][1]["step"] = [1.0, 0.0]
     with pytest.raises(FieldError, match="a token has no 'step'"):
         check_manifest(data)
+
+
+@pytest.mark.parametrize(
+    "workers",
+    [
+        [{"count": 2}, {"count": "3"}],  # mixed kinds: max() cannot compare them
+        [{"count": 2}, {"count": True}],  # true is no number of workers
+        [{"count": 2.5}],
+    ],
+)
+def test_most_is_refused_at_the_key_unless_every_entry_s_field_is_a_whole_number(
+    workers: list[dict[str, Any]],
+) -> None:
+    """``{key, most: FIELD}`` over entries whose ``FIELD`` is not always a whole number: one
+    located error at the count's key, not a TypeError from comparing them."""
+    data = definition()
+    data["rules"]["workers"] = workers
+    data["table"]["pieces"][0]["count"] = {"key": "rules.workers", "most": "count"}
+    MANIFEST.check(data["table"], "table")
+    with pytest.raises(FieldError, match=r"'rules\.workers' is not a list of entries") as err:
+        check_manifest(data)
+    assert err.value.field == "table.pieces[0].count.key"
+    assert "whole number 'count'" in str(err.value)

@@ -78,8 +78,8 @@ def key_number(value: Any, data: dict[str, Any], path: str, low: int, high: int)
     elif "most" in value:
         field = value["most"]
         entries = found if isinstance(found, list) else []
-        if not entries or not all(isinstance(e, dict) and field in e for e in entries):
-            wanted = f"a list of entries with {field!r}"
+        if not entries or not all(isinstance(e, dict) and _whole(e.get(field)) for e in entries):
+            wanted = f"a list of entries each with a whole number {field!r}"
             raise FieldError(f"{path}.key", f"{value['key']!r} is not {wanted}")
         found = max(e[field] for e in entries)
     if isinstance(found, bool) or not isinstance(found, int):
@@ -88,6 +88,11 @@ def key_number(value: Any, data: dict[str, Any], path: str, low: int, high: int)
     if not low <= number <= high:
         raise FieldError(path, f"expected {low} to {high}, got {number} (from {value['key']})")
     return number
+
+
+def _whole(value: Any) -> bool:
+    """Whether ``value`` is a whole number (``true`` is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def resolved(data: dict[str, Any], key: str = "table") -> dict[str, Any]:
