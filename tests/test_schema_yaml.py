@@ -130,6 +130,16 @@ def test_each_type_takes_what_fits_and_names_what_does_not(
     assert error(node, bad).startswith(message)
 
 
+def test_a_range_whose_type_allows_other_values_orders_only_numbers() -> None:
+    """``{range: T}`` with ``T`` allowing null or a word: ``min`` <= ``max`` is checked only
+    when both are numbers (null is open-ended), never a TypeError from comparing them."""
+    node = {"range": {"int": {"min": 0}, "or": [None, "all"]}}
+    assert fits(node, {"min": None, "max": 3}) and fits(node, {"min": 2, "max": None})
+    assert fits(node, {"min": "all", "max": 3}) and fits(node, {"min": 1, "max": 1})
+    assert error(node, {"min": 4, "max": 3}) == "key.max: expected >= key.min"
+    assert error(node, {"min": None, "max": -1}).startswith("key.max: expected an integer >= 0")
+
+
 def test_a_component_checks_its_layouts_against_its_size_and_its_extra_keys() -> None:
     node = {"component": ["face"], "extra": {"colors": {"map": {"ink": "color"}}}}
     face = [{"type": "rect", "box": [0, 0, 100, 50], "fill": "#ffffff"}]

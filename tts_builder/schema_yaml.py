@@ -199,14 +199,20 @@ def _typed(key: str, value: Any, node: dict[str, Any], where: str) -> Spec:
     return Map({**MANIFEST.fields, **fields}, MANIFEST.optional | optional)
 
 
+def _number(value: Any) -> bool:
+    """Whether ``value`` is an integer or a float (``true`` is neither)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _range(bound: Spec) -> Spec:
-    """``{min: N, max: N}``, both of the type ``bound``, ``min`` at most ``max`` (else a
-    FieldError at ``max``)."""
+    """``{min: N, max: N}``, both of the type ``bound``, ``min`` at most ``max`` when both are
+    numbers (else a FieldError at ``max``; a null or a word ``bound`` allows is not ordered)."""
     shape = Map({"min": bound, "max": bound})
 
     def check(value: Any, path: str) -> None:
         shape.check(value, path)
-        if value["min"] > value["max"]:
+        low, high = value["min"], value["max"]
+        if _number(low) and _number(high) and low > high:
             name = path.rsplit(".", 1)[-1]
             raise FieldError(join(path, "max"), f"expected >= {name}.min")
 
