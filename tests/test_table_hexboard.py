@@ -13,7 +13,7 @@ from tts_builder import geometry as geo
 from tts_builder.errors import FieldError
 from tts_builder.render.hexmap import hex_name, hex_table, hex_units
 from tts_builder.schema_yaml import compile_type
-from tts_builder.table import hexboard
+from tts_builder.table import hexboard, layout
 from tts_builder.table.printed import PrintedPoint, board, shared_rot_y
 
 SPEC = {"centre": [2.0, -1.5], "hex_width": 1.5, "pixels_per_unit": 40}
@@ -26,6 +26,13 @@ def test_the_geometry_is_the_manifest_boards_resting_on_the_table_top() -> None:
     assert GEO.y - GEO.thickness / 2 == pytest.approx(geo.TABLE_TOP_Y)
     thick = hexboard.geometry(SPEC, 3, 4, thickness=0.5)
     assert thick.top_y == pytest.approx(geo.TABLE_TOP_Y + 0.5)
+
+
+def test_a_board_s_default_thickness_is_the_table_s_one_number() -> None:
+    """The default a hex board rests at is :data:`tts_builder.table.layout.THICKNESS` itself
+    (one source of truth), so its top is the table's ``BOARD_TOP``."""
+    assert hexboard.THICKNESS is layout.THICKNESS
+    assert GEO.thickness == layout.THICKNESS and round(GEO.top_y, 4) == layout.BOARD_TOP
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ from ..gamekit.table import rounded
 from ..geometry import TABLE_TOP_Y, ScriptPosition
 from ..plugin import Picture
 from ..render.hexmap import BoardGeometry, Hex, hex_name, hex_table, hex_units
+from .layout import THICKNESS
 from .printed import PrintedPoint, board, shared_rot_y
 from .printed import printed_cells as _printed_cells
 from .schema import HEX_BOARD
@@ -38,8 +39,6 @@ Point3 = tuple[float, float, float]
 
 #: The manifest's ``board`` key a hex board is laid by (an engine's schema: ``hex_board``).
 BOARD = HEX_BOARD
-#: A board tile's thickness (TTS units); it rests on the table top.
-THICKNESS = 0.2
 #: The rotY of a board whose picture's top edge lies away from the White seat (+z).
 UPRIGHT_ROT_Y = 180.0
 
