@@ -282,3 +282,41 @@ def test_a_game_names_the_spots_and_sides_its_code_needs() -> None:
     del manifest["pieces"][0]["columns"]
     with pytest.raises(FieldError, match="missing required key"):
         needed_columns(manifest, "market", [], [], "the market")
+
+
+def test_a_board_the_manifest_lacks_is_one_located_error_not_a_stopiteration() -> None:
+    """``needed_columns``, ``column_spots`` and ``column_positions`` on a manifest without the
+    board, or on a board without ``columns``, raise one FieldError at the manifest's pieces."""
+    data = definition({**spec(), "count": 2})
+    calls = [
+        lambda d, board: needed_columns(d["table"], board, [], [], "the board"),
+        lambda d, board: column_spots(d, board),
+        lambda d, board: column_positions(d, board, "abc123", ["wood"], "space", 1.0),
+    ]
+    for call in calls:
+        with pytest.raises(FieldError, match="no piece 'stall'") as err:
+            call(data, "stall")
+        assert err.value.field == "table.pieces"
+    del data["table"]["pieces"][0]["columns"]
+    for call in calls:
+        with pytest.raises(FieldError, match="missing required key") as err:
+            call(data, "market")
+        assert err.value.field == "table.pieces[0].columns"
+
+
+def test_column_positions_read_the_manifest_at_the_key_column_spots_do() -> None:
+    """``column_positions`` takes the manifest's ``key`` as ``column_spots`` does: a board
+    under another key (here laid 5 units right) lies where that key's manifest says."""
+    data = definition({**spec(), "count": 2})
+    data["spare"] = copy.deepcopy(data["table"])
+    data["spare"]["pieces"][0]["at"] = [5, 0]
+    assert column_spots(data, "market") == [
+        {"worker": [-2.4, 0.6], "bonus": [-1.2, 1.8]},
+        {"worker": [2.4, 0.6], "bonus": [3.6, 1.8]},
+    ]
+    assert column_spots(data, "market", "spare")[0] == {"worker": [2.6, 0.6], "bonus": [3.8, 1.8]}
+    positions = column_positions(data, "market", "abc123", ["wood"], "space", 1.0, "spare")
+    assert [(p.label, p.at) for p in positions] == [
+        ("wood worker", (2.6, 1.0, 0.6)),
+        ("wood bonus", (3.8, 1.0, 1.8)),
+    ]

@@ -97,18 +97,30 @@ def check_columns(spec: dict[str, Any], path: str) -> None:
             raise FieldError(f"{path}.count", f"missing required key (the columns track {name})")
 
 
+def columns_piece(
+    manifest: Mapping[str, Any], piece: str, key: str = "table", what: str = ""
+) -> tuple[int, dict[str, Any]]:
+    """The index of the manifest's (at ``key``) board ``piece`` and its ``columns``:
+    FieldError at ``<key>.pieces`` without such a piece, at its ``columns`` without them."""
+    pieces = manifest["pieces"]
+    index = next((i for i, p in enumerate(pieces) if p["id"] == piece), None)
+    if index is None:
+        raise FieldError(f"{key}.pieces", f"no piece {piece!r}")
+    if "columns" not in pieces[index]:
+        name = f"{what}'s" if what else f"the board {piece!r}'s"
+        raise FieldError(f"{key}.pieces[{index}].columns", f"missing required key ({name} columns)")
+    return index, pieces[index]["columns"]
+
+
 def needed_columns(
     manifest: dict[str, Any], piece: str, spots: Sequence[str], sides: Sequence[str], what: str
 ) -> dict[str, Any]:
     """The ``columns`` of the manifest's board ``piece`` (``what``, as errors name it) whose
     ``spots`` a game's script uses and whose ``sides`` its code prints: FieldError at the
-    missing key, or at ``spots`` or ``sides`` naming what is missing."""
-    pieces = manifest["pieces"]
-    index = next(i for i, p in enumerate(pieces) if p["id"] == piece)
+    manifest's pieces without that piece, at the missing key, or at ``spots`` or ``sides``
+    naming what is missing."""
+    index, spec = columns_piece(manifest, piece, "table", what)
     path = f"table.pieces[{index}].columns"
-    if "columns" not in pieces[index]:
-        raise FieldError(path, f"missing required key ({what}'s columns)")
-    spec = pieces[index]["columns"]
     for key, names in (("spots", spots), ("sides", sides)):
         missing = [name for name in names if name not in spec[key]]
         if missing:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .. import geometry as geo
-from .columns import column_count, columns_of, spot_halves
+from .columns import column_count, columns_of, columns_piece, spot_halves
 from .layout import seat_frames, spots
 from .schema import pieces_by_id, seat_colors
 from .track import Track, cell_half, drawn_width, seat_places
@@ -162,10 +162,10 @@ def track_positions(
 def _laid_columns(
     data: Mapping[str, Any], piece: str, key: str = "table"
 ) -> tuple[Board, list[Any], dict[str, Any]]:
-    """The Board of the manifest's board ``piece`` with ``columns``, its columns and spec."""
+    """The Board of the manifest's board ``piece`` with ``columns``, its columns and spec
+    (FieldError at ``<key>.pieces`` without that piece, at its ``columns`` without them)."""
     manifest = dict(data[key])
-    index = next(i for i, p in enumerate(manifest["pieces"]) if p["id"] == piece)
-    spec = manifest["pieces"][index]["columns"]
+    index, spec = columns_piece(manifest, piece, key)
     count = column_count(spec, dict(data), f"{key}.pieces[{index}].columns")
     board = laid_board(manifest, piece, (spec["size"][0], spec["size"][1]))
     return board, columns_of(spec, count), spec
@@ -181,12 +181,18 @@ def column_spots(
 
 
 def column_positions(
-    data: Mapping[str, Any], piece: str, guid: str, labels: Sequence[str], kind: str, y: float
+    data: Mapping[str, Any],
+    piece: str,
+    guid: str,
+    labels: Sequence[str],
+    kind: str,
+    y: float,
+    key: str = "table",
 ) -> list[geo.ScriptPosition]:
     """A script position at every spot of the first ``len(labels)`` columns of the board
-    ``piece`` (object ``guid``), labelled ``<label> <spot>``, at height ``y``: the geometry
-    check expects each inside its printed spot."""
-    board, columns, spec = _laid_columns(data, piece)
+    ``piece`` (object ``guid``) of the manifest at ``key``, labelled ``<label> <spot>``, at
+    height ``y``: the geometry check expects each inside its printed spot."""
+    board, columns, spec = _laid_columns(data, piece, key)
     return [
         board.cell(f"{label} {what}", guid, column.spots[what], (r, r), kind, y)
         for label, column in zip(labels, columns, strict=False)
