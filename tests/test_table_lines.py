@@ -110,6 +110,22 @@ def test_a_line_is_named_once_among_the_tracks() -> None:
         check_manifest(data)  # a line without seats gives no seat its own place
 
 
+def test_a_seated_line_shorter_than_the_seats_is_refused_at_its_count() -> None:
+    """A line with ``seats`` gives every seat its own first place: two places for three seats
+    is one error at the line's ``count``, not an unknown seat track at a piece."""
+    data = definition()
+    data["table"]["lines"]["supply"]["count"] = 2
+    data["table"]["pieces"][1]["at"] = {"track": "supply", "cell": 1}
+    with pytest.raises(FieldError) as err:
+        check_manifest(data)
+    assert (err.value.field, err.value.detail) == (
+        "table.lines.supply.count",
+        "2 places for 3 seats (a line with seats has a place per seat)",
+    )
+    data["table"]["lines"]["supply"]["count"] = 3  # as many places as seats: each its own
+    check_manifest(data)
+
+
 def test_snap_points_may_lie_on_a_line() -> None:
     data = definition()
     data["table"]["snap_points"] = [{"at": {"track": "gems"}, "tags": ["Gem"]}]

@@ -10,8 +10,8 @@ makes the track ``supply`` of ``count`` table points (x, z) from ``start`` on by
 (``count``: a number or a definition key's number plus ``add``, :mod:`.derived`): a piece
 lies at one of them (``at: {track: supply, cell: 4}``) or along them, one object per point
 (``at: {track: supply}``: a bag per roster entry); with ``seats``, the first points are the
-seats' own in seat order (the track ``supply:<colour>`` of one point, ``at: {seat_track:
-supply}``: read by that seat). A script finds them with the laid table's other tracks
+seats' own in seat order, one per seat (the track ``supply:<colour>`` of one point, ``at:
+{seat_track: supply}``: read by that seat). A script finds them with the laid table's other tracks
 (``Table.context["tracks"]``); where it lays things there itself (a display of drawn tiles),
 :func:`line_positions` are the checked positions.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import geometry as geo
+from ..errors import FieldError
 from ..schema import Bool, Map, MappingOf, Point, Str
 from .derived import key_number, number_or_key
 
@@ -50,12 +51,18 @@ def line_tracks(
 ) -> dict[str, list[tuple[float, float]]]:
     """The tracks of the manifest ``data[key]``'s lines: each line's points, and for a line
     with ``seats`` each of ``seats`` (the seat colours in order) its own point
-    (``<line>:<colour>``)."""
+    (``<line>:<colour>``; FieldError at its ``count`` when it has fewer places than seats)."""
     tracks: dict[str, list[tuple[float, float]]] = {}
     for name, spec in data[key].get("lines", {}).items():
         points = line_points(spec, data, f"{key}.lines.{name}")
         tracks[name] = points
         if spec.get("seats"):
+            if len(points) < len(seats):
+                raise FieldError(
+                    f"{key}.lines.{name}.count",
+                    f"{len(points)} places for {len(seats)} seats (a line with seats has a "
+                    "place per seat)",
+                )
             tracks |= {f"{name}:{c}": [p] for c, p in zip(seats, points, strict=False)}
     return tracks
 
