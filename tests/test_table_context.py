@@ -7,15 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tts_builder import geometry as geo
 from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.save import GuidAllocator
 from tts_builder.table import MANIFEST, Art, Table, check_manifest, lay_table
-from tts_builder.table.areas import area_slots, script_seat
 from tts_builder.table.context import table_context
 from tts_builder.table.layout import BOARD_TOP
-from tts_builder.table.printed import track_cells
-from tts_builder.table.track import seat_places
 
 FACE = [{"type": "rect", "box": [0, 0, 32, 32], "fill": "#aa8800"}]
 SEATS = [
@@ -26,7 +25,8 @@ SEATS = [
 
 
 def definition() -> dict[str, Any]:
-    """Two to three players, each with a pawn in their area; a score track with seat places."""
+    """Two players (of three seats), each with a pawn in their area; a score track with a
+    place on its first cell for each of the manifest's seats."""
     return {
         "name": "Pawns",
         "players": {"min": 2, "max": 2},
@@ -63,17 +63,27 @@ def test_the_generic_context_of_a_laid_table(tmp_path: Path) -> None:
     assert ctx["game"] == {"id": "pawns", "name": "Pawns"}
     assert ctx["players"] == {"min": 2, "max": 2}
     assert ctx["colors"] == ["Red", "Blue"]  # the seats of the most players
-    slots = area_slots(data["table"])
-    assert ctx["seats"] == [script_seat({**SEATS[0], "hero": "Ann"}, slots),
-                            script_seat({**SEATS[1], "hero": "Bo"}, slots)]  # fmt: skip
-    assert ctx["area"] == {"slots": {"pawns": slots["pawns"]._asdict()}, "size": [6.0, 4.0]}
+    red, blue = ctx["seats"]  # each seat's fields beside its area's own places
+    assert red == {**SEATS[0], "hero": "Ann", "upright": 180.0,
+                   "axes": {"right": [1.0, 0.0], "forward": [0.0, 1.0]},
+                   "places": {"pawns": [[-11.0, -8.0], [-10.5, -8.0]]}}  # fmt: skip
+    assert blue["hero"] == "Bo" and blue["upright"] == 0.0
+    assert blue["axes"]["right"] == pytest.approx([-1.0, 0.0])  # facing 180: right is -x
+    assert blue["places"] == {"pawns": [[11.0, 8.0], [10.5, 8.0]]}
+    assert ctx["area"] == {
+        "slots": {"pawns": {"origin": (-1.0, 0.0), "step": (0.5, 0.0), "per_line": 2,
+                            "line": (0.0, 0.5), "lines": 1, "lift": 0.3}},
+        "size": [6.0, 4.0],
+    }  # fmt: skip
     assert ctx["y"] == {"table": geo.TABLE_TOP_Y, "board": round(geo.TABLE_TOP_Y + 0.2, 4)}
     assert ctx["y"]["board"] == BOARD_TOP  # a piece on a board of the default thickness
     assert ctx["thickness"] == {"pawn": 0.3}
     assert ctx["guids"]["track"] == laid.guids["score"][0]
     assert ctx["guids"]["pawns"]["Blue"] == [laid.guids["pawns"][1]]
-    assert ctx["cells"] == {"score": track_cells(data, "score")}
-    assert ctx["seat_places"] == {"score": [list(p) for p in seat_places(3, 0.3)]}
+    # five cells 1.2 apart across the 6-wide track at the table's centre
+    assert ctx["cells"] == {"score": [[-2.4, 0.0], [-1.2, 0.0], [0.0, 0.0], [1.2, 0.0], [2.4, 0.0]]}
+    # the manifest's three seats on the first cell, 0.3 apart
+    assert ctx["seat_places"] == {"score": [[-0.15, 0.15], [0.15, 0.15], [-0.15, -0.15]]}
 
 
 def test_seats_without_areas_are_their_manifest_entries() -> None:
