@@ -82,8 +82,7 @@ def modular() -> dict[str, Any]:
 
 def definition(high: int = 3) -> dict[str, Any]:
     layouts = [
-        {"players": [1], "layout": ["left"]},
-        {"players": [2], "layout": ["left", "right"]},
+        {"players": [1, 2], "layout": ["left", "right"]},
         {"players": [3], "layout": ["left", "mid", "right"]},
     ]
     rules = {"board": {"rows": 2, "cols": 3, "square": 1.2, "sections": layouts}}
@@ -280,7 +279,7 @@ def test_a_section_the_most_players_do_without_is_left_off() -> None:
     hooks = with_grids(data, "table", _no_hooks())
     assert hooks.tracks["farm-mid"] == [] and "farm-mid" in hooks.omit
     check_manifest(data)
-    assert grid_plan(data, "farm", 1).layout == ["left"]
+    assert grid_plan(data, "farm", 1).layout == ["left", "right"]
 
 
 def test_the_script_positions_land_on_their_printed_spots(laid: Any) -> None:
@@ -366,6 +365,15 @@ def _farm(d: dict[str, Any]) -> dict[str, Any]:
             lambda d: d["rules"]["board"]["sections"][0].update(layout=["top"]),
             r"grids\.farm\.sections\.layouts: rules\.board\.sections: unknown section 'top'",
         ),
+        *[
+            (
+                lambda d, layout=layout: d["rules"]["board"]["sections"][0].update(layout=layout),
+                r"grids\.farm\.sections\.layouts: rules\.board\.sections: layout "
+                + re.escape(str(layout))
+                + r" for 1 players is not left, any number of mid, right",
+            )
+            for layout in (["left"], ["mid"], ["left", "mid"], ["right", "left"], ["left"] * 3)
+        ],
         (
             lambda d: _farm(d)["rows"].update(key="rules.board.height"),
             r"grids\.farm\.rows\.key: the definition has no key 'rules\.board\.height'",

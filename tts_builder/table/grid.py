@@ -275,7 +275,8 @@ def kinds_of(spec: dict[str, Any]) -> list[str]:
 
 
 def layout_for(spec: dict[str, Any], data: dict[str, Any], players: int, path: str) -> list[str]:
-    """The sections of the board for ``players`` (one board in one piece: [""])."""
+    """The sections of the board for ``players`` (one board in one piece: [""]): the first
+    end, any number of middles, the last end (FieldError at ``sections.layouts`` otherwise)."""
     if "sections" not in spec:
         return [""]
     key = spec["sections"]["layouts"]
@@ -290,7 +291,15 @@ def layout_for(spec: dict[str, Any], data: dict[str, Any], players: int, path: s
             raise FieldError(
                 f"{path}.sections.layouts", f"{key}: unknown section {kind!r} (kinds: {known})"
             )
-    return list(row["layout"])
+    first, middle, last = kinds
+    layout = list(row["layout"])
+    if len(layout) < 2 or layout != [first, *[middle] * (len(layout) - 2), last]:
+        raise FieldError(
+            f"{path}.sections.layouts",
+            f"{key}: layout {layout} for {players} players is not {first}, any number of "
+            f"{middle}, {last} (the ends' px lie outside the first and last section)",
+        )
+    return layout
 
 
 def section_width(grid: Grid, spec: dict[str, Any], kind: str) -> int:
