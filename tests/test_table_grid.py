@@ -374,6 +374,21 @@ def _farm(d: dict[str, Any]) -> dict[str, Any]:
             )
             for layout in (["left"], ["mid"], ["left", "mid"], ["right", "left"], ["left"] * 3)
         ],
+        *[
+            (
+                lambda d, rows=rows: d["rules"]["board"].update(sections=rows),
+                r"grids\.farm\.sections\.layouts" + message,
+            )
+            for rows, message in (
+                ({"a": 1}, r": expected a list, got a mapping"),
+                (5, r": expected a list, got 5"),
+                ([], r": expected at least 1 entries"),
+                ([{"players": [1]}], r"\[0\]\.layout: missing required key"),
+                ([{"players": 2, "layout": ["left", "right"]}], r"\[0\]\.players: expected a list"),
+                ([{"players": [1], "layout": []}], r"\[0\]\.layout: expected at least 1"),
+                ([{"players": [0], "layout": ["left", "right"]}], r"\[0\]\.players\[0\]"),
+            )
+        ],
         (
             lambda d: _farm(d)["rows"].update(key="rules.board.height"),
             r"grids\.farm\.rows\.key: the definition has no key 'rules\.board\.height'",

@@ -274,6 +274,10 @@ def kinds_of(spec: dict[str, Any]) -> list[str]:
     return list(spec["sections"]["kinds"]) if "sections" in spec else []
 
 
+#: The definition's by-player-count rows of a sectioned grid's layouts.
+LAYOUTS = ListOf(Map({"players": ListOf(Int(1, 99), 1), "layout": ListOf(Str(), 1)}), 1)
+
+
 def layout_for(spec: dict[str, Any], data: dict[str, Any], players: int, path: str) -> list[str]:
     """The sections of the board for ``players`` (one board in one piece: [""]): the first
     end, any number of middles, the last end (FieldError at ``sections.layouts`` otherwise)."""
@@ -281,6 +285,7 @@ def layout_for(spec: dict[str, Any], data: dict[str, Any], players: int, path: s
         return [""]
     key = spec["sections"]["layouts"]
     rows = key_value(data, key, f"{path}.sections.layouts")
+    LAYOUTS.check(rows, f"{path}.sections.layouts")
     row = next((r for r in rows if players in r.get("players", [])), None)
     if row is None:
         raise FieldError(f"{path}.sections.layouts", f"{key} has no row for {players} players")
