@@ -282,13 +282,51 @@ def test_a_section_the_most_players_do_without_is_left_off() -> None:
     assert grid_plan(data, "farm", 1).layout == ["left", "right"]
 
 
+def four_players(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` for up to 4 players, the 4-player board with two middles."""
+    data["players"]["max"] = 4
+    data["table"]["seats"].append("Green")
+    data["rules"]["board"]["sections"].append(
+        {"players": [4], "layout": ["left", "mid", "mid", "right"]}
+    )
+    return data
+
+
+def test_too_few_section_boards_are_refused_at_the_piece() -> None:
+    data = four_players(definition())
+    check_manifest(copy.deepcopy(data))  # the piece on the track lays both middles
+    data["table"]["pieces"][2]["at"] = {"track": "farm-mid", "cell": 0}  # one of them
+    message = (
+        r"table\.pieces\[2\]\.at: track 'farm-mid': its pieces lay 1 section\(s\), the layout "
+        r"\['left', 'mid', 'mid', 'right'\] of the most players has 2"
+    )
+    with pytest.raises(FieldError, match=message):
+        check_manifest(data)
+
+
+def test_a_section_piece_left_off_by_when_is_not_counted(tmp_path: Path) -> None:
+    """A second middle piece its ``when`` leaves off: not one of the sections, nor its
+    thickness the boards' top."""
+    data = definition()
+    thick = {**data["table"]["pieces"][2], "id": "farm-mid-thick", "thickness": 0.9}
+    data["table"]["pieces"].insert(3, {**thick, "when": {"key": "rules.board.rows", "is": 5}})
+    check_manifest(data)
+    images = ImageSet("grids", BuildOptions(out_dir=tmp_path), {})
+    table = lay_table(data, Art(tmp_path, data["components"], images), GuidAllocator("w"))
+    assert "farm-mid-thick" not in table.guids
+    keyed = keyed_sections(data, "farm", table.guids)
+    assert keyed["mid:1"] == table.guids["farm-mid"][0]
+    fences = [s for s in table.snap_points if s.get("Tags") == ["Fence"]]
+    assert fences[0]["Position"]["y"] == round(geo.TABLE_TOP_Y + 0.3, 4)
+
+
 def test_the_script_positions_land_on_their_printed_spots(laid: Any) -> None:
     """On the table as a script lays it out for 2 players (the middle gone, the right end moved
     next to the left one), each spot's position is on the section under it, inside its spot."""
     data, table, images = laid
     save = {"ObjectStates": [dict(o) for o in table.objects]}
     plan = grid_plan(data, "farm", 2)
-    guids = section_guids(data["table"], "farm", ["left", "mid", "right"], table.guids)
+    guids = section_guids(data, "farm", ["left", "mid", "right"], table.guids)
     assert guids == [table.guids[p][0] for p in ("farm-left", "farm-mid", "farm-right")]
     keyed = keyed_sections(data, "farm", table.guids)
     assert keyed == dict(zip(("left", "mid:1", "right"), guids, strict=True))
