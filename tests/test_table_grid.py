@@ -428,6 +428,11 @@ def _farm(d: dict[str, Any]) -> dict[str, Any]:
             )
         ],
         (
+            lambda d: _farm(d)["elements"].append(copy.deepcopy(chess()["elements"][1])),
+            r"grids\.farm\.elements\[6\]\.parity: sections of 3 \(odd\) cols: a second "
+            r"middle would start on the other parity",
+        ),
+        (
             lambda d: _farm(d)["rows"].update(key="rules.board.height"),
             r"grids\.farm\.rows\.key: the definition has no key 'rules\.board\.height'",
         ),
@@ -467,6 +472,14 @@ def test_a_bad_grid_is_one_error_naming_its_field(change: Any, message: str) -> 
 def test_a_grids_elements_are_checked_at_load(element: dict[str, Any], message: str) -> None:
     with pytest.raises(FieldError, match=r"grid\.elements" + message):
         GRID.check({**chess(), "elements": [element]}, "grid")
+
+
+def test_parity_is_for_a_board_in_one_piece_or_sections_of_even_cols() -> None:
+    data = definition()
+    _farm(data)["elements"].append(copy.deepcopy(chess()["elements"][1]))
+    data["rules"]["board"]["cols"] = 4  # each middle starts on an even column
+    data["table"]["grids"]["chess"]["cols"] = 7
+    check_manifest(data)
 
 
 def test_the_tutorials_grid_example_is_a_valid_grid() -> None:
