@@ -474,6 +474,28 @@ def test_a_grids_elements_are_checked_at_load(element: dict[str, Any], message: 
         GRID.check({**chess(), "elements": [element]}, "grid")
 
 
+@pytest.mark.parametrize(
+    ("hooks", "message"),
+    [
+        ({"pictures": {"farm-mid": None}}, r"its picture 'farm-mid' is one already"),
+        ({"tracks": {"chess": [(0.0, 0.0)]}}, r"its track 'chess' is one already"),
+        ({"by_players": {2: {"farm-hull": []}}}, r"its track 'farm-hull' is one already"),
+    ],
+)
+def test_a_grid_refuses_a_name_the_game_supplies(hooks: dict[str, Any], message: str) -> None:
+    from tts_builder.plugin import TableHooks
+
+    with pytest.raises(FieldError, match=r"^table\.grids\.(chess|farm): " + message):
+        check_manifest(definition(), "table", TableHooks(**hooks))
+
+
+def test_a_grid_refuses_a_name_an_earlier_grid_has() -> None:
+    data = definition()
+    data["table"]["grids"]["farm-cells"] = chess()  # its track farm-cells is the farm's spots
+    with pytest.raises(FieldError, match=r"^table\.grids\.farm-cells: its track 'farm-cells'"):
+        check_manifest(data)
+
+
 def test_parity_is_for_a_board_in_one_piece_or_sections_of_even_cols() -> None:
     data = definition()
     _farm(data)["elements"].append(copy.deepcopy(chess()["elements"][1]))

@@ -155,7 +155,8 @@ def grid_pictures(data: Mapping[str, Any], grid: str, key: str = "table") -> dic
 def with_grids(data: Mapping[str, Any], key: str, hooks: TableHooks) -> TableHooks:
     """``hooks`` plus each of the manifest ``data[key]``'s grids: its pictures, its sections'
     tracks on the table of the most players, its spots' tracks per player count
-    (``by_players``) and, left off, the pieces laid on a section kind that table has none of."""
+    (``by_players``) and, left off, the pieces laid on a section kind that table has none of
+    (:func:`check_grid_names` refuses a name the game's ``hooks`` have already)."""
     manifest = data[key]
     if not manifest.get("grids"):
         return hooks
@@ -187,6 +188,22 @@ def with_grids(data: Mapping[str, Any], key: str, hooks: TableHooks) -> TableHoo
     return replace(
         hooks, pictures=pictures, tracks=tracks, by_players=by_players, omit=frozenset(omit)
     )
+
+
+def check_grid_names(data: Mapping[str, Any], key: str, hooks: TableHooks) -> None:
+    """Refuse (FieldError at ``grids.G``) a grid's picture or track whose name the game's
+    ``hooks`` or an earlier grid of the manifest ``data[key]`` has already."""
+    pictures = set(hooks.pictures)
+    tracks = {*hooks.tracks, *(name for n in hooks.by_players.values() for name in n)}
+    for grid, spec in data[key].get("grids", {}).items():
+        boards = {piece_name(grid, kind) for kind in kinds_of(spec) or [""]}
+        spots = {f"{grid}-{s}" for s in SPOT_SETS}
+        for what, clash in (("picture", boards & pictures), ("track", (boards | spots) & tracks)):
+            if clash:
+                name = min(clash)
+                raise FieldError(f"{key}.grids.{grid}", f"its {what} {name!r} is one already")
+        pictures |= boards
+        tracks |= boards | spots
 
 
 def _enough_sections(key: str, grid: str, most: GridPlan, pieces: list[tuple[int, dict]]) -> None:
