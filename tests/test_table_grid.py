@@ -241,7 +241,13 @@ def test_the_sections_lie_side_by_side_for_the_most_players(laid: Any) -> None:
         laid_x.append(board["Transform"]["posX"])
     assert laid_x == sorted(laid_x)  # read from the first seat: left to right
     assert [b.transform.pos[0] for _k, b in plan.sections] == laid_x
-    # the whole board is centred on its `at`, the cells 1.2 units apart
+    # the whole board (420 x 120 px, 0.03 units a px) is centred on its `at` (8, 2): the
+    # sections' centres at px 75, 210 and 345, cell 0:0's at (50, 40), 1:8's at (370, 80)
+    assert laid_x == pytest.approx([8 - 135 * 0.03, 8.0, 8 + 135 * 0.03])
+    assert plan.cells["0:0"] == pytest.approx([3.2, 2.6])
+    assert plan.cells["1:8"] == pytest.approx([12.8, 1.4])
+    assert plan.hull["p:0:0"] == pytest.approx([2.3, 3.5])  # (20, 10): pushed 10 px out
+    assert plan.edges["v:0:9"][:2] == pytest.approx([13.4, 2.6])  # the right side, (390, 40)
     assert sum(x for x, _z in plan.cells.values()) / 18 == pytest.approx(8.0)
     (x0, z0), (x1, _z1) = plan.cells["0:0"], plan.cells["0:1"]
     assert x1 - x0 == pytest.approx(1.2) and z0 > plan.cells["1:0"][1]
@@ -279,7 +285,13 @@ def test_a_section_the_most_players_do_without_is_left_off() -> None:
     hooks = with_grids(data, "table", _no_hooks())
     assert hooks.tracks["farm-mid"] == [] and "farm-mid" in hooks.omit
     check_manifest(data)
-    assert grid_plan(data, "farm", 1).layout == ["left", "right"]
+    one = grid_plan(data, "farm", 1)  # 300 x 120 px, centred on (8, 2) as well
+    assert one.layout == ["left", "right"] and (one.rows, one.cols) == (2, 6)
+    xs = [b.transform.pos[0] for _kind, b in one.sections]
+    assert xs == pytest.approx([5.75, 10.25])  # px 75 and 225
+    assert one.cells["0:0"] == pytest.approx([5.0, 2.6])  # px (50, 40)
+    assert one.cells["1:5"] == pytest.approx([11.0, 1.4])  # px (250, 80)
+    assert one.hull["p:2:6"] == pytest.approx([11.9, 0.5])  # px (280, 110)
 
 
 def four_players(data: dict[str, Any]) -> dict[str, Any]:
