@@ -82,8 +82,7 @@ def modular() -> dict[str, Any]:
 
 def definition(high: int = 3) -> dict[str, Any]:
     layouts = [
-        {"players": [1], "layout": ["left"]},
-        {"players": [2], "layout": ["left", "right"]},
+        {"players": [1, 2], "layout": ["left", "right"]},
         {"players": [3], "layout": ["left", "mid", "right"]},
     ]
     rules = {"board": {"rows": 2, "cols": 3, "square": 1.2, "sections": layouts}}
@@ -242,7 +241,13 @@ def test_the_sections_lie_side_by_side_for_the_most_players(laid: Any) -> None:
         laid_x.append(board["Transform"]["posX"])
     assert laid_x == sorted(laid_x)  # read from the first seat: left to right
     assert [b.transform.pos[0] for _k, b in plan.sections] == laid_x
-    # the whole board is centred on its `at`, the cells 1.2 units apart
+    # the whole board (420 x 120 px, 0.03 units a px) is centred on its `at` (8, 2): the
+    # sections' centres at px 75, 210 and 345, cell 0:0's at (50, 40), 1:8's at (370, 80)
+    assert laid_x == pytest.approx([8 - 135 * 0.03, 8.0, 8 + 135 * 0.03])
+    assert plan.cells["0:0"] == pytest.approx([3.2, 2.6])
+    assert plan.cells["1:8"] == pytest.approx([12.8, 1.4])
+    assert plan.hull["p:0:0"] == pytest.approx([2.3, 3.5])  # (20, 10): pushed 10 px out
+    assert plan.edges["v:0:9"][:2] == pytest.approx([13.4, 2.6])  # the right side, (390, 40)
     assert sum(x for x, _z in plan.cells.values()) / 18 == pytest.approx(8.0)
     (x0, z0), (x1, _z1) = plan.cells["0:0"], plan.cells["0:1"]
     assert x1 - x0 == pytest.approx(1.2) and z0 > plan.cells["1:0"][1]
@@ -280,7 +285,51 @@ def test_a_section_the_most_players_do_without_is_left_off() -> None:
     hooks = with_grids(data, "table", _no_hooks())
     assert hooks.tracks["farm-mid"] == [] and "farm-mid" in hooks.omit
     check_manifest(data)
-    assert grid_plan(data, "farm", 1).layout == ["left"]
+    one = grid_plan(data, "farm", 1)  # 300 x 120 px, centred on (8, 2) as well
+    assert one.layout == ["left", "right"] and (one.rows, one.cols) == (2, 6)
+    xs = [b.transform.pos[0] for _kind, b in one.sections]
+    assert xs == pytest.approx([5.75, 10.25])  # px 75 and 225
+    assert one.cells["0:0"] == pytest.approx([5.0, 2.6])  # px (50, 40)
+    assert one.cells["1:5"] == pytest.approx([11.0, 1.4])  # px (250, 80)
+    assert one.hull["p:2:6"] == pytest.approx([11.9, 0.5])  # px (280, 110)
+
+
+def four_players(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` for up to 4 players, the 4-player board with two middles."""
+    data["players"]["max"] = 4
+    data["table"]["seats"].append("Green")
+    data["rules"]["board"]["sections"].append(
+        {"players": [4], "layout": ["left", "mid", "mid", "right"]}
+    )
+    return data
+
+
+def test_too_few_section_boards_are_refused_at_the_piece() -> None:
+    data = four_players(definition())
+    check_manifest(copy.deepcopy(data))  # the piece on the track lays both middles
+    data["table"]["pieces"][2]["at"] = {"track": "farm-mid", "cell": 0}  # one of them
+    message = (
+        r"table\.pieces\[2\]\.at: track 'farm-mid': its pieces lay 1 section\(s\), the layout "
+        r"\['left', 'mid', 'mid', 'right'\] of the most players has 2"
+    )
+    with pytest.raises(FieldError, match=message):
+        check_manifest(data)
+
+
+def test_a_section_piece_left_off_by_when_is_not_counted(tmp_path: Path) -> None:
+    """A second middle piece its ``when`` leaves off: not one of the sections, nor its
+    thickness the boards' top."""
+    data = definition()
+    thick = {**data["table"]["pieces"][2], "id": "farm-mid-thick", "thickness": 0.9}
+    data["table"]["pieces"].insert(3, {**thick, "when": {"key": "rules.board.rows", "is": 5}})
+    check_manifest(data)
+    images = ImageSet("grids", BuildOptions(out_dir=tmp_path), {})
+    table = lay_table(data, Art(tmp_path, data["components"], images), GuidAllocator("w"))
+    assert "farm-mid-thick" not in table.guids
+    keyed = keyed_sections(data, "farm", table.guids)
+    assert keyed["mid:1"] == table.guids["farm-mid"][0]
+    fences = [s for s in table.snap_points if s.get("Tags") == ["Fence"]]
+    assert fences[0]["Position"]["y"] == round(geo.TABLE_TOP_Y + 0.3, 4)
 
 
 def test_the_script_positions_land_on_their_printed_spots(laid: Any) -> None:
@@ -289,7 +338,7 @@ def test_the_script_positions_land_on_their_printed_spots(laid: Any) -> None:
     data, table, images = laid
     save = {"ObjectStates": [dict(o) for o in table.objects]}
     plan = grid_plan(data, "farm", 2)
-    guids = section_guids(data["table"], "farm", ["left", "mid", "right"], table.guids)
+    guids = section_guids(data, "farm", ["left", "mid", "right"], table.guids)
     assert guids == [table.guids[p][0] for p in ("farm-left", "farm-mid", "farm-right")]
     keyed = keyed_sections(data, "farm", table.guids)
     assert keyed == dict(zip(("left", "mid:1", "right"), guids, strict=True))
@@ -366,6 +415,35 @@ def _farm(d: dict[str, Any]) -> dict[str, Any]:
             lambda d: d["rules"]["board"]["sections"][0].update(layout=["top"]),
             r"grids\.farm\.sections\.layouts: rules\.board\.sections: unknown section 'top'",
         ),
+        *[
+            (
+                lambda d, layout=layout: d["rules"]["board"]["sections"][0].update(layout=layout),
+                r"grids\.farm\.sections\.layouts: rules\.board\.sections: layout "
+                + re.escape(str(layout))
+                + r" for 1 players is not left, any number of mid, right",
+            )
+            for layout in (["left"], ["mid"], ["left", "mid"], ["right", "left"], ["left"] * 3)
+        ],
+        *[
+            (
+                lambda d, rows=rows: d["rules"]["board"].update(sections=rows),
+                r"grids\.farm\.sections\.layouts" + message,
+            )
+            for rows, message in (
+                ({"a": 1}, r": expected a list, got a mapping"),
+                (5, r": expected a list, got 5"),
+                ([], r": expected at least 1 entries"),
+                ([{"players": [1]}], r"\[0\]\.layout: missing required key"),
+                ([{"players": 2, "layout": ["left", "right"]}], r"\[0\]\.players: expected a list"),
+                ([{"players": [1], "layout": []}], r"\[0\]\.layout: expected at least 1"),
+                ([{"players": [0], "layout": ["left", "right"]}], r"\[0\]\.players\[0\]"),
+            )
+        ],
+        (
+            lambda d: _farm(d)["elements"].append(copy.deepcopy(chess()["elements"][1])),
+            r"grids\.farm\.elements\[6\]\.parity: sections of 3 \(odd\) cols: a second "
+            r"middle would start on the other parity",
+        ),
         (
             lambda d: _farm(d)["rows"].update(key="rules.board.height"),
             r"grids\.farm\.rows\.key: the definition has no key 'rules\.board\.height'",
@@ -406,6 +484,36 @@ def test_a_bad_grid_is_one_error_naming_its_field(change: Any, message: str) -> 
 def test_a_grids_elements_are_checked_at_load(element: dict[str, Any], message: str) -> None:
     with pytest.raises(FieldError, match=r"grid\.elements" + message):
         GRID.check({**chess(), "elements": [element]}, "grid")
+
+
+@pytest.mark.parametrize(
+    ("hooks", "message"),
+    [
+        ({"pictures": {"farm-mid": None}}, r"its picture 'farm-mid' is one already"),
+        ({"tracks": {"chess": [(0.0, 0.0)]}}, r"its track 'chess' is one already"),
+        ({"by_players": {2: {"farm-hull": []}}}, r"its track 'farm-hull' is one already"),
+    ],
+)
+def test_a_grid_refuses_a_name_the_game_supplies(hooks: dict[str, Any], message: str) -> None:
+    from tts_builder.plugin import TableHooks
+
+    with pytest.raises(FieldError, match=r"^table\.grids\.(chess|farm): " + message):
+        check_manifest(definition(), "table", TableHooks(**hooks))
+
+
+def test_a_grid_refuses_a_name_an_earlier_grid_has() -> None:
+    data = definition()
+    data["table"]["grids"]["farm-cells"] = chess()  # its track farm-cells is the farm's spots
+    with pytest.raises(FieldError, match=r"^table\.grids\.farm-cells: its track 'farm-cells'"):
+        check_manifest(data)
+
+
+def test_parity_is_for_a_board_in_one_piece_or_sections_of_even_cols() -> None:
+    data = definition()
+    _farm(data)["elements"].append(copy.deepcopy(chess()["elements"][1]))
+    data["rules"]["board"]["cols"] = 4  # each middle starts on an even column
+    data["table"]["grids"]["chess"]["cols"] = 7
+    check_manifest(data)
 
 
 def test_the_tutorials_grid_example_is_a_valid_grid() -> None:

@@ -24,7 +24,8 @@ size 0). An element's ``box`` is added edge by edge to its frame's (x0 to the fr
 to its right...), so ``[5, 5, -5, -5]`` on ``cell`` is each cell's square 5 px in;
 ``split: N`` draws it instead on each of the N - 1 lines dividing the frame's height into N
 equal parts (planks, or the middle with ``split: 2``); ``parity: even`` (``odd``) on ``cell``
-draws it on the cells (r, c) whose r + c is even (odd) only, as a chess board's squares.
+draws it on the cells (r, c) whose r + c is even (odd) only, as a chess board's squares (with
+``sections``, only of even ``cols``: the middles must all start on the same parity).
 
 This module is pure: the spec, the spots' pixels and the pictures. Where the sections and
 spots lie on the table per player count is :mod:`.grid_table`'s.
@@ -274,12 +275,18 @@ def kinds_of(spec: dict[str, Any]) -> list[str]:
     return list(spec["sections"]["kinds"]) if "sections" in spec else []
 
 
+#: The definition's by-player-count rows of a sectioned grid's layouts.
+LAYOUTS = ListOf(Map({"players": ListOf(Int(1, 99), 1), "layout": ListOf(Str(), 1)}), 1)
+
+
 def layout_for(spec: dict[str, Any], data: dict[str, Any], players: int, path: str) -> list[str]:
-    """The sections of the board for ``players`` (one board in one piece: [""])."""
+    """The sections of the board for ``players`` (one board in one piece: [""]): the first
+    end, any number of middles, the last end (FieldError at ``sections.layouts`` otherwise)."""
     if "sections" not in spec:
         return [""]
     key = spec["sections"]["layouts"]
     rows = key_value(data, key, f"{path}.sections.layouts")
+    LAYOUTS.check(rows, f"{path}.sections.layouts")
     row = next((r for r in rows if players in r.get("players", [])), None)
     if row is None:
         raise FieldError(f"{path}.sections.layouts", f"{key} has no row for {players} players")
@@ -290,7 +297,15 @@ def layout_for(spec: dict[str, Any], data: dict[str, Any], players: int, path: s
             raise FieldError(
                 f"{path}.sections.layouts", f"{key}: unknown section {kind!r} (kinds: {known})"
             )
-    return list(row["layout"])
+    first, middle, last = kinds
+    layout = list(row["layout"])
+    if len(layout) < 2 or layout != [first, *[middle] * (len(layout) - 2), last]:
+        raise FieldError(
+            f"{path}.sections.layouts",
+            f"{key}: layout {layout} for {players} players is not {first}, any number of "
+            f"{middle}, {last} (the ends' px lie outside the first and last section)",
+        )
+    return layout
 
 
 def section_width(grid: Grid, spec: dict[str, Any], kind: str) -> int:
@@ -319,6 +334,13 @@ def pictures_layout(spec: dict[str, Any], data: dict[str, Any], path: str = "gri
     """The picture the boards are cut from (a first + middle + last board, or the one
     board), as a layout."""
     grid = Grid.of(spec, data, path)
+    for i, element in enumerate(spec["elements"]):
+        if "parity" in element and kinds_of(spec) and grid.cols % 2:
+            raise FieldError(
+                f"{path}.elements[{i}].parity",
+                f"sections of {grid.cols} (odd) cols: a second middle would start on the "
+                "other parity (give the sections an even number of cols)",
+            )
     drawn = whole(grid, len(kinds_of(spec)))
     return grid_elements(drawn, spec["elements"], f"{path}.elements"), drawn.size, {}
 

@@ -17,6 +17,7 @@ The whole board is centred on the grid's ``at`` and reads upright for the first 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import partial
@@ -27,6 +28,7 @@ from PIL import Image
 from .. import geometry as geo
 from ..errors import FieldError
 from ..plugin import Picture, TableHooks
+from .derived import left_off
 from .grid import (
     DEFAULT_NAMES,
     SPOT_SETS,
@@ -103,20 +105,23 @@ def spot_tracks(plan: GridPlan, grid: str, top: float) -> dict[str, list[Point]]
     }
 
 
-def _on_sections(manifest: Mapping[str, Any], grid: str, kinds: list[str]) -> list[dict]:
-    """The manifest's pieces laid on the grid's section tracks."""
-    names = {piece_name(grid, kind) for kind in kinds}
+def _on_sections(data: Mapping[str, Any], key: str, grid: str) -> list[tuple[int, dict]]:
+    """The manifest ``data[key]``'s pieces laid on the grid's section tracks (those its
+    ``when`` leaves off: none), each with its index."""
+    names = {piece_name(grid, kind) for kind in kinds_of(data[key]["grids"][grid]) or [""]}
+    off = left_off(dict(data), key)
     return [
-        piece
-        for piece in manifest["pieces"]
-        if isinstance(piece["at"], dict) and piece["at"].get("track") in names
+        (i, piece)
+        for i, piece in enumerate(data[key]["pieces"])
+        if isinstance(piece["at"], dict)
+        and piece["at"].get("track") in names
+        and piece["id"] not in off
     ]
 
 
-def board_top(manifest: Mapping[str, Any], grid: str) -> float:
+def board_top(data: Mapping[str, Any], grid: str, key: str = "table") -> float:
     """The height of the grid's boards' top (the thickest piece laid on its sections)."""
-    spec = manifest["grids"][grid]
-    pieces = _on_sections(manifest, grid, kinds_of(spec) or [""])
+    pieces = [piece for _i, piece in _on_sections(data, key, grid)]
     thickness = max((float(p.get("thickness", THICKNESS)) for p in pieces), default=THICKNESS)
     return round(geo.TABLE_TOP_Y + thickness, 4)
 
@@ -150,7 +155,8 @@ def grid_pictures(data: Mapping[str, Any], grid: str, key: str = "table") -> dic
 def with_grids(data: Mapping[str, Any], key: str, hooks: TableHooks) -> TableHooks:
     """``hooks`` plus each of the manifest ``data[key]``'s grids: its pictures, its sections'
     tracks on the table of the most players, its spots' tracks per player count
-    (``by_players``) and, left off, the pieces laid on a section kind that table has none of."""
+    (``by_players``) and, left off, the pieces laid on a section kind that table has none of
+    (:func:`check_grid_names` refuses a name the game's ``hooks`` have already)."""
     manifest = data[key]
     if not manifest.get("grids"):
         return hooks
@@ -172,14 +178,52 @@ def with_grids(data: Mapping[str, Any], key: str, hooks: TableHooks) -> TableHoo
             tracks[piece_name(grid, kind)] = [
                 (b.transform.pos[0], b.transform.pos[2]) for k, b in most.sections if k == kind
             ]
+        on_sections = _on_sections(data, key, grid)
+        _enough_sections(key, grid, most, [p for p in on_sections if p[1]["id"] not in omit])
         empty = {name for name in map(partial(piece_name, grid), kinds) if not tracks[name]}
-        omit |= {p["id"] for p in _on_sections(manifest, grid, kinds) if p["at"]["track"] in empty}
-        top = board_top(manifest, grid)
+        omit |= {p["id"] for _i, p in on_sections if p["at"]["track"] in empty}
+        top = board_top(data, grid, key)
         for n in by_players:
             by_players[n] |= spot_tracks(grid_plan(data, grid, n, key), grid, top)
     return replace(
         hooks, pictures=pictures, tracks=tracks, by_players=by_players, omit=frozenset(omit)
     )
+
+
+def check_grid_names(data: Mapping[str, Any], key: str, hooks: TableHooks) -> None:
+    """Refuse (FieldError at ``grids.G``) a grid's picture or track whose name the game's
+    ``hooks`` or an earlier grid of the manifest ``data[key]`` has already."""
+    pictures = set(hooks.pictures)
+    tracks = {*hooks.tracks, *(name for n in hooks.by_players.values() for name in n)}
+    for grid, spec in data[key].get("grids", {}).items():
+        boards = {piece_name(grid, kind) for kind in kinds_of(spec) or [""]}
+        spots = {f"{grid}-{s}" for s in SPOT_SETS}
+        for what, clash in (("picture", boards & pictures), ("track", (boards | spots) & tracks)):
+            if clash:
+                name = min(clash)
+                raise FieldError(f"{key}.grids.{grid}", f"its {what} {name!r} is one already")
+        pictures |= boards
+        tracks |= boards | spots
+
+
+def _enough_sections(key: str, grid: str, most: GridPlan, pieces: list[tuple[int, dict]]) -> None:
+    """Refuse (FieldError at the last one's ``at``) the ``pieces`` (index, piece) on a section
+    track that lay fewer boards than the table of the most players has sections of its kind (a
+    board piece lays one at each point of its track, or one at its ``cell``)."""
+    wanted = Counter(piece_name(grid, kind) for kind, _board in most.sections)
+    laid: Counter[str] = Counter()
+    last: dict[str, int] = {}
+    for i, piece in pieces:
+        track = piece["at"]["track"]
+        laid[track] += 1 if "cell" in piece["at"] else wanted[track]
+        last[track] = i
+    for track, i in last.items():
+        if laid[track] < wanted[track]:
+            raise FieldError(
+                f"{key}.pieces[{i}].at",
+                f"track {track!r}: its pieces lay {laid[track]} section(s), the layout "
+                f"{most.layout} of the most players has {wanted[track]}",
+            )
 
 
 def section_keys(layout: Sequence[str], middle: str) -> list[str]:
@@ -190,13 +234,16 @@ def section_keys(layout: Sequence[str], middle: str) -> list[str]:
 
 
 def section_guids(
-    manifest: Mapping[str, Any], grid: str, layout: Sequence[str], guids: Mapping[str, list[str]]
+    data: Mapping[str, Any],
+    grid: str,
+    layout: Sequence[str],
+    guids: Mapping[str, list[str]],
+    key: str = "table",
 ) -> list[str]:
     """The GUIDs of the section objects of ``layout`` as the table of the most players lays
     them (``guids``: the laid table's, by piece id), in layout order."""
-    spec = manifest["grids"][grid]
     laid: dict[str, list[str]] = {}
-    for piece in _on_sections(manifest, grid, kinds_of(spec) or [""]):
+    for _i, piece in _on_sections(data, key, grid):
         laid.setdefault(piece["at"]["track"], []).extend(guids.get(piece["id"], []))
     taken = {name: iter(found) for name, found in laid.items()}
     return [next(taken[piece_name(grid, kind)]) for kind in layout]
@@ -209,7 +256,7 @@ def keyed_sections(
     players (``guids``: the laid table's, by piece id), in layout order."""
     spec, path = _spec(data, grid, key)
     layout = layout_for(spec, dict(data), int(data["players"]["max"]), path)
-    found = section_guids(data[key], grid, layout, guids)
+    found = section_guids(data, grid, layout, guids, key)
     return dict(zip(section_keys(layout, _middle(spec)), found, strict=True))
 
 
@@ -256,7 +303,7 @@ def grid_positions(
     spec, path = _spec(data, grid, key)
     section = Grid.of(spec, dict(data), path)
     g = whole(section, len(plan.layout))
-    y = board_top(data[key], grid)
+    y = board_top(data, grid, key)
     offsets = section_offsets(section, spec, plan.layout)
     bounds = [
         (x0, b, guid)

@@ -383,8 +383,9 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     ``hooks`` are the names the game supplies (:class:`~tts_builder.plugin.TableHooks`)."""
     manifest = resolved(data, path)  # counts read from definition keys
     low, high = data["players"]["min"], data["players"]["max"]
-    from .grid_table import with_grids  # (it reads the manifest's pieces: pieces_by_id)
+    from .grid_table import check_grid_names, with_grids  # (it reads the manifest's pieces)
 
+    check_grid_names(data, path, hooks or TableHooks())  # no grid takes a game's name
     hooks = with_grids(data, path, hooks or TableHooks())  # the grids' pictures and points
     hooks = at_players(hooks, high)  # the table laid for the most players
     hooks = replace(hooks, omit=hooks.omit | left_off(data, path))  # and each piece's ``when``
