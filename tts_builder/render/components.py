@@ -215,7 +215,7 @@ class Sides:
         fields and the digest of each art file it shows (what :func:`layout_spec` names;
         worked out once per side), short to embed in the specs of the sheets, rows and
         previews it is shown in."""
-        values = _text(fields)  # the only JSON a side already worked out costs
+        values = _text(fields)  # all a side already worked out costs: its fields as JSON
         key = (component, side, values)
         if key not in self._specs:
             layout, size = self.components[component][side], self.size(component)
