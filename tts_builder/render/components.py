@@ -201,7 +201,9 @@ class Sides:
         self.components = components
         self.art = art
         self.store = store
-        self._specs: dict[str, dict[str, Any]] = {}
+        #: (component, side, fields as JSON) -> the side's spec, each worked out once
+        self._specs: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._layouts: dict[tuple[str, str], str] = {}  # a side's layout as JSON, once
 
     def size(self, component: str) -> tuple[int, int]:
         """The pixel size of ``component``'s sides."""
@@ -213,10 +215,11 @@ class Sides:
         fields and the digest of each art file it shows (what :func:`layout_spec` names;
         worked out once per side), short to embed in the specs of the sheets, rows and
         previews it is shown in."""
-        key = json.dumps([component, side, fields], sort_keys=True, default=str)
+        values = _text(fields)  # all a side already worked out costs: its fields as JSON
+        key = (component, side, values)
         if key not in self._specs:
             layout, size = self.components[component][side], self.size(component)
-            text = json.dumps([layout, list(size), fields], sort_keys=True, default=str)
+            text = f"[{self._layout_text(component, side)}, {_text(list(size))}, {values}]"
             where = f"components.{component}.{side}"
             checked = getattr(self.store, "checked_sides", None)
             shown = _shown_art(text, layout, size, fields, where, checked)
@@ -224,6 +227,14 @@ class Sides:
             digest = hashlib.sha256(f"{text}\n{digests}".encode()).hexdigest()
             self._specs[key] = {"side": digest}
         return self._specs[key]
+
+    def _layout_text(self, component: str, side: str) -> str:
+        """The side's layout as its spec's JSON (:func:`_text`), serialised once: the JSON of
+        its layout, size and fields is the three joined as ``json.dumps`` joins a list."""
+        key = (component, side)
+        if key not in self._layouts:
+            self._layouts[key] = _text(self.components[component][side])
+        return self._layouts[key]
 
     def draw(self, component: str, side: str, fields: Fields) -> Image.Image:
         """Draw the side now (RGBA)."""

@@ -8,7 +8,6 @@ fields and the digest of each art file it shows.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -57,7 +56,7 @@ class Art:
         self.images = images
         self.sides = Sides(components, ArtFiles(root), images)
         self.pictures = dict(pictures or {})
-        self._urls: dict[str, str] = {}  # a side's spec (as JSON) -> its URL
+        self._urls: dict[str, str] = {}  # a side's spec's digest -> its URL
 
     def picture_url(self, name: str) -> str:
         """The URL of a picture the game draws (``images/<name>.png``, or its ``file``)."""
@@ -86,7 +85,7 @@ class Art:
     ) -> str:
         """The URL of one side (``images/<component>-<side><suffix>.png``); a side drawn
         exactly like one already named (a card backed like the deck) is that same picture."""
-        key = json.dumps(self.spec(component, side, fields), sort_keys=True, default=str)
+        key = self.spec(component, side, fields)["side"]  # a digest of all it is drawn from
         if key not in self._urls:
             name = f"{component}-{side}{suffix}"
             self._urls[key] = self.sides.png(name, component, side, fields or {})

@@ -129,6 +129,7 @@ class _Layer:
         self.next_deck_id = 1
         self.frames = seat_frames(self.manifest)
         self.track: list[Spot] = []  # the spots of the piece being laid along a track
+        self._seat_printed: dict[tuple[str, str], bool] = {}  # see _prints_seat
 
     def add(self, piece: dict[str, Any], made: dict[str, Any]) -> None:
         self.table.objects.append(made)
@@ -185,17 +186,22 @@ class _Layer:
         name = self.manifest.get("seat_fields")
         return dict(self.rosters[name][slot - 1]) if name else {}
 
-    def _prints_seat(self, layout: list[dict[str, Any]]) -> bool:
-        """Whether a layout prints a seat's field (so each seat gets its own picture)."""
-        extra = self._seat_extra(1)
-        return uses_seat(layout) or any(f"{{{key}}}" in json.dumps(layout) for key in extra)
+    def _prints_seat(self, component: str, side: str = "face") -> bool:
+        """Whether a component's side prints a seat's field (so each seat gets its own
+        picture); worked out once per side."""
+        if (component, side) not in self._seat_printed:
+            layout = self.data["components"][component][side]
+            text, extra = json.dumps(layout), self._seat_extra(1)
+            printed = uses_seat(layout) or any(f"{{{key}}}" in text for key in extra)
+            self._seat_printed[component, side] = printed
+        return self._seat_printed[component, side]
 
     def _url(self, component: str | None, side: str, spot: Spot, piece: Any = None) -> str:
         """A side's picture, drawn for the piece's seat when its layout prints the seat; or
         the game's picture the piece names."""
         if component is None:  # a piece drawn from the game's picture
             return self.art.picture_url(piece["picture"])
-        if spot.seat and self._prints_seat(self.data["components"][component][side]):
+        if spot.seat and self._prints_seat(component, side):
             suffix = f"-{spot.seat.color.lower()}"
             return self.art.side_url(component, side, self._fields(spot), suffix)
         return self.art.side_url(component, side)
@@ -359,11 +365,10 @@ class _Layer:
                 self.table.faces.append(face)
             return
         for component in [piece["component"], *piece.get("states", [])]:
-            layout = self.data["components"][component]["face"]
-            if n > 0 and not (spot.seat and self._prints_seat(layout)):
+            if n > 0 and not (spot.seat and self._prints_seat(component)):
                 continue
             label = title(piece) if component == piece["component"] else component
-            fields = self._fields(spot) if spot.seat and self._prints_seat(layout) else {}
+            fields = self._fields(spot) if spot.seat and self._prints_seat(component) else {}
             if fields:  # its name printing the seat's fields (Red worker), else with the seat
                 shown = str(filled(label, fields))
                 label = shown if shown != label else f"{label} ({spot.seat.color})"
