@@ -35,6 +35,7 @@ from .layout import (
     seat_track,
     spot_for_seat,
     spots,
+    thickness_of,
 )
 from .points import manifest_tracks
 from .schema import (
@@ -280,7 +281,7 @@ class _Layer:
             return self._shaped(piece, key, name, at, url, fields or self._fields(spot))
         extra = {"stand_up": True} if piece.get("stand_up") else {}
         return obj.custom_token(
-            self.guids.guid(key), url, thickness=float(piece.get("thickness", THICKNESS)),
+            self.guids.guid(key), url, thickness=thickness_of(piece),
             stackable=False,  # the scripts hand tokens out one by one; a stack would hide them
             locked=bool(piece.get("locked", False)), **extra,
             transform=obj.transform(at[0], at[1], (scale, 1.0, scale)),
@@ -297,7 +298,7 @@ class _Layer:
         laid = geo.tile_transform_for((x, z), (width, width * h_px / w_px), w_px / h_px, rot_y, y)
         return obj.custom_tile(
             self.guids.guid(key), url, back, tile_type=SHAPES[piece["shape"]],
-            thickness=float(piece.get("thickness", THICKNESS)),
+            thickness=thickness_of(piece),
             locked=bool(piece.get("locked", False)), transform=laid.as_save(),
             **self._info(piece, name, fields),
         )  # fmt: skip
@@ -317,7 +318,7 @@ class _Layer:
             self._roster_tokens(piece, spot, where, n)
             return
         for i in range(self._count(piece)):
-            place, y = self._nth(spot, i, float(piece.get("thickness", THICKNESS)) * i)
+            place, y = self._nth(spot, i, thickness_of(piece) * i)
             at = ((place.x, y, place.z), (0.0, place.rot_y, 0.0))
             key = f"token:{where}:{i}"
             label = self._numbered(piece, name, i)
@@ -335,7 +336,7 @@ class _Layer:
         and are numbered among themselves), named after the entry, GM notes its entry (with
         ``piece``: the object's number, 0-based, in the piece's order)."""
         component, count = piece["component"], piece.get("count", 1)
-        thickness = float(piece.get("thickness", THICKNESS))
+        thickness = thickness_of(piece)
         distinct: list[dict[str, Any]] = []
         made_of: dict[int, int] = {}  # distinct entry -> objects made of it so far
         entries = [e for e in self.rosters[piece["roster"]] for _ in range(count)]
@@ -481,7 +482,7 @@ class _Layer:
                                 (width_px, height_px), geo.reader_rot_y(spot.rot_y), y)  # fmt: skip
         return obj.custom_tile(self.guids.guid(key), self._url(component, "face", spot, piece),
                                self._back_url(piece),
-                               thickness=float(piece.get("thickness", THICKNESS)), locked=locked,
+                               thickness=thickness_of(piece), locked=locked,
                                transform=at, **self._info(piece, name))  # fmt: skip
 
     def _back_url(self, piece: dict[str, Any]) -> str:
@@ -498,7 +499,7 @@ class _Layer:
               locked: bool = False) -> None:  # fmt: skip
         for i in range(self._count(piece)):
             key = f"tile:{where}:{i}"
-            place, y = self._nth(spot, i, float(piece.get("thickness", THICKNESS)) * i)
+            place, y = self._nth(spot, i, thickness_of(piece) * i)
             label = self._numbered(piece, name, i)
 
             def build(k: str, component: str | None = None, y: float = y, place: Spot = place,

@@ -43,7 +43,7 @@ from .grid import (
     section_width,
     whole,
 )
-from .layout import THICKNESS
+from .layout import THICKNESS, thickness_of, top_of
 from .printed import Board, board, shared_rot_y
 
 Point = tuple[float, ...]
@@ -122,8 +122,8 @@ def _on_sections(data: Mapping[str, Any], key: str, grid: str) -> list[tuple[int
 def board_top(data: Mapping[str, Any], grid: str, key: str = "table") -> float:
     """The height of the grid's boards' top (the thickest piece laid on its sections)."""
     pieces = [piece for _i, piece in _on_sections(data, key, grid)]
-    thickness = max((float(p.get("thickness", THICKNESS)) for p in pieces), default=THICKNESS)
-    return round(geo.TABLE_TOP_Y + thickness, 4)
+    thickness = max((thickness_of(p) for p in pieces), default=THICKNESS)
+    return top_of(thickness)
 
 
 def grid_pictures(data: Mapping[str, Any], grid: str, key: str = "table") -> dict[str, Picture]:

@@ -8,6 +8,7 @@ to the scripts as data: the Lua does no layout arithmetic.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,8 +27,20 @@ CARD_LIFT = 0.04
 BAG_LIFT = 0.6
 #: Thickness of tokens and tiles (TTS units) [KB: "about an inch"; the builders' default].
 THICKNESS = 0.2
+
+
+def thickness_of(piece: Mapping[str, Any]) -> float:
+    """A manifest piece's thickness: its own ``thickness``, else the default."""
+    return float(piece.get("thickness", THICKNESS))
+
+
+def top_of(thickness: float) -> float:
+    """The top of a board of ``thickness`` lying on the table: a piece on it lies there."""
+    return round(geo.TABLE_TOP_Y + thickness, 4)
+
+
 #: The top of a board laid at the default thickness: a piece on such a board lies there.
-BOARD_TOP = round(geo.TABLE_TOP_Y + THICKNESS, 4)
+BOARD_TOP = top_of(THICKNESS)
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import geometry as geo
 from .areas import area_tracks
 from .derived import area_counts
-from .layout import THICKNESS
+from .layout import thickness_of, top_of
 from .lines import line_tracks
 from .printed import column_spots, track_cells, track_seats
 from .schema import seat_colors
@@ -30,7 +29,7 @@ def manifest_tracks(data: dict[str, Any], key: str = "table") -> Points:
     tracks' cell counts may come from), in the manifest's order."""
     tracks: Points = {}
     for piece in track_pieces(data[key]):
-        top = round(geo.TABLE_TOP_Y + float(piece.get("thickness", THICKNESS)), 4)
+        top = top_of(thickness_of(piece))
         cells = track_cells(data, piece["id"], key)
         tracks[piece["id"]] = [(x, top, z) for x, z in cells]
         places = track_seats(data, piece["id"], key)
@@ -38,7 +37,7 @@ def manifest_tracks(data: dict[str, Any], key: str = "table") -> Points:
             seat = (round(cells[0][0] + dx, 4), top, round(cells[0][1] + dz, 4))
             tracks[f"{piece['id']}:{colour}"] = [seat]
     for piece in data[key]["pieces"]:
-        top = round(geo.TABLE_TOP_Y + float(piece.get("thickness", THICKNESS)), 4)
+        top = top_of(thickness_of(piece))
         for name, names in piece.get("columns", {}).get("tracks", {}).items():
             columns = column_spots(data, piece["id"], key)
             tracks[name] = [(s[n][0], top, s[n][1]) for s in columns for n in names]
