@@ -253,3 +253,56 @@ def test_a_change_through_the_entry_point_fingerprints_the_code_once(
     assert len(calls) == 1
     assert answer_noop(args) and len(calls) == 2  # the next command: nothing to build
     assert run(args) == 0 and len(calls) == 3  # nothing handed over: the CLI fingerprints anew
+
+
+def _change_again(game: str, root: Path, mark: str) -> None:
+    """Change the animal :func:`_change` changed once more: another colour, or the pixel beside
+    the one it changed in the Raven's art."""
+    path = root / game / "game.yaml"
+    if mark == NEW_COLOUR:
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace(f'color: "{NEW_COLOUR}"', 'color: "#654321"', 1))
+        return
+    art = root / game / "art" / "raven.png"
+    with Image.open(art) as img:
+        img.load()
+        beside = (img.width // 2 + 1, img.height // 2)
+        img.putpixel(beside, tuple(255 - v for v in img.getpixel(beside)[:3]) + (255,))
+        img.save(art)
+
+
+@pytest.mark.parametrize("game", ["arche-noah", "arche-noah-flood", "ark-and-noah"])
+def test_a_second_change_in_one_process_starts_each_changed_row_from_the_pixels_it_kept(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``watch`` after one edit, then another to the same animal: the rows (deck sheet rows,
+    preview rows) the first rebuild made keep their pixels in the process, so the second
+    starts each changed row from them (no band inflated from the cache), and every file is
+    still the byte of a build from nothing."""
+    out = seeded(tmp_path / "dist")
+    assert run(["-q", "build", game, "--out", str(out)]) == 0
+    root = tmp_path / "assets"
+    mark = _change(game, root)
+    args = ["-q", "--assets", str(root), "build", game, "--out", str(out)]
+    assert run(args) == 0
+    _change_again(game, root, mark)
+    made: dict[str, int] = {}
+    for name in ("compose_sheet_row", "_preview_row", "band_image"):
+        monkeypatch.setattr(components, name, _counted(made, name, getattr(components, name)))
+    recomposed: list[int] = []
+    real_recompose = components.recompose_sheet_row
+    monkeypatch.setattr(
+        components,
+        "recompose_sheet_row",
+        lambda *a, **k: recomposed.append(1) or real_recompose(*a, **k),
+    )
+    assert run(args) == 0
+    monkeypatch.undo()
+    assert made == {}, made  # no row drawn whole, none inflated
+    assert bool(recomposed) == (game != "ark-and-noah")  # Ark & Noah's tiles are on no sheet
+    after = {p.name: _files(p) for p in out.iterdir() if p.name != ".cache"}
+    fresh: dict[str, bytes] = {}
+    for variant in [None, *load_definition(game, root).variants]:
+        options = BuildOptions(out_dir=out.resolve(), variant=variant)
+        plain = build_checked(game, options, fresh, root)
+        assert plain.files == after[plain.folder], variant

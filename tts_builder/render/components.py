@@ -260,6 +260,13 @@ class Sides:
         )
 
 
+#: The pixels of the rows (deck sheet rows, preview rows) this process made last, by row spec,
+#: within ROW_BYTES: a rebuild in one process (``watch``) starts a changed row from them
+#: instead of inflating its band from the cache (:meth:`LastRows.last` hands them over).
+ROW_BYTES = 64 * 2**20
+_ROWS = PictureMemo(ROW_BYTES)
+
+
 class LastRows:
     """The rows a picture of rows (a deck sheet, a preview) showed when it was last made,
     kept in the picture store under ``spec`` (a store without ``kept_record`` and
@@ -301,13 +308,15 @@ class LastRows:
         old, new = last[self.items], spec[self.items]
         if not isinstance(old, list):
             return None
-        data = known(last)
-        if data is None:
-            return None
-        try:
-            img = band_image(data)
-        except (ValueError, zlib.error):
-            return None
+        img = _ROWS.pop(_text(last))  # handed over: the caller changes it
+        if img is None:
+            data = known(last)
+            if data is None:
+                return None
+            try:
+                img = band_image(data)
+            except (ValueError, zlib.error):
+                return None
         changed = [
             i
             for i in range(max(len(old), len(new)))
@@ -318,6 +327,14 @@ class LastRows:
     def add(self, spec: dict[str, Any]) -> None:
         """Record that this picture shows the row ``spec`` next (rows in order)."""
         self.rows.append(spec)
+
+    @staticmethod
+    def made(spec: dict[str, Any], img: Image.Image) -> bytes:
+        """The band of row ``spec``, whose pixels ``img`` are (the caller's no longer): its
+        pixels kept in this process (:data:`_ROWS`), so the next build that makes this row again
+        with a change starts from them without inflating its band."""
+        _ROWS.add(_text(spec), img)
+        return encode_band(img)
 
     def save(self) -> None:
         """Keep the rows recorded, for the next build that makes one of them again."""
@@ -368,8 +385,8 @@ def deck_sheets(
             def band(row: int, row_spec: dict[str, Any]) -> bytes:
                 last = rows.last(row, row_spec)
                 if last is None:
-                    return encode_band(compose_sheet_row(cards, plan, size, row))
-                return encode_band(recompose_sheet_row(*last, cards, plan, size, row))
+                    return rows.made(row_spec, compose_sheet_row(cards, plan, size, row))
+                return rows.made(row_spec, recompose_sheet_row(*last, cards, plan, size, row))
 
             bands = []
             for row in range(plan.num_height):
@@ -435,11 +452,11 @@ def _preview_row_again(
     drawn whole."""
     last = rows.last(row, spec)
     if last is None:
-        return _preview_row(plan, items, row, store)
+        return _preview_row(plan, items, row, store, spec)
     img, changed = last
     y0, y1 = plan.row_band(row)
     if img.size != (plan.size[0], y1 - y0):
-        return _preview_row(plan, items, row, store)
+        return _preview_row(plan, items, row, store, spec)
     first = row * plan.columns
     (cw, ch), pad = plan.cell, PREVIEW_PAD
     for column in changed:
@@ -447,7 +464,7 @@ def _preview_row_again(
         y = pad + row * (ch + PREVIEW_LABEL_H + pad) - y0
         img.paste(PREVIEW_BG, (x, y, x + cw, y + ch + PREVIEW_LABEL_H))
     indexes = [first + column for column in changed if first + column < len(items)]
-    return encode_band(_preview_row_image(plan, items, row, store, img, indexes))
+    return rows.made(spec, _preview_row_image(plan, items, row, store, img, indexes))
 
 
 def _preview_row_spec(plan: PreviewPlan, items: list[PreviewItem], row: int) -> dict[str, Any]:
@@ -460,10 +477,16 @@ def _preview_row_spec(plan: PreviewPlan, items: list[PreviewItem], row: int) -> 
 
 
 def _preview_row(
-    plan: PreviewPlan, items: list[PreviewItem], row: int, store: PictureStore | None = None
+    plan: PreviewPlan,
+    items: list[PreviewItem],
+    row: int,
+    store: PictureStore | None = None,
+    spec: dict[str, Any] | None = None,
 ) -> bytes:
-    """The encoded band of preview row ``row`` (its pictures through ``store``, if any)."""
-    return encode_band(_preview_row_image(plan, items, row, store))
+    """The encoded band of preview row ``row``, drawn whole (its pictures through ``store``, if
+    any); with its ``spec``, its pixels kept for the next build (:meth:`LastRows.made`)."""
+    img = _preview_row_image(plan, items, row, store)
+    return encode_band(img) if spec is None else LastRows.made(spec, img)
 
 
 def _preview_row_image(
