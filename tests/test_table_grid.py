@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import seeded
 from PIL import Image
 
 from tts_builder import geometry as geo
@@ -529,3 +530,35 @@ def test_the_tutorials_grid_example_is_a_valid_grid() -> None:
     MANIFEST.check(data["table"], "table")
     check_manifest(data)
     assert len(snap_points(data, _no_hooks(), 3)) == 64
+
+
+def test_a_build_makes_each_grid_plan_once_per_definition_and_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ark & Noah's build asks the Ark's plan of each player count many times (its layer, the
+    snap points, each count's script context and positions): each is made once for the game's
+    definition and once for its variant's, the rest are the same plan again."""
+    from tts_builder import cli
+    from tts_builder.table import grid_table
+
+    made: list[tuple[int, str, int, str]] = []
+    real = grid_table._plan
+
+    def plan(data: Any, grid: str, players: int, key: str) -> Any:
+        made.append((id(data), grid, players, key))
+        return real(data, grid, players, key)
+
+    monkeypatch.setattr(grid_table, "_plan", plan)
+    grid_table._PLANS.clear()
+    asked: list[int] = []
+    real_ask = grid_table.grid_plan
+    monkeypatch.setattr(
+        grid_table, "grid_plan", lambda *a, **k: asked.append(1) or real_ask(*a, **k)
+    )
+    out = seeded(tmp_path / "dist")
+    assert cli.run(["-q", "build", "ark-and-noah", "--out", str(out)]) == 0
+    assert len(set(made)) == len(made)  # none made twice
+    assert {(grid, players) for _data, grid, players, _key in made} == {
+        ("ark", n) for n in (2, 3, 4)
+    }
+    assert len(asked) > 2 * len(made)

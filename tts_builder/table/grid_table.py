@@ -72,8 +72,29 @@ def piece_name(grid: str, kind: str) -> str:
     return f"{grid}-{kind}" if kind else grid
 
 
+#: The plans :func:`grid_plan` made last, by the identity of the definition data they were made
+#: from (kept with it, so the identity stays its own; a definition's data is never changed in
+#: place): one build asks each count's plan of the same data many times (the layer, the snap
+#: points and each count's script context and positions).
+_PLANS: dict[tuple[int, str, int, str], tuple[Mapping[str, Any], GridPlan]] = {}
+PLANS_KEPT = 32
+
+
 def grid_plan(data: Mapping[str, Any], grid: str, players: int, key: str = "table") -> GridPlan:
-    """Where the grid ``grid``'s sections and spots lie on a table of ``players`` players."""
+    """Where the grid ``grid``'s sections and spots lie on a table of ``players`` players
+    (shared: callers must not change it)."""
+    memo = (id(data), grid, players, key)
+    kept = _PLANS.get(memo)
+    if kept is not None and kept[0] is data:
+        return kept[1]
+    plan = _plan(data, grid, players, key)
+    while len(_PLANS) >= PLANS_KEPT:
+        _PLANS.pop(next(iter(_PLANS)))
+    _PLANS[memo] = (data, plan)
+    return plan
+
+
+def _plan(data: Mapping[str, Any], grid: str, players: int, key: str) -> GridPlan:
     spec, path = _spec(data, grid, key)
     section = Grid.of(spec, dict(data), path)
     layout = layout_for(spec, dict(data), players, path)
