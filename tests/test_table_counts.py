@@ -7,11 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from manifest_table import lay as lay_manifest
 
-from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.errors import FieldError
-from tts_builder.save import GuidAllocator
-from tts_builder.table import MANIFEST, Art, check_manifest, lay_table
+from tts_builder.table import MANIFEST, check_manifest
 from tts_builder.variants import with_variant
 
 TILE = [{"type": "rect", "box": [0, 0, 32, 32], "fill": "#aa8800"}]
@@ -44,10 +43,7 @@ def definition(**die: Any) -> dict[str, Any]:
 
 
 def lay(data: dict[str, Any], root: Path) -> Any:
-    MANIFEST.check(data["table"], "table")
-    check_manifest(data)
-    images = ImageSet("counts", BuildOptions(out_dir=root), {})
-    return lay_table(data, Art(root, data["components"], images), GuidAllocator("counts"))
+    return lay_manifest(data, root, "counts")
 
 
 def placed(table: Any, piece: str) -> list[tuple[float, float]]:

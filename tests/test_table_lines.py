@@ -8,13 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from manifest_table import lay as lay_manifest
 
 from tts_builder import geometry as geo
-from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.errors import FieldError
 from tts_builder.plugin import TableHooks
-from tts_builder.save import GuidAllocator
-from tts_builder.table import MANIFEST, Art, check_manifest, lay_table, seat_frames, snap_points
+from tts_builder.table import check_manifest, seat_frames, snap_points
 from tts_builder.table.layout import BAG_LIFT
 from tts_builder.table.lines import line_points, line_positions
 
@@ -56,10 +55,7 @@ def definition() -> dict[str, Any]:
 
 
 def lay(data: dict[str, Any], root: Path) -> Any:
-    MANIFEST.check(data["table"], "table")
-    check_manifest(data)
-    images = ImageSet("lines", BuildOptions(out_dir=root), {})
-    return lay_table(data, Art(root, data["components"], images), GuidAllocator("lines"))
+    return lay_manifest(data, root, "lines")
 
 
 def places(table: Any, piece: str) -> list[tuple[float, float]]:

@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from manifest_table import lay as lay_manifest
 
-from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.errors import FieldError
-from tts_builder.save import GuidAllocator
-from tts_builder.table import MANIFEST, Art, check_manifest, lay_table
+from tts_builder.table import MANIFEST, check_manifest
 from tts_builder.table.derived import holds, left_off
 from tts_builder.variants import with_variant
 
@@ -51,10 +50,7 @@ def definition() -> dict[str, Any]:
 
 
 def lay(data: dict[str, Any], root: Path) -> Any:
-    MANIFEST.check(data["table"], "table")
-    check_manifest(data)
-    images = ImageSet("when", BuildOptions(out_dir=root), {})
-    return lay_table(data, Art(root, data["components"], images), GuidAllocator("when"))
+    return lay_manifest(data, root, "when")
 
 
 def test_a_piece_is_laid_only_while_its_condition_holds(tmp_path: Path) -> None:
