@@ -86,6 +86,14 @@ CASES = [
     ("lazy-pattern", "x = s:match('^%s*(.-)%s*$')"),
     ("lazy-pattern", "x = string.gsub(s, 'a-', '')"),
     ("lazy-pattern", "x = string.find(s, '[%w_]-:')"),
+    # multiple assignment, assigned target by target in MoonSharp (LUA.md §8.1)
+    ("multi-assign", "t[#t + 1], t[#t + 2] = a, b"),
+    ("multi-assign", "a, t[#obj + 1] = 1, 2"),
+    ("multi-assign", "a, t[a] = 1, 2"),
+    ("multi-assign", "t[a], a = 1, 2"),
+    ("multi-assign", "t, t.x = {}, 1"),
+    ("multi-assign", "t[1], obj[t.n] = 1, 2"),
+    ("multi-assign", "obj.list, obj.list.n = {}, 0"),
 ]
 
 
@@ -165,6 +173,15 @@ def test_rule_is_silent_inside_strings_and_comments(rule: str, code: str) -> Non
         "x = s:match('[a-z-]+')",
         "x = s:match('^%s*(.*%S)')",
         "x = string.gsub(s, '-', '+')",
+        "t.x, t.y = 1, 2",
+        "local p, q = #t, #t + 1",
+        "a, b = b, a",
+        "t[1], t[2] = a, b",
+        "t[a], t[b] = t[b], t[a]",
+        "t[#t + 1] = a; t[#t + 1] = b",
+        "obj.list[a], obj.seen[a], b = 1, true, #t",
+        "x = {t[a], a = 1}",
+        "x = {a = 1, b = #t}",
     ],
 )
 def test_portable_code_is_clean(code: str) -> None:
@@ -222,3 +239,14 @@ def test_a_letter_outside_ascii_is_a_syntax_hit_not_a_crash() -> None:
 def test_a_calls_arguments_are_counted_outside_nested_brackets(code: str, rules: list[str]) -> None:
     source = "local t, s, f, cmp = {}, 's', nil, nil\n" + code + "\n"
     assert [h.rule for h in lint(source, "snippet") if h.rule != "syntax"] == rules
+
+
+def test_multi_assign_names_the_target_and_runs_in_moonsharps_order() -> None:
+    # the shipped Ark & Noah grid once built its neighbour lists this way (issue 22)
+    source = "local g, a, b = {}, {}, 1\nfor i = 1, 2 do\n  a[#a + 1], a[#a + 2] = b, i\nend\n"
+    (hit,) = lint(source, "grid")
+    assert (hit.line, hit.rule) == (3, "multi-assign")
+    assert "a[#a+1]" in hit.message and "LUA.md §8.1" in hit.message
+    # each target on its own: no finding, whatever the targets read
+    fixed = "local a, b = {}, 1\nfor i = 1, 2 do\n  a[#a + 1] = b\n  a[#a + 1] = i\nend\n"
+    assert lint(fixed, "grid") == []

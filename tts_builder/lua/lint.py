@@ -7,7 +7,8 @@ MoonSharp and Lua 5.2, and deprecated or non-existent TTS API. The traps measure
 MoonSharp (LUA.md §7-8) follow the blocks of the chunk (loops, functions): string ordering,
 comparator-less sorts, '#' over tables with holes, error with a table or a level, math.modf,
 float formats, tostring of fractions, bit32 shifts, pairs-order results, a bare local in a
-generic for body (§8.1) and lazy '-' patterns. Finally the source is parsed
+generic for body (§8.1), lazy '-' patterns and a multiple assignment whose target reads what
+another target writes (§8.1). Finally the source is parsed
 (not run) by Lua 5.2 in lupa, which rejects anything else that is not Lua 5.2 syntax.
 """
 
@@ -447,6 +448,21 @@ _TRAP_NAMES = frozenset((
 ))  # fmt: skip
 
 
+_KEYWORDS = frozenset((
+    "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
+    "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
+))  # fmt: skip
+
+
+def _merge_reads(
+    a: tuple[set[str], set[str], bool], b: tuple[set[str], set[str], bool] | None
+) -> tuple[set[str], set[str], bool]:
+    """Two :meth:`_Traps._reads` results as one."""
+    if b is None:
+        return a
+    return a[0] | b[0], a[1] | b[1], a[2] or b[2]
+
+
 @dataclass
 class _Block:
     """An open block: ``kind`` is function, if, do, repeat, while, for or for-in; ``pairs``
@@ -571,6 +587,8 @@ class _Traps:
         self.tokens = linter.tokens
         self.blocks, self.inside = _blocks(self.tokens)
         self.closers = _closers(self.tokens)
+        #: For each closing bracket, the one it closes (see :func:`_closers`).
+        self.closers_back = {close: open_k for open_k, close in self.closers.items()}
         self.string_names = self._string_names()
         self.holey = self._holey_tables()
 
@@ -590,6 +608,8 @@ class _Traps:
                     )
             elif tok.kind == "op" and tok.value == "{":
                 self.check_constructor(k)
+            elif tok.kind == "op" and tok.value == "=":
+                self.check_multi_assign(k)
             elif tok.kind == "name":
                 self.check_name(k, tok)
         for block in self.blocks:
@@ -688,6 +708,132 @@ class _Traps:
                 f"bare 'local {self.tokens[j].value}' in a generic"
                 " for body is not nil in MoonSharp: write 'local x = nil'",
             )
+
+    # ---- multiple assignment -----------------------------------------------------------
+
+    def check_multi_assign(self, k: int) -> None:
+        """``t1, t2, ... = ...`` (not ``local``): MoonSharp evaluates each target's table and
+        key only when it assigns that target, left to right; Lua 5.2 evaluates them all first
+        (LUA.md §8.1). Flag a target whose table or key reads a ``#``, a name another target
+        assigns, or the contents of a table another target writes into (same text)."""
+        targets = self._targets_before(k)
+        if targets is None or len(targets) < 2:
+            return
+        if targets[0][0] > 0 and self.lint.is_op(targets[0][0] - 1, "{"):
+            return  # a constructor's fields ({x, y = 1}); a 'local' list has no table or key
+        names: dict[int, str] = {}  # target index -> the name it assigns
+        tables: dict[int, str] = {}  # target index -> the table (its text) it writes into
+        reads: dict[int, tuple[set[str], set[str], bool]] = {}
+        for i, (s, e) in enumerate(targets):
+            if s == e:
+                names[i] = self.tokens[s].value
+                continue
+            last = self.closers_back.get(e, e - 1)  # the final '[' (or the '.' before a field)
+            tables[i] = self._text(s, last)
+            table_reads = self._reads(s, last)
+            key_reads = self._reads(last + 1, e) if self.tokens[e].value == "]" else None
+            reads[i] = _merge_reads(table_reads, key_reads)
+        for i, (read_names, read_tables, has_len) in reads.items():
+            why = "a '#'" if has_len else ""
+            for j, (s, e) in enumerate(targets):
+                if why or j == i:
+                    continue
+                if names.get(j) in read_names:
+                    why = f"{names[j]}, which another target assigns"
+                elif tables.get(j) in read_tables:
+                    why = f"table {tables[j]}, which the target {self._text(s, e + 1)} writes into"
+            if why:
+                s, e = targets[i]
+                self.lint.hit(
+                    self.tokens[s],
+                    "multi-assign",
+                    f"the target {self._text(s, e + 1)} of a multiple assignment reads {why}:"
+                    " MoonSharp assigns target by target (LUA.md §8.1); write one assignment"
+                    " per statement",
+                )
+                return
+
+    def _targets_before(self, k: int) -> list[tuple[int, int]] | None:
+        """The targets (first and last token) of the assignment whose '=' is at ``k``, in
+        order; None when what precedes is no list of variables (a constructor's field)."""
+        targets: list[tuple[int, int]] = []
+        e = k - 1
+        while True:
+            last = self.tokens[e] if e >= 0 else None
+            if last is None or not (
+                (last.kind == "name" and last.value not in _KEYWORDS)
+                or (last.kind == "op" and last.value == "]")
+            ):
+                return None
+            if last.kind == "name" and e > 0 and self.lint.is_op(e - 1, ":"):
+                return None
+            s = self._prefix_start(e)
+            if s is None:
+                return None
+            targets.append((s, e))
+            if not self.lint.is_op(s - 1, ","):
+                return targets[::-1]
+            e = s - 2
+
+    def _prefix_start(self, e: int) -> int | None:
+        """The first token of the prefix expression (``a.b[c](d).e``) ending at ``e``."""
+        toks, lint = self.tokens, self.lint
+        while e >= 0:
+            t = toks[e]
+            if t.kind == "name":
+                if t.value in _KEYWORDS:
+                    return None
+                if lint.is_op(e - 1, ".") or lint.is_op(e - 1, ":"):
+                    e -= 2
+                    continue
+                return e
+            opener = self.closers_back.get(e) if t.kind == "op" else None
+            if t.kind != "string" and opener is None:
+                return None
+            start = e if t.kind == "string" else opener
+            before = toks[start - 1] if start > 0 else None
+            called = before is not None and (
+                (before.kind == "name" and before.value not in _KEYWORDS)
+                or before.kind == "string"
+                or (before.kind == "op" and before.value in (")", "]", "}"))
+            )
+            if t.value == ")" and not called:
+                return opener  # a parenthesised expression starts the prefix
+            if not called:
+                return None  # a constructor or a string is no prefix expression
+            e = start - 1
+        return None
+
+    def _reads(self, lo: int, hi: int) -> tuple[set[str], set[str], bool]:
+        """What evaluating tokens[lo:hi] reads: variable names, the tables whose contents it
+        reads (as text: ``g`` for ``g.edges``, ``a.b`` for ``a.b[k]``), and whether a '#'."""
+        toks, lint = self.tokens, self.lint
+        names: set[str] = set()
+        tables: set[str] = set()
+        has_len = False
+        for j in range(lo, hi):
+            t = toks[j]
+            if t.kind == "op" and t.value == "#":
+                has_len = True
+            if t.kind != "name" or t.value in _KEYWORDS:
+                continue
+            if lint.is_op(j - 1, ".") or lint.is_op(j - 1, ":"):
+                continue
+            names.add(t.value)
+            end = j  # walk the chain of suffixes: each index reads the table so far
+            while end + 1 < hi:
+                if (lint.is_op(end + 1, ".") or lint.is_op(end + 1, ":")) and end + 2 < hi:
+                    tables.add(self._text(j, end + 1))
+                    end += 2
+                elif lint.is_op(end + 1, "[") and self._close(end + 1) < hi:
+                    tables.add(self._text(j, end + 1))
+                    end = self._close(end + 1)
+                else:
+                    break  # a call's result is not followed
+        return names, tables, has_len
+
+    def _text(self, lo: int, hi: int) -> str:
+        return "".join(t.value for t in self.tokens[lo:hi])
 
     # ---- comparisons -------------------------------------------------------------------
 
