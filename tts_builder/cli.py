@@ -166,8 +166,10 @@ def list_games(report: Reporter) -> None:
         sys.exit(EXIT_BAD_INPUT)
 
 
-def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
-    """The build of ``game`` (or a variant) and its two rule engines."""
+def _engines(
+    game: str, assets: Path | None, variant: str | None = None, lua: str | None = None
+) -> Any:
+    """The build of ``game`` (or a variant) and its two rule engines (Lua in ``lua``)."""
     from .build import DEFAULT_OUT, BuildOptions, build_game
     from .games import game_module
     from .verify import Engines
@@ -176,7 +178,51 @@ def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
     cache = DirCache(DEFAULT_OUT / ".cache")
     result = build_game(game, BuildOptions(variant=variant), cache, assets)
     config = game_module(result.engine).rules_config(result.definition.data, variant)
-    return result, Engines(result.engine, config, result.global_script)
+    return result, Engines(result.engine, config, result.global_script, lua)
+
+
+LUA_CHOICE = click.Choice(["lupa", "moonsharp", "both"])
+
+
+def lua_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--lua`` (which engine runs the Lua) and ``--moonsharp`` (where its DLL is)."""
+    command = click.option(
+        "--moonsharp",
+        "moonsharp_dll",
+        envvar="TTS_BUILDER_MOONSHARP",
+        type=click.Path(dir_okay=False),
+        help="MoonSharp.Interpreter.dll of the NuGet package MoonSharp 2.0.0.0 (lib/net35); "
+        "Mono must be installed. [env: TTS_BUILDER_MOONSHARP]",
+    )(command)
+    return click.option(
+        "--lua",
+        type=LUA_CHOICE,
+        envvar="TTS_BUILDER_LUA",
+        default="lupa",
+        show_default=True,
+        help="The Lua that runs the scripts: lupa (C Lua 5.2, fast), moonsharp (what TTS "
+        "runs: the verdict) or both (every input in each; any difference fails). "
+        "[env: TTS_BUILDER_LUA]",
+    )(command)
+
+
+def chosen_engines(lua: str, moonsharp_dll: str | None) -> list[str]:
+    """The engines ``--lua`` names, MoonSharp found where ``--moonsharp`` says; a one-line
+    note of which engine runs (and, without MoonSharp, that the verdict is lupa's)."""
+    import os
+
+    from .emulator.engines import engine_note
+    from .emulator.moonsharp import DLL_VARIABLE, available
+
+    if moonsharp_dll:
+        os.environ[DLL_VARIABLE] = moonsharp_dll
+    engines = ["lupa", "moonsharp"] if lua == "both" else [lua]
+    if "moonsharp" in engines:
+        why = available()
+        if why is not None:
+            raise BuildError(f"--lua {lua}: {why}")
+    click.echo(engine_note(engines))
+    return engines
 
 
 @cli.command()
@@ -195,6 +241,7 @@ def _engines(game: str, assets: Path | None, variant: str | None = None) -> Any:
     "only_variant",
     help="Check only this variant (default: the game and every variant).",
 )
+@lua_options
 @click.pass_obj
 def verify(
     report: Reporter,
@@ -203,18 +250,24 @@ def verify(
     seed: int,
     table_games: int,
     only_variant: str | None,
+    lua: str,
+    moonsharp_dll: str | None,
 ) -> None:
     """Cross-check every function of the shipped Rules tables: Lua vs rules_ref (and, with
     --table, whole random games on the emulated table against rules_ref).
 
     Fails (exit 1) on a disagreement, on an exception that is no declared rule_error, on a
     Rules function without a rules_ref twin or an input strategy (each named), and on a table
-    game that parts from rules_ref (its shortest failing action sequence printed)."""
+    game that parts from rules_ref (its shortest failing action sequence printed). With
+    --lua both, every input runs in lupa and MoonSharp and any difference between them fails;
+    table games are played in each."""
+    from .emulator.engines import using
     from .play import has_driver, play_table
     from .strategies import strategies_for
     from .verify import check_functions
 
     failed = False
+    engines_run = chosen_engines(lua, moonsharp_dll)
     chosen_games = _games(games, report.assets)
     for game in chosen_games if only_variant is not None else []:
         if only_variant not in _variants(game, report.assets):
@@ -224,7 +277,10 @@ def verify(
             )
     for game in chosen_games:
         variants = [only_variant] if only_variant else [None, *_variants(game, report.assets)]
-        built = {v: _engines(game, report.assets, v) for v in variants}
+        built = {v: _engines(game, report.assets, v, engines_run[0]) for v in variants}
+        # The same builds' scripts in the other engine (--lua both): lupa's come first.
+        also = {v: [_engines(game, report.assets, v, e)[1] for e in engines_run[1:]]
+                for v in variants}  # fmt: skip
         # Variants with the same rule config draw the same inputs: generate them once for all.
         groups: dict[str, list[Any]] = {}
         for variant, (result, engines) in built.items():
@@ -251,11 +307,13 @@ def verify(
                         if (v, name) not in checks and name in built[v][1].names()
                     ]
                     started = time.perf_counter()
-                    outcomes = check_functions([built[v][1] for v in group], name,
+                    runs = [(v, e) for v in group for e in [built[v][1], *also[v]]]
+                    outcomes = check_functions([e for _, e in runs], name,
                                                generators[name], examples, seed)  # fmt: skip
                     took = time.perf_counter() - started
-                    for v, outcome in zip(group, outcomes, strict=True):
-                        checks[(v, name)] = (outcome, took)
+                    for (v, _), outcome in zip(runs, outcomes, strict=True):
+                        if checks.get((v, name), (outcome,))[0].mismatch is None:
+                            checks[(v, name)] = (outcome, took)
                 outcome, took = checks[(variant, name)]
                 label = f"{result.folder} {name}"
                 if outcome.mismatch is None:
@@ -266,19 +324,23 @@ def verify(
             total = len(engines.lua_names())
             click.echo(f"{result.folder}: {checked} of {total} functions cross-checked")
             failed |= bool(gaps) or checked < total
-            if table_games > 0 and has_driver(game):
+            for engine in engines_run if table_games > 0 and has_driver(game) else []:
                 started = time.perf_counter()
-                run = play_table(game, result, variant, table_games, seed)
+                with using(engine):
+                    run = play_table(game, result, variant, table_games, seed)
                 took = time.perf_counter() - started
+                label = f"{result.folder} table ({engine})"
                 if run.failure is None:
                     report(
-                        f"{result.folder} table: {run.games} games agree with rules_ref "
-                        f"({took:.1f}s)"
+                        f"{label}: {run.games} games agree with rules_ref ({took:.1f}s, "
+                        f"{took / max(run.games, 1):.1f}s a game)"
                     )
+                    if getattr(run, "reached", None):
+                        report(f"{label}: reached {', '.join(run.reached)}")
                 else:
                     failed = True
                     click.echo(
-                        f"{result.folder} table: game {run.games} fails; shortest "
+                        f"{label}: game {run.games} fails; shortest "
                         f"failing sequence, {run.failure.describe()}"
                     )
     if failed:

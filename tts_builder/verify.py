@@ -117,32 +117,36 @@ def rules_module(game_id: str) -> ModuleType:
 class Engines:
     """The two implementations of a game's rule functions, callable by name."""
 
-    def __init__(self, game_id: str, config: dict[str, Any], global_script: str) -> None:
-        from .emulator import LuaSandbox, LuaScriptError
-        from .emulator.sandbox import decoded, from_lua
+    def __init__(
+        self, game_id: str, config: dict[str, Any], global_script: str, lua: str | None = None
+    ) -> None:
+        from .emulator import LuaScriptError
+        from .emulator.engines import new_sandbox
+        from .emulator.sandbox import decoded
 
         self._lua_error = LuaScriptError
-        self._decoded, self._from_lua = decoded, from_lua
+        self._decoded = decoded
         self.game_id = game_id
         self.config = config
         self.global_script = global_script
         self.python_functions: dict[str, Callable[..., Json]] = rules_module(game_id).FUNCTIONS
-        self.sandbox = LuaSandbox()
+        self.sandbox = new_sandbox(lua)
+        self.engine = self.sandbox.engine
+        self._from_lua = self.sandbox.from_lua
         # Rule calls make many short-lived tables: a collection cycle once the heap has
         # quadrupled (Lua's default: doubled) saves 5-10 % of their time. Memory only.
-        self.sandbox.runtime.execute("collectgarbage('setpause', 400)")
+        self.sandbox.execute("collectgarbage('setpause', 400)")
         self.env = self.sandbox.load_script(global_script, "Global")
         self._lua_functions: dict[str, Any] = {}
 
     def lua_names(self) -> list[str]:
         """Every function in the shipped ``Rules`` table, sorted."""
-        from lupa import lua52
-
+        lua_type = self.sandbox.lua_type
         rules = self.env["Rules"]
-        if rules is None or lua52.lua_type(rules) != "table":
+        if rules is None or lua_type(rules) != "table":
             return []
         return sorted(
-            k for k, v in rules.items() if isinstance(k, str) and lua52.lua_type(v) == "function"
+            k for k, v in rules.items() if isinstance(k, str) and lua_type(v) == "function"
         )
 
     def names(self) -> list[str]:
@@ -192,10 +196,8 @@ class Engines:
         """The shipped ``Rules.<name>`` (looked up once); a LuaScriptError if it is none."""
         fn = self._lua_functions.get(name)
         if fn is None:
-            from lupa import lua52
-
             fn = self.sandbox.lookup(self.env, f"Rules.{name}")
-            if lua52.lua_type(fn) != "function":
+            if self.sandbox.lua_type(fn) != "function":
                 raise self._lua_error(f"Rules.{name} is not a function in this script")
             self._lua_functions[name] = fn
         return fn
@@ -224,15 +226,25 @@ class Mismatch:
     input: Json
     lua: Json
     python: Json
+    engine: str = "lupa"
+    #: lupa's outcome, when MoonSharp's differs from it (and both may agree with rules_ref)
+    lupa: Json = None
 
     def describe(self) -> str:
+        lua = "Lua" if self.engine == "lupa" else "MoonSharp"
+        if self.lupa is not None:
+            return (
+                f"{self.function}: MoonSharp and lupa disagree on {json.dumps(self.input)}: "
+                f"moonsharp={json.dumps(self.lua)} lupa={json.dumps(self.lupa)} "
+                f"python={json.dumps(self.python)}"
+            )
         crashed_side = [
-            side for side, out in (("Lua", self.lua), ("rules_ref", self.python)) if is_crash(out)
+            side for side, out in ((lua, self.lua), ("rules_ref", self.python)) if is_crash(out)
         ]
         what = (
             f"{' and '.join(crashed_side)} raised an error that is no rule_error"
             if crashed_side
-            else "Lua and rules_ref disagree"
+            else f"{lua} and rules_ref disagree"
         )
         return (
             f"{self.function}: {what} on {json.dumps(self.input)}: "
@@ -310,10 +322,9 @@ def check_functions(
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as with_seed
 
-    same: dict[tuple[str, str], int] = {}
+    same: dict[tuple[str, str, str], int] = {}
     for index, engines in enumerate(builds):
-        key = (engines.global_script, json.dumps(engines.config, sort_keys=True, default=str))
-        same.setdefault(key, index)
+        same.setdefault(_build_key(engines), index)
     runs = sorted(set(same.values()))
     drawn_key = _drawn_key(builds, strategy, examples, seed)
     kept = _DRAWN.get(drawn_key)
@@ -336,11 +347,18 @@ def check_functions(
         seen.add(json.dumps(inp, sort_keys=True))
         inputs.append(pickle.dumps(inp))
         failed = False
+        lupa: dict[tuple[str, str], Json] = {}  # a build's lupa outcome, by script and config
         for index in runs:
             engines = builds[index]
             lua, python = engines.lua(name, inp), engines.python(name, inp)
             if not agree(lua, python):
-                failures[index] = Mismatch(name, inp, lua, python)
+                failures[index] = Mismatch(name, inp, lua, python, engines.engine)
+                failed = True
+            script = _build_key(engines)[1:]
+            if engines.engine == "lupa":
+                lupa[script] = lua
+            elif script in lupa and lupa[script] != lua and index not in failures:
+                failures[index] = Mismatch(name, inp, lua, python, engines.engine, lupa[script])
                 failed = True
         if failed:
             raise AssertionError(name)
@@ -354,6 +372,11 @@ def check_functions(
         _keep_drawn(drawn_key, Drawn(strategy, inputs, len(seen)))
     results = []
     for engines in builds:
-        key = (engines.global_script, json.dumps(engines.config, sort_keys=True, default=str))
-        results.append(FunctionResult(name, len(seen), failures.get(same[key])))
+        results.append(FunctionResult(name, len(seen), failures.get(same[_build_key(engines)])))
     return results
+
+
+def _build_key(engines: Engines) -> tuple[str, str, str]:
+    """What makes two builds' outcomes the same: the engine, the script and the config."""
+    config = json.dumps(engines.config, sort_keys=True, default=str)
+    return (engines.engine, engines.global_script, config)

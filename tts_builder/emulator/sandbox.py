@@ -260,6 +260,11 @@ class LuaSandbox:
     ``math.random`` is seeded from ``seed``; the os functions read a virtual clock.
     """
 
+    engine = "lupa"
+    error = LuaError
+    from_lua = staticmethod(from_lua)
+    lua_type = staticmethod(lua52.lua_type)
+
     def __init__(self, *, seed: int = 0, on_print: Callable[[str], None] | None = None) -> None:
         self.runtime = LuaRuntime(
             unpack_returned_tuples=True,
@@ -324,6 +329,10 @@ class LuaSandbox:
     def table(self) -> Any:
         """A new empty Lua table."""
         return self.runtime.table()
+
+    def execute(self, source: str) -> Any:
+        """Run host Lua (unsandboxed); its result."""
+        return self.runtime.execute(source)
 
     def make_env(self, extra: Mapping[str, Any] | None = None) -> Any:
         """A fresh TTS-library environment plus ``extra`` globals (dicts/lists converted)."""

@@ -10,7 +10,8 @@ from typing import Any
 
 from ..json_types import copied
 from .bodies import SAME_SPOT, body_of, image_sizes
-from .sandbox import LuaError, LuaSandbox, LuaScriptError, explain, from_lua
+from .engines import new_sandbox
+from .sandbox import LuaScriptError, explain
 
 FPS = 60
 Shuffle = Callable[[list[str]], list[str]]
@@ -131,7 +132,7 @@ class UiDocument:
         if op == "setAttributes":
             if element is None:
                 return False
-            for key, value in (from_lua(args[1]) or {}).items():
+            for key, value in (args[1] or {}).items():
                 element.set(str(key), _text(value))
             return True
         if op == "getAttribute":
@@ -161,7 +162,7 @@ class UiDocument:
         if op == "getXml":
             return self.get_xml()
         if op == "setXmlTable":
-            self.set_table(from_lua(args[0]) or [])
+            self.set_table(args[0] or [])
             return True
         if op == "getXmlTable":
             return self.get_table()
@@ -186,6 +187,8 @@ class EmulatedTable:
     HandTrigger can be seated and only seated colours can click; ``getObjects()`` and ``pairs``
     iterate in a seeded shuffled order. Sizes come from the geometry model (through
     :mod:`.bodies`); ``images`` (a build's files, name -> bytes) give the image sizes tiles need.
+    ``lua`` names the engine that runs the scripts and the table (``lupa`` or ``moonsharp``;
+    default: :func:`.engines.default_engine`).
     """
 
     def __init__(
@@ -198,6 +201,7 @@ class EmulatedTable:
         strict: bool = True,
         raise_errors: bool = True,
         images: Mapping[str, bytes] | None = None,
+        lua: str | None = None,
     ) -> None:
         self.save = copied(save)
         self.strict = strict
@@ -214,7 +218,8 @@ class EmulatedTable:
         self._guid_random = random.Random(f"guid:{seed}")
         self._ui: dict[str, UiDocument] = {}
         self._xml_changed = False
-        self.sandbox = LuaSandbox(seed=seed, on_print=self.prints.append)
+        self.sandbox = new_sandbox(lua, seed=seed, on_print=self.prints.append)
+        self.engine = self.sandbox.engine
         services = self.sandbox.to_lua(
             {
                 "report_error": lambda text: self.errors.append(explain(text)),
@@ -263,7 +268,7 @@ class EmulatedTable:
         return True, self.sandbox.to_lua(value)
 
     def _shuffle_service(self, guid: str, guids: Any) -> Any:
-        before = [str(g) for g in from_lua(guids)]
+        before = [str(g) for g in self.sandbox.from_lua(guids)]
         if self._shuffle is not None:
             after = [str(g) for g in self._shuffle(list(before))]
         else:
@@ -276,7 +281,7 @@ class EmulatedTable:
     def _body(
         self, name: str, custom_image: Any
     ) -> tuple[float | None, float | None, float, bool] | None:
-        image = from_lua(custom_image) if custom_image is not None else None
+        image = self.sandbox.from_lua(custom_image) if custom_image is not None else None
         body = body_of(name, image if isinstance(image, dict) else None, self._image_sizes)
         if body is None:
             return None
@@ -290,6 +295,9 @@ class EmulatedTable:
 
     def _ui_service(self, owner: str, op: str, *args: Any) -> Any:
         document = self._ui.setdefault(owner, UiDocument(""))
+        args = tuple(
+            self.sandbox.from_lua(a) if self.sandbox.lua_type(a) == "table" else a for a in args
+        )
         if owner == "Global" and op in ("setXml", "setXmlTable"):
             self._xml_changed = True
         result = document.call(op, *args)
@@ -303,7 +311,7 @@ class EmulatedTable:
         start, broken = len(self.errors), len(self.violations)
         try:
             result = self._world[name](*args)
-        except LuaError as exc:
+        except self.sandbox.error as exc:
             message = str(exc).split("\nstack traceback:")[0]
             raise EmulatorError(message) from None
         if self.raise_errors and len(self.errors) > start:
