@@ -87,6 +87,7 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 #: Test files whose few tests take many seconds each (oxipng over every published PNG, builds
 #: drawn from nothing, Hypothesis draws of every generator, verify's runs), heaviest first.
 FIRST_FILES = (
+    "test_moonsharp.py",
     "test_ship_publish_pngs.py",
     "test_verify_per_game.py",
     "test_one_card_change.py",
