@@ -476,6 +476,7 @@ def check(saves: tuple[Path, ...], show_all: bool, strict: bool) -> None:
     default=None,
     help="PNG to write (default: dist/<game>/table.png, or table-setup-<N>p.png).",
 )
+@lua_options
 @click.pass_obj
 def table(
     report: Reporter,
@@ -484,8 +485,11 @@ def table(
     players: int | None,
     after_setup: bool,
     out_file: Path | None,
+    lua: str,
+    moonsharp_dll: str | None,
 ) -> None:
-    """Draw GAME's table as TTS lays it out, seen from above, into a PNG."""
+    """Draw GAME's table as TTS lays it out, seen from above, into a PNG. With --after-setup,
+    Setup runs in the Lua --lua names (with both, in each, and the tables must agree)."""
     from .build import DEFAULT_OUT, BuildOptions, build_game
     from .picture import after_setup as run_setup
     from .picture import (
@@ -524,9 +528,20 @@ def table(
         module = game_module(result.engine)
         config = module.rules_config(result.definition.data, variant)
         low, high = result.definition.players
+        from .emulator.engines import using
+
         pictures = {}
+        engines = chosen_engines(lua, moonsharp_dll)
         for count in [players] if players is not None else range(low, high + 1):
-            state = run_setup(result.save, count, images=result.files)
+            states = []
+            for engine in engines:
+                with using(engine):
+                    states.append(run_setup(result.save, count, images=result.files))
+            state = states[0]
+            if any(other["ObjectStates"] != state["ObjectStates"] for other in states[1:]):
+                click.echo(f"{result.folder}: {count} players: Setup lays a different table "
+                           "in MoonSharp than in lupa")  # fmt: skip
+                sys.exit(EXIT_MISMATCH)
             # A game whose Setup lays the table out per player count says where its script's
             # positions are then; otherwise they are the build's.
             laid_out = getattr(module, "positions_on", None)
