@@ -67,6 +67,17 @@ _SHARED: list[Path] = []
 CLEAN_BUILD_WAIT = 900
 
 
+def pytest_report_header() -> str:
+    """Which Lua engines the tests run: lupa always, MoonSharp when configured (else why not:
+    every MoonSharp test is skipped with this reason)."""
+    from tts_builder.emulator.engines import default_engine
+    from tts_builder.emulator.moonsharp import available
+
+    why = available()
+    moonsharp = "MoonSharp 2.0.0.0 too" if why is None else f"no MoonSharp ({why})"
+    return f"Lua: lupa (default engine: {default_engine()}); {moonsharp}"
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """Plain ``pytest`` distributes the tests over one worker per logical CPU (``-n logical``)

@@ -136,7 +136,8 @@ def test_check_functions_reports_a_moonsharp_only_difference() -> None:
     assert "MoonSharp" in moon.mismatch.describe()
 
 
-def test_the_engine_is_chosen_per_run() -> None:
+def test_the_engine_is_chosen_per_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TTS_BUILDER_LUA", raising=False)
     assert default_engine() == "lupa"
     with using("moonsharp"):
         assert new_sandbox().engine == "moonsharp"
