@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import random
 import xml.etree.ElementTree as ET
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ..json_types import copied
 from .bodies import SAME_SPOT, body_of, image_sizes
@@ -15,6 +17,26 @@ from .sandbox import LuaScriptError, explain
 
 FPS = 60
 Shuffle = Callable[[list[str]], list[str]]
+#: TTS stores a rewind checkpoint about every 10 s (LUA.md §9): the table's default schedule.
+REWIND_FRAMES = 10 * FPS
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A save the table took while its clock ran (every ``onSave`` called, as TTS does):
+    ``kind`` is ``"rewind"`` (a scheduled rewind store, held off by ``storeRewindState(_,
+    true)`` until ``allowRewindStore()``), ``"player"`` (a player's own save: at any frame) or
+    ``"stored"`` (one a script asked for with ``storeRewindState``); ``frame`` is the frame at
+    whose end it was taken. ``dice`` (the face values still queued) and ``shuffles`` (the
+    shuffle generator's state) are not part of a save: the chance still to come then, which a
+    table given them with :meth:`chance_from` draws alike (dice in flight land on the same
+    faces, a shuffle still to be made orders the same)."""
+
+    frame: int
+    kind: Literal["rewind", "player", "stored"]
+    save: dict[str, Any]
+    dice: tuple[str | int, ...] = ()
+    shuffles: Any = None
 
 
 class EmulatorError(RuntimeError):
@@ -189,7 +211,16 @@ class EmulatedTable:
     :mod:`.bodies`); ``images`` (a build's files, name -> bytes) give the image sizes tiles need.
     ``lua`` names the engine that runs the scripts and the table (``lupa`` or ``moonsharp``;
     default: :func:`.engines.default_engine`).
+
+    While the clock runs (:meth:`settle`, :meth:`advance`, so also in the middle of a scripted
+    step) the table saves at the end of frames of a seeded schedule, one every ``save_every``
+    frames on average (``None``: never), as TTS stores rewind checkpoints; one in
+    ``PLAYER_SAVE_OUT_OF`` is a player's own save instead. The last ``keep_saves`` are
+    :attr:`checkpoints`.
     """
+
+    #: One scheduled save in this many is a player's (not held off by storeRewindState).
+    PLAYER_SAVE_OUT_OF = 4
 
     def __init__(
         self,
@@ -202,8 +233,17 @@ class EmulatedTable:
         raise_errors: bool = True,
         images: Mapping[str, bytes] | None = None,
         lua: str | None = None,
+        save_every: int | None = REWIND_FRAMES,
+        keep_saves: int = 8,
     ) -> None:
         self.save = copied(save)
+        self.checkpoints: deque[Checkpoint] = deque(maxlen=keep_saves)
+        #: The frame of the last player input (a click or a drop).
+        self.input_frame = 0
+        self._save_every = save_every
+        self._save_random = random.Random(f"saves:{seed}")
+        self._next_save: int | None = None
+        self._schedule_save(0)
         self.strict = strict
         self.raise_errors = raise_errors
         self.violations: list[str] = []
@@ -360,7 +400,12 @@ class EmulatedTable:
 
     def settle(self, max_seconds: float = 600) -> None:
         """Advance the virtual clock until nothing is pending; raise if that never happens."""
-        result = self._run("settle", round(max_seconds * FPS))
+        limit = self.frame + round(max_seconds * FPS)
+        while True:
+            result = self._run("settle", limit - self.frame, self._next_save)
+            if result != "paused":
+                break
+            self._checkpoint()
         if isinstance(result, tuple) and not result[0]:
             raise EmulatorError(
                 f"the table did not settle within {max_seconds} s: {result[1]} is still pending"
@@ -368,12 +413,51 @@ class EmulatedTable:
 
     def advance(self, seconds: float) -> None:
         """Run the virtual clock for a fixed time."""
-        self._run("advance", round(seconds * FPS))
+        end = self.frame + round(seconds * FPS)
+        while self._run("advance", end - self.frame, self._next_save) == "paused":
+            self._checkpoint()
+
+    @property
+    def frame(self) -> int:
+        """Virtual frames since the table was created."""
+        return int(self._world["frame"]())
+
+    def schedule_saves(self, every: int | None) -> None:
+        """From now on save every ``every`` frames on average (``None``: never)."""
+        self._save_every = every
+        self._next_save = None
+        self._schedule_save(self.frame)
+
+    def _schedule_save(self, after: int) -> None:
+        if self._save_every is not None:
+            self._next_save = after + self._save_random.randint(1, 2 * self._save_every - 1)
+
+    def _checkpoint(self) -> None:
+        """The clock stopped for a save: the one a script asked for, and/or the scheduled one."""
+        frame = self.frame
+        dice = tuple(self.sandbox.lua_to_json(self._world["dice_queue"]()) or ())
+        shuffles = self._shuffle_random.getstate()
+        if self._world["rewind_requested"]():
+            self.checkpoints.append(Checkpoint(frame, "stored", self.save_state(), dice, shuffles))
+            self._run("rewind_stored")
+        if self._next_save is not None and frame >= self._next_save:
+            self._schedule_save(frame)
+            player = self._save_random.randrange(self.PLAYER_SAVE_OUT_OF) == 0
+            if player or self._world["rewind_allowed"]():
+                kind = "player" if player else "rewind"
+                self.checkpoints.append(Checkpoint(frame, kind, self.save_state(), dice, shuffles))
+
+    def chance_from(self, checkpoint: Checkpoint) -> None:
+        """Draw the chance still to come at ``checkpoint`` alike: its queued dice faces, its
+        shuffle order (call before :meth:`load`)."""
+        self.queue_dice(*checkpoint.dice)
+        if checkpoint.shuffles is not None:
+            self._shuffle_random.setstate(checkpoint.shuffles)
 
     @property
     def time(self) -> float:
         """Virtual seconds since the table was created."""
-        return int(self._world["frame"]()) / FPS
+        return self.frame / FPS
 
     def click_ui(self, color: str, element_id: str, value: str | None = None) -> None:
         """Click an XmlUI element: calls its ``onClick`` handler as ``fn(player, value, id)``."""
@@ -401,11 +485,13 @@ class EmulatedTable:
         if "/" in handler:
             owner, handler = handler.split("/", 1)
         text = "-1" if value is None else _text(value)
+        self.input_frame = self.frame
         self._checked("ui_event", owner, handler, color, text, element_id)
         self.settle()
 
     def click_button(self, guid: str, label: str | int, color: str, alt: bool = False) -> None:
         """Click an object button (by label text or 0-based index)."""
+        self.input_frame = self.frame
         self._checked("click_button", guid, label, color, alt)
         self.settle()
 
@@ -416,6 +502,7 @@ class EmulatedTable:
     def drop(self, color: str, guid: str, position: Iterable[float] | None = None) -> None:
         """A player picks up and drops an object, optionally at a new position."""
         lua_position = None if position is None else self.sandbox.to_lua(list(position))
+        self.input_frame = self.frame
         self._checked("drop", color, guid, lua_position)
         self.settle()
 

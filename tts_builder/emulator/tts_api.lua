@@ -1725,6 +1725,36 @@ API.Time = setmetatable({}, {
   end,
 })
 
+---------------------------------------------------------------------------- rewind stores
+-- TTS stores a rewind checkpoint about every 10 s (table.py keeps the schedule) and calls every
+-- onSave for it. storeRewindState(and_then, block_further_stores) asks for one now: it is taken
+-- before the next frame, then and_then(true, true) runs; with block_further_stores the scheduled
+-- ones are held off until allowRewindStore() or 60 s later. A player's own save never is.
+local rewind_request = nil      -- {and_then = fn} until the table takes the requested store
+local rewind_blocked_until = nil
+API.storeRewindState = function(and_then, block_further_stores)
+  rewind_request = { and_then = and_then }
+  if block_further_stores then rewind_blocked_until = frame + 60 * FPS end
+  return true
+end
+API.allowRewindStore = function()
+  rewind_blocked_until = nil
+  return true
+end
+function World.rewind_allowed()
+  return rewind_blocked_until == nil or frame >= rewind_blocked_until
+end
+function World.rewind_requested() return rewind_request ~= nil end
+--- The requested store was taken: its and_then runs.
+function World.rewind_stored()
+  aborted = false
+  local request = rewind_request
+  rewind_request = nil
+  if request and type(request.and_then) == "function" then
+    protected("storeRewindState and_then", request.and_then, true, true)
+  end
+end
+
 ---------------------------------------------------------------------------- the clock
 local function process_waits()
   local snapshot = list_copy(waits)
@@ -1978,28 +2008,48 @@ function World.load(save)
   end
 end
 
-function World.settle(max_frames)
+--- The clock stops at the end of frame `pause_at` (a save is due then) or before the next frame
+--- when a script asked for a rewind store: "paused" (nothing happens in the frames skipped).
+local function pause_before(target, pause_at)
+  if rewind_request then return true end
+  if pause_at and target > pause_at then
+    frame = pause_at
+    sb.clock.seconds = frame / FPS
+    return true
+  end
+  return false
+end
+
+function World.settle(max_frames, pause_at)
   aborted = false
   local limit = frame + max_frames
   while not aborted do
+    if rewind_request then return "paused" end
     local what = busy()
     if not what then return true end
     local target = next_frame()
     if target > limit then return false, what end
+    if pause_before(target, pause_at) then return "paused" end
     frame = target - 1
     step()
+    if pause_at and frame >= pause_at then return "paused" end
   end
   return true
 end
 
-function World.advance(frames)
+function World.advance(frames, pause_at)
   aborted = false
   local target_end = frame + frames
   while frame < target_end and not aborted do
     local target = next_frame()
     if target > target_end then target = target_end end
+    if pause_before(target, pause_at) then return "paused" end
     frame = target - 1
     step()
+    if pause_at and frame >= pause_at then
+      sb.clock.seconds = frame / FPS
+      return "paused"
+    end
   end
   sb.clock.seconds = frame / FPS
 end
@@ -2035,6 +2085,7 @@ function World.queue_dice(values)
   for _, v in ipairs(values) do dice_queue[#dice_queue + 1] = v end
 end
 function World.dice_left() return #dice_queue end
+function World.dice_queue() return list_copy(dice_queue) end
 
 function World.click_button(guid, key, color, alt)
   aborted = false

@@ -50,7 +50,9 @@ class ArcheNoahAdapter(SeatedTable):
         n = self.low + choices.pick(self.high - self.low + 1)
         self.colors = [seat["color"] for seat in self.seats[:n]]
         start = choices.pick(n)
-        self.table = EmulatedTable(self.save, seed=self.seed, images=self.images)
+        self.table = EmulatedTable(
+            self.save, seed=self.seed, images=self.images, **self.table_options
+        )
         self.table.seat(self.colors)
         self.table.load()
         self.state = ArcheNoahGame(self.config, n, start_seat=start).new_initial_state()

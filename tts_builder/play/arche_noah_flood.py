@@ -52,7 +52,9 @@ class FloodAdapter(SeatedTable):
         self.colors = self.seats[:n]
         self.game = F.FloodGame(self.config, n, self.variant)
         self.state = self.game.new_initial_state()
-        self.table = EmulatedTable(self.save, seed=self.seed, images=self.images)
+        self.table = EmulatedTable(
+            self.save, seed=self.seed, images=self.images, **self.table_options
+        )
         self.table.seat(self.colors)
         self.table.load()
         presser = self.colors[choices.pick(n)]

@@ -70,7 +70,9 @@ class ArkAdapter(SeatedTable):
         seats = [seat["color"] for seat in self.seats]
         corners = track_seats(self.data, "score-track")  # each seat's place on a cell
         self._marker_corner = {c: corners[seats.index(c)] for c in self.colors}
-        self.table = ReadCachedTable(self.save, seed=self.seed, images=self.images)
+        self.table = ReadCachedTable(
+            self.save, seed=self.seed, images=self.images, **self.table_options
+        )
         self.table.seat(self.colors)
         self.table.load()
         presser = self.colors[choices.pick(n)]

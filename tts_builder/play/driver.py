@@ -14,13 +14,21 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ..emulator.table import Checkpoint
 
 #: One in this many illegal-action choices injects one (a choice of 0 never does).
 INJECT_OUT_OF = 10
 INJECT_FROM = 7
 #: One in this many steps saves the table and loads the save on a fresh table first.
 RELOAD_OUT_OF = 25
+#: One in this many steps is followed by loading, on a fresh table, a save taken during it.
+MID_STEP_RELOAD_OUT_OF = 6
+#: The driver's tables save every this many frames on average (TTS: about 600), so that most
+#: steps that span frames have a save taken in the middle of them.
+SAVE_EVERY = 8
 
 
 class Choices:
@@ -50,6 +58,10 @@ class Choices:
     def reload(self) -> bool:
         """Whether to save the game and load it again before the next step."""
         return self.pick(RELOAD_OUT_OF) == RELOAD_OUT_OF - 1
+
+    def mid_step_reload(self) -> bool:
+        """Whether to load a save taken during the step just made (0 never does)."""
+        return self.pick(MID_STEP_RELOAD_OUT_OF) == MID_STEP_RELOAD_OUT_OF - 1
 
 
 @dataclass
@@ -98,6 +110,16 @@ class Adapter(Protocol):
 
     def reload(self) -> None:
         """Save the table and load the save on a fresh table (the players stay seated)."""
+
+    def frame(self) -> int:
+        """The table's virtual frame now."""
+
+    def saves_since(self, frame: int) -> list[Checkpoint]:
+        """The saves the table took at the end of frames after ``frame``, oldest first."""
+
+    def load_save(self, save: dict[str, Any], chance: Checkpoint | None = None) -> None:
+        """Load ``save`` on a fresh table (the players stay seated; the chance still to come
+        at ``chance`` drawn alike) and let it settle."""
 
 
 @dataclass
@@ -166,11 +188,26 @@ def play_game(
                 return fail("the reference has no legal action but the game is not over")
             move = moves[choices.pick(len(moves))]
             actions.append(move.text)
+            before = adapter.frame()
             move.perform()
             view = adapter.table_view()
             diff = _differences(view, adapter.reference_view())
             if diff:
                 return fail("the table differs from rules_ref: " + diff)
+            saves = adapter.saves_since(before)
+            if choices.mid_step_reload() and saves:
+                # TTS saves at any frame (a rewind store, a player's save): a save taken
+                # while the step ran, loaded and settled, is the game after the step.
+                save = saves[choices.pick(len(saves))]
+                actions.append(
+                    f"(a {save.kind} save taken {save.frame - before} frames into that step "
+                    "is loaded)"
+                )
+                adapter.load_save(save.save, save)
+                view = adapter.table_view()
+                diff = _differences(view, adapter.reference_view())
+                if diff:
+                    return fail("after loading a save taken during the step: " + diff)
     except Exception as exc:  # a script error or a refused click is a failure of the table
         return fail(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
     return fail(f"the game did not end within {max_steps} steps")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..emulator import EmulatedTable
+from ..emulator.table import Checkpoint
+from .driver import SAVE_EVERY
 
 
 class ReadCachedTable(EmulatedTable):
@@ -60,6 +62,8 @@ class SeatedTable:
         self.seats = data["table"]["seats"]
         self.low, self.high = data["players"]["min"], data["players"]["max"]
         self.colors = []
+        #: Options of every table the adapter makes (``save_every``: its save schedule).
+        self.table_options: dict[str, Any] = {"save_every": SAVE_EVERY}
         self.prepare()
 
     def prepare(self) -> None:
@@ -88,7 +92,25 @@ class SeatedTable:
     def reload(self) -> None:
         """Save the table and load the save onto a fresh table (of the same kind) with the
         same players."""
-        saved = self.table.save_state()
-        self.table = type(self.table)(saved, seed=self.seed + 1, images=self.images)
+        self.load_save(self.table.save_state())
+
+    def frame(self) -> int:
+        """The table's virtual frame now."""
+        return self.table.frame
+
+    def saves_since(self, frame: int) -> list[Checkpoint]:
+        """The saves the table took (at the end of frames) after ``frame`` and after the last
+        click or drop, oldest first: those of the last action of a step of several."""
+        after = max(frame, self.table.input_frame)
+        return [c for c in self.table.checkpoints if c.frame > after]
+
+    def load_save(self, save: dict[str, Any], chance: Checkpoint | None = None) -> None:
+        """Load ``save`` onto a fresh table (of the same kind) with the same players seated;
+        ``chance``: the checkpoint whose chance still to come the table draws alike."""
+        self.table = type(self.table)(
+            save, seed=self.seed + 1, images=self.images, **self.table_options
+        )
+        if chance is not None:
+            self.table.chance_from(chance)
         self.table.seat(self.colors)
         self.table.load()
