@@ -382,3 +382,20 @@ def test_3_players_taming_either_draw_with_empty_bags_does_not_block_the_picks(
            "draws_left": 1, "taken": 0, "left": 2}  # fmt: skip
     assert ref.taming_picks(game.config, inp)["picker"] == ""  # bags not known: still draws
     assert ref.taming_picks(game.config, {**inp, "bags": 0})["picker"] == "Red"
+
+
+def test_another_players_animal_dragged_into_your_area_goes_back_and_you_are_told(
+    standard: Any,
+) -> None:
+    """Issue 22, item 7: the tile changed owners silently (Red 4 -> 5, Yellow 4 -> 3)."""
+    game = Game(standard, 2)
+    red, yellow = game.colours
+    counts = {c: len(game.in_area(c, "Animal")) for c in game.colours}
+    theirs = game.in_area(yellow, "Animal")[0]
+    seat = game.seats[0]
+    since = len(game.table.broadcasts)
+    game.table.drop(red, theirs["guid"], [seat["area"][0], 1.0, seat["area"][1]])
+    assert {c: len(game.in_area(c, "Animal")) for c in game.colours} == counts
+    assert game.table.object(theirs["guid"])["position"] == theirs["position"]
+    assert any(f"only {yellow} moves it" in m for m in told(game, red, since))
+    assert not [b for b in game.table.broadcasts[since:] if b["to"] is None]

@@ -198,7 +198,7 @@ def test_take_object_from_deck() -> None:
         "took c00001 ark true left 2 clock 0.016666666666667",  # the loaded table settled
         "flipped c00003 true",  # strict: still at the deck; it turns over on its way
         "deck destroyed true remainder c00002",
-        "callback c00001 at 0.56666666666667",  # strict: 3 frames spawning, 30 travelling
+        "callback c00001 at 0.066666666666667",  # strict: when its 3 spawning frames end
     ]
     assert t.object("deck01") is None
     remainder = t.object("c00002")

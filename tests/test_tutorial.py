@@ -221,6 +221,17 @@ def test_score_counters_follow_the_seated_players_and_survive_a_reload(built: Ga
     assert reloaded.ui_value("status") == "2 players (White, Red), Red starts."
 
 
+def test_spectators_cannot_change_the_scores_and_are_told(built: GameBuild) -> None:
+    table, _ = setup_table(built, 2)
+    for spectator in ("Grey", "Black"):
+        table.click_ui(spectator, "score_plus_1")
+        assert table.broadcasts[-1]["to"] == spectator
+        assert "Only the players" in table.broadcasts[-1]["message"]
+    assert table.ui_value("score_value_1") == "0"
+    table.click_ui("White", "score_plus_1")
+    assert table.ui_value("score_value_1") == "1"
+
+
 def test_setup_refuses_too_few_players_and_tells_others_where_to_sit(built: GameBuild) -> None:
     table = EmulatedTable(built.save, images=built.files)
     table.seat(["White"])

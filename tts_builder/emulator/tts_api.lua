@@ -10,6 +10,10 @@ local ROLL_FRAMES = 30      -- a rolled die rests after half a second
 local SMOOTH_FRAMES = 30    -- setPositionSmooth arrives after half a second (fast: 15 frames)
 local ROTATION_VALUE_FRAMES = 20
 local SPAWN_FRAMES = 3      -- strict: a taken or spawned object finishes spawning this much later
+local GROUP_FRAMES = 1      -- strict: a deck group() forms is usable this much later
+local DROP_FRAMES = 6       -- strict: a dropped object snaps or falls to rest this much later
+local DROP_LIFT = 1.0       -- strict: a held object is let go this far above where it rests
+local DROP_SLOP = 0.75      -- strict: at most this far off a snap point the player lets go
 local OVERLAP_EPS = 0.05    -- strict: footprints must overlap by more than this to touch
 local HEIGHT_EPS = 0.005    -- strict: boxes must overlap in height by more than this
 
@@ -42,10 +46,20 @@ local settling = {}         -- strict: object state -> frame at which it comes t
 
 --- A small seeded generator (strict iteration order), the same on every run for one seed.
 local order_state = 1
-function World.seed_order(seed) order_state = (tonumber(seed) or 0) % 2147483646 + 1 end
+local drop_state = 1
+function World.seed_order(seed)
+  order_state = (tonumber(seed) or 0) % 2147483646 + 1
+  drop_state = (order_state * 7 + 3) % 2147483646 + 1
+end
 local function order_random(n)
   order_state = (order_state * 48271) % 2147483647
   return order_state % n + 1
+end
+--- A second seeded generator, for where players let go of what they drop (strict): a number
+--- in [0, 1).
+local function drop_random()
+  drop_state = (drop_state * 48271) % 2147483647
+  return (drop_state - 1) / 2147483646
 end
 local function shuffled(list)
   for i = #list, 2, -1 do
@@ -421,6 +435,9 @@ OBJ_MT.__index = function(proxy, key)
         if st.destroyed and not ALLOWED_WHEN_DESTROYED[key] then
           error("object " .. label_of(st) .. " has been destroyed (" .. key .. ")", 2)
         end
+        if st.forming and not ALLOWED_WHEN_DESTROYED[key] then
+          error("the deck group() made is usable only a frame later (" .. key .. ")", 2)
+        end
         if rawequal((...), proxy) then return method(st, select(2, ...)) end
         return method(st, ...)
       end
@@ -646,22 +663,16 @@ local function at_rest(st)
   return live(st) and not st.spawning and not moving[st] and not rolling[st] and not st.held_by_color
 end
 
---- Strict: a taken object lands, and may join the card or stack it lands on, before its
---- callback runs (GEOMETRY.md §4: it "may already have entered a container"); a merged one's
---- callback still runs, with the destroyed object, as a script that relies on it would see.
-local function land(st, callback)
-  settling[st] = nil
-  if at_rest(st) then come_to_rest(st) end
-  if callback then protected(label_of(st) .. " callback_function", callback, st.proxy) end
-end
-
---- Strict: the object spawns for SPAWN_FRAMES (its GUID, if replaced, becomes valid then), then
---- goes to `travel` {pos, rot, smooth} if given (smoothly: it arrives SMOOTH_FRAMES later); it
---- lands (see land) and its callback runs when it has arrived.
-local function strict_after_spawn(st, callback, container, travel)
+--- Strict: the object spawns for `frames` (SPAWN_FRAMES; its GUID, if replaced, becomes valid
+--- then) and its callback runs when spawning ends (LUA.md §9), where it spawned; then it goes to
+--- `travel` {pos, rot, smooth} if given: at once, or smoothly, arriving SMOOTH_FRAMES later. It
+--- comes to rest (and may join the card or stack it lands on) a frame after it arrives, after
+--- its callback: a callback that counts on the merge sees the object still loose.
+local function strict_after_spawn(st, callback, container, travel, frames)
   st.spawning, st.resting = true, false
-  defer(SPAWN_FRAMES, "spawn", function()
+  defer(frames or SPAWN_FRAMES, "spawn", function()
     st.spawning = false
+    st.forming = nil
     if st.guid_pending then
       st.guid_pending = nil
       if not st.destroyed then by_guid[st.guid] = st end
@@ -670,25 +681,21 @@ local function strict_after_spawn(st, callback, container, travel)
     fire("onObjectSpawn", st.proxy)
     if st.destroyed then return end
     if travel and travel.smooth then
-      moving[st] = { pos = travel.pos, rot = travel.rot, due = frame + SMOOTH_FRAMES,
-        arrive = function() land(st, callback) end }
-      return
-    end
-    if travel then
+      moving[st] = { pos = travel.pos, rot = travel.rot, due = frame + SMOOTH_FRAMES }
+    elseif travel then
       set_pos(st, travel.pos[1], travel.pos[2], travel.pos[3])
       set_rot(st, travel.rot[1], travel.rot[2], travel.rot[3])
       st.resting = true
-      land(st, callback)
-      return
+    else
+      st.resting = true
+      mark_rest(st)
     end
-    st.resting = true
-    mark_rest(st)
     run_callback(st, callback)
   end)
 end
 
-local function after_spawn(st, callback, container, travel)
-  if World.strict then return strict_after_spawn(st, callback, container, travel) end
+local function after_spawn(st, callback, container, travel, frames)
+  if World.strict then return strict_after_spawn(st, callback, container, travel, frames) end
   defer(1, "spawn callback", function()
     if container then fire("onObjectLeaveContainer", container.proxy, st.proxy) end
     fire("onObjectSpawn", st.proxy)
@@ -813,7 +820,7 @@ local function take_object(st, params)
   return taken.proxy
 end
 
-local function put_object(st, proxy)
+local function put_object(st, proxy, frames)
   local o = state_of[proxy]
   if not live(o) then error("putObject: expected a live object", 3) end
   if o == st then error("putObject: an object cannot go into itself", 3) end
@@ -837,7 +844,7 @@ local function put_object(st, proxy)
     local deck = new_deck_data(st, cards)
     remove_object(st)
     result = spawn(deck)
-    after_spawn(result)
+    after_spawn(result, nil, nil, nil, frames)
   else
     error("putObject: " .. label_of(st) .. " is not a container", 3)
   end
@@ -1023,7 +1030,10 @@ local function process_settling()
     end
   end
   for _, st in ipairs(due) do
-    if at_rest(st) and not aborted then come_to_rest(st) end
+    if at_rest(st) and not aborted then
+      st.resting = true
+      come_to_rest(st)
+    end
   end
 end
 
@@ -1672,19 +1682,28 @@ end
 API.spawnObject = function(params)
   return spawn_with({ Name = params.type or "BlockSquare" }, params)
 end
+--- Strict: a deck group() forms is usable only a frame later (LUA.md §9): until then it is
+--- spawning, its GUID unassigned (getObjectFromGUID does not find it) and its methods errors.
 API.group = function(list)
-  local result, base = {}, nil
+  local result, base, formed = {}, nil, nil
   for _, proxy in ipairs(list or {}) do
     local st = state_of[proxy]
     if live(st) and (is_kind(st, "Card") or is_kind(st, "Deck")) then
       if base then
-        base = state_of[put_object(base, proxy)]
+        local into = base
+        base = state_of[put_object(base, proxy, GROUP_FRAMES)]
+        if base ~= into then formed = base end
       else
         base = st
       end
     elseif live(st) then
       result[#result + 1] = proxy
     end
+  end
+  if World.strict and formed and formed == base and live(formed) then
+    formed.forming = true
+    formed.guid_pending = true
+    by_guid[formed.guid] = nil
   end
   if base then table.insert(result, 1, base.proxy) end
   return result
@@ -2075,9 +2094,12 @@ function World.seat(colors)
   return true
 end
 
+--- Strict: only seated players click, and the spectators (Grey) and the GM (Black), who are at
+--- the table without a seat: a script must refuse what they may not do.
+local SPECTATORS = { Grey = true, Black = true }
 local function refuse_unseated(color)
-  if World.strict and not seat_index(color) then
-    return color .. " is not seated: only seated players can click"
+  if World.strict and not seat_index(color) and not SPECTATORS[color] then
+    return color .. " is not seated: only seated players (and Grey, Black) can click"
   end
   return nil
 end
@@ -2126,6 +2148,40 @@ function World.ui_event(owner_key, name, color, value, id)
   return true
 end
 
+--- Whether a global snap point attracts `st`: it has no tags, or one of st's.
+local function snaps_to(point, st)
+  if #(point.tags or {}) == 0 then return true end
+  for _, tag in ipairs(point.tags) do
+    if has_tag(st, tag) then return true end
+  end
+  return false
+end
+
+--- Strict: where a player aiming at (x, z) lets go of `st`: above it, and off it by up to
+--- DROP_SLOP (never nearer another snap point that attracts it) when it is a global snap point
+--- that attracts it, which the object then snaps to; elsewhere it falls straight down.
+local function release_point(st, x, y, z)
+  local nearest, other = nil, math.huge
+  for _, point in ipairs(global.extra.snap_points or {}) do
+    if snaps_to(point, st) then
+      local p = xyz(point.position)
+      local d = math.sqrt((p.x - x) ^ 2 + (p.z - z) ^ 2)
+      if d < World.same_spot and not nearest then
+        nearest = p
+      elseif d < other then
+        other = d
+      end
+    end
+  end
+  if not nearest then return x, y + DROP_LIFT, z end
+  local reach = math.min(DROP_SLOP, 0.49 * other) * drop_random()
+  local angle = 2 * math.pi * drop_random()
+  return x + reach * cos(angle), y + DROP_LIFT, z + reach * math.sin(angle)
+end
+
+--- A player picks up `guid` and drops it aimed at `position` (where it is when nil). Strict:
+--- onObjectDrop fires where the player let go (release_point), before the object snaps or
+--- falls to `position` and rests DROP_FRAMES later (LUA.md §9); lax: at `position`, at rest.
 function World.drop(color, guid, position)
   aborted = false
   local st = by_guid[guid]
@@ -2133,6 +2189,21 @@ function World.drop(color, guid, position)
   st.held_by_color = color
   fire("onObjectPickUp", color, st.proxy)
   fire_object(st, "onPickUp", color)
+  if World.strict and live(st) and st.held_by_color == color then
+    moving[st] = nil
+    local x, y, z = get_pos(st)
+    if position then x, y, z = vec(position) end
+    local rx, ry, rz = release_point(st, x, y, z)
+    set_pos(st, rx, ry, rz)
+    settling[st] = nil
+    st.resting = false
+    moving[st] = { pos = { x, y, z }, due = frame + DROP_FRAMES }
+    if zones_dirty then update_zones(false) end
+    st.held_by_color = nil
+    fire("onObjectDrop", color, st.proxy)
+    fire_object(st, "onDrop", color)
+    return true
+  end
   if position then
     moving[st] = nil
     set_pos(st, vec(position))

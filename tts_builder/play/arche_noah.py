@@ -110,6 +110,7 @@ class ArcheNoahAdapter(SeatedTable):
                     lambda: self._call(self.colors[-1], "ui_next_playthrough"),
                 )
             )
+        out += self._grab_attempts(s)
         if phase != "bidding":
             out.append(
                 Attempt(
@@ -384,6 +385,22 @@ class ArcheNoahAdapter(SeatedTable):
     def _next(self, color: str) -> None:
         self.table.click_ui(color, "next_playthrough")
         self._sync()
+
+    def _grab_attempts(self, s: dict[str, Any]) -> list[Attempt]:
+        """The first player drags another player's chip to their own collection."""
+        mover = self.colors[0]
+        for p, chips in enumerate(s.get("chips") or []):
+            guids = [g for colour in sorted(chips or {}) for g in chips[colour]]
+            if p > 0 and guids:
+                owner = self.colors[p]
+                return [
+                    Attempt(
+                        mover,
+                        f"drags {owner}'s chip to their own collection",
+                        lambda g=guids[0]: self._drag_to_collection(mover, g),
+                    )
+                ]
+        return []
 
     def _drag_to_collection(self, color: str, guid: str) -> None:
         slot = self.colors.index(color)

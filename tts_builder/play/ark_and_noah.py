@@ -142,6 +142,7 @@ class ArkAdapter(SeatedTable):
         turn = self._turn(s)
         others = [c for c in self.colors if c != turn]
         task = self.state.queue[0]
+        out += self._grab_attempts()
         if others and s["phase"] in ("resolve", "deluge"):
             other = others[0]
             out.append(
@@ -187,6 +188,23 @@ class ArkAdapter(SeatedTable):
             out += self._clicks_for(trader, "again")
         if task[0] == "build":
             out += self._build_attempts(others)
+        return out
+
+    def _grab_attempts(self) -> list[Attempt]:
+        """A move no rule allows at any time: the first player drags another player's animal
+        into their own area."""
+        out: list[Attempt] = []
+        mover = self.colors[0]
+        for other in self.colors[1:2]:
+            theirs = self._in_area(other, "animal")
+            if theirs:
+                out.append(
+                    Attempt(
+                        mover,
+                        f"drags {other}'s animal into their own area",
+                        lambda g=theirs[0]["guid"]: self._into_area(mover, g),
+                    )
+                )
         return out
 
     def _clicks_for(self, color: str, when: str) -> list[Attempt]:
