@@ -10,7 +10,8 @@
 -- Loaded unsandboxed by sandbox.py.
 local floor, huge, format, concat = math.floor, math.huge, string.format, table.concat
 local type, next, xpcall, tostring = type, next, xpcall, tostring
-local metatable_of = debug.getmetatable
+-- (In MoonSharp, debug.getmetatable of a plain table is a null that is not nil: getmetatable.)
+local metatable_of = _MOONSHARP and getmetatable or debug.getmetatable
 
 local TWO63 = 2 ^ 63
 local TWO53 = 2 ^ 53

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .sandbox import LuaScriptError, explain, lua_read
+from .sandbox import LuaScriptError, decoded, explain, lua_read
 
 #: The environment variable naming ``MoonSharp.Interpreter.dll``.
 DLL_VARIABLE = "TTS_BUILDER_MOONSHARP"
@@ -78,7 +78,7 @@ def _clr(dll: Path | None = None) -> dict[str, Any]:
     from MoonSharp.Interpreter.Serialization.Json import (  # type: ignore[import-not-found]
         JsonTableConverter,
     )
-    from System import Array, Func, String  # type: ignore[import-not-found]
+    from System import Array, Exception, Func, String  # type: ignore[import-not-found]
 
     version = str(ms.Script.VERSION)
     if version != VERSION:
@@ -87,6 +87,7 @@ def _clr(dll: Path | None = None) -> dict[str, Any]:
         ms=ms,
         Json=JsonTableConverter,
         Array=Array,
+        Exception=Exception,
         Func=Func,
         String=String,
         Callback=Func[ms.ScriptExecutionContext, ms.CallbackArguments, ms.DynValue],
@@ -179,6 +180,7 @@ class MoonSharpSandbox:
         self._array = clr["Array"][self._ms.DynValue]
         self._callback_type = clr["Callback"]
         self._types = self._ms.DataType
+        self._system_exception = clr["Exception"]
         self.script = self._ms.Script(self._ms.CoreModules.Preset_Complete)
         self.prints: list[str] = []
         self._random = random.Random(seed)
@@ -195,6 +197,9 @@ class MoonSharpSandbox:
         self.lib = self.load_module("sandbox.lua", services)
         self._run = self.lib["run"]
         self._negatives = self.execute(_NEGATIVES)
+        # A table's JSON text written in Lua (convert.lua, as lupa's sandbox does): one string
+        # crosses instead of a pythonnet call per entry, the slow part of a table game here.
+        self._encode = self.load_module("convert.lua")["encode"]
 
     # ------------------------------------------------------------------ values
     def dyn(self, value: Any) -> Any:
@@ -275,6 +280,10 @@ class MoonSharpSandbox:
             if self._pending:
                 raise self._pending[-1] from None
             raise MoonSharpError(str(exc.DecoratedMessage or exc.Message)) from None
+        except self._system_exception as exc:  # .NET errors MoonSharp lets out (LUA.md §8)
+            if self._pending:
+                raise self._pending[-1] from None
+            raise MoonSharpError(f"{type(exc).__name__}: {exc.Message}") from None
         return self.py(result)
 
     def to_lua(self, value: Any) -> Any:
@@ -311,7 +320,13 @@ class MoonSharpSandbox:
         return LuaTable(self, self._ms.Table(self.script))
 
     def from_lua(self, value: Any) -> Any:
-        """Lua values as JSON-shaped Python data, by :func:`~.sandbox.from_lua`'s rules."""
+        """Lua values as JSON-shaped Python data, by :func:`~.sandbox.from_lua`'s rules: a
+        table as the JSON text ``convert.lua`` writes, or (what it leaves to the host) entry by
+        entry."""
+        if isinstance(value, LuaTable):
+            text = self._encode(value)
+            if text is not None:
+                return decoded(text)
         return _from_lua(value, set())
 
     lua_to_json = from_lua
