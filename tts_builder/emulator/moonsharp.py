@@ -78,7 +78,8 @@ def _clr(dll: Path | None = None) -> dict[str, Any]:
     from MoonSharp.Interpreter.Serialization.Json import (  # type: ignore[import-not-found]
         JsonTableConverter,
     )
-    from System import Array, Exception, Func, String  # type: ignore[import-not-found]
+    from System import Array, Func, String  # type: ignore[import-not-found]
+    from System import Exception as DotNetException  # type: ignore[import-not-found]
 
     version = str(ms.Script.VERSION)
     if version != VERSION:
@@ -87,7 +88,7 @@ def _clr(dll: Path | None = None) -> dict[str, Any]:
         ms=ms,
         Json=JsonTableConverter,
         Array=Array,
-        Exception=Exception,
+        Exception=DotNetException,
         Func=Func,
         String=String,
         Callback=Func[ms.ScriptExecutionContext, ms.CallbackArguments, ms.DynValue],
