@@ -106,3 +106,17 @@ def test_a_wrong_drop_is_refused_explained_and_a_planted_gap_caught(
         assert problem is None
         told = adapter.told(0)[-1]
         assert told == (attempt.color, "Drag the drawn animal into your own area to take it.")
+
+
+def test_dragging_another_players_animal_is_injected_refused_and_explained(
+    short: dict[str | None, Any],
+) -> None:
+    """Issue 22, item 7: the driver drags another player's animal into the first player's
+    area; the table puts it back and tells that player (it changed owners silently before)."""
+    built = short[None]
+    adapter = maker(built, copy.deepcopy(built.save))(3)
+    choices = Choices(3, [0])  # two players
+    adapter.start(choices)
+    attempt = next(a for a in adapter.attempts(choices) if "animal into their own" in a.text)
+    assert _try_illegal(adapter, attempt, adapter.table_view()) is None
+    assert adapter.told(0)[-1][0] == attempt.color
