@@ -599,7 +599,9 @@ def test_global_and_player_methods_work_called_with_a_dot_or_a_colon() -> None:
         end
     """)
     assert [(b["message"], b["to"]) for b in t.broadcasts] == [
-        ("dot", "White"), ("colon", "White"), ("colon red", "Red")
+        ("dot", "White"),
+        ("colon", "White"),
+        ("colon red", "Red"),
     ]
     assert t.prints == ["0\t0\t1\t1"]
 

@@ -335,7 +335,7 @@ def verify(
                         f"{label}: {run.games} games agree with rules_ref ({took:.1f}s, "
                         f"{took / max(run.games, 1):.1f}s a game)"
                     )
-                    if getattr(run, "reached", None):
+                    if run.reached:
                         report(f"{label}: reached {', '.join(run.reached)}")
                 else:
                     failed = True

@@ -191,6 +191,27 @@ class UiDocument:
         raise ValueError(f"UI.{op} is not emulated")
 
 
+#: Wraps each function of Global's ``Rules`` to report its first call (``reached(name)``).
+_WATCH_RULES = """
+return function(env, reached)
+  local rules = env and rawget(env, "Rules")
+  if type(rules) ~= "table" then return end
+  local names = {}
+  for name, fn in pairs(rules) do
+    if type(name) == "string" and type(fn) == "function" then names[#names + 1] = name end
+  end
+  for _, name in ipairs(names) do
+    local fn = rules[name]
+    rules[name] = function(...)
+      rules[name] = fn
+      reached(name)
+      return fn(...)
+    end
+  end
+end
+"""
+
+
 class EmulatedTable:
     """A TTS table built from a save dict, driven from Python on a virtual 60 fps clock.
 
@@ -210,7 +231,8 @@ class EmulatedTable:
     iterate in a seeded shuffled order. Sizes come from the geometry model (through
     :mod:`.bodies`); ``images`` (a build's files, name -> bytes) give the image sizes tiles need.
     ``lua`` names the engine that runs the scripts and the table (``lupa`` or ``moonsharp``;
-    default: :func:`.engines.default_engine`).
+    default: :func:`.engines.default_engine`); ``reached``, a set that collects which ``Rules``
+    functions Global calls.
 
     While the clock runs (:meth:`settle`, :meth:`advance`, so also in the middle of a scripted
     step) the table saves at the end of frames of a seeded schedule, one every ``save_every``
@@ -235,8 +257,12 @@ class EmulatedTable:
         lua: str | None = None,
         save_every: int | None = REWIND_FRAMES,
         keep_saves: int = 8,
+        reached: set[str] | None = None,
     ) -> None:
         self.save = copied(save)
+        #: ``Rules.<name>`` of each Rules function Global called (when a set is given: shared
+        #: by the tables of one run)
+        self.reached = reached
         self.checkpoints: deque[Checkpoint] = deque(maxlen=keep_saves)
         #: The frame of the last player input (a click or a drop).
         self.input_frame = 0
@@ -396,7 +422,15 @@ class EmulatedTable:
             raise EmulatorError("the table is already loaded")
         self._loaded = True
         self._run("load", self.sandbox.to_lua(self.save))
+        if self.reached is not None:
+            self._watch_rules()
         self.settle()
+
+    def _watch_rules(self) -> None:
+        """Add ``Rules.<name>`` to :attr:`reached` the first time Global calls each function
+        of its ``Rules`` table (then the function is put back: one Python call each)."""
+        watch = self.sandbox.execute(_WATCH_RULES)
+        watch(self._world["global_env"](), lambda name: self.reached.add(f"Rules.{name}"))
 
     def settle(self, max_seconds: float = 600) -> None:
         """Advance the virtual clock until nothing is pending; raise if that never happens."""

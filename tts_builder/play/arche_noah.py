@@ -207,6 +207,10 @@ class ArcheNoahAdapter(SeatedTable):
             view["face_up"] = self._collections_face_up()
         return view
 
+    def milestones(self, view: dict[str, Any]) -> set[str]:
+        """The phase, and the play-through."""
+        return super().milestones(view) | {f"play-through {view['playthrough']}"}
+
     def reference_view(self) -> dict[str, Any]:
         state = self.state
         scores = state.playthrough_scores

@@ -233,6 +233,13 @@ class FloodAdapter(SeatedTable):
             view.update(active=s["active"] - 1, points=s["points"], sun=s["sun"])
         return view
 
+    def milestones(self, view: dict[str, Any]) -> set[str]:
+        """The phase, and how the game ended (won, drowned, cut off)."""
+        found = super().milestones(view)
+        if view["outcome"]:
+            found.add(f"ending: {view['outcome'].split(':')[0]}")
+        return found
+
     def reference_view(self) -> dict[str, Any]:
         state = self.state
         over = state.is_terminal()

@@ -93,20 +93,36 @@ class ArkAdapter(SeatedTable):
         state = self.state
         task = state.queue[0]
         legal = state.legal_actions()
-        if task[0] == "build" and choices.pick(4) < 3:  # mostly close the hull: games end
-            lay = state.layout
-            hull = [
-                a
-                for a in legal
-                if lay.edge <= a < lay.pitch and state.grid.edges[a - lay.edge] in state.grid.hull
-            ]
-            legal = hull or legal
+        lay = state.layout
+        if task[0] == "build":  # half the time close the hull (games end), or an enclosure
+            edges = [a for a in legal if lay.edge <= a < lay.pitch]
+            way = choices.pick(4)
+            if way < 2:
+                legal = [a for a in edges if state.grid.edges[a - lay.edge] in state.grid.hull]
+            elif way == 2:
+                legal = self._enclosing(edges)
+            legal = legal or state.legal_actions()
+        loads = [a for a in legal if lay.load <= a < lay.exchange]
+        if loads and choices.pick(4) < 3:  # mostly load a pair when one may be loaded
+            legal = loads
         if task[0] == "trade_option" and R.TRADE_SWAP in legal:
             return self._swap_moves()
         who = self._color(state.current_player())
         return [
             Move(f"{who}: {state.action_to_string(a)}", lambda a=a: self._act([a])) for a in legal
         ]
+
+    def _enclosing(self, edges: list[int]) -> list[int]:
+        """The build actions among ``edges`` that complete an enclosure."""
+        state, edge = self.state, self.state.layout.edge
+        shape = {"rows": state.grid.rows, "cols": state.grid.cols}
+
+        def completed(dividers: list[str]) -> int:
+            placed = [{"edge": e, "color": "Red"} for e in dividers]
+            return len(R.enclosures(self.config, {**shape, "dividers": placed})["enclosures"])
+
+        now = completed(list(state.dividers))
+        return [a for a in edges if completed([*state.dividers, state.grid.edges[a - edge]]) > now]
 
     def attempts(self, choices: Choices) -> list[Attempt]:
         s = self._script()
@@ -335,6 +351,20 @@ class ArkAdapter(SeatedTable):
             view["final"] = [s["final"]["scores"][c] for c in self.colors]
             view["winners"] = list(s["final"]["winners"])
         return view
+
+    def milestones(self, view: dict[str, Any]) -> set[str]:
+        """The script's phase (the Deluge among them), a completed enclosure, a loaded pair,
+        final scoring."""
+        found = {f"phase {self._script()['phase']}"}
+        dividers = [{"edge": e, "color": c} for e, c in view["dividers"].items()]
+        shape = {"rows": self.plan.rows, "cols": self.plan.cols, "dividers": dividers}
+        if R.enclosures(self.config, shape)["enclosures"]:
+            found.add("a completed enclosure")
+        if view["loaded"]:
+            found.add("a loaded pair")
+        if view["over"]:
+            found.add("final scoring")
+        return found
 
     def reference_view(self) -> dict[str, Any]:
         state = self.state

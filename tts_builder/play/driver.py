@@ -147,21 +147,43 @@ def _differences(table: dict[str, Any], reference: dict[str, Any]) -> str:
 
 
 def play_game(
-    make: Callable[[int], Adapter], seed: int, given: list[int] | None = None, max_steps: int = 5000
+    make: Callable[[int], Adapter],
+    seed: int,
+    given: list[int] | None = None,
+    max_steps: int = 5000,
+    reached: set[str] | None = None,
 ) -> Failure | None:
     """Play one game; the first failure (mismatch, unexplained or effective illegal action,
-    script error, a game that does not end), or None."""
-    choices = Choices(seed, given)
+    script error, a game that does not end), or None. What the game reached (the adapter's
+    milestones of each table view, the Rules functions its tables called) is added to
+    ``reached``."""
+    adapter = make(seed)
+    try:
+        return _play(adapter, Choices(seed, given), max_steps, reached)
+    finally:
+        if reached is not None:
+            reached |= getattr(adapter, "reached", set())
+
+
+def _play(
+    adapter: Adapter, choices: Choices, max_steps: int, reached: set[str] | None
+) -> Failure | None:
+    """:func:`play_game` with the adapter made."""
     actions: list[str] = []
+    milestones = getattr(adapter, "milestones", None)
 
     def fail(problem: str) -> Failure:
-        return Failure(seed, actions, problem, list(choices.used))
+        return Failure(choices.seed, actions, problem, list(choices.used))
 
-    adapter = make(seed)
+    def differences(view: dict[str, Any]) -> str:
+        if reached is not None and milestones is not None:
+            reached.update(milestones(view))
+        return _differences(view, adapter.reference_view())
+
     try:
         actions.append(adapter.start(choices))
         view = adapter.table_view()  # the table's state now (unchanged by an illegal action)
-        diff = _differences(view, adapter.reference_view())
+        diff = differences(view)
         if diff:
             return fail("after setup the table differs: " + diff)
         for _ in range(max_steps):
@@ -180,7 +202,7 @@ def play_game(
                 actions.append("(the game is saved and loaded again)")
                 adapter.reload()
                 view = adapter.table_view()
-                diff = _differences(view, adapter.reference_view())
+                diff = differences(view)
                 if diff:
                     return fail("after loading the save the table differs: " + diff)
             moves = adapter.moves(choices)
@@ -191,7 +213,7 @@ def play_game(
             before = adapter.frame()
             move.perform()
             view = adapter.table_view()
-            diff = _differences(view, adapter.reference_view())
+            diff = differences(view)
             if diff:
                 return fail("the table differs from rules_ref: " + diff)
             saves = adapter.saves_since(before)
@@ -205,7 +227,7 @@ def play_game(
                 )
                 adapter.load_save(save.save, save)
                 view = adapter.table_view()
-                diff = _differences(view, adapter.reference_view())
+                diff = differences(view)
                 if diff:
                     return fail("after loading a save taken during the step: " + diff)
     except Exception as exc:  # a script error or a refused click is a failure of the table
@@ -274,12 +296,16 @@ class TableRun:
 
     games: int
     failure: Failure | None
+    #: What the games reached (the phases and milestones of :meth:`Adapter.milestones`, the
+    #: ``Rules.<name>`` functions the tables called), sorted
+    reached: list[str] = field(default_factory=list)
 
 
 def play_many(make: Callable[[int], Adapter], seeds: range, budget: int = 200) -> TableRun:
     """Play a game per seed; stop at the first failure and shrink it."""
+    reached: set[str] = set()
     for played, seed in enumerate(seeds, start=1):
-        failure = play_game(make, seed)
+        failure = play_game(make, seed, reached=reached)
         if failure is not None:
-            return TableRun(played, shrink(make, failure, budget))
-    return TableRun(len(seeds), None)
+            return TableRun(played, shrink(make, failure, budget), sorted(reached))
+    return TableRun(len(seeds), None, sorted(reached))

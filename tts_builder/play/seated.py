@@ -63,11 +63,20 @@ class SeatedTable:
         self.low, self.high = data["players"]["min"], data["players"]["max"]
         self.colors = []
         #: Options of every table the adapter makes (``save_every``: its save schedule).
-        self.table_options: dict[str, Any] = {"save_every": SAVE_EVERY}
+        #: What the games reached: ``Rules.<name>`` of each Rules function the tables' Global
+        #: called, and the adapter's :meth:`milestones`.
+        self.reached: set[str] = set()
+        self.table_options: dict[str, Any] = {"save_every": SAVE_EVERY, "reached": self.reached}
         self.prepare()
 
     def prepare(self) -> None:
         """What the adapter reads of the save and definition beyond the common part."""
+
+    def milestones(self, view: dict[str, Any]) -> set[str]:
+        """What the game reached by the table ``view`` (the driver keeps them all): the
+        script's phase, and what each game adds."""
+        phase = view.get("phase")
+        return {f"phase {phase}"} if isinstance(phase, str) else set()
 
     def _call(self, color: str, handler: str, element: str | None = None) -> None:
         """A press of a button the panel hides now (a stale panel, or a quick double click)."""
