@@ -7,7 +7,8 @@ import random
 import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property, partial
 from typing import Any, Literal
 
 from ..json_types import copied
@@ -21,7 +22,7 @@ Shuffle = Callable[[list[str]], list[str]]
 REWIND_FRAMES = 10 * FPS
 
 
-@dataclass(frozen=True)
+@dataclass
 class Checkpoint:
     """A save the table took while its clock ran (every ``onSave`` called, as TTS does):
     ``kind`` is ``"rewind"`` (a scheduled rewind store, held off by ``storeRewindState(_,
@@ -30,13 +31,20 @@ class Checkpoint:
     whose end it was taken. ``dice`` (the face values still queued) and ``shuffles`` (the
     shuffle generator's state) are not part of a save: the chance still to come then, which a
     table given them with :meth:`chance_from` draws alike (dice in flight land on the same
-    faces, a shuffle still to be made orders the same)."""
+    faces, a shuffle still to be made orders the same). ``taken`` makes the save dict, once,
+    when it is first read (the table took its copy at the frame: most saves are never loaded,
+    and converting one costs most in MoonSharp)."""
 
     frame: int
     kind: Literal["rewind", "player", "stored"]
-    save: dict[str, Any]
+    taken: Callable[[], dict[str, Any]] = field(repr=False)
     dice: tuple[str | int, ...] = ()
     shuffles: Any = None
+
+    @cached_property
+    def save(self) -> dict[str, Any]:
+        """The save as a TTS save dict."""
+        return self.taken()
 
 
 class EmulatorError(RuntimeError):
@@ -472,14 +480,14 @@ class EmulatedTable:
         dice = tuple(self.sandbox.lua_to_json(self._world["dice_queue"]()) or ())
         shuffles = self._shuffle_random.getstate()
         if self._world["rewind_requested"]():
-            self.checkpoints.append(Checkpoint(frame, "stored", self.save_state(), dice, shuffles))
+            self.checkpoints.append(Checkpoint(frame, "stored", self._taken(), dice, shuffles))
             self._run("rewind_stored")
         if self._next_save is not None and frame >= self._next_save:
             self._schedule_save(frame)
             player = self._save_random.randrange(self.PLAYER_SAVE_OUT_OF) == 0
             if player or self._world["rewind_allowed"]():
                 kind = "player" if player else "rewind"
-                self.checkpoints.append(Checkpoint(frame, kind, self.save_state(), dice, shuffles))
+                self.checkpoints.append(Checkpoint(frame, kind, self._taken(), dice, shuffles))
 
     def chance_from(self, checkpoint: Checkpoint) -> None:
         """Draw the chance still to come at ``checkpoint`` alike: its queued dice faces, its
@@ -599,7 +607,18 @@ class EmulatedTable:
 
     def save_state(self) -> dict[str, Any]:
         """The current table as a save dict (calls every ``onSave``)."""
-        state = self.sandbox.lua_to_json(self._run("save_state"))
+        return self._taken()()
+
+    def _taken(self) -> Callable[[], dict[str, Any]]:
+        """The current table saved (every ``onSave`` called now), as a maker of its save dict:
+        the Lua side's copy is converted when the dict is first needed."""
+        raw = self._run("save_state")
+        xml = self._ui["Global"].get_xml() if self._xml_changed and "Global" in self._ui else None
+        return partial(self._save_dict, raw, xml)
+
+    def _save_dict(self, raw: Any, xml: str | None) -> dict[str, Any]:
+        """The save dict of a save the Lua side took (``raw``, with Global's XmlUI then)."""
+        state = self.sandbox.lua_to_json(raw)
         save = copied(self.save)
         save["ObjectStates"] = state["objects"]
         save["LuaScriptState"] = state["script_state"]
@@ -608,6 +627,6 @@ class EmulatedTable:
         save["Turns"] = state["turns"] or {}
         if state["snap_points"] or "SnapPoints" in save:
             save["SnapPoints"] = state["snap_points"] or []
-        if self._xml_changed and "Global" in self._ui:
-            save["XmlUI"] = self._ui["Global"].get_xml()
+        if xml is not None:
+            save["XmlUI"] = xml
         return save
