@@ -2290,7 +2290,13 @@ function World.save_state()
   aborted = false
   local data = {}
   for _, st in ipairs(objects) do
-    if live(st) then data[#data + 1] = get_data(st) end
+    if live(st) then -- a shallow copy: jsonable below copies it whole (one copy, not two)
+      local d = {}
+      for k, v in pairs(st.data) do d[k] = v end
+      local state = script_state_of(st)
+      if state then d.LuaScriptState = state end
+      data[#data + 1] = d
+    end
   end
   local state = script_state_of(global)
   if state then global.script_state = state end
