@@ -233,7 +233,7 @@ def test_console_script_and_module_entry_points() -> None:
 def test_verify_table_plays_games_on_the_emulated_table(capsys) -> None:
     code, _, err = cli(capsys, "verify", "arche-noah", "--examples", "5", "--table", "2")
     assert code == EXIT_OK, err
-    assert "arche-noah table: 2 games agree with rules_ref" in err
+    assert "arche-noah table (lupa): 2 games agree with rules_ref" in err
 
 
 def test_verify_table_prints_the_shortest_failing_sequence(capsys, monkeypatch) -> None:
@@ -250,5 +250,6 @@ def test_verify_table_prints_the_shortest_failing_sequence(capsys, monkeypatch) 
     monkeypatch.setattr(ref, "turn", next_seat_bids)
     code, out, _ = cli(capsys, "-q", "verify", "arche-noah", "--examples", "5", "--table", "3")
     assert code == EXIT_MISMATCH
-    assert "arche-noah table: game 1 fails; shortest failing sequence, seed 0, 1 actions" in out
+    failed = "arche-noah table (lupa): game 1 fails; shortest failing sequence, seed 0, 1 actions"
+    assert failed in out
     assert "turn: table" in out

@@ -312,7 +312,8 @@ def verify(
                                                generators[name], examples, seed)  # fmt: skip
                     took = time.perf_counter() - started
                     for (v, _), outcome in zip(runs, outcomes, strict=True):
-                        if checks.get((v, name), (outcome,))[0].mismatch is None:
+                        kept = checks.get((v, name))  # a mismatch in either engine is kept
+                        if kept is None or kept[0].mismatch is None:
                             checks[(v, name)] = (outcome, took)
                 outcome, took = checks[(variant, name)]
                 label = f"{result.folder} {name}"
