@@ -20,6 +20,7 @@ import os
 import random
 import re
 import warnings
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,23 @@ class LuaFunction:
         return self._box.call_raw(self.value, args)
 
 
+class _Trampoline:
+    """What a callback's .NET delegate calls: the sandbox's callback ``index``, through a weak
+    reference (a dead sandbox's callbacks raise)."""
+
+    __slots__ = ("box", "index")
+
+    def __init__(self, box: MoonSharpSandbox, index: int) -> None:
+        self.box = weakref.ref(box)
+        self.index = index
+
+    def __call__(self, _context: Any, arguments: Any) -> Any:
+        box = self.box()
+        if box is None:
+            raise RuntimeError("a Lua callback of a sandbox that is gone")
+        return box._called(self.index, arguments)
+
+
 def lua_type(value: Any) -> str | None:
     """``type(value)`` as Lua names it for a wrapped MoonSharp value (None for Python data)."""
     if isinstance(value, LuaTable):
@@ -187,7 +205,7 @@ class MoonSharpSandbox:
         self._random = random.Random(seed)
         self._on_print = on_print or self.prints.append
         self._pending: list[BaseException] = []  # Python errors raised inside callbacks
-        self._callbacks: list[Any] = []  # keep the delegates alive
+        self._callbacks: list[Callable[..., Any]] = []  # what the Lua callbacks call
         services = self.to_lua(
             {
                 "random": self._random.random,
@@ -254,22 +272,25 @@ class MoonSharpSandbox:
         return value
 
     def _callback(self, fn: Callable[..., Any]) -> Any:
-        DynValue = self._ms.DynValue
+        """A Lua function calling ``fn``. The .NET delegate holds only a weak reference to this
+        sandbox (``fn`` is kept here): a strong one would make a cycle through .NET that
+        Python's collector cannot see, and every sandbox would live until the process ends."""
+        self._callbacks.append(fn)
+        delegate = self._callback_type(_Trampoline(self, len(self._callbacks) - 1))
+        return self._ms.DynValue.NewCallback(delegate, getattr(fn, "__name__", "python"))
 
-        def call(_context: Any, arguments: Any) -> Any:
-            try:
-                args = [self.py(arguments[i]) for i in range(arguments.Count)]
-                result = fn(*args)
-                if isinstance(result, tuple):
-                    return DynValue.NewTuple(self._array([self.dyn(v) for v in result]))
-                return self.dyn(result)
-            except Exception as exc:  # noqa: BLE001 - re-raised where the Lua call returns
-                self._pending.append(exc)
-                raise self._ms.ScriptRuntimeException(f"{type(exc).__name__}: {exc}") from None
-
-        delegate = self._callback_type(call)
-        self._callbacks.append(delegate)
-        return DynValue.NewCallback(delegate, getattr(fn, "__name__", "python"))
+    def _called(self, index: int, arguments: Any) -> Any:
+        """Run callback ``index`` for Lua; a Python error becomes a Lua error (and is raised
+        again where the Lua call returns)."""
+        try:
+            args = [self.py(arguments[i]) for i in range(arguments.Count)]
+            result = self._callbacks[index](*args)
+            if isinstance(result, tuple):
+                return self._ms.DynValue.NewTuple(self._array([self.dyn(v) for v in result]))
+            return self.dyn(result)
+        except Exception as exc:  # noqa: BLE001 - re-raised where the Lua call returns
+            self._pending.append(exc)
+            raise self._ms.ScriptRuntimeException(f"{type(exc).__name__}: {exc}") from None
 
     def call_raw(self, fn: Any, args: tuple[Any, ...]) -> Any:
         """``fn(*args)`` for a function ``DynValue``; a Lua error raises :class:`MoonSharpError`
