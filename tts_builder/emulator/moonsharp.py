@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .sandbox import LuaScriptError, decoded, explain, lua_read
+from .sandbox import LuaSandbox, LuaScriptError, decoded, lua_read
 
 #: The environment variable naming ``MoonSharp.Interpreter.dll``.
 DLL_VARIABLE = "TTS_BUILDER_MOONSHARP"
@@ -185,6 +185,11 @@ class MoonSharpSandbox:
 
     engine = "moonsharp"
     error = MoonSharpError
+    # The same in both engines: written once, in LuaSandbox.
+    make_env = LuaSandbox.make_env
+    protected = LuaSandbox.protected
+    run_chunk = LuaSandbox.run_chunk
+    load_script = LuaSandbox.load_script
 
     def __init__(
         self,
@@ -378,22 +383,6 @@ class MoonSharpSandbox:
     def clock(self, seconds: float) -> None:
         self.lib["clock"]["seconds"] = seconds
 
-    def make_env(self, extra: Mapping[str, Any] | None = None) -> Any:
-        """A fresh TTS-library environment plus ``extra`` globals (dicts/lists converted)."""
-        env = self.lib["new_env"]()
-        for name, value in (extra or {}).items():
-            env[name] = self.to_lua(value) if isinstance(value, Mapping | list) else value
-        return env
-
-    def protected(self, fn: Any, *args: Any) -> tuple[bool, Any, str | None]:
-        """``(True, first_result, None)`` or ``(False, message, traceback)``."""
-        result = self._run(fn, *args)
-        if not isinstance(result, tuple):
-            result = (result,)
-        if result[0]:
-            return True, result[1] if len(result) > 1 else None, None
-        return False, explain(str(result[1])), result[2] if len(result) > 2 else None
-
     def compile(self, source: str, chunkname: str, env: Any = None) -> Any:
         """Compile ``source`` as text in ``env``; syntax errors raise LuaScriptError."""
         if env is None:
@@ -402,22 +391,6 @@ class MoonSharpSandbox:
         if isinstance(result, tuple):
             raise LuaScriptError(str(result[1]))
         return result
-
-    def run_chunk(self, source: str, chunkname: str, env: Any = None) -> Any:
-        """Compile and run ``source`` in ``env``; its first result (a raw Lua value)."""
-        fn = self.compile(source, chunkname, env)
-        ok, value, traceback = self.protected(fn)
-        if not ok:
-            raise LuaScriptError(value, traceback)
-        return value
-
-    def load_script(
-        self, source: str, name: str, extra_globals: Mapping[str, Any] | None = None
-    ) -> Any:
-        """Run a script's top level in a fresh environment and return that environment."""
-        env = self.make_env(extra_globals)
-        self.run_chunk(source, name, env)
-        return env
 
     def lookup(self, env: Any, dotted_name: str) -> Any:
         """The value at ``a.b.c`` in ``env``, or None."""
