@@ -24,6 +24,14 @@ from tts_builder.writer import DirCache
 
 #: Cache entries that belong to one --out folder or one build process, not to renders.
 NOT_RENDERS = ("build-manifest:", "jinja-bytecode:")
+#: How a drawn picture's cache entry starts: an encoded PNG, or a part (render/png.py).
+PICTURES = (b"\x89PNG", b"tts-builder part")
+
+
+def drawn(data: bytes) -> bool:
+    """Whether a cache entry is a picture (one key, always the same bytes) rather than a record
+    of what earlier builds showed (its bytes follow the builds before it)."""
+    return data.startswith(PICTURES)
 
 
 class SessionCache(MutableMapping[str, bytes]):
@@ -42,7 +50,11 @@ class SessionCache(MutableMapping[str, bytes]):
         return self._ready()[key]
 
     def __setitem__(self, key: str, value: bytes) -> None:
-        self._ready()[key] = value
+        entries = self._ready()
+        held = entries.get(key)
+        # A picture's key names every input of it: one key, two pictures is a cache bug.
+        assert held in (None, value) or not drawn(value), f"{key}: two pictures"
+        entries[key] = value
 
     def __delitem__(self, key: str) -> None:
         del self._ready()[key]

@@ -77,7 +77,7 @@ def test_every_game_drawn_again_from_nothing_gives_the_clean_build_s_bytes() -> 
     one cache empty before (as the clean CLI build shares its cache: every distinct picture
     drawn a second, independent time), equals the session's clean CLI build, file by file, and
     each part it drew and cached equals the clean build's, byte for byte."""
-    from conftest import NOT_RENDERS, SESSION_CACHE, clean_build
+    from conftest import SESSION_CACHE, clean_build, drawn
 
     from tts_builder.build import BuildOptions
     from tts_builder.cli import build_checked
@@ -92,7 +92,7 @@ def test_every_game_drawn_again_from_nothing_gives_the_clean_build_s_bytes() -> 
             assert variant or result.drawn > 0  # a game's first build: nothing from a cache
             for name, data in result.files.items():
                 assert (out / result.folder / name).read_bytes() == data, (game, variant, name)
-    renders = {key: data for key, data in fresh.items() if not key.startswith(NOT_RENDERS)}
+    renders = {key: data for key, data in fresh.items() if drawn(data)}
     assert renders and all(SESSION_CACHE[key] == data for key, data in renders.items())
 
 
