@@ -17,6 +17,10 @@ from PIL import Image
 from ..errors import FieldError
 from ..plugin import Picture
 from ..schema import Custom, Int, ListOf, Map, Str
+from .derived import key_value
+from .fields import card_fields, seat_fields
+from .model import seat_colors
+from .schema import deck_entries, rosters_of
 
 SIZE = ListOf(Int(16, 4096), 2, 2)
 _ANY_ELEMENT = Custom(lambda value, path: None)  # elements are checked by validate_layout
@@ -127,9 +131,6 @@ def check_art(data: dict[str, Any], root: Path, hooks: Any = None) -> None:
     the decks showing it, the seat colours; a repeat's copies with theirs): FieldError at
     ``components.<id>.<side>[i].src`` (``...[i].elements[j].src`` inside a repeat). Checked at
     load, so a missing file is located in the definition (and in the variant that names it)."""
-    from .assemble import card_fields, seat_fields
-    from .schema import deck_entries, rosters_of, seat_colors
-
     table = data.get("table", {})
     seats = [seat_fields(color) for color in seat_colors(table)] if "seats" in table else []
     for name, component in data["components"].items():
@@ -196,8 +197,6 @@ def rule_die(data: Mapping[str, Any], component: str, key: str) -> Picture:
     faces: ``rules.dice.faces``, numbers or words, written once there), drawn in the style of
     the die component ``component`` (``components.<component>.style``): a ``die`` piece's
     ``picture``. FieldError at ``components.<component>`` when the key holds no six faces."""
-    from .derived import key_value
-
     where = f"components.{component}"
     faces = key_value(dict(data), key, where)
     if not isinstance(faces, list) or len(faces) != 6:

@@ -9,7 +9,6 @@ deals to (``steps``) as data, so no position is computed twice.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -17,9 +16,9 @@ from .. import geometry as geo
 from ..gamekit.table import hand_zones
 from ..plugin import TableHooks
 from ..save import objects as obj
-from ..save.tables import PLAYER_COLORS
 from .art import Art
 from .derived import left_off, resolved
+from .fields import card_fields, filled, seat_fields
 from .grid_table import with_grids
 from .layout import (
     BAG_LIFT,
@@ -77,26 +76,12 @@ def title(piece: dict[str, Any]) -> str:
     return piece.get("name") or piece["id"].replace("-", " ").capitalize()
 
 
-def card_fields(entry: dict[str, Any]) -> dict[str, Any]:
-    """The {fields} a card face may use: its roster entry's keys."""
-    return dict(entry)
-
-
 def card_name(deck: dict[str, Any], card: dict[str, Any], default: str) -> str:
     """A deck card's name: the deck's ``contents.name`` printing the card's fields, else its
     roster entry's ``name``, else ``default``."""
     if "name" in deck.get("contents", {}):
         return str(filled(deck["contents"]["name"], card))
     return str(card.get("name", default))
-
-
-def filled(text: str, fields: dict[str, Any]) -> Any:
-    """``text`` with each known ``{field}`` printed; text that is one whole field is that
-    field's value (a number stays a number in JSON notes)."""
-    whole = re.fullmatch(r"\{(\w+)\}", text)
-    if whole and whole.group(1) in fields:
-        return fields[whole.group(1)]
-    return re.sub(r"\{(\w+)\}", lambda m: str(fields.get(m.group(1), m.group(0))), text)
 
 
 def notes_of(piece: dict[str, Any], fields: dict[str, Any]) -> str:
@@ -636,12 +621,6 @@ def with_tracks(data: dict[str, Any], key: str, hooks: TableHooks) -> TableHooks
             pictures[piece["id"]] = track_picture(piece, data, f"{key}.pieces[{i}]")
     tracks = {**hooks.tracks, **manifest_tracks(data, key)}
     return replace(hooks, pictures=pictures, tracks=tracks)
-
-
-def seat_fields(color: str) -> dict[str, str]:
-    """``seat`` (the colour's name) and ``seat_color`` (#rrggbb) of a seat colour."""
-    r, g, b = (round(255 * c) for c in PLAYER_COLORS[color])
-    return {"seat": color, "seat_color": f"#{r:02x}{g:02x}{b:02x}"}
 
 
 def uses_seat(layout: list[dict[str, Any]]) -> bool:

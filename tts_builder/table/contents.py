@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .assemble import Table
-from .schema import pieces_by_id
+from .model import pieces_by_id
 
 
 def bag_entries(

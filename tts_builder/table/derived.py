@@ -29,6 +29,7 @@ from typing import Any
 
 from ..errors import FieldError
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Str
+from .fields import filled
 
 KEY = Str(
     pattern=r"[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*",
@@ -205,8 +206,6 @@ ROSTERS = MappingOf(
 def derived_rosters(data: dict[str, Any], key: str = "table") -> dict[str, list[dict[str, Any]]]:
     """The rosters the manifest ``data[key]`` makes from the definition's lists: each item of
     ``from`` ``times`` times in a row, with ``fields`` added (first, then the item's keys)."""
-    from .assemble import filled
-
     made = {}
     for name, spec in data.get(key, {}).get("rosters", {}).items():
         path = f"{key}.rosters.{name}"

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import geometry as geo
+from ..errors import FieldError
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS
 
@@ -202,8 +203,6 @@ def in_hand_zone(frame: SeatFrame, x: float, z: float) -> bool:
 def check_seat_spots(manifest: dict[str, Any]) -> None:
     """A spot ``{seat: [dx, dz]}`` of one seat must not lie in another seat's hand zone (a dz
     too large reaches across the table): FieldError at the piece's or step's position."""
-    from ..errors import FieldError
-
     frames = seat_frames(manifest)
     places = [(f"table.pieces[{i}].at", p["at"]) for i, p in enumerate(manifest["pieces"])]
     places += [(f"table.setup[{i}].to", s["to"]) for i, s in enumerate(manifest.get("setup", []))]

@@ -17,8 +17,8 @@ from .areas import area_tracks
 from .derived import area_counts
 from .layout import thickness_of, top_of
 from .lines import line_tracks
+from .model import seat_colors
 from .printed import column_spots, track_cells, track_seats
-from .schema import seat_colors
 from .track import track_pieces
 
 Points = dict[str, list[tuple[float, ...]]]

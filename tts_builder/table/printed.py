@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from .. import geometry as geo
 from .columns import column_count, columns_of, columns_piece, spot_halves
 from .layout import seat_frames, spots
-from .schema import pieces_by_id, seat_colors
+from .model import pieces_by_id, seat_colors
 from .track import Track, cell_half, drawn_width, seat_places
 
 Pixel = tuple[float, float]

@@ -30,8 +30,10 @@ from .derived import (
     resolved,
 )
 from .grid import GRIDS
-from .layout import at_players
+from .grid_table import check_grid_names, with_grids
+from .layout import at_players, seat_context
 from .lines import LINES, line_tracks
+from .model import pieces_by_id, seat_colors
 from .track import TRACK, check_track
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")
@@ -305,11 +307,6 @@ def _anchors(value: Any, path: str) -> None:
         Point(2).check(point, f"{path}.{name}")
 
 
-def pieces_by_id(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The manifest's pieces by id (checked unique by :func:`check_manifest`)."""
-    return {piece["id"]: piece for piece in manifest["pieces"]}
-
-
 def thickness_by_kind(manifest: dict[str, Any]) -> dict[str, float]:
     """The ``thickness`` of each piece (or bag's contents) whose notes mapping names its
     ``kind``: what a script stacks such pieces by."""
@@ -350,11 +347,6 @@ def step_count(step: dict[str, Any], players: int) -> int:
     return 0
 
 
-def seat_colors(manifest: dict[str, Any]) -> list[str]:
-    """The manifest's seat colours in order (a seat is a colour or a mapping with ``color``)."""
-    return [s["color"] if isinstance(s, dict) else s for s in manifest["seats"]]
-
-
 @dataclass(frozen=True)
 class _Known:
     """The names a manifest may use: its own and those its game hands it."""
@@ -383,7 +375,6 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     ``hooks`` are the names the game supplies (:class:`~tts_builder.plugin.TableHooks`)."""
     manifest = resolved(data, path)  # counts read from definition keys
     low, high = data["players"]["min"], data["players"]["max"]
-    from .grid_table import check_grid_names, with_grids  # (it reads the manifest's pieces)
 
     check_grid_names(data, path, hooks or TableHooks())  # no grid takes a game's name
     hooks = with_grids(data, path, hooks or TableHooks())  # the grids' pictures and points
@@ -829,8 +820,6 @@ def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dic
     }
     found = {"guids": named, "positions": points}
     if "seats" in script:
-        from .layout import seat_context
-
         found["seats"] = seat_context(manifest, {k: float(y) for k, y in script["seats"].items()})
     return found
 
