@@ -36,6 +36,7 @@ from .layout import (
     spots,
     thickness_of,
 )
+from .model import Anchor, SeatSpot, along_track, at_of
 from .points import manifest_tracks
 from .schema import (
     BAG_ORDERS,
@@ -126,13 +127,13 @@ class _Layer:
     def lay(self, piece: dict[str, Any]) -> None:
         if piece["id"] in self.hooks.omit:
             return
-        at = piece["at"]
+        at = at_of(piece["at"])
         places = spots(at, self.manifest, self.hooks)
-        on_track = isinstance(at, dict) and "track" in at and "cell" not in at
+        on_track = along_track(at)
         self.track = places if on_track else []
         for n, spot in enumerate(places[:1] if on_track else places):
-            if isinstance(at, dict) and "seat_track" in at:
-                self.track = seat_track(at["seat_track"], spot.seat, self.hooks)  # type: ignore[arg-type]
+            if isinstance(at, SeatSpot) and at.track is not None:
+                self.track = seat_track(at.track, spot.seat, self.hooks)  # type: ignore[arg-type]
             where = f"{piece['id']}:{spot.seat.color}" if spot.seat else piece["id"]
             name = title(piece)
             if spot.seat:  # named after its seat, or with the seat's fields when it prints them
@@ -543,8 +544,9 @@ class _Layer:
 
     def _zone(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         """A scripting zone of ``size``, or covering the game's area, 2 units high."""
-        area = piece["at"].get("area") if isinstance(piece["at"], dict) else None
-        sx, sz = self.hooks.areas[area][1] if area else piece["size"]
+        at = at_of(piece["at"])
+        covers = isinstance(at, Anchor) and at.area
+        sx, sz = self.hooks.areas[at.name][1] if covers else piece["size"]  # type: ignore[union-attr]
         turn = spot.seat.hand_rot_y if spot.seat else 0.0
         at = obj.transform((spot.x, self._nth(spot, 0, 0.0)[1] + 1.0, spot.z), (0.0, turn, 0.0),
                            (float(sx), 2.0, float(sz)))  # fmt: skip
@@ -633,7 +635,8 @@ def target_of(step: dict[str, Any]) -> str:
     spot (all players' pieces in one row or pile)."""
     if step["to"] == "hand":
         return "hand"
-    return "seat" if isinstance(step["to"], dict) and "seat" in step["to"] else "shared"
+    place = at_of(step["to"])
+    return "seat" if isinstance(place, SeatSpot) and place.track is None else "shared"
 
 
 def setup_positions(

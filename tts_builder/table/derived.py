@@ -30,6 +30,7 @@ from typing import Any
 from ..errors import FieldError
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Str
 from .fields import filled
+from .model import SeatSpot, at_of
 
 KEY = Str(
     pattern=r"[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*",
@@ -160,7 +161,8 @@ def area_counts(data: dict[str, Any], key: str, taken: set[str]) -> dict[str, in
     manifest, off = data[key], left_off(data, key)
     counts: dict[str, int] = {}
     for i, piece in enumerate(manifest["pieces"]):
-        kind = piece["at"].get("seat_track") if isinstance(piece["at"], dict) else None
+        at = at_of(piece["at"])
+        kind = at.track if isinstance(at, SeatSpot) else None
         if kind in manifest.get("area_slots", {}) and kind not in taken and piece["id"] not in off:
             count = key_number(piece.get("count", 1), data, f"{key}.pieces[{i}].count", 1, 200)
             counts[kind] = max(counts.get(kind, 0), count)

@@ -44,6 +44,7 @@ from .grid import (
     whole,
 )
 from .layout import THICKNESS, thickness_of, top_of
+from .model import TrackCell, along_track, at_of
 from .printed import Board, board, shared_rot_y
 
 Point = tuple[float, ...]
@@ -134,10 +135,14 @@ def _on_sections(data: Mapping[str, Any], key: str, grid: str) -> list[tuple[int
     return [
         (i, piece)
         for i, piece in enumerate(data[key]["pieces"])
-        if isinstance(piece["at"], dict)
-        and piece["at"].get("track") in names
-        and piece["id"] not in off
+        if _section_track(piece) in names and piece["id"] not in off
     ]
+
+
+def _section_track(piece: Mapping[str, Any]) -> str | None:
+    """The track a piece lies on (at one of its cells or along it), if any."""
+    at = at_of(piece["at"])
+    return at.track if isinstance(at, TrackCell) else None
 
 
 def board_top(data: Mapping[str, Any], grid: str, key: str = "table") -> float:
@@ -202,7 +207,7 @@ def with_grids(data: Mapping[str, Any], key: str, hooks: TableHooks) -> TableHoo
         on_sections = _on_sections(data, key, grid)
         _enough_sections(key, grid, most, [p for p in on_sections if p[1]["id"] not in omit])
         empty = {name for name in map(partial(piece_name, grid), kinds) if not tracks[name]}
-        omit |= {p["id"] for _i, p in on_sections if p["at"]["track"] in empty}
+        omit |= {p["id"] for _i, p in on_sections if _section_track(p) in empty}
         top = board_top(data, grid, key)
         for n in by_players:
             by_players[n] |= spot_tracks(grid_plan(data, grid, n, key), grid, top)
@@ -235,8 +240,8 @@ def _enough_sections(key: str, grid: str, most: GridPlan, pieces: list[tuple[int
     laid: Counter[str] = Counter()
     last: dict[str, int] = {}
     for i, piece in pieces:
-        track = piece["at"]["track"]
-        laid[track] += 1 if "cell" in piece["at"] else wanted[track]
+        track = str(_section_track(piece))
+        laid[track] += wanted[track] if along_track(piece["at"]) else 1
         last[track] = i
     for track, i in last.items():
         if laid[track] < wanted[track]:
@@ -265,7 +270,7 @@ def section_guids(
     them (``guids``: the laid table's, by piece id), in layout order."""
     laid: dict[str, list[str]] = {}
     for _i, piece in _on_sections(data, key, grid):
-        laid.setdefault(piece["at"]["track"], []).extend(guids.get(piece["id"], []))
+        laid.setdefault(str(_section_track(piece)), []).extend(guids.get(piece["id"], []))
     taken = {name: iter(found) for name, found in laid.items()}
     return [next(taken[piece_name(grid, kind)]) for kind in layout]
 

@@ -16,6 +16,7 @@ from .. import geometry as geo
 from ..errors import FieldError
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS
+from .model import Anchor, Point, SeatSpot, TrackCell, at_of
 
 Vec3 = tuple[float, float, float]
 #: Cards dealt to a hand lie side by side along the hand zone, this far apart (a portrait
@@ -125,33 +126,34 @@ def _point(at: Any, rot_y: float) -> Spot:
 
 
 def spots(at: Any, manifest: dict[str, Any], hooks: TableHooks | None = None) -> list[Spot]:
-    """The table spots of a position: one for ``[x, z]`` and ``{anchor}`` (read by the first
-    seat), one per point of a ``{track}`` (with ``cell``, its point ``cell`` only), one per seat
-    for ``{seat: [dx, dz]}`` and ``{seat: NAME}`` (read by that seat). Anchors and tracks may
-    be the game's (``hooks``)."""
+    """The table spots of a place (:func:`~.model.at_of`): one for a :class:`Point` and an
+    :class:`Anchor` (read by the first seat), one per point of a :class:`TrackCell` without a
+    cell, one per seat for a :class:`SeatSpot` (read by that seat). Anchors, areas and tracks
+    may be the game's (``hooks``)."""
     hooks = hooks or TableHooks()
+    place = at_of(at)
     frames = seat_frames(manifest)
     shared = frames[0].reader_rot_y
-    if isinstance(at, list):
-        return [Spot(float(at[0]), float(at[1]), shared)]
-    if "seat" in at:
-        if isinstance(at["seat"], str):
-            return [Spot(*dict(f.points)[at["seat"]], f.reader_rot_y, f) for f in frames]
-        return [Spot(*f.world(at["seat"]), f.reader_rot_y, f) for f in frames]
-    if "track" in at:
-        points = hooks.tracks[at["track"]]
-        if "cell" in at:
-            return [_point(points[at["cell"]], shared)]
-        return [_point(p, shared) for p in points]
-    if "seat_track" in at:
-        return [seat_track(at["seat_track"], f, hooks)[0] for f in frames]
-    if "area" in at:
-        return [_point(hooks.areas[at["area"]][0], shared)]
-    own = manifest.get("anchors", {})
-    base = _point(own[at["anchor"]] if at["anchor"] in own else hooks.anchors[at["anchor"]],
-                  shared)  # fmt: skip
-    dx, dz = at.get("offset", (0.0, 0.0))
-    return [Spot(base.x + float(dx), base.z + float(dz), shared, y=base.y)]
+    match place:
+        case Point(x, z):
+            return [Spot(x, z, shared)]
+        case SeatSpot(offset, None, None):
+            return [Spot(*f.world(offset), f.reader_rot_y, f) for f in frames]
+        case SeatSpot(None, point, None):
+            return [Spot(*dict(f.points)[point], f.reader_rot_y, f) for f in frames]
+        case SeatSpot(None, None, track):
+            return [seat_track(track, f, hooks)[0] for f in frames]
+        case TrackCell(track, None):
+            return [_point(p, shared) for p in hooks.tracks[track]]
+        case TrackCell(track, cell):
+            return [_point(hooks.tracks[track][cell], shared)]
+        case Anchor(name, _, True):
+            return [_point(hooks.areas[name][0], shared)]
+        case Anchor(name, (dx, dz), False):
+            own = manifest.get("anchors", {})
+            base = _point(own[name] if name in own else hooks.anchors[name], shared)
+            return [Spot(base.x + dx, base.z + dz, shared, y=base.y)]
+    raise ValueError(f"not a place: {at!r}")
 
 
 def at_players(hooks: TableHooks, players: int) -> TableHooks:
@@ -207,10 +209,11 @@ def check_seat_spots(manifest: dict[str, Any]) -> None:
     places = [(f"table.pieces[{i}].at", p["at"]) for i, p in enumerate(manifest["pieces"])]
     places += [(f"table.setup[{i}].to", s["to"]) for i, s in enumerate(manifest.get("setup", []))]
     for field, at in places:
-        if not isinstance(at, dict) or not isinstance(at.get("seat"), list):
+        place = None if at == "hand" else at_of(at)
+        if not isinstance(place, SeatSpot) or place.offset is None:
             continue
         for frame in frames:
-            x, z = frame.world(at["seat"])
+            x, z = frame.world(place.offset)
             other = next((f for f in frames if f is not frame and in_hand_zone(f, x, z)), None)
             if other is not None:
                 raise FieldError(f"{field}.seat", f"{frame.color}'s spot ({x:.1f}, {z:.1f}) lies "

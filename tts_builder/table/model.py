@@ -1,16 +1,94 @@
-"""The manifest after validation, read the same way everywhere: its pieces by id and its
-seats' colours."""
+"""The manifest after validation, read the same way everywhere: its pieces by id, its seats'
+colours, and where a piece lies (an ``at``, or a setup step's ``to``) as one of four typed
+places, so no reader works out by hand which form of ``at`` it holds:
+
+- :class:`Point`: ``[x, z]`` on the table;
+- :class:`Anchor`: ``{anchor: NAME, offset: [dx, dz]}``, a named point (the manifest's or the
+  game's) plus an offset; or ``{area: NAME}``, the centre of an area the game names (a zone
+  there covers it);
+- :class:`SeatSpot`: at every seat, read by that seat: ``{seat: [dx, dz]}`` in the seat's frame,
+  ``{seat: NAME}`` a point every seat names, or ``{seat_track: NAME}`` the points of each seat's
+  own track ``NAME:<colour>``;
+- :class:`TrackCell`: ``{track: NAME, cell: K}``, one point of a track; without ``cell``, every
+  point of it (one object each).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 
-def pieces_by_id(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
+@dataclass(frozen=True)
+class Point:
+    """``[x, z]``: a point on the table, read by the first seat."""
+
+    x: float
+    z: float
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A named point plus ``offset``; with ``area``, the centre of the game's area ``name``."""
+
+    name: str
+    offset: tuple[float, float] = (0.0, 0.0)
+    area: bool = False
+
+
+@dataclass(frozen=True)
+class SeatSpot:
+    """At every seat: ``offset`` in its frame, its named ``point``, or its own ``track``."""
+
+    offset: tuple[float, float] | None = None
+    point: str | None = None
+    track: str | None = None
+
+
+@dataclass(frozen=True)
+class TrackCell:
+    """The point ``cell`` of the track ``track``; ``cell`` None: every point of it."""
+
+    track: str
+    cell: int | None = None
+
+
+At = Point | Anchor | SeatSpot | TrackCell
+
+
+def at_of(value: Any) -> At:
+    """The typed place of a validated ``at`` (or a step's ``to`` other than ``hand``)."""
+    if isinstance(value, At):
+        return value
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return Point(float(value[0]), float(value[1]))
+    if "seat" in value:
+        seat = value["seat"]
+        if isinstance(seat, str):
+            return SeatSpot(point=seat)
+        return SeatSpot(offset=(float(seat[0]), float(seat[1])))
+    if "seat_track" in value:
+        return SeatSpot(track=value["seat_track"])
+    if "track" in value:
+        return TrackCell(value["track"], value.get("cell"))
+    if "area" in value:
+        return Anchor(value["area"], area=True)
+    dx, dz = value.get("offset", (0.0, 0.0))
+    return Anchor(value["anchor"], (float(dx), float(dz)))
+
+
+def along_track(at: Any) -> bool:
+    """Whether a piece at ``at`` lays one object per point of a track (a track, no ``cell``)."""
+    place = at_of(at)
+    return isinstance(place, TrackCell) and place.cell is None
+
+
+def pieces_by_id(manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The manifest's pieces by id (checked unique by :func:`~.schema.check_manifest`)."""
     return {piece["id"]: piece for piece in manifest["pieces"]}
 
 
-def seat_colors(manifest: dict[str, Any]) -> list[str]:
+def seat_colors(manifest: Mapping[str, Any]) -> list[str]:
     """The manifest's seat colours in order (a seat is a colour or a mapping with ``color``)."""
     return [s["color"] if isinstance(s, dict) else s for s in manifest["seats"]]

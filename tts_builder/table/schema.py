@@ -33,7 +33,8 @@ from .grid import GRIDS
 from .grid_table import check_grid_names, with_grids
 from .layout import at_players, seat_context
 from .lines import LINES, line_tracks
-from .model import pieces_by_id, seat_colors
+from .model import Anchor, SeatSpot, TrackCell, at_of, pieces_by_id, seat_colors
+from .model import Point as TablePoint
 from .track import TRACK, check_track
 
 ID = Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'flower-cards'")
@@ -450,22 +451,29 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
 
 
 def _check_at(at: Any, path: str, known: _Known) -> None:
-    if not isinstance(at, dict):
-        return
-    lists = (
-        ("anchor", known.anchors, "anchors"),
-        ("track", known.tracks, "tracks"),
-        ("seat", known.seat_points, "points of every seat"),
-        ("area", known.areas, "areas"),
-        ("seat_track", known.seat_tracks, "tracks of every seat"),
-    )
-    for key, names, what in lists:
-        if isinstance(at.get(key), str) and at[key] not in names:
-            listed = ", ".join(sorted(names)) or "none"
-            raise FieldError(f"{path}.{key}", f"unknown {key} {at[key]!r} ({what}: {listed})")
-    if "cell" in at and at["cell"] >= len(known.tracks[at["track"]]):
-        have = len(known.tracks[at["track"]])
-        raise FieldError(f"{path}.cell", f"track {at['track']!r} has {have} points (0..{have - 1})")
+    """The names a place uses are known: its anchor, area, track (and cell), seat point or
+    seat track."""
+    place = at_of(at)
+    match place:
+        case Anchor(name, _, False):
+            key, names, what = "anchor", known.anchors, "anchors"
+        case Anchor(name, _, True):
+            key, names, what = "area", known.areas, "areas"
+        case TrackCell(name, _):
+            key, names, what = "track", known.tracks, "tracks"
+        case SeatSpot(None, str() as name, None):
+            key, names, what = "seat", known.seat_points, "points of every seat"
+        case SeatSpot(None, None, str() as name):
+            key, names, what = "seat_track", known.seat_tracks, "tracks of every seat"
+        case _:
+            return
+    if name not in names:
+        listed = ", ".join(sorted(names)) or "none"
+        raise FieldError(f"{path}.{key}", f"unknown {key} {name!r} ({what}: {listed})")
+    if isinstance(place, TrackCell) and place.cell is not None:
+        have = len(known.tracks[place.track])
+        if place.cell >= have:
+            raise FieldError(f"{path}.cell", f"track {name!r} has {have} points (0..{have - 1})")
 
 
 def seat_tracks(hooks: TableHooks, seats: list[str]) -> set[str]:
@@ -553,8 +561,9 @@ def _check_piece(
                          "table, in TTS units)")  # fmt: skip
     if "width" in piece and "shape" not in piece and not 0.5 <= piece["width"] <= 60:
         raise FieldError(f"{path}.width", f"expected 0.5 to 60 units, got {piece['width']}")
-    if kind == "zone" and "size" not in piece and not (isinstance(piece["at"], dict)
-                                                       and "area" in piece["at"]):  # fmt: skip
+    at = at_of(piece["at"])
+    covers_area = isinstance(at, Anchor) and at.area
+    if kind == "zone" and "size" not in piece and not covers_area:
         raise FieldError(f"{path}.size", "missing required key (the zone's [x, z] size)")
     for axis, extent in enumerate(piece.get("size", [])):
         if not 0.1 <= extent <= 100:
@@ -564,15 +573,13 @@ def _check_piece(
     if "thickness" in piece and not 0.01 <= piece["thickness"] <= 5:
         raise FieldError(f"{path}.thickness", f"expected 0.01 to 5 units, got "
                          f"{piece['thickness']}")  # fmt: skip
-    at = piece["at"]
-    if isinstance(at, dict) and ("area" in at) != (kind == "zone" and "size" not in piece):
+    if covers_area != (kind == "zone" and "size" not in piece) and not isinstance(at, TablePoint):
         raise FieldError(f"{path}.at", "a zone lies at an area or has a size; only a zone "
                          "covers an area")  # fmt: skip
-    along = isinstance(at, dict) and "track" in at and "cell" not in at  # one object per point
-    if along and ("count" in piece or "roster" in piece):
-        have, need = len(known.tracks[at["track"]]), object_count(piece, rosters)
+    if isinstance(at, TrackCell) and at.cell is None and ("count" in piece or "roster" in piece):
+        have, need = len(known.tracks[at.track]), object_count(piece, rosters)
         if need > have:
-            raise FieldError(f"{path}.at.track", f"{need} objects but track {at['track']!r} "
+            raise FieldError(f"{path}.at.track", f"{need} objects but track {at.track!r} "
                              f"has {have} points")  # fmt: skip
 
 
@@ -707,7 +714,7 @@ def _check_step(
     if source["kind"] not in SOURCES:
         raise FieldError(f"{path}.deal", f"{step['deal']!r} is a {source['kind']}; setup deals "
                          f"from a {', '.join(SOURCES)}")  # fmt: skip
-    if isinstance(source["at"], dict) and ("seat" in source["at"] or "seat_track" in source["at"]):
+    if isinstance(at_of(source["at"]), SeatSpot):
         raise FieldError(f"{path}.deal", f"{step['deal']!r} lies at every seat; deal from a "
                          "shared piece")  # fmt: skip
     if "roster" in source and source["kind"] == "infinite_bag":
@@ -715,7 +722,7 @@ def _check_step(
                          "from one bag")  # fmt: skip
     if step["to"] == "hand" and source["kind"] != "deck":
         raise FieldError(f"{path}.to", "only cards go to a hand; put tokens at a seat spot")
-    if isinstance(step["to"], dict) and "track" in step["to"]:
+    if step["to"] != "hand" and isinstance(at_of(step["to"]), TrackCell):
         raise FieldError(f"{path}.to.track", "setup deals to a spot, not along a track")
     if step["to"] != "hand":
         _check_at(step["to"], f"{path}.to", known)
@@ -782,9 +789,9 @@ def _check_guids(value: Any, path: str, pieces: dict[str, dict[str, Any]]) -> No
         if piece not in pieces:
             listed = ", ".join(sorted(pieces))
             raise FieldError(where, f"unknown piece {piece!r} (pieces: {listed})")
-    at = pieces[named[0][1]]["at"]
+    at = at_of(pieces[named[0][1]]["at"])
     by_seat = isinstance(value, dict) and {"by_seat", "first_by_seat"} & set(value)
-    if by_seat and not (isinstance(at, dict) and {"seat", "seat_track"} & set(at)):
+    if by_seat and not isinstance(at, SeatSpot):
         raise FieldError(
             path, f"{named[0][1]!r} is not laid at every seat (its at names no seat or seat_track)"
         )

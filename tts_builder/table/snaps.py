@@ -21,6 +21,7 @@ from ..save import objects as obj
 from .derived import holds
 from .grid_table import with_grids
 from .layout import at_players, spots
+from .model import TrackCell, at_of
 from .points import manifest_tracks
 
 __all__ = ["at_players", "snap_points"]
@@ -42,9 +43,9 @@ def snap_points(
             continue
         if "when" in snap and not holds(snap["when"], data, f"{key}.snap_points[{i}].when"):
             continue
-        at = snap["at"]
-        on_track = isinstance(at, dict) and "track" in at
-        points = hooks.tracks[at["track"]] if on_track else []
+        at = at_of(snap["at"])
+        on_track = isinstance(at, TrackCell)
+        points = hooks.tracks[at.track] if on_track else []
         for k, spot in enumerate(spots(at, manifest, hooks)):
             y = geo.TABLE_TOP_Y if spot.y is None else spot.y
             turned = on_track and len(points[k]) == 4
