@@ -18,7 +18,7 @@ from tts_builder.emulator import from_lua
 from tts_builder.lua.lint import lint
 from tts_builder.lua.scripts import rules_source
 from tts_builder.strategies import strategies_for
-from tts_builder.strategies.arche_noah_flood import generated_maps
+from tts_builder.games.arche_noah_flood.strategies import generated_maps
 from tts_builder.verify import Engines, check_function, normalize, python_outcome, refused
 
 LETTERS = sorted(CONFIG["terrain"])

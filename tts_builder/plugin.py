@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
@@ -167,9 +168,13 @@ class Game:
     replaces the header's spec); ``check`` runs after the schema; ``rules_config`` gives the
     rule numbers for the base game or a variant; ``assemble`` builds. Optional:
     ``positions_on``, the script's positions once Setup has laid the table out for ``n``
-    players (when they differ from the build's ``positions``), and ``strategies``, the module
-    with the Hypothesis generators of its rule functions (verification code, never imported by
-    a build).
+    players (when they differ from the build's ``positions``); and the parts a build never
+    imports, each named by a reference :meth:`part` imports when asked: ``strategies``, the
+    module with the Hypothesis generators of its rule functions (``verify``), ``play``, the
+    ``module:Class`` of its table driver's :class:`~tts_builder.play.driver.Adapter` (model-based
+    tests of the built table), and ``balance``, the ``module:Class`` of its
+    :class:`~tts_builder.balance.base.BalanceGame` (``simulate``). They live in the game's
+    folder (``games/<engine>/strategies.py``, ``play.py``, ``balance.py``).
     """
 
     id: str
@@ -180,6 +185,19 @@ class Game:
     assemble: Assemble
     positions_on: PositionsOn | None = None
     strategies: str = ""
+    play: str = ""
+    balance: str = ""
+
+    def part(self, name: str) -> object:
+        """The game's ``strategies``, ``play`` or ``balance`` part, imported now: the module
+        its reference names, or the object a ``module:name`` reference names; None when the
+        game has no such part."""
+        reference: str = getattr(self, name)
+        if not reference:
+            return None
+        module_name, _, attribute = reference.partition(":")
+        module = import_module(module_name)
+        return getattr(module, attribute) if attribute else module
 
 
 #: A table point a game computes: ``(x, z)`` on the table top, or ``(x, y, z)`` with the height

@@ -158,6 +158,7 @@ class Engines:
         """What breaks the contract both ways, one line each: a ``Rules`` function without a
         rules_ref twin or an input strategy, a twin or a strategy without a ``Rules`` function."""
         module = self.game_id.replace("-", "_")
+        strategies_file = f"tts_builder/games/{module}/strategies.py"
         lua = self.lua_names()
         gaps = []
         for name in lua:
@@ -169,7 +170,7 @@ class Engines:
             if name not in strategies:
                 gaps.append(
                     f"Rules.{name} has no input strategy "
-                    f"(add it to tts_builder/strategies/{module}.py)"
+                    f"(add it to {strategies_file})"
                 )
         for name in self.python_functions:
             if name not in lua:
@@ -177,7 +178,7 @@ class Engines:
         for name in strategies:
             if name not in lua and name not in self.python_functions:
                 gaps.append(
-                    f"tts_builder/strategies/{module}.py has a strategy for {name!r}, "
+                    f"{strategies_file} has a strategy for {name!r}, "
                     "which is no rule function"
                 )
         return gaps

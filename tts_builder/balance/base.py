@@ -98,3 +98,16 @@ class BalanceGame:
 
     def tracker(self) -> Tracker:
         return Tracker()
+
+
+def balance_game(game_id: str, config: dict[str, Any], players: int, variant: str | None) -> Any:
+    """The balance view of ``game_id`` (its registered ``balance`` part) for a rule config; a
+    one-line error for a game without one."""
+    from ..errors import BuildError
+    from ..games import game, game_ids
+
+    cls = game(game_id).part("balance") if game_id in game_ids() else None
+    if cls is None:
+        known = ", ".join(g for g in game_ids() if game(g).balance)
+        raise BuildError(f"simulate: no bots for {game_id!r} (games: {known})")
+    return cls(config, players, variant)

@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import stats
-from .base import BalanceGame
+from .base import BalanceGame, balance_game
 from .bots import MAX_ACTIONS, MAX_DECISIONS, make_bots, sample_chance
-from .games import balance_game
 
 Progress = Callable[[int, int], None]
 STALLED = f"games still going after {MAX_DECISIONS} decisions"

@@ -1,9 +1,13 @@
-"""The registry of games: engine id -> its :class:`~tts_builder.plugin.Game`.
+"""The registry of games: engine id -> its :class:`~tts_builder.plugin.Game`, the one place a
+game is registered.
 
-To add a game (in this package or any other): its module defines ``GAME = Game(...)`` (the
-contract, :mod:`tts_builder.plugin`), and one line ``id: module`` in :data:`MODULES` below
-registers it. A game's module (its art, its assembly) is imported only when that game is asked
-for, so a build of one game, or one with nothing to rebuild, does not pay for the others.
+A game is one folder, ``games/<engine>/``: its ``__init__`` defines ``GAME = Game(...)`` (the
+contract, :mod:`tts_builder.plugin`) from its schema, checks and assembly, and names the parts
+a build never imports (``strategies.py``, ``play.py``, ``balance.py`` beside it), which
+``verify``, the table driver and ``simulate`` import through :meth:`Game.part
+<tts_builder.plugin.Game.part>`. One line ``id: module`` in :data:`MODULES` below registers
+it. A game's module (its art, its assembly) is imported only when that game is asked for, so a
+build of one game, or one with nothing to rebuild, does not pay for the others.
 :data:`REGISTERED` (every game) imports them all. Nothing is discovered by file name;
 ``tests/test_plugin_contract.py`` fails when a module defines a ``Game`` that is not
 registered, when a registered module's game has another id, or when a bundled definition or

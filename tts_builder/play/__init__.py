@@ -1,29 +1,25 @@
 """Model-based tests of built tables: random complete games on the emulated table, each step
 checked against rules_ref, illegal actions injected between steps (see :mod:`.driver`).
 
-Verification code, not build code: it imports rules_ref. Each game with a driver has an adapter
-module here (an :class:`.driver.Adapter`); :func:`adapter_factory` makes one for a build.
+Verification code, not build code: it imports rules_ref. Each game with a driver registers its
+adapter (an :class:`.driver.Adapter`, in ``games/<engine>/play.py``) as its ``play`` part;
+:func:`adapter_factory` makes one for a build. What is here serves every game.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from .driver import Adapter, TableRun, play_many
 
-#: game id -> (adapter module, class name)
-ADAPTERS = {
-    "arche-noah": ("arche_noah", "ArcheNoahAdapter"),
-    "arche-noah-flood": ("arche_noah_flood", "FloodAdapter"),
-    "ark-and-noah": ("ark_and_noah", "ArkAdapter"),
-}
-
 
 def has_driver(game_id: str) -> bool:
-    """Whether the table of ``game_id`` can be played by the driver."""
-    return game_id in ADAPTERS
+    """Whether the table of ``game_id`` can be played by the driver (its game has a ``play``
+    part)."""
+    from ..games import game, game_ids
+
+    return game_id in game_ids() and bool(game(game_id).play)
 
 
 def adapter_factory(
@@ -34,8 +30,9 @@ def adapter_factory(
     variant: str | None = None,
 ) -> Callable[[int], Adapter]:
     """A maker of fresh adapters (seed -> adapter) for one table (the same save every time)."""
-    module_name, class_name = ADAPTERS[game_id]
-    cls = getattr(importlib.import_module(f"{__name__}.{module_name}"), class_name)
+    from ..games import game
+
+    cls: Any = game(game_id).part("play")
 
     def make(seed: int) -> Adapter:
         return cls(save, images, data, seed, variant)

@@ -12,26 +12,12 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from math import isfinite
-from typing import Any, Literal
+from typing import Any
 
+from tts_builder.save.findings import Finding, Level
 from tts_builder.save.objects import CARD_GREY, DIE_FACES
 from tts_builder.save.savefile import json_kind, normalize_tag
 from tts_builder.save.tables import CUSTOM_IMAGE_TABLES, SEAT_COLORS, TABLE_NAMES
-
-Level = Literal["req", "conv", "geo"]
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem: its level, a JSON-path-like location and a one-line message."""
-
-    level: Level
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"[{self.level}] {self.path}: {self.message}"
-
 
 # --- value kinds --------------------------------------------------------------------------------
 

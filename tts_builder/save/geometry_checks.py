@@ -19,7 +19,7 @@ from itertools import combinations
 from typing import Any
 
 from tts_builder import geometry as geo
-from tts_builder.save.checker import Finding
+from tts_builder.save.findings import Finding
 from tts_builder.save.tables import SEAT_COLORS
 
 ImageSize = Callable[[str], "tuple[int, int] | None"]

@@ -1,6 +1,7 @@
 """Hypothesis input generators for each game's rule functions (used by verify and the tests).
 
-One module per game (``arche_noah.py`` for ``arche-noah``) with
+One module per game, its ``strategies`` part (``games/arche_noah/strategies.py`` for
+``arche-noah``), with
 ``strategies(config, players) -> {function name: SearchStrategy}`` and, where a variant is
 chosen by an input key instead of the config, ``variant_input(data, variant) -> {key: value}``.
 Generators are built from the game's own rule config, so a designer's change to the numbers
@@ -16,7 +17,6 @@ entry reads the whole config: shared only between equal configs.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Mapping
 from types import ModuleType
@@ -113,4 +113,6 @@ def _module(game_id: str) -> ModuleType:
     """The game's strategies module, as its registration names it."""
     from ..games import game  # the registry imports the game's build code on first use
 
-    return importlib.import_module(game(game_id).strategies)
+    module = game(game_id).part("strategies")
+    assert isinstance(module, ModuleType), f"{game_id} has no strategies"
+    return module

@@ -23,7 +23,6 @@ from ...table import preview as previews
 from ...variants import with_variant
 
 GAME_ID = "arche-noah"
-STRATEGIES = "tts_builder.strategies.arche_noah"  # its rule functions' input generators
 
 CARD_Y = 1.0
 CHIP_Y = 1.2
@@ -195,4 +194,9 @@ def script_positions(ctx: Data) -> list[ScriptPosition]:
 
 
 #: The game as the registry (``tts_builder.games``) lists it.
-GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, strategies=STRATEGIES)
+GAME = Game(
+    GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble,
+    strategies=f"{__name__}.strategies",
+    play=f"{__name__}.play:ArcheNoahAdapter",
+    balance=f"{__name__}.balance:ArcheNoah",
+)  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from rules_ref import arche_noah as rules
 
-from .base import BalanceGame, State, Tracker
+from ...balance.base import BalanceGame, State, Tracker
 
 CARDS = "points per seat from cards"
 BONUS = "points per seat from set-of-four bonus"

@@ -15,10 +15,10 @@ from typing import Any
 
 from rules_ref.arche_noah import ArcheNoahGame, ArcheNoahState
 
-from ..emulator import EmulatedTable
-from ..games.arche_noah import rules_config
-from .driver import Attempt, Choices, Move
-from .seated import SeatedTable
+from ...emulator import EmulatedTable
+from ...play.driver import Attempt, Choices, Move
+from ...play.seated import SeatedTable
+from . import rules_config
 
 PHASES = {
     "bidding": "bid",

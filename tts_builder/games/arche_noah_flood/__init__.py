@@ -26,9 +26,13 @@ from .schema import FIELDS, OPTIONAL, rules_config
 from .table import geometry, table_positions
 
 GAME_ID = "arche-noah-flood"
-STRATEGIES = "tts_builder.strategies.arche_noah_flood"  # its rule functions' input generators
 #: The game as the registry (``tts_builder.games``) lists it.
-GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, strategies=STRATEGIES)
+GAME = Game(
+    GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble,
+    strategies=f"{__name__}.strategies",
+    play=f"{__name__}.play:FloodAdapter",
+    balance=f"{__name__}.balance:Flood",
+)  # fmt: skip
 
 #: What other modules use: the game, and the rule config, geometry and positions the play
 #: driver, the tests and the cost card's pictures read.

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from rules_ref import arche_noah_flood as rules
 
-from .base import BalanceGame, State, Tracker
+from ...balance.base import BalanceGame, State, Tracker
 
 WIN, OUT_PENALTY = 1000.0, 200.0
 WON_ROUNDS = "rounds of the games won (0 when lost)"

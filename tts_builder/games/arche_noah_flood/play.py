@@ -15,10 +15,10 @@ from typing import Any
 
 from rules_ref import arche_noah_flood as F
 
-from ..emulator import EmulatedTable
-from ..games.arche_noah_flood import rules_config, table_positions
-from .driver import Attempt, Choices, Move
-from .seated import SeatedTable
+from ...emulator import EmulatedTable
+from ...play.driver import Attempt, Choices, Move
+from ...play.seated import SeatedTable
+from . import rules_config, table_positions
 
 
 class FloodAdapter(SeatedTable):

@@ -16,8 +16,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ..variants import with_variant
-from .arche_noah import seating_inputs
+from ...variants import with_variant
+from ..arche_noah.strategies import seating_inputs
 
 Strategies = dict[str, st.SearchStrategy[Any]]
 Hex = list[int]

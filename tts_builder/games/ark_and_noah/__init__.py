@@ -26,8 +26,12 @@ from .rules import rules_config
 from .schema import FIELDS, OPTIONAL
 
 GAME_ID = "ark-and-noah"
-STRATEGIES = "tts_builder.strategies.ark_and_noah"  # its rule functions' input generators
 #: The game as the registry (``tts_builder.games``) lists it.
-GAME = Game(GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on, STRATEGIES)
+GAME = Game(
+    GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on,
+    strategies=f"{__name__}.strategies",
+    play=f"{__name__}.play:ArkAdapter",
+    balance=f"{__name__}.balance:Ark",
+)  # fmt: skip
 
 __all__ = ["GAME", "GAME_ID"]

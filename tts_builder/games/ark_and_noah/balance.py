@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from rules_ref import ark_and_noah as rules
 
-from .base import BalanceGame, State, Tracker
+from ...balance.base import BalanceGame, State, Tracker
 
 PAIR_SHARE, SINGLE_SHARE = 0.5, 0.25
 #: action_to_string prefixes counted under one name (anything else: its first word).

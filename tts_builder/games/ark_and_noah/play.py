@@ -19,16 +19,16 @@ from typing import Any
 
 from rules_ref import ark_and_noah as R
 
-from ..emulator import EmulatedTable
-from ..games.ark_and_noah.boards import action_spaces
-from ..games.ark_and_noah.rules import rules_config
-from ..table import pieces_by_id
-from ..table.areas import area_slot, area_slots
-from ..table.grid_table import GridPlan, grid_plan
-from ..table.layout import BOARD_TOP
-from ..table.printed import track_cells, track_seats
-from .driver import Attempt, Choices, Move
-from .seated import ReadCachedTable, SeatedTable
+from ...emulator import EmulatedTable
+from ...play.driver import Attempt, Choices, Move
+from ...play.seated import ReadCachedTable, SeatedTable
+from ...table import pieces_by_id
+from ...table.areas import area_slot, area_slots
+from ...table.grid_table import GridPlan, grid_plan
+from ...table.layout import BOARD_TOP
+from ...table.printed import track_cells, track_seats
+from .boards import action_spaces
+from .rules import rules_config
 
 TASK_KINDS = {"build": "build", "load": "load", "deluge_food": "deluge_food",
               "deluge_pairs": "deluge_pairs", "keep": "tame"}  # fmt: skip

@@ -12,16 +12,16 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..errors import FieldError
-from ..gamekit.output import build_files, game_save
-from ..gamekit.specs import mapping_of
-from ..geometry import ScriptPosition
-from ..json_types import Data, Json
-from ..lua.scripts import global_script, global_ui
-from ..plugin import BuildOptions, Game, GameBuild, GameDefinition, Images
-from ..save import GuidAllocator
-from ..schema import Custom, ListOf, Str
-from ..table import (
+from ...errors import FieldError
+from ...gamekit.output import build_files, game_save
+from ...gamekit.specs import mapping_of
+from ...geometry import ScriptPosition
+from ...json_types import Data, Json
+from ...lua.scripts import global_script, global_ui
+from ...plugin import BuildOptions, Game, GameBuild, GameDefinition, Images
+from ...save import GuidAllocator
+from ...schema import Custom, ListOf, Str
+from ...table import (
     COMPONENT,
     MANIFEST,
     Art,
@@ -36,7 +36,7 @@ from ..table import (
     step_count,
     target_of,
 )
-from ..variants import variant_entry, variant_title, with_variant
+from ...variants import variant_entry, variant_title, with_variant
 
 GAME_ID = "prototype"
 PREVIEW_COLUMNS, PREVIEW_CELL = 8, 240  # the preview sheet: small cells keep the build fast
@@ -155,5 +155,5 @@ def piece_origins(definition: GameDefinition, guids: dict[str, list[str]]) -> di
 #: The game as the registry (``tts_builder.games``) lists it.
 GAME = Game(
     GAME_ID, FIELDS, OPTIONAL, check, rules_config, assemble, positions_on,
-    strategies="tts_builder.strategies.prototype",
+    strategies=f"{__name__}.strategies",
 )  # fmt: skip
