@@ -209,24 +209,6 @@ def test_omitted_pieces_are_left_off_and_hooks_reach_the_context(laid: Any) -> N
     assert ("Board", "map", "picture", {}) in faces
 
 
-def test_a_drawn_tile_with_a_state_drawn_from_a_layout(tmp_path: Path) -> None:
-    data = definition()
-    plain = [{"type": "rect", "box": [0, 0, 60, 60], "fill": "#888888"}]
-    data["components"]["plain"] = {"size": [60, 60], "face": plain}
-    data["table"]["pieces"].append(
-        {"id": "flip", "kind": "tile", "picture": "map", "states": ["plain"], "at": [25, 0]}
-    )
-    check_manifest(data, hooks=HOOKS)
-    images = ImageSet("hooks", BuildOptions(out_dir=tmp_path), {})
-    art = Art(tmp_path, data["components"], images, HOOKS.pictures)
-    table = lay_table(data, art, GuidAllocator("hooks"), hooks=HOOKS)
-    (flip,) = by_piece(table, "flip")
-    assert flip["CustomImage"]["ImageURL"].endswith("/images/map.png")
-    state = flip["States"]["2"]
-    assert state["CustomImage"]["ImageURL"].endswith("/images/plain-face.png")
-    assert state["Transform"]["scaleX"] == flip["Transform"]["scaleX"]  # as wide as the picture
-
-
 def test_a_track_without_a_count_lays_one_per_point(laid: Any) -> None:
     table, _images = laid
     dice = by_piece(table, "more-dice")

@@ -47,7 +47,7 @@ def sampler() -> dict[str, Any]:
         {"type": "rect", "box": [0, 0, 400, 560], "fill": "#f1d18a"}], "back": [
         {"type": "rect", "box": [0, 0, 400, 560], "fill": "#2b4162"}]}  # fmt: skip
     data["components"]["number"] = {"size": [400, 560], "face": [
-        {"type": "text", "text": "{name} {value}", "box": [0, 0, 400, 560], "size": 40}],
+        {"type": "text", "text": "{name}", "box": [0, 0, 400, 560], "size": 40}],
         "back": [{"type": "rect", "box": [0, 0, 400, 560], "fill": "#2b4162"}]}  # fmt: skip
     table = data["table"]
     table["seats"] = ["White", "Red", "Yellow", "Green", "Blue"]
@@ -55,15 +55,13 @@ def sampler() -> dict[str, Any]:
     table["pieces"] += [
         {"id": "coins", "kind": "infinite_bag", "component": "coin", "tags": ["Coin"],
          "at": {"anchor": "supply", "offset": [0, -6]}},
-        {"id": "marker", "kind": "token", "component": "coin", "states": ["coin-back"],
-         "count": 2, "at": [20, 8]},
-        {"id": "plot", "kind": "tile", "component": "plot", "width": 3, "states": ["coin-back"],
-         "at": {"seat": [5, 5]}},
+        {"id": "marker", "kind": "token", "component": "coin", "count": 2, "at": [20, 8]},
+        {"id": "plot", "kind": "tile", "component": "plot", "width": 3, "at": {"seat": [5, 5]}},
         {"id": "bed", "kind": "zone", "size": [6, 3], "tags": ["Bed"], "at": {"seat": [0, 9]}},
         {"id": "pawn", "kind": "token", "component": "pawn", "at": {"seat": [1, 5]}},
         {"id": "first", "kind": "card", "component": "start", "face_up": True, "at": [20, -8]},
         {"id": "numbers", "kind": "deck", "component": "number", "roster": "flowers",
-         "each": {"value": [1, 2]}, "at": [20, 0]},
+         "copies": 2, "at": [20, 0]},
     ]  # fmt: skip
     table["setup"] = [
         {"deal": "flowers", "count": 3, "to": "hand"},
@@ -99,7 +97,6 @@ def test_every_kind_becomes_its_tts_object_and_the_build_checks_clean(built: Gam
     assert coins["ContainedObjects"][0]["Name"] == "Custom_Token"
     markers = [o for o in objects_named(built, "Custom_Token") if o["Nickname"] == "Marker"]
     assert [m["Transform"]["posY"] for m in markers] == pytest.approx([0.96, 1.16])
-    assert all(set(m["States"]) == {"2"} for m in markers)  # its alternate state
     plots = [o for o in objects_named(built, "Custom_Tile") if "Plot" in o["Nickname"]]
     assert sorted(p["Nickname"] for p in plots) == [f"{c} Plot" for c in sorted(
         ["White", "Red", "Yellow", "Green", "Blue"])]  # fmt: skip
@@ -112,16 +109,14 @@ def test_every_kind_becomes_its_tts_object_and_the_build_checks_clean(built: Gam
     assert len(objects_named(built, "HandTrigger")) == 5
 
 
-def test_a_card_a_deck_of_entries_times_values_and_pieces_printing_their_seat(
+def test_a_card_a_deck_of_copies_and_pieces_printing_their_seat(
     built: GameBuild,
 ) -> None:
     (first,) = [o for o in objects_named(built, "Card") if o["Nickname"] == "First"]
     assert first["Transform"]["rotZ"] == 0.0 and len(first["CustomDeck"]) == 1
     (numbers,) = [o for o in objects_named(built, "DeckCustom") if o["Nickname"] == "Numbers"]
     notes = [json.loads(c["GMNotes"]) for c in numbers["ContainedObjects"]]
-    assert [(n["name"], n["value"]) for n in notes[:4]] == [
-        ("Rose", 1), ("Rose", 2), ("Tulip", 1), ("Tulip", 2)]  # fmt: skip
-    assert len(notes) == 12
+    assert len(notes) == 12 and {n["name"] for n in notes} >= {"Rose", "Tulip"}  # 2 copies
     pawns = [o for o in objects_named(built, "Custom_Token") if o["Nickname"].endswith("Pawn")]
     urls = {o["Nickname"]: o["CustomImage"]["ImageURL"] for o in pawns}
     assert urls["White Pawn"].endswith("images/pawn-face-white.png")

@@ -157,10 +157,6 @@ class _Layer:
         """An object's nickname: the piece's, numbered from 1 when the piece says ``numbered``."""
         return f"{name} {i + 1}" if piece.get("numbered") else name
 
-    def _drawn_width(self, piece: dict[str, Any]) -> float:
-        """The width of the game's picture a tile is drawn from (its states are that wide)."""
-        return float(self.art.pictures[piece["picture"]].width or 0.0)
-
     def _fields(self, spot: Spot) -> dict[str, Any]:
         """The {fields} a piece at a seat may print: ``seat`` and ``seat_color`` (#rrggbb),
         and the seat's entry of the ``seat_fields`` roster (the game's: a character's name)."""
@@ -257,12 +253,11 @@ class _Layer:
             self.table.faces.append((f"{title(piece)} back", component, "back", {}))
 
     def _token_obj(self, piece: dict[str, Any], key: str, name: str, at: Any, spot: Spot,
-                   component: str | None = None, url: str = "",
-                   fields: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+                   url: str = "", fields: dict[str, Any] | None = None
+                   ) -> dict[str, Any]:  # fmt: skip
         drawn = self.art.pictures.get(piece.get("picture", "")) if self.art else None
         scale = float(piece.get("scale", (drawn and drawn.scale) or DEFAULT_TOKEN_SCALE))
-        url = url or self._url(component or piece.get("component"), "face", spot,
-                               None if component else piece)  # fmt: skip
+        url = url or self._url(piece.get("component"), "face", spot, piece)
         if "shape" in piece:
             return self._shaped(piece, key, name, at, url, fields or self._fields(spot))
         extra = {"stand_up": True} if piece.get("stand_up") else {}
@@ -289,16 +284,6 @@ class _Layer:
             **self._info(piece, name, fields),
         )  # fmt: skip
 
-    def _with_states(self, piece: dict[str, Any], made: dict[str, Any], key: str,
-                     build: Any) -> dict[str, Any]:  # fmt: skip
-        """``made`` with TTS ``States`` "2".. from the piece's ``states`` components."""
-        states = {}
-        for i, component in enumerate(piece.get("states", []), start=2):
-            states[str(i)] = build(f"{key}:state{i}", component)
-        if states:
-            made = obj.ordered({**made, "States": states})
-        return made
-
     def _token(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         if "roster" in piece:
             self._roster_tokens(piece, spot, where, n)
@@ -307,13 +292,7 @@ class _Layer:
             place, y = self._nth(spot, i, thickness_of(piece) * i)
             at = ((place.x, y, place.z), (0.0, place.rot_y, 0.0))
             key = f"token:{where}:{i}"
-            label = self._numbered(piece, name, i)
-
-            def build(k: str, component: str | None = None, at: Any = at,
-                      label: str = label) -> dict[str, Any]:  # fmt: skip
-                return self._token_obj(piece, k, label, at, spot, component)
-
-            self.add(piece, self._with_states(piece, build(key), key, build))
+            self.add(piece, self._token_obj(piece, key, self._numbered(piece, name, i), at, spot))
         self._face_once(piece, spot, n)
 
     def _roster_tokens(self, piece: dict[str, Any], spot: Spot, where: str, n: int) -> None:
@@ -351,17 +330,17 @@ class _Layer:
             if face not in self.table.faces:
                 self.table.faces.append(face)
             return
-        for component in [piece["component"], *piece.get("states", [])]:
-            if n > 0 and not (spot.seat and self._prints_seat(component)):
-                continue
-            label = title(piece) if component == piece["component"] else component
-            fields = self._fields(spot) if spot.seat and self._prints_seat(component) else {}
-            if fields:  # its name printing the seat's fields (Red worker), else with the seat
-                shown = str(filled(label, fields))
-                label = shown if shown != label else f"{label} ({spot.seat.color})"
-            face = (label, component, "face", fields)
-            if face not in self.table.faces:
-                self.table.faces.append(face)
+        component = piece["component"]
+        if n > 0 and not (spot.seat and self._prints_seat(component)):
+            return
+        label = title(piece)
+        fields = self._fields(spot) if spot.seat and self._prints_seat(component) else {}
+        if fields:  # its name printing the seat's fields (Red worker), else with the seat
+            shown = str(filled(label, fields))
+            label = shown if shown != label else f"{label} ({spot.seat.color})"
+        face = (label, component, "face", fields)
+        if face not in self.table.faces:
+            self.table.faces.append(face)
 
     def _bag(self, piece: dict[str, Any], spot: Spot, where: str, name: str, n: int) -> None:
         """A bag of ``count`` tokens, or of one per roster entry (each drawn with its entry's
@@ -456,14 +435,15 @@ class _Layer:
                                                           fields)))  # fmt: skip
 
     def _tile_obj(self, piece: dict[str, Any], key: str, name: str, spot: Spot, y: float,
-                  component: str | None, locked: bool) -> dict[str, Any]:  # fmt: skip
+                  locked: bool) -> dict[str, Any]:  # fmt: skip
+        component = piece.get("component")
         if component is None:  # the game's picture
             drawn = self.art.pictures[piece["picture"]]
             width_px, height_px = self.art.picture(piece["picture"]).size
             width = float(piece.get("width", drawn.width or 0.0))
         else:
             width_px, height_px = self.art.size(component)
-            width = float(piece["width"]) if "width" in piece else self._drawn_width(piece)
+            width = float(piece["width"])
         at = obj.laid_transform((spot.x, spot.z), (width, width * height_px / width_px),
                                 (width_px, height_px), geo.reader_rot_y(spot.rot_y), y)  # fmt: skip
         return obj.custom_tile(self.guids.guid(key), self._url(component, "face", spot, piece),
@@ -487,14 +467,8 @@ class _Layer:
             key = f"tile:{where}:{i}"
             place, y = self._nth(spot, i, thickness_of(piece) * i)
             label = self._numbered(piece, name, i)
-
-            def build(k: str, component: str | None = None, y: float = y, place: Spot = place,
-                      label: str = label) -> dict[str, Any]:  # fmt: skip
-                return self._tile_obj(piece, k, label, place, y,
-                                      component or piece.get("component"),
-                                      bool(piece.get("locked", locked)))  # fmt: skip
-
-            self.add(piece, self._with_states(piece, build(key), key, build))
+            locks = bool(piece.get("locked", locked))
+            self.add(piece, self._tile_obj(piece, key, label, place, y, locks))
         self._face_once(piece, spot, n)
         if n == 0 and "back" in piece:
             side = "picture" if piece["back"] in self.art.pictures else "face"

@@ -1,6 +1,6 @@
 """The table manifest's keys (``table:`` in ``game.yaml``) and its cross-field checks.
 
-A manifest says which pieces lie on the table, how many, with which tags, notes and states,
+A manifest says which pieces lie on the table, how many, with which tags and notes,
 and where: at a named anchor (plus an offset), at every seat (in the seat's own frame: x to
 the seat's right, z towards the table's middle), or at a table point. Its ``setup`` steps say
 what the Setup button deals or hands out to each seated player, by player count.
@@ -124,7 +124,6 @@ PIECE = Map(
         "back": ID,
         "roster": ID,
         "copies": Int(1, 20),
-        "each": Custom(lambda v, p: _each(v, p)),
         "count": number_or_key(1, 200),  # or {key: rules.dice.count}: .derived
         "when": WHEN,  # laid only while a definition key holds a value: .derived
         "at": POSITION,
@@ -137,7 +136,6 @@ PIECE = Map(
         "tags": TAGS,
         "notes": NOTES,
         "shape": OneOf(tuple(SHAPES)),
-        "states": ListOf(ID, 1, 9),
         "contents": Map(
             {"name": Str(), "tags": TAGS, "notes": NOTES, "shape": OneOf(tuple(SHAPES)),
              "width": Num(), "thickness": Num(), "description": Str(),
@@ -153,8 +151,8 @@ PIECE = Map(
         "track": TRACK,
         "columns": COLUMNS,
     },
-    frozenset({"name", "component", "picture", "roster", "copies", "each", "count", "width", "size",
-               "scale", "thickness", "stand_up", "numbered", "tags", "notes", "states", "contents",
+    frozenset({"name", "component", "picture", "roster", "copies", "count", "width", "size",
+               "scale", "thickness", "stand_up", "numbered", "tags", "notes", "contents",
                "locked", "face_up", "back", "shape", "tint", "order", "step", "track",
                "columns", "when"}),
 )  # fmt: skip
@@ -286,15 +284,6 @@ def _seat(value: Any, path: str) -> None:
             Point(2).check(point, f"{path}.{key}")
 
 
-def _each(value: Any, path: str) -> None:
-    """``{field: [values]}``: a card per roster entry and value, with that field."""
-    if not isinstance(value, dict) or len(value) != 1:
-        raise FieldError(path, "expected one field and its values, e.g. {value: [1, 2, 3, 4]}")
-    for key, values in value.items():
-        Str().check(key, f"{path}.{key}")
-        ListOf(Custom(_scalar), 1, 20).check(values, f"{path}.{key}")
-
-
 def _scalar(value: Any, path: str) -> None:
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise FieldError(path, f"expected text or a number, got {type(value).__name__}")
@@ -321,12 +310,8 @@ def thickness_by_kind(manifest: dict[str, Any]) -> dict[str, float]:
 
 
 def deck_entries(piece: dict[str, Any], rosters: dict[str, Any]) -> list[dict[str, Any]]:
-    """A deck's distinct card faces in order: each roster entry, times each value of ``each``
-    (``{value: [1, 2, 3, 4]}`` makes a card per entry and value, with that field)."""
-    entries = list(rosters[piece["roster"]])
-    for key, values in piece.get("each", {}).items():
-        entries = [{**entry, key: value} for entry in entries for value in values]
-    return entries
+    """A deck's distinct card faces in order: its roster's entries."""
+    return list(rosters[piece["roster"]])
 
 
 def deck_size(piece: dict[str, Any], rosters: dict[str, Any]) -> int:
@@ -520,7 +505,6 @@ def _check_piece(
         raise FieldError(f"{path}.component", f"missing required key (a {kind} is drawn "
                          "from a component)")  # fmt: skip
     named = [("component", piece["component"])] if "component" in piece else []
-    named += [(f"states[{i}]", state) for i, state in enumerate(piece.get("states", []))]
     for key, name in named:
         if name not in components:
             listed = ", ".join(sorted(components)) or "none"
@@ -642,7 +626,7 @@ def _check_pixels(name: str, path: str, known: _Known) -> None:
 
 #: Keys each kind takes beyond id, kind, at, name, tags, notes and when.
 _KEYS: dict[str, frozenset[str]] = {
-    "deck": frozenset({"component", "roster", "copies", "each", "face_up", "contents"}),
+    "deck": frozenset({"component", "roster", "copies", "face_up", "contents"}),
     "card": frozenset({"component", "face_up", "locked"}),
     "token": frozenset(
         {
@@ -654,7 +638,6 @@ _KEYS: dict[str, frozenset[str]] = {
             "thickness",
             "stand_up",
             "numbered",
-            "states",
             "locked",
             "shape",
             "width",
@@ -685,7 +668,6 @@ _KEYS: dict[str, frozenset[str]] = {
             "width",
             "thickness",
             "numbered",
-            "states",
             "locked",
             "back",
         }
