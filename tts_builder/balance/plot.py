@@ -2,15 +2,24 @@
 
 Drawn with matplotlib's object API on the Agg canvas (no display, no global pyplot state);
 the PNG carries no software or date metadata, so the same report gives the same bytes.
+matplotlib is the ``plot`` extra (``pip install 'tts-builder[plot]'``): without it, importing
+this module is a one-line error (``simulate`` imports it before it plays).
 """
 
 from __future__ import annotations
 
 import io
 
-from matplotlib.figure import Figure
-
+from ..errors import BuildError
 from .simulate import Report
+
+try:
+    from matplotlib.figure import Figure
+except ImportError as missing:  # pragma: no cover - the test extra installs matplotlib
+    raise BuildError(
+        "simulate draws balance.png with matplotlib, which is not installed: "
+        "pip install 'tts-builder[plot]'"
+    ) from missing
 
 THIS, AGAINST = "#2a6f97", "#e76f51"
 
