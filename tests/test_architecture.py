@@ -16,6 +16,7 @@ import ast
 import json
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -247,15 +248,71 @@ def test_no_long_module_without_a_reason() -> None:
     assert unlisted == {}, f"over {MAX_LINES} lines: split it, or say why ({LONG_REASON!r})"
 
 
-#: What the child process runs: a build of the bundled YAML-only game into a fresh folder, then
-#: the tts_builder modules it imported, as JSON.
+#: Where each game's parts live, and the folders left with what serves every game.
+SHARED_PARTS = ("tts_builder.play", "tts_builder.balance", "tts_builder.strategies")
+#: What a build never imports: the verification and analysis code and their libraries.
+NOT_IN_A_BUILD = (*SHARED_PARTS, "tts_builder.verify", "tts_builder.eval_doc", "rules_ref",
+                  "hypothesis", "matplotlib", "numpy", "fontTools")  # fmt: skip
+
+
+def test_each_game_is_one_folder_registered_once() -> None:
+    """Every registered game's parts are modules of its own folder and import; the shared
+    folders hold no game's code (nothing there imports rules_ref or a game's folder)."""
+    from tts_builder.games import MODULES, REGISTERED
+
+    for game in REGISTERED:
+        package = f"tts_builder.games{MODULES[game.id]}"
+        for part in ("strategies", "play", "balance"):
+            reference: str = getattr(game, part)
+            if reference:
+                assert reference.startswith(f"{package}."), (game.id, part, reference)
+                assert game.part(part) is not None
+    graph = import_graph()
+    for name, targets in graph.items():
+        if _under(name, SHARED_PARTS):
+            game_code = {t for t in targets if t.startswith("tts_builder.games.")}
+            assert game_code == set(), (name, game_code)
+            assert "rules_ref" not in _top_level_imports(_modules()[name]), name
+
+
+def _top_level_imports(path: Path) -> set[str]:
+    """The top-level packages ``path`` imports (anywhere in it)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_a_build_imports_no_verification_code(tmp_path: Path) -> None:
+    """A build of the YAML-only game imports no game's strategies, play or balance part, no
+    verify, no rules_ref, and none of hypothesis, matplotlib, numpy or fontTools."""
+    modules = build_imports("prototype", tmp_path)
+    assert "tts_builder.games.prototype" in modules
+    parts = (".strategies", ".play", ".balance")
+    found = [
+        m
+        for m in modules
+        if _under(m, NOT_IN_A_BUILD) or (_under(m, ("tts_builder.games",)) and m.endswith(parts))
+    ]
+    assert found == []
+
+
+def _under(module: str, packages: tuple[str, ...]) -> bool:
+    """Whether ``module`` is one of ``packages`` or in one."""
+    return any(module == p or module.startswith(f"{p}.") for p in packages)
+
+
+#: What the child process runs: a build of the bundled YAML-only game into the folder given,
+#: then the modules it imported, as JSON.
 _TRACE = """
-import json, sys, tempfile
-from pathlib import Path
+import json, sys
 before = set(sys.modules)
 from tts_builder.cli_noop import main
-out = Path(tempfile.mkdtemp())
-sys.argv = ["tts-builder", "-q", "build", "prototype", "--out", str(out),
+game, out = sys.argv[1:]
+sys.argv = ["tts-builder", "-q", "build", game, "--out", out,
             "--base-url", "https://example.invalid/m"]
 try:
     main()
@@ -266,12 +323,13 @@ print(json.dumps(sorted(new)))
 """
 
 
-def build_imports(game: str = "prototype") -> list[str]:
-    """Every module a clean CLI build of ``game`` imports (in a fresh process), sorted."""
-    script = _TRACE.replace('"prototype"', json.dumps(game))
+def build_imports(game: str, out: Path) -> list[str]:
+    """Every module a clean CLI build of ``game`` into ``out`` imports (in a fresh process),
+    sorted."""
     proc = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
-    )
+        [sys.executable, "-c", _TRACE, game, str(out)],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )  # fmt: skip
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -285,7 +343,8 @@ if __name__ == "__main__":
         print("cycle:", " ".join(component))
     for name, lines in sorted(long_modules().items()):
         print(f"long: {name} {lines}")
-    modules = build_imports(sys.argv[1] if len(sys.argv) > 1 else "prototype")
+    with tempfile.TemporaryDirectory() as folder:
+        modules = build_imports(sys.argv[1] if len(sys.argv) > 1 else "prototype", Path(folder))
     print(f"a build imports {len(own(modules))} tts_builder modules:")
     print("\n".join(f"  {m}" for m in own(modules)))
     others = sorted(
