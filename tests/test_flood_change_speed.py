@@ -4,7 +4,6 @@ afresh gives, and callers cannot change it for the next build."""
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +14,6 @@ from tts_builder.gamekit import pictures
 from tts_builder.games.arche_noah_flood import table_positions
 from tts_builder.games.arche_noah_flood.table import _positions, geometry, piece_count
 from tts_builder.render import decode_png, encode_png, render_preview
-from tts_builder.render.components import forget_cells
 from tts_builder.save import new_save
 
 GAME = "arche-noah-flood"
@@ -52,29 +50,8 @@ def test_new_save_shares_nothing_with_its_arguments() -> None:
     assert again["Grid"]["Type"] == 0 and "SnapPoints" not in again
 
 
-class _Bands:
-    """A picture store keeping encoded bands, counting those it made."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, bytes] = {}
-        self.kept: dict[str, bytes] = {}
-        self.made = 0
-
-    def encoded(self, spec: Any, make: Callable[[], bytes]) -> bytes:
-        key = json.dumps(spec, sort_keys=True)
-        if key not in self.kept:
-            self.made += "preview_row" in spec
-            self.kept[key] = make()
-        return self.kept[key]
-
-    def png(self, name: str, spec: Any, make: Callable[[], Any]) -> str:
-        made = make()
-        self.files[f"images/{name}.png"] = made if isinstance(made, bytes) else encode_png(made)
-        return name
-
-
 class _Plain:
-    """A picture store keeping nothing (no ``encoded``): the preview is drawn whole."""
+    """A picture store keeping nothing."""
 
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
@@ -100,22 +77,10 @@ def _items(count: int, tint: int = 0, made: list[int] | None = None) -> list:
     return [item(i) for i in range(count)]
 
 
-def test_the_preview_row_by_row_is_the_preview_and_redraws_the_changed_row_only() -> None:
-    store = _Bands()
-    first = pictures.preview(store, _items(20), 4, 240)
+def test_the_preview_is_the_pictures_of_render_preview() -> None:
+    plain = pictures.preview(_Plain(), _items(20), 4, 240)
     whole = render_preview([(label, make) for label, (_s, make) in _items(20)], 4, 240)
-    assert _pixels(first) == _pixels(encode_png(whole))
-    rows = store.made
-    assert rows == 5  # 20 items in rows of 4: one band each
-    store.made, made = 0, []
-    forget_cells()  # as in a new process: what is known comes from the store
-    changed = pictures.preview(store, _items(20, tint=80, made=made), 4, 240)
-    assert set(made) == {9}  # the others' sizes and cells are known: none drawn or decoded
-    again = render_preview([(label, make) for label, (_s, make) in _items(20, tint=80)], 4, 240)
-    assert _pixels(changed) == _pixels(encode_png(again)) != _pixels(first)
-    assert store.made == 1  # item 9's preview row only
-    plain = pictures.preview(_Plain(), _items(20, tint=80), 4, 240)  # a store keeping nothing
-    assert _pixels(plain) == _pixels(changed)
+    assert _pixels(plain) == _pixels(encode_png(whole))
 
 
 def _pixels(png: bytes) -> tuple[str, tuple[int, int], bytes]:

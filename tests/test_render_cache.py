@@ -1,5 +1,5 @@
-"""The render cache: faces cached by content and sheets composed from them, each distinct picture
-drawn once per build, plain shapes drawn without supersampling, outputs unchanged by all of it."""
+"""Drawing and the build cache: plain shapes drawn without supersampling, sheets composed from
+their faces, PNG bytes, and a change remaking the pictures that show it only."""
 
 from __future__ import annotations
 
@@ -15,21 +15,14 @@ from tts_builder import build as build_module
 from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.render import (
-    components,
     compose_sheet,
-    compose_sheet_row,
     composite,
-    decode_part,
     decode_png,
-    encode_band,
-    encode_part,
     encode_png,
     hexmap,
-    join_bands,
     layout,
     plan_sheets,
 )
-from tts_builder.render.png import BAND_ROWS
 
 
 def _supersampled(canvas: Image.Image, el: dict) -> None:
@@ -77,16 +70,6 @@ def test_a_full_canvas_background_allocates_no_supersampled_mask(monkeypatch) ->
     assert img.getpixel((0, 0)) == img.getpixel((299, 199)) == (0x12, 0x34, 0x56, 255)
 
 
-@pytest.mark.parametrize("mode", ["RGBA", "RGB", "L"])
-def test_cached_parts_keep_mode_size_and_pixels(mode: str) -> None:
-    rng = random.Random(mode)
-    img = Image.frombytes(mode, (7, 5), bytes(rng.randrange(256) for _ in range(7 * 5 * len(mode))))
-    back = decode_part(encode_part(img))
-    assert (back.mode, back.size, back.tobytes()) == (img.mode, img.size, img.tobytes())
-    with pytest.raises(ValueError):
-        decode_part(b"something else 1 1\nxx")
-
-
 def test_a_sheet_takes_its_faces_one_at_a_time() -> None:
     made = []
 
@@ -104,9 +87,7 @@ def test_a_sheet_takes_its_faces_one_at_a_time() -> None:
 
 
 @pytest.mark.parametrize("mode", ["RGB", "RGBA", "L", "P"])
-@pytest.mark.parametrize(
-    "size", [(1, 1), (5, BAND_ROWS), (9, BAND_ROWS + 1), (3, 2 * BAND_ROWS + 7)]
-)
+@pytest.mark.parametrize("size", [(1, 1), (5, 256), (9, 257), (3, 519)])
 def test_png_bytes_decode_to_the_same_pixels(mode: str, size: tuple[int, int]) -> None:
     rng = random.Random(f"{mode}{size}")
     raw = Image.frombytes("RGBA", size, rng.randbytes(size[0] * size[1] * 4))
@@ -115,94 +96,6 @@ def test_png_bytes_decode_to_the_same_pixels(mode: str, size: tuple[int, int]) -
     assert data == encode_png(img.copy())
     back = decode_png(data)
     assert (back.mode, back.size, back.tobytes()) == (img.mode, img.size, img.tobytes())
-
-
-def test_a_picture_joined_from_any_bands_is_the_picture() -> None:
-    rng = random.Random(3)
-    img = Image.frombytes("RGB", (31, 40), rng.randbytes(31 * 40 * 3))
-    cuts = [0, 1, 17, 40]
-    bands = [encode_band(img.crop((0, a, 31, b))) for a, b in zip(cuts, cuts[1:], strict=False)]
-    back = decode_png(join_bands(bands))
-    assert (back.mode, back.size, back.tobytes()) == (img.mode, img.size, img.tobytes())
-    with pytest.raises(ValueError):
-        join_bands([bands[0], encode_band(Image.new("RGB", (30, 2)))])  # another width
-    with pytest.raises(ValueError):
-        encode_band(Image.new("L", (3, 3)))
-
-
-@pytest.mark.parametrize("count", [1, 5, 8])
-def test_a_sheet_row_is_that_row_of_the_sheet(count: int) -> None:
-    size = (6, 9)
-    faces = [Image.new("RGBA", size, (i * 30, 200, 0, 128 + i)) for i in range(count)]
-    back = Image.new("RGBA", size, (0, 0, 255, 255))
-    (plan,) = plan_sheets(count, size)
-    sheet = compose_sheet(faces, plan, size, back)
-    for row in range(plan.num_height):
-        band = compose_sheet_row(faces, plan, size, row, back)
-        assert band.tobytes() == sheet.crop((0, row * 9, sheet.width, (row + 1) * 9)).tobytes()
-
-
-class _Store:
-    """A picture store keeping encoded bands (and cells) in a dict, counting the preview rows
-    it had to make. A new one stands for a new process: the preview cells kept are forgotten."""
-
-    def __init__(self) -> None:
-        self.cache: dict[str, bytes] = {}
-        self.made = 0
-        components.forget_cells()
-
-    def encoded(self, spec: object, make) -> bytes:
-        key = repr(spec)
-        if key not in self.cache:
-            self.made += "preview_row" in key
-            self.cache[key] = make()
-        return self.cache[key]
-
-
-def _preview_items(sizes: list[tuple[int, int]], made: list[int], tint: int = 0) -> list:
-    def item(i: int, size: tuple[int, int]) -> tuple:
-        def make() -> Image.Image:
-            made.append(i)
-            red = (i * 37 + (tint if i == 2 else 0)) % 256  # the tint changes item 2 only
-            return Image.new("RGBA", size, (red, 90, 200 - i, 100 + i))
-
-        return (f"item {i}", {"i": i, "tint": tint if i == 2 else 0}, size, make)
-
-    return [item(i, size) for i, size in enumerate(sizes)]
-
-
-@pytest.mark.parametrize(
-    ("sizes", "columns", "cell_max"),
-    [
-        ([(40, 56)] * 7, 3, 600),
-        ([(40, 56), (64, 64), (12, 90), (90, 12), (1, 1)], 2, 600),
-        ([(120, 90), (30, 200), (200, 30)] * 3, 4, 50),  # cells shrunk below the items
-        ([(33, 47)], 5, 600),
-    ],
-)
-def test_a_preview_made_row_by_row_is_the_preview(sizes: list, columns: int, cell_max: int) -> None:
-    made: list[int] = []
-    items = _preview_items(sizes, made)
-    whole = composite.render_preview([(label, make) for label, _s, _z, make in items],
-                                     columns, cell_max)  # fmt: skip
-    rows = decode_png(components.preview_png(_Store(), items, columns, cell_max))
-    assert (rows.mode, rows.size, rows.tobytes()) == (whole.mode, whole.size, whole.tobytes())
-
-
-def test_a_changed_preview_item_redraws_its_row_only() -> None:
-    store, made = _Store(), []
-    sizes = [(40, 56)] * 8
-    first = components.preview_png(store, _preview_items(sizes, made), 3)
-    assert store.made == 3 and sorted(made) == list(range(8))
-    store.made, made[:] = 0, []
-    changed = components.preview_png(store, _preview_items(sizes, made, tint=50), 3)
-    assert store.made == 1 and made == [2]  # item 2's row, its other cells known
-    assert changed != first
-    plain = components.preview_png(_Store(), _preview_items(sizes, [], tint=50), 3)
-    assert plain == changed
-    wrong = [(label, spec, (9, 9), make) for label, spec, _size, make in _preview_items(sizes, [])]
-    with pytest.raises(ValueError, match="expected"):
-        components.preview_png(_Store(), wrong, 3)
 
 
 def test_a_die_label_on_several_faces_is_drawn_once(monkeypatch) -> None:
@@ -229,49 +122,18 @@ def _copy(game: str, tmp_path: Path, old: str, new: str) -> Path:
     return tmp_path
 
 
-def test_a_changed_animal_redraws_its_cards_only(tmp_path: Path) -> None:
+def test_a_changed_animal_remakes_the_pictures_showing_it_only(tmp_path: Path) -> None:
     bundled = build("arche-noah")
     cache = dict(SESSION_CACHE)
     root = _copy("arche-noah", tmp_path, 'color: "#8e9aaf"', 'color: "#8e9ab0"')  # Elephant
     changed = build_game("arche-noah", BuildOptions(), cache, root)
-    values = len(bundled.definition.data["rules"]["card_values"])
-    # the Elephant's cards, and the first fitted as the thumbnail shows it; nothing else
-    assert changed.drawn == values + 1
     # its sheet, the thumbnail (which shows the first card, an Elephant) and the preview
     assert changed.rendered == 3
     differ = {name for name in bundled.files if bundled.files[name] != changed.files[name]}
     assert differ == {"images/cards-1.png", "arche-noah.png", "preview.png"}  # not the save
     again = build_game("arche-noah", BuildOptions(), cache, root)
-    assert (again.rendered, again.drawn) == (0, 0) and again.files == changed.files
-
-
-def test_a_changed_card_reencodes_its_sheet_row_only_and_matches_a_plain_build(
-    tmp_path: Path, monkeypatch
-) -> None:
-    rows = []
-    compose_row, recompose_row = components.compose_sheet_row, components.recompose_sheet_row
-
-    def counted(faces: list, plan: object, size: tuple[int, int], row: int) -> Image.Image:
-        rows.append(row)
-        return compose_row(faces, plan, size, row)
-
-    def recounted(last: Image.Image, changed: list, *args: object) -> Image.Image:
-        rows.append(args[-1])  # from the row's last pixels: only its changed slots composed
-        return recompose_row(last, changed, *args)
-
-    build("arche-noah")  # the session cache holds the bundled game's card rows
-    cache = dict(SESSION_CACHE)
-    root = _copy("arche-noah", tmp_path, 'color: "#8e9aaf"', 'color: "#8e9ab0"')  # Elephant
-    monkeypatch.setattr(components, "compose_sheet_row", counted)
-    monkeypatch.setattr(components, "recompose_sheet_row", recounted)
-    incremental = build_game("arche-noah", BuildOptions(), cache, root)
-    data = incremental.definition.data
-    values = len(data["rules"]["card_values"])
-    first = [a["name"] for a in data["animals"]].index("Elephant") * values
-    (plan,) = plan_sheets(len(data["animals"]) * values, tuple(data["components"]["card"]["size"]))
-    assert rows == sorted({i // plan.num_width for i in range(first, first + values)})
-    plain = build_game("arche-noah", BuildOptions(), {}, root)
-    assert plain.files == incremental.files
+    assert again.rendered == 0 and again.files == changed.files
+    assert build_game("arche-noah", BuildOptions(), {}, root).files == changed.files
 
 
 def test_outputs_composed_from_cached_parts_are_unchanged(monkeypatch) -> None:

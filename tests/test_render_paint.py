@@ -1,6 +1,6 @@
 """The layout engine's shortcuts give the very pixels of the general way: a coverage mask
 painted box by box (filled where full, composited where partial) equals compositing the whole
-mask; shared masks and fits equal freshly made ones."""
+mask."""
 
 from __future__ import annotations
 
@@ -31,7 +31,10 @@ def _masks(rng: random.Random) -> list[Image.Image]:
         w, h = rng.randint(1, 70), rng.randint(1, 70)
         kind = rng.choice(["rect", "ellipse"])
         radius = rng.randint(0, max(0, min(w, h) // 2)) if kind == "rect" else 0
-        fill, ring = layout._masks(kind, w, h, radius, rng.choice([0, 1, 3, 8]))
+        width = rng.choice([0, 1, 3, 8])
+        el = {"type": kind, "box": [0, 0, w, h], "radius": radius, "width": width or 2,
+              "outline": "#000000" if width else None}  # fmt: skip
+        fill, ring = layout._shape_masks(el)
         found += [fill] + ([ring] if ring is not None else [])
     for text in ["1", "Giraffe 3", "0|2", "Mixed words to wrap", "g"]:
         box = (rng.randint(8, 90), rng.randint(8, 60))
@@ -63,67 +66,16 @@ def test_painting_a_mask_box_by_box_is_compositing_it_whole() -> None:
 
 
 def test_a_rounded_rect_is_blended_in_its_corners_only() -> None:
-    fill, _ring = layout._masks("rect", 400, 560, 24, 0)
+    el = {"type": "rect", "box": [0, 0, 400, 560], "radius": 24, "width": 2, "outline": None}
+    fill, _ring = layout._shape_masks(el)
     blended = [box for blend, box in layout._mask_plan(fill) if blend]
     assert len(blended) == 4
     assert all((x1 - x0) * (y1 - y0) <= 30 * 30 for x0, y0, x1, y1 in blended)
 
 
-def test_a_frozen_picture_is_fitted_once_per_size_and_like_a_fresh_fit() -> None:
-    rng = random.Random(5)
-    art = _noise(rng, (60, 40))
-    fresh = layout.fitted(art, (30, 30))
-    assert fresh is not layout.fitted(art, (30, 30))  # not frozen: made each time
-    layout.freeze(art)
-    once = layout.fitted(art, (30, 30))
-    assert once is layout.fitted(art, (30, 30))
-    assert once.tobytes() == fresh.tobytes() == layout.fit_image(art, (30, 30)).tobytes()
-    assert layout.fitted(art, (20, 20)).size == (20, 13)
-
-
-def test_compositing_a_frozen_picture_box_by_box_is_alpha_compositing_it() -> None:
-    rng = random.Random(7)
-    card = layout.render_layout(
-        [{"type": "rect", "box": [0, 0, 90, 120], "fill": "#fbf7ef", "radius": 12},
-         {"type": "ellipse", "box": [10, 10, 40, 40], "fill": "#e76f51", "outline": "#1d1d1d"},
-         {"type": "text", "text": "Lion 3", "box": [5, 80, 85, 115], "size": 20}],
-        (90, 120), {},
-    )  # fmt: skip
-    pictures = [card] + [_noise(rng, (rng.randint(1, 40), rng.randint(1, 40))) for _ in range(20)]
-    for picture in pictures:
-        layout.freeze(picture)
-        for _ in range(3):
-            w, h = picture.width + rng.randint(0, 10), picture.height + rng.randint(0, 10)
-            at = (rng.randint(0, w - picture.width), rng.randint(0, h - picture.height))
-            fast = _noise(rng, (w, h))
-            general = fast.copy()
-            layout.composite_over(fast, picture, at)
-            general.alpha_composite(picture, dest=at)
-            assert fast.tobytes() == general.tobytes(), (picture.size, at)
-            rgb = fast.convert("RGB")  # an opaque canvas, kept as RGB
-            opaque = rgb.convert("RGBA")
-            layout.composite_over(rgb, picture, at)
-            opaque.alpha_composite(picture, dest=at)
-            assert rgb.mode == "RGB" and rgb.tobytes() == opaque.convert("RGB").tobytes()
-
-
-def test_cached_parts_of_runs_and_noise_round_trip() -> None:
-    from tts_builder.render import decode_part, encode_part
-
-    rng = random.Random(3)
-    for mode in ("RGBA", "RGB"):
-        for w, h in [(1, 1), (129, 3), (300, 2), (257, 9)]:
-            img = Image.new(mode, (w, h), (10, 20, 30, 40)[: len(mode)])
-            for _ in range(w * h // 3):  # runs broken by noise, runs longer than a packet
-                img.putpixel((rng.randrange(w), rng.randrange(h)),
-                             tuple(rng.randrange(256) for _ in mode))  # fmt: skip
-            back = decode_part(encode_part(img))
-            assert (back.mode, back.size, back.tobytes()) == (mode, (w, h), img.tobytes())
-
-
 def test_a_layout_drawn_on_an_opaque_rgb_canvas_is_the_rgba_drawing_converted() -> None:
     rng = random.Random(11)
-    art = layout.freeze(_noise(rng, (30, 20)))
+    art = _noise(rng, (30, 20))
 
     def colour() -> str:
         return f"#{rng.randrange(1 << 24):06x}" + rng.choice(["", "", "80", "ff", "00"])

@@ -16,22 +16,18 @@ dimmed. Pure: a save, an image lookup and positions in, a PIL image out.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
-import zlib
-from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any, Protocol
+from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont, ImageStat
+from PIL import Image, ImageDraw, ImageStat
 
 from tts_builder import geometry as geo
 from tts_builder.errors import BuildError
 from tts_builder.render.fonts import font
-from tts_builder.render.memo import PictureMemo
 from tts_builder.save.tables import PLAYER_COLORS
 
 ImageLookup = Callable[[str], "Image.Image | None"]
@@ -157,10 +153,6 @@ class Region:
         return part if part.mode == "RGBA" else part.convert("RGBA")
 
 
-#: How a picture scales a region down to a size (RGBA out): :func:`shrink`, or a cached one.
-Shrink = Callable[[Region, tuple[int, int]], Image.Image]
-
-
 def shrink(region: Region, size: tuple[int, int]) -> Image.Image:
     """``region`` resampled to ``size`` (Lanczos), as every picture draws an image smaller."""
     return region.image().resize(size, Image.Resampling.LANCZOS)
@@ -228,9 +220,9 @@ def _face(obj: Mapping[str, Any], images: ImageLookup) -> tuple[Region, geo.Vec2
 
 
 def _paste(canvas: Image.Image, view: View, image: Region, t: geo.Transform, size: geo.Vec2,
-           mirrored: bool, shrunk: Shrink = shrink) -> list[tuple[float, float]]:  # fmt: skip
-    """Draw ``image`` on the canvas as the object lays it on the table (``shrunk`` scaling it
-    down to twice its drawn size); its corner pixels."""
+           mirrored: bool) -> list[tuple[float, float]]:  # fmt: skip
+    """Draw ``image`` on the canvas as the object lays it on the table (scaled down to twice its
+    drawn size first); its corner pixels."""
     w, d = size
     corners = _footprint(view, t, size)
     bx0 = max(0, math.floor(min(c[0] for c in corners)))
@@ -242,7 +234,7 @@ def _paste(canvas: Image.Image, view: View, image: Region, t: geo.Transform, siz
     target = max(bx1 - bx0, by1 - by0) * 2
     scale = min(1.0, target / max(image.width, image.height))
     if scale < 1.0:
-        source = shrunk(
+        source = shrink(
             image, (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         )
     else:
@@ -275,35 +267,6 @@ def _footprint(view: View, t: geo.Transform, size: geo.Vec2) -> list[tuple[float
 # --- the picture --------------------------------------------------------------------------------
 
 
-class _KeptMasks(ImageFont.FreeTypeFont):
-    """A font (sharing another's loaded face) that keeps the masks it renders by what they are
-    rendered from: a label drawn again (every table picture labels its seats, zones and pawns
-    alike) is not rendered again. The same masks, so the same pixels."""
-
-    def __init__(self, base: ImageFont.FreeTypeFont) -> None:  # shares, does not reload
-        self.__dict__.update(base.__dict__)
-        self._masks: dict[tuple[Any, ...], Any] = {}
-
-    def getmask2(self, text: Any, mode: str = "", *args: Any, **kwargs: Any) -> Any:
-        key = (text, mode, repr(args), repr(sorted(kwargs.items())))
-        found = self._masks.get(key)
-        if found is None:
-            if len(self._masks) >= KEPT_MASKS:
-                self._masks.clear()
-            found = self._masks[key] = super().getmask2(text, mode, *args, **kwargs)
-        return found
-
-
-#: Masks a font keeps (:class:`_KeptMasks`), at most.
-KEPT_MASKS = 2048
-
-
-@cache
-def kept_masks(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """:func:`~tts_builder.render.fonts.font` ``(size, bold)``, keeping the masks it renders."""
-    return _KeptMasks(font(size, bold))
-
-
 def _dashed(draw: ImageDraw.ImageDraw, corners: Sequence[tuple[float, float]], fill, width=2):
     for a, b in zip(corners, [*corners[1:], corners[0]], strict=True):
         length = math.hypot(b[0] - a[0], b[1] - a[1])
@@ -316,7 +279,7 @@ def _dashed(draw: ImageDraw.ImageDraw, corners: Sequence[tuple[float, float]], f
 
 def _label(draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int = 12,
            fill=INK, bold: bool = False) -> None:  # fmt: skip
-    draw.text(at, text, font=kept_masks(size, bold), fill=fill, anchor="mm", stroke_width=2,
+    draw.text(at, text, font=font(size, bold), fill=fill, anchor="mm", stroke_width=2,
               stroke_fill=(0, 0, 0))  # fmt: skip
 
 
@@ -457,14 +420,13 @@ def _pawn_key(obj: Mapping[str, Any], owner: str | None) -> str:
 
 
 def _draw_pawn(
-    canvas: Image.Image, view: View, pawn: _Pawn, empty: bool, shrunk: Shrink = shrink,
-    mean: tuple[MutableMapping[tuple[str, Any], tuple[int, int, int]], tuple[str, Any]]
-    | None = None,
+    canvas: Image.Image, view: View, pawn: _Pawn, empty: bool,
+    means: dict[tuple[str, Any], tuple[int, int, int]] | None = None,
 ) -> float:  # fmt: skip
     """A pawn: a marker (the owner's colour, else the image's) at least :data:`MIN_MARKER_PX`
     across and 3 px wider than the pawn all round, edged black, its image at its true footprint
-    on it; the marker's radius in pixels. ``mean``: where the image's mean colour is kept, and
-    its key there."""
+    on it; the marker's radius in pixels. ``means``: the mean colours of the images drawn
+    already, by URL and region (the pawns of one picture share their images)."""
     cx, cy = view.px(pawn.t.pos[0], pawn.t.pos[2])
     long_px = 0.0
     if pawn.size is not None:
@@ -473,13 +435,12 @@ def _draw_pawn(
     r = max(MIN_MARKER_PX / 2, long_px / 2 + 3)  # a ring of 3 px round a pawn's footprint
     if pawn.owner is not None:
         fill = _rgb(pawn.owner)
-    elif pawn.image is not None and mean is not None:
-        seen, where = mean  # the pawns of one picture share their images
-        if where not in seen:
-            seen[where] = _mean_colour(pawn.image.image())
-        fill = seen[where]
     elif pawn.image is not None:
-        fill = _mean_colour(pawn.image.image())
+        where = (pawn.image.url, pawn.image.box)
+        means = {} if means is None else means
+        if where not in means:
+            means[where] = _mean_colour(pawn.image.image())
+        fill = means[where]
     else:
         fill = INK
     box = [cx - r, cy - r, cx + r, cy + r]
@@ -488,7 +449,7 @@ def _draw_pawn(
     draw.ellipse(box, fill=fill)
     if pawn.image is not None and pawn.size is not None:
         mirrored = pawn.t.face_down and geo.name_of(pawn.obj) in geo.CARD_NAMES
-        corners = _paste(canvas, view, pawn.image, pawn.t, pawn.size, mirrored, shrunk)
+        corners = _paste(canvas, view, pawn.image, pawn.t, pawn.size, mirrored)
         draw = ImageDraw.Draw(canvas)
         if pawn.guessed:
             _dashed(draw, corners, GUESSED, 1)
@@ -531,24 +492,8 @@ def _pawn_labels(pawns: Sequence[tuple[_Pawn, float]], view: View) -> list[Label
             for key, cx, _cy, bottoms in clusters]  # fmt: skip
 
 
-class Layers(Protocol):
-    """Where a picture keeps what it is composed from between drawings (a build's cache)."""
-
-    #: Pawns' marker colours by :meth:`content` and box (shared by every picture drawn).
-    means: MutableMapping[tuple[str, Any], tuple[int, int, int]]
-
-    def content(self, url: str) -> str | None:
-        """A digest of the image at ``url`` (None: unknown, so nothing showing it is kept)."""
-        ...
-
-    def layer(self, spec: Any, make: Callable[[], Image.Image]) -> Image.Image:
-        """The layer ``spec`` describes, made by ``make`` if not known (callers must not
-        change it)."""
-        ...
-
-
-#: One drawing step of a layer: what it draws (its spec, JSON) and how, onto the canvas.
-Step = tuple[Any, Callable[[Image.Image], None]]
+#: One drawing step of the table layer (everything under the pawns), onto the canvas.
+Step = Callable[[Image.Image], None]
 
 
 def _table_step(view: View, half: geo.Vec2) -> Step:
@@ -557,7 +502,7 @@ def _table_step(view: View, half: geo.Vec2) -> Step:
     def draw(canvas: Image.Image) -> None:
         ImageDraw.Draw(canvas).rectangle(box, fill=TABLE, outline=TABLE_EDGE, width=4)
 
-    return ["table", box], draw
+    return draw
 
 
 def _hand_step(corners: list[tuple[float, float]], rgb: tuple[int, int, int], empty: bool) -> Step:
@@ -571,7 +516,7 @@ def _hand_step(corners: list[tuple[float, float]], rgb: tuple[int, int, int], em
             ImageDraw.Draw(overlay).polygon(corners, fill=(*rgb, 90), outline=(*rgb, 255))
             _composite(canvas, overlay, corners)
 
-    return ["hand", corners, rgb, empty], draw
+    return draw
 
 
 def _bag_step(centre: tuple[float, float], r: float, owner: str | None) -> Step:
@@ -580,7 +525,7 @@ def _bag_step(centre: tuple[float, float], r: float, owner: str | None) -> Step:
         ink, width = (_rgb(owner), 4) if owner else (INK, 2)
         ImageDraw.Draw(canvas).ellipse(box, fill=(70, 50, 40), outline=ink, width=width)
 
-    return ["bag", centre, r, owner], draw
+    return draw
 
 
 @dataclass(frozen=True)
@@ -597,9 +542,9 @@ class _Piece:
     snaps: list[tuple[float, float]]
 
 
-def _piece_step(view: View, piece: _Piece, content: str | None, shrunk: Shrink) -> Step:
+def _piece_step(view: View, piece: _Piece) -> Step:
     def draw(canvas: Image.Image) -> None:
-        corners = _paste(canvas, view, piece.image, piece.t, piece.size, piece.mirrored, shrunk)
+        corners = _paste(canvas, view, piece.image, piece.t, piece.size, piece.mirrored)
         drawn = ImageDraw.Draw(canvas)
         if piece.guessed:
             _dashed(drawn, corners, GUESSED)
@@ -608,8 +553,7 @@ def _piece_step(view: View, piece: _Piece, content: str | None, shrunk: Shrink) 
         for px, py in piece.snaps:
             drawn.ellipse([px - 3, py - 3, px + 3, py + 3], fill=SNAP)
 
-    shown = [content, piece.image.box, repr(piece.t), piece.size, piece.mirrored]
-    return ["piece", shown, piece.guessed, piece.outline, piece.owner, piece.snaps], draw
+    return draw
 
 
 def _dim_step(dimmed: list[list[tuple[float, float]]]) -> Step:
@@ -619,7 +563,7 @@ def _dim_step(dimmed: list[list[tuple[float, float]]]) -> Step:
             ImageDraw.Draw(overlay).polygon(corners, fill=DIMMED)
         _composite(canvas, overlay, [p for corners in dimmed for p in corners])
 
-    return ["dimmed", dimmed], draw
+    return draw
 
 
 def _marks_step(
@@ -641,54 +585,7 @@ def _marks_step(
             drawn.line([(px - 5, py - 5), (px + 5, py + 5)], fill=POSITION, width=2)
             drawn.line([(px - 5, py + 5), (px + 5, py - 5)], fill=POSITION, width=2)
 
-    return ["marks", zones, snaps, spots], draw
-
-
-def _ground(
-    view: View, steps: Sequence[Step], known: Sequence[str | None], layers: Layers | None
-) -> tuple[Image.Image, Any]:
-    """The table layer (everything under the pawns, labels and legend): ``steps`` drawn on the
-    background, or the layer kept under their specs when ``layers`` knows every image shown
-    (``known``: their :meth:`Layers.content`); and that spec (None: not kept). A copy: the
-    caller draws on it."""
-
-    def make() -> Image.Image:
-        canvas = Image.new("RGBA", view.size, (*BACKGROUND, 255))
-        for _spec, draw in steps:
-            draw(canvas)
-        return canvas
-
-    if layers is None or None in known:
-        return make(), None
-    spec = {"table layer": [spec for spec, _draw in steps], "view": repr(view)}
-    kept = layers.layer(spec, make)
-    return (kept.copy() if (kept.mode, kept.size) == ("RGBA", view.size) else make()), spec
-
-
-#: Rows of pixels [y0, y1) something drawn over the table layer may touch, and what it is.
-Overlay = list[tuple[Any, int, int]]
-
-
-def _label_rows(
-    draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int, bold: bool
-) -> tuple[int, int]:
-    """The rows a :func:`_label` may touch (its stroked text box, and a margin)."""
-    box = draw.textbbox(at, text, font=font(size, bold), anchor="mm", stroke_width=2)
-    return math.floor(box[1]) - OVERLAY_MARGIN, math.ceil(box[3]) + OVERLAY_MARGIN
-
-
-def _pawn_rows(view: View, pawn: _Pawn, r: float) -> tuple[int, int]:
-    """The rows a pawn may touch: its marker (and dimming), the footprint of its image."""
-    cy = view.px(pawn.t.pos[0], pawn.t.pos[2])[1]
-    ys = [cy - r - 1, cy + r + 1]
-    if pawn.image is not None and pawn.size is not None:
-        ys += [y for _x, y in _footprint(view, pawn.t, pawn.size)]
-    return math.floor(min(ys)) - OVERLAY_MARGIN, math.ceil(max(ys)) + OVERLAY_MARGIN
-
-
-#: Pixels beyond its box that something drawn over the table layer is allowed (more than the
-#: 4 px a dimmed marker is composited beyond its circle).
-OVERLAY_MARGIN = 8
+    return draw
 
 
 def table_picture(
@@ -699,26 +596,16 @@ def table_picture(
     px_per_unit: float = PX_PER_UNIT,
     subtitle: str = "",
     seated: Sequence[str] | None = None,
-    shrunk: Shrink = shrink,
-    layers: Layers | None = None,
-    overlay: Overlay | None = None,
 ) -> Image.Image:
     """The table seen from above (White's side at the bottom), ``title`` (the game's name,
     :func:`picture_title`) and ``subtitle`` on top. ``seated``: the colours that sit after
     Setup (None at load): the other seats are marked empty and the pieces still at them dimmed.
-    ``shrunk``: how an image is scaled down (:func:`shrink`; a build passes a cached one).
-    ``layers``: where the table layer under the pawns is kept (a build's cache: a change that
-    moves or recolours pawns only redraws the pawns and labels over it; the same pixels).
-    ``overlay``, if given, is set to the layer's spec (None: not kept) over all rows, then what
-    is drawn over it, each with the rows it may touch: a band of rows showing the same things
-    has the same pixels.
     A missing image or an unreadable Transform is a :class:`BuildError` naming the object's
     GUID."""
     objects = [o for o in _list(save.get("ObjectStates")) if isinstance(o, dict)]
     view = table_view(save, positions, px_per_unit)
     half = geo.table_extent(save) or (27.0, 17.0)
     steps: list[Step] = [_table_step(view, half)]
-    known: list[str | None] = []  # the content of every image the table layer shows
     try:
         transforms = {id(o): geo.Transform.of(o) for o in objects}
     except geo.GeometryError as err:
@@ -766,9 +653,7 @@ def table_picture(
         points = [geo.world_of_snap_point(t, p) for p in _list(obj.get("AttachedSnapPoints"))]
         snaps = [view.px(x, z) for x, _y, z in points]
         piece = _Piece(image, t, size, mirrored, guessed, outline, owner, snaps)
-        content = layers.content(image.url) if layers is not None else None
-        known.append(content)
-        steps.append(_piece_step(view, piece, content, shrunk))
+        steps.append(_piece_step(view, piece))
         if owner in empty:
             dimmed.append(outline)
             labels.append(((centre[0], centre[1]), f"{owner}: empty seat"))
@@ -795,21 +680,13 @@ def table_picture(
         if spot.label not in zone_labels:
             px, py = view.px(spot.at[0], spot.at[2])
             labels.append(((px, py + 14), spot.label))
-    canvas, layer = _ground(view, steps, known, layers)
-    over: Overlay = []
-    means: MutableMapping[tuple[str, Any], tuple[int, int, int]] = {}
+    canvas = Image.new("RGBA", view.size, (*BACKGROUND, 255))
+    for step in steps:
+        step(canvas)
+    means: dict[tuple[str, Any], tuple[int, int, int]] = {}
     drawn_pawns = []
     for pawn in pawns:
-        mean = _means_of(pawn, layers, means)
-        r = _draw_pawn(canvas, view, pawn, pawn.owner in empty, shrunk, mean)
-        drawn_pawns.append((pawn, r))
-        shows = None  # the pawn's image, by content
-        if pawn.image is not None:
-            content = layers.content(pawn.image.url) if layers is not None else None
-            known.append(content)
-            shows = [content, pawn.image.box]
-        spec = ["pawn", shows, repr(pawn.t), pawn.size, pawn.guessed, pawn.owner, r]
-        over.append(([*spec, pawn.owner in empty], *_pawn_rows(view, pawn, r)))
+        drawn_pawns.append((pawn, _draw_pawn(canvas, view, pawn, pawn.owner in empty, means)))
     draw = ImageDraw.Draw(canvas)
     texts: list[tuple[tuple[float, float], str, int, bool]] = []
     for hand in hands:
@@ -825,12 +702,7 @@ def table_picture(
         texts.append(((canvas.width / 2, 34), subtitle, 13, False))
     for at, text, size, bold in texts:
         _label(draw, at, text, size, bold=bold)
-        over.append((["label", at, text, size, bold], *_label_rows(draw, at, text, size, bold)))
     _legend(draw, canvas, bool(empty))
-    legend_top = canvas.height - 16 - 6 - OVERLAY_MARGIN
-    over.append((["legend", bool(empty)], legend_top, canvas.height))
-    if overlay is not None:  # known by its spec only when every image shown is known
-        overlay[:] = [(None if None in known else layer, 0, canvas.height), *over]
     return canvas.convert("RGB")
 
 
@@ -839,19 +711,6 @@ def _spot_rect(view: View, spot: geo.ScriptPosition) -> list[tuple[float, float]
     if spot.size[0] > 0 and spot.size[1] > 0:
         return [view.px(x, z) for x, z in spot.rect().corners()]
     return None
-
-
-def _means_of(
-    pawn: _Pawn, layers: Layers | None, means: MutableMapping[tuple[str, Any], tuple[int, int, int]]
-) -> tuple[MutableMapping[tuple[str, Any], tuple[int, int, int]], tuple[str, Any]] | None:
-    """Where a pawn's marker colour is kept and under which key: by its image's content in
-    ``layers`` (every picture shares them) when known, else by URL in this picture's ``means``."""
-    if pawn.image is None:
-        return None
-    content = layers.content(pawn.image.url) if layers is not None else None
-    if content is not None and layers is not None:
-        return layers.means, (content, pawn.image.box)
-    return means, (pawn.image.url, pawn.image.box)
 
 
 def _spread(labels: Sequence[Label], draw: ImageDraw.ImageDraw, size: int = 12) -> list[Label]:
@@ -907,163 +766,8 @@ def _legend(draw: ImageDraw.ImageDraw, canvas: Image.Image, empty_seats: bool = 
     x, y = 10, canvas.height - 16
     for colour, text in items:
         draw.rectangle([x, y - 6, x + 12, y + 6], fill=colour)
-        draw.text((x + 18, y), text, font=kept_masks(12), fill=INK, anchor="lm")
+        draw.text((x + 18, y), text, font=font(12), fill=INK, anchor="lm")
         x += 30 + round(draw.textlength(text, font=font(12)))
-
-
-#: Scaled-down images and layers of ``table.png`` kept in this process (a ``watch`` or a build
-#: of several variants reads none twice), by cache entry, within their budgets.
-SHRUNK_BYTES = 32 * 2**20
-_SHRUNK = PictureMemo(SHRUNK_BYTES)
-LAYER_BYTES = 32 * 2**20
-_LAYERS = PictureMemo(LAYER_BYTES)
-#: Pawns' marker colours by their images' content (see :class:`Layers`).
-_MEANS: dict[tuple[str, Any], tuple[int, int, int]] = {}
-MEANS_KEPT = 4096
-
-
-def forget_table_pictures() -> None:
-    """Forget the scaled images, layers, marker colours and label masks this process keeps for
-    pictures."""
-    _SHRUNK.clear()
-    _LAYERS.clear()
-    _MEANS.clear()
-    kept_masks.cache_clear()
-
-
-class _KeptMeans(MutableMapping[tuple[str, Any], tuple[int, int, int]]):
-    """Pawn marker colours by their image's content and region: in this process (``seen``)
-    and in the build cache (a new process does not decode a pawn's image to colour it)."""
-
-    def __init__(
-        self,
-        seen: dict[tuple[str, Any], tuple[int, int, int]],
-        cache: Any,
-        entry: Callable[[str, Any], str],
-    ) -> None:
-        self.seen, self.cache, self.entry = seen, cache, entry
-
-    def __getitem__(self, key: tuple[str, Any]) -> tuple[int, int, int]:
-        if key in self.seen:
-            return self.seen[key]
-        try:
-            rgb = json.loads(self.cache.get(self.entry("table-mean", list(key))) or b"null")
-        except ValueError:
-            rgb = None
-        if not (isinstance(rgb, list) and len(rgb) == 3 and all(type(v) is int for v in rgb)):
-            raise KeyError(key)
-        self.seen[key] = (rgb[0], rgb[1], rgb[2])
-        return self.seen[key]
-
-    def __contains__(self, key: object) -> bool:
-        try:
-            self[key]  # type: ignore[index]
-        except KeyError:
-            return False
-        return True
-
-    def __setitem__(self, key: tuple[str, Any], rgb: tuple[int, int, int]) -> None:
-        self.seen[key] = rgb
-        self.cache[self.entry("table-mean", list(key))] = json.dumps(list(rgb)).encode()
-
-    def __delitem__(self, key: tuple[str, Any]) -> None:
-        del self.seen[key]
-
-    def __iter__(self) -> Iterator[tuple[str, Any]]:
-        return iter(self.seen)
-
-    def __len__(self) -> int:
-        return len(self.seen)
-
-
-class TablePictures:
-    """What ``table.png`` is drawn with through the build cache (a :class:`Layers`
-    and a :data:`Shrink`): an image is known by the digest of its file's bytes; a
-    scaled-down image by that digest, the region and the size, and a layer by its spec (both
-    with the package's code), each in the build cache and in this process. An entry that does
-    not hold the pixels it should is made again. Callers only read the pictures handed out."""
-
-    def __init__(self, files: dict[str, bytes], cache: Any) -> None:
-        self.files = files
-        self.cache = cache
-        self._digests: dict[str, str | None] = {}
-        # As the build's pictures: only a cache folder (one that says which entries it holds,
-        # the writer's DirCache) shares what the process keeps; any other cache keeps its own.
-        if callable(getattr(cache, "holds", None)) and getattr(cache, "root", None) is not None:
-            if len(_MEANS) > MEANS_KEPT:
-                _MEANS.clear()
-            self._shrunk, self._layers = _SHRUNK, _LAYERS
-            self.means: MutableMapping[tuple[str, Any], tuple[int, int, int]] = _KeptMeans(
-                _MEANS, cache, self._entry
-            )
-        else:
-            self._shrunk, self._layers = PictureMemo(SHRUNK_BYTES), PictureMemo(LAYER_BYTES)
-            self.means = {}
-
-    def content(self, url: str) -> str | None:
-        name = image_name(url)
-        if name not in self._digests:
-            data = self.files.get(name)
-            self._digests[name] = None if data is None else hashlib.sha256(data).hexdigest()
-        return self._digests[name]
-
-    def _entry(self, kind: str, spec: Any) -> str:
-        from tts_builder.build import package_digest
-
-        text = json.dumps(spec, sort_keys=True, default=str)
-        return f"{kind}:{hashlib.sha256(f'{package_digest()}|{text}'.encode()).hexdigest()}"
-
-    def shrunk(self, region: Any, size: tuple[int, int]) -> Any:
-        content = self.content(region.url)
-        if content is None:  # not the build's own image: nothing to key it by
-            return shrink(region, size)
-
-        def pixels(stored: bytes) -> Any:
-            try:
-                raw = zlib.decompress(stored)
-            except zlib.error:
-                return None
-            return Image.frombytes("RGBA", size, raw) if len(raw) == size[0] * size[1] * 4 else None
-
-        return self._kept(
-            self._shrunk,
-            self._entry("table-shrunk", [content, region.box, list(size)]),
-            pixels,
-            lambda: shrink(region, size),
-            lambda image: zlib.compress(image.tobytes(), 1),
-        )
-
-    def layer(self, spec: Any, make: Callable[[], Any]) -> Any:
-        from tts_builder.render import decode_part, encode_part
-
-        def part(stored: bytes) -> Any:
-            try:
-                return decode_part(stored)
-            except (ValueError, zlib.error):
-                return None  # damaged: drawn again (the caller checks the size and mode too)
-
-        return self._kept(self._layers, self._entry("table-layer", spec), part, make, encode_part)
-
-    def _kept(
-        self,
-        memo: PictureMemo,
-        entry: str,
-        decode: Callable[[bytes], Any],
-        make: Callable[[], Any],
-        encode: Callable[[Any], bytes],
-    ) -> Any:
-        """The picture ``entry`` names: kept in ``memo`` (this process), else decoded from the
-        build cache, else (nothing stored, or ``decode`` gives None for a damaged entry) made
-        by ``make`` and stored as ``encode`` writes it; ``memo`` keeps it."""
-        kept = memo.get(entry)
-        if kept is not None:
-            return kept
-        stored = self.cache.get(entry)
-        image = None if stored is None else decode(stored)
-        if image is None:
-            image = make()
-            self.cache[entry] = encode(image)
-        return memo.add(entry, image)
 
 
 def image_name(url: str) -> str:

@@ -11,7 +11,6 @@ from tts_builder.render.components import (
     Sides,
     deck_sheets,
     layout_spec,
-    preview_png,
 )
 from tts_builder.render.composite import (
     D6_CELLS,
@@ -31,16 +30,8 @@ from tts_builder.render.layout import (
     render_layout,
     validate_layout,
 )
-from tts_builder.render.png import (
-    decode_part,
-    decode_png,
-    encode_band,
-    encode_part,
-    encode_png,
-    image_digest,
-    join_bands,
-)
-from tts_builder.render.sheets import SheetPlan, compose_sheet, compose_sheet_row, plan_sheets
+from tts_builder.render.png import decode_png, encode_png, image_digest
+from tts_builder.render.sheets import SheetPlan, compose_sheet, plan_sheets
 
 __all__ = [
     "D6_CELLS",
@@ -52,23 +43,17 @@ __all__ = [
     "Sides",
     "check_die_style",
     "compose_sheet",
-    "compose_sheet_row",
     "deck_sheets",
-    "decode_part",
     "decode_png",
-    "encode_band",
-    "encode_part",
     "encode_png",
     "fill_template",
     "fit_image",
     "fit_text",
     "font",
     "image_digest",
-    "join_bands",
     "layout_spec",
     "load_art",
     "plan_sheets",
-    "preview_png",
     "render_die_face",
     "render_die_texture",
     "render_layout",

@@ -12,9 +12,8 @@ from PIL import Image
 from tts_builder.errors import FieldError
 from tts_builder.render.layout import (
     VALUE_CHECKS,
-    derived,
+    fit_image,
     fit_size_of,
-    fitted,
     render_layout,
 )
 
@@ -58,13 +57,6 @@ def _thumbnail_bands(size: tuple[int, int]) -> tuple[int, list[int]]:
     return band, [0, round(h * 0.03), w, h - band]
 
 
-def thumbnail_card_box(size: tuple[int, int] = (256, 256)) -> tuple[int, int]:
-    """The box each picture is fitted into (before it is fanned) on a thumbnail of ``size``:
-    a picture given fitted so already is drawn as it is."""
-    x0, y0, x1, y1 = _thumbnail_bands(size)[1]
-    return _fan_card_box((x1 - x0, y1 - y0))
-
-
 def _fan(images: list[Image.Image], size: tuple[int, int], max_cards: int = 5) -> Image.Image:
     """Up to ``max_cards`` pictures fanned like a hand of cards, on a transparent canvas."""
     w, h = size
@@ -74,12 +66,8 @@ def _fan(images: list[Image.Image], size: tuple[int, int], max_cards: int = 5) -
     for i, img in enumerate(shown):
         offset = i - (n - 1) / 2
         angle = -14 * offset
-        card = derived(
-            fitted(img, _fan_card_box(size)),
-            ("rotate", angle),
-            lambda fit, angle=angle: fit.rotate(
-                angle, resample=Image.Resampling.BICUBIC, expand=True
-            ),
+        card = fit_image(img, _fan_card_box(size)).rotate(
+            angle, resample=Image.Resampling.BICUBIC, expand=True
         )
         x = round(w / 2 + offset * w * 0.13 - card.width / 2)
         y = round(h / 2 + abs(offset) * h * 0.04 - card.height / 2)
@@ -154,12 +142,6 @@ class PreviewPlan:
     size: tuple[int, int]
     shown: tuple[tuple[int, int], ...]
 
-    def row_band(self, row: int) -> tuple[int, int]:
-        """The rows of pixels [y0, y1) of preview row ``row``: its cells, their labels and the
-        padding under them (and above, for the first)."""
-        pitch = self.cell[1] + PREVIEW_LABEL_H + PREVIEW_PAD
-        return (0 if row == 0 else PREVIEW_PAD + row * pitch), PREVIEW_PAD + (row + 1) * pitch
-
 
 def plan_preview(
     sizes: Sequence[tuple[int, int]], columns: int, cell_max: int = 600
@@ -182,13 +164,13 @@ def plan_preview(
     return PreviewPlan(limit, cell_max, (cw, ch), cols, rows, size, shown)
 
 
-def preview_cell_layout(plan: PreviewPlan, index: int, dy: int = 0) -> list[dict]:
+def preview_cell_layout(plan: PreviewPlan, index: int) -> list[dict]:
     """The image and label elements of item ``index`` (its picture is src ``str(index)``, its
-    label field ``label<index>``), moved up by ``dy`` px."""
+    label field ``label<index>``)."""
     pad, label_h = PREVIEW_PAD, PREVIEW_LABEL_H
     (cw, ch), cols = plan.cell, plan.columns
     x = pad + (index % cols) * (cw + pad)
-    y = pad + (index // cols) * (ch + label_h + pad) - dy
+    y = pad + (index // cols) * (ch + label_h + pad)
     w, h = plan.shown[index]
     scale = min(1.0, cw / w, ch / h)
     iw, ih = max(1, round(w * scale)), max(1, round(h * scale))
@@ -206,10 +188,9 @@ def preview_cell_layout(plan: PreviewPlan, index: int, dy: int = 0) -> list[dict
 
 
 def shrink(img: Image.Image, limit: int, cell_max: int) -> Image.Image:
-    """An item's picture as a preview with cells of at most ``limit`` px shows it (made once
-    per size for a frozen picture: callers must not change it)."""
+    """An item's picture as a preview with cells of at most ``limit`` px shows it."""
     if limit < cell_max and (img.width > limit or img.height > limit):
-        return fitted(img, (limit, limit))
+        return fit_image(img, (limit, limit))
     return img
 
 

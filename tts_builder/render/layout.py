@@ -16,11 +16,10 @@ and nothing is drawn outside an element's box.
 
 from __future__ import annotations
 
+import io
 import re
 import string
-import weakref
 from collections.abc import Callable, Iterator, Mapping
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -356,34 +355,16 @@ def _composite(
     alpha_over(canvas, layer, at)
 
 
-def _forgetting(img: Image.Image, table: dict[int, Any]) -> weakref.ref:
-    """A weak reference to ``img`` that drops its entry (by ``id``) from ``table`` when ``img``
-    is gone, so no later picture at the same address is taken for it."""
-    key = id(img)
-
-    def forget(ref: weakref.ref, table: dict[int, Any] = table) -> None:
-        if table.get(key, (None,))[0] is ref:
-            del table[key]
-
-    return weakref.ref(img, forget)
-
-
-#: Coverage masks seen by :func:`_paint` (by identity) -> :func:`_mask_plan`.
-_PLANS: dict[int, tuple[weakref.ref, list[tuple[bool, Box]]]] = {}
 #: A mask whose partly covered pixels need more boxes than this is composited in one box.
 _MAX_BLENDS = 4
 
 
-def _mask_plan(mask: Image.Image, remember: bool = True) -> list[tuple[bool, Box]]:
+def _mask_plan(mask: Image.Image) -> list[tuple[bool, Box]]:
     """How :func:`_paint` covers a coverage mask with an opaque colour: (blend, box) in mask
     pixels, ``blend`` False for a box the mask covers fully (filled with the colour), True for
-    one to composite through the mask; the mask is 0 everywhere else. Worked out once per mask
-    object (masks are shared and never changed) if asked to ``remember``. The boxes come from
+    one to composite through the mask; the mask is 0 everywhere else. The boxes come from
     cutting the mask's bounding box at the edges of its partly covered pixels, quadrant by
     quadrant (a rounded rect: four corners to blend, the rest filled)."""
-    known = _PLANS.get(id(mask))
-    if known is not None and known[0]() is mask:
-        return known[1]
     plan: list[tuple[bool, Box]] = []
     bbox = mask.getbbox()
     if bbox is not None:
@@ -410,9 +391,6 @@ def _mask_plan(mask: Image.Image, remember: bool = True) -> list[tuple[bool, Box
                         plan.append((low < 255, (x0, y0, x1, y1)))
             if sum(blend for blend, _box in plan) > _MAX_BLENDS:
                 plan = [(True, bbox)]
-    if remember:
-        key = id(mask)
-        _PLANS[key] = (_forgetting(mask, _PLANS), plan)
     return plan
 
 
@@ -435,24 +413,12 @@ def _paint(canvas: Image.Image, mask: Image.Image, color: str, at: tuple[int, in
 
 
 def _shape_masks(el: dict) -> tuple[Image.Image, Image.Image | None]:
-    """Antialiased (fill, outline) coverage masks of a rect or ellipse, the size of its box
-    (shared: the same shape is supersampled once per process, callers must not change them)."""
+    """Antialiased (fill, outline) coverage masks of a rect or ellipse, the size of its box,
+    drawn :data:`SUPERSAMPLE` times bigger and reduced (no outline: None)."""
     x0, y0, x1, y1 = el["box"]
+    w, h = x1 - x0, y1 - y0
     radius = el.get("radius", 0) if el["type"] == "rect" else 0
     width = el["width"] if el["outline"] else 0
-    args = (el["type"], x1 - x0, y1 - y0, radius, width)
-    return _masks(*args) if (x1 - x0) * (y1 - y0) <= SHARED_MASK_PIXELS else _make_masks(*args)
-
-
-#: Masks of at most this many pixels are shared (a few MB for a whole set of card layouts);
-#: bigger ones (a board-sized shape) are made each time, so memory stays bounded.
-SHARED_MASK_PIXELS = 600_000
-
-
-def _make_masks(
-    kind: str, w: int, h: int, radius: int, width: int
-) -> tuple[Image.Image, Image.Image | None]:
-    """:func:`_shape_masks` of a ``kind`` shape of ``w`` x ``h`` px (``width`` 0: no outline)."""
     s = SUPERSAMPLE
     big = (w * s - 1, h * s - 1)
     fill = Image.new("L", (w * s, h * s), 0)
@@ -461,14 +427,11 @@ def _make_masks(
         if mask is None:
             continue
         draw = ImageDraw.Draw(mask)
-        if kind == "ellipse":
+        if el["type"] == "ellipse":
             draw.ellipse([(0, 0), big], **kw)
         else:
             draw.rounded_rectangle([(0, 0), big], radius=radius * s, **kw)
     return fill.reduce(s), (ring.reduce(s) if ring else None)
-
-
-_masks = lru_cache(maxsize=128)(_make_masks)
 
 
 def _is_plain(el: dict) -> bool:
@@ -532,92 +495,6 @@ def resample(img: Image.Image, size: tuple[int, int]) -> Image.Image:
     return img.resize(size, Image.Resampling.LANCZOS)
 
 
-#: Pictures promised never to change again (:func:`freeze`) -> what is known of them: their
-#: content key (if given), pictures derived from them (:func:`derived`, e.g. fits by size)
-#: and, once worked out, the plan of compositing them (:func:`composite_over`).
-_FROZEN: dict[int, tuple[weakref.ref, dict[Any, Any]]] = {}
-#: Pictures derived from frozen pictures of a known content, by (content key, how), shared by
-#: every picture of that content and kept across builds within :data:`DERIVED_BYTES`, the
-#: least recently used dropped first (e.g. a card fitted into the thumbnail, fitted art).
-_DERIVED: dict[Any, Image.Image] = {}
-DERIVED_BYTES = 32 * 2**20
-_derived_bytes = [0]
-
-
-def freeze(img: Image.Image, content: Any = None) -> Image.Image:
-    """Promise that ``img`` will never change again (e.g. art, a cached card face), so what is
-    derived from it (:func:`derived`, :func:`fitted`) and how to composite it
-    (:func:`composite_over`) may be reused; ``content`` (hashable, e.g. a digest of what it
-    shows) lets every picture of that content share what is derived; ``img`` itself."""
-    key = id(img)
-    known = _FROZEN.get(key)
-    if known is None or known[0]() is not img:
-        known = _FROZEN[key] = (_forgetting(img, _FROZEN), {})
-    if content is not None:
-        known[1]["content"] = content
-    return img
-
-
-def _frozen(img: Image.Image) -> dict[Any, Any] | None:
-    """What is known of a frozen picture (see :data:`_FROZEN`), or None if not frozen."""
-    known = _FROZEN.get(id(img))
-    return known[1] if known is not None and known[0]() is img else None
-
-
-def derived(img: Image.Image, how: Any, make: Callable[[Image.Image], Image.Image]) -> Image.Image:
-    """``make(img)``, made once per ``how`` (hashable, naming what ``make`` does) for a frozen
-    picture, and once per content for pictures frozen with a content key; the result frozen
-    too (callers must not change it). A picture not frozen gets ``make(img)`` every time."""
-    known = _frozen(img)
-    if known is None:
-        return make(img)
-    if how in known:
-        return known[how]
-    content = known.get("content")
-    shared = None if content is None else (content, how)
-    result = _DERIVED.get(shared) if shared is not None else None
-    if result is None:
-        result = freeze(make(img), shared)
-    if shared is not None:
-        _keep_derived(shared, result)
-    known[how] = result
-    return result
-
-
-def _keep_derived(key: Any, img: Image.Image) -> None:
-    """Keep ``img`` in :data:`_DERIVED` as the most recently used, within its budget."""
-    size = img.width * img.height * len(img.getbands())
-    if size > DERIVED_BYTES:
-        return
-    old = _DERIVED.pop(key, None)
-    if old is not None:
-        _derived_bytes[0] -= old.width * old.height * len(old.getbands())
-    while _DERIVED and _derived_bytes[0] + size > DERIVED_BYTES:
-        dropped = _DERIVED.pop(next(iter(_DERIVED)))
-        _derived_bytes[0] -= dropped.width * dropped.height * len(dropped.getbands())
-    _DERIVED[key] = img
-    _derived_bytes[0] += size
-
-
-def forget_shared() -> None:
-    """Drop every picture this process keeps for reuse (shape and text masks, derived
-    pictures): the next drawing starts from nothing, as in a new process (benchmarks)."""
-    _masks.cache_clear()
-    _text_masks.cache_clear()
-    _DERIVED.clear()
-    _derived_bytes[0] = 0
-
-
-def fitted(img: Image.Image, box_size: tuple[int, int]) -> Image.Image:
-    """:func:`fit_image` of ``img``, made once per size for a frozen picture (see
-    :func:`derived`; a frozen RGBA picture that already fits is itself): callers must not
-    change the result."""
-    size = (box_size[0], box_size[1])
-    if img.mode == "RGBA" and fit_size_of(img.size, size) == img.size and _frozen(img) is not None:
-        return img
-    return derived(img, ("fit", size), lambda picture: fit_image(picture, size))
-
-
 def fit_size_of(size: tuple[int, int], box_size: tuple[int, int]) -> tuple[int, int]:
     """The size :func:`fit_image` gives a picture of ``size`` in a box of ``box_size``."""
     (w, h), (bw, bh) = size, box_size
@@ -625,30 +502,11 @@ def fit_size_of(size: tuple[int, int], box_size: tuple[int, int]) -> tuple[int, 
     return max(1, min(bw, round(w * k))), max(1, min(bh, round(h * k)))
 
 
-def composite_over(canvas: Image.Image, img: Image.Image, dest: tuple[int, int]) -> None:
-    """:func:`alpha_over` of ``img`` (RGBA), the very pixels: a frozen picture's opaque boxes
-    are copied and only its partly transparent ones composited (its alpha planned once, as a
-    coverage mask by :func:`_mask_plan`)."""
-    known = _frozen(img)
-    if known is None or img.mode != "RGBA":
-        alpha_over(canvas, img, dest)
-        return
-    if "plan" not in known:
-        known["plan"] = _mask_plan(img.getchannel("A"), remember=False)
-    x, y = dest
-    for blend, box in known["plan"]:
-        piece = img.crop(box)
-        if blend:
-            alpha_over(canvas, piece, (x + box[0], y + box[1]))
-        else:
-            canvas.paste(piece, (x + box[0], y + box[1]))  # opaque: RGBA onto RGB is its RGB
-
-
 def _draw_image(canvas: Image.Image, el: dict, images: ImageLoader) -> None:
     x0, y0, x1, y1 = el["box"]
-    art = fitted(images(el["src"]), (x1 - x0, y1 - y0))
+    art = fit_image(images(el["src"]), (x1 - x0, y1 - y0))
     at = (x0 + (x1 - x0 - art.width) // 2, y0 + (y1 - y0 - art.height) // 2)
-    composite_over(canvas, art, at)
+    alpha_over(canvas, art, at)
 
 
 def _wrap(words: list[str], f: ImageFont.FreeTypeFont, width: int) -> list[str] | None:
@@ -704,17 +562,6 @@ def fit_text(
 def text_mask(
     text: str, box_size: tuple[int, int], size: int, bold: bool, align: str
 ) -> Image.Image:
-    """Coverage mask (mode L, the size of the box) of ``text`` fitted and placed in the box
-    (made once per process for the same arguments and a box of at most
-    :data:`SHARED_MASK_PIXELS`: callers must not change it); see :func:`_make_text_mask`."""
-    args = (text, (box_size[0], box_size[1]), size, bold, align)
-    small = box_size[0] * box_size[1] <= SHARED_MASK_PIXELS
-    return _text_masks(*args) if small else _make_text_mask(*args)
-
-
-def _make_text_mask(
-    text: str, box_size: tuple[int, int], size: int, bold: bool, align: str
-) -> Image.Image:
     """Coverage mask (mode L, the size of the box) of ``text`` fitted and placed in the box.
 
     Lines are aligned by their ink; the block is centred vertically on its cap height (so
@@ -740,9 +587,6 @@ def _make_text_mask(
             x = round((w - ink_w) / 2) - ink[0]
         draw.text((x, first + i * pitch), line, font=f, fill=255, anchor="ls")
     return mask
-
-
-_text_masks = lru_cache(maxsize=512)(_make_text_mask)
 
 
 def _draw_text(canvas: Image.Image, el: dict, _images: ImageLoader) -> None:
@@ -817,10 +661,18 @@ def load_art(root: Path, rel: str, where: str) -> Image.Image:
     """The picture at ``root/rel`` as RGBA; BuildError ``"<file>: <where>: ..."`` if it is
     missing, outside ``root`` or not a readable image."""
     path = art_path(root, rel, where)
+    return decode_art(path.read_bytes(), path, where)
+
+
+def decode_art(data: bytes, path: Path, where: str) -> Image.Image:
+    """The picture of the art file ``path``'s bytes ``data`` as RGBA; BuildError
+    ``"<file>: <where>: ..."`` if they are not a readable image."""
     try:
-        with Image.open(path) as img:
+        with Image.open(io.BytesIO(data)) as img:
             img.load()
             return img.convert("RGBA")
-    except (UnidentifiedImageError, OSError) as exc:
+    except UnidentifiedImageError as exc:
+        raise BuildError(f"{path}: {where}: cannot read art file (not an image)") from exc
+    except OSError as exc:
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise BuildError(f"{path}: {where}: cannot read art file ({detail})") from exc

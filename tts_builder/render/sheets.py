@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from tts_builder.errors import BuildError
-from tts_builder.render.layout import composite_over
+from tts_builder.render.layout import alpha_over
 
 MAX_COLUMNS = 10
 MAX_ROWS = 7
@@ -102,61 +102,5 @@ def compose_sheet(
         if img.size != (w, h):
             raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
         x0, y0, _x1, _y1 = plan.slot_box(slot, card_size)
-        composite_over(sheet, img if img.mode == "RGBA" else img.convert("RGBA"), (x0, y0))
+        alpha_over(sheet, img if img.mode == "RGBA" else img.convert("RGBA"), (x0, y0))
     return sheet
-
-
-def compose_sheet_row(
-    faces: Sequence[Image.Image | Callable[[], Image.Image]],
-    plan: SheetPlan,
-    card_size: tuple[int, int],
-    row: int,
-    back: Image.Image | None = None,
-) -> Image.Image:
-    """Row ``row`` (0-based, one card high) of :func:`compose_sheet`'s image, the same pixels,
-    making only the faces on that row (``faces`` holds the whole sheet's, as there)."""
-    if len(faces) != len(plan.indexes):
-        raise ValueError(f"{len(faces)} faces for a sheet of {len(plan.indexes)} cards")
-    w, h = card_size
-    first = row * plan.num_width
-    slots = range(first, first + plan.num_width)
-    shown = [(slot - first, faces[slot]) for slot in slots if slot < len(faces)]
-    if back is not None and plan.slots > 1 and plan.slots - 1 in slots:
-        shown.append((plan.slots - 1 - first, back))
-    band = Image.new("RGB", (plan.num_width * w, h), NEUTRAL)  # opaque: composited as RGB
-    for column, face in shown:
-        img = face() if callable(face) else face
-        if img.size != (w, h):
-            raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
-        composite_over(band, img if img.mode == "RGBA" else img.convert("RGBA"), (column * w, 0))
-    return band
-
-
-def recompose_sheet_row(
-    last: Image.Image,
-    changed: Sequence[int],
-    faces: Sequence[Image.Image | Callable[[], Image.Image]],
-    plan: SheetPlan,
-    card_size: tuple[int, int],
-    row: int,
-) -> Image.Image:
-    """:func:`compose_sheet_row`'s row ``row`` made from ``last``, the pixels of that row as
-    an earlier sheet of the same grid and card size composed it (changed in place): only the
-    slots of the row's columns ``changed`` are cleared and composed again (their faces made;
-    a slot past the last card stays neutral grey). The same pixels, since each slot is
-    composed on neutral grey on its own (no back: as
-    :func:`~tts_builder.render.components.deck_sheets` composes rows)."""
-    w, h = card_size
-    if last.size != (plan.num_width * w, h) or last.mode != "RGB":
-        raise ValueError(f"a row of {plan.num_width * w}x{h} RGB, not {last.size} {last.mode}")
-    first = row * plan.num_width
-    for column in changed:
-        last.paste(NEUTRAL, (column * w, 0, (column + 1) * w, h))
-        if first + column < len(faces):
-            face = faces[first + column]
-            img = face() if callable(face) else face
-            if img.size != (w, h):
-                raise ValueError(f"card image is {img.size[0]}x{img.size[1]}, expected {w}x{h}")
-            rgba = img if img.mode == "RGBA" else img.convert("RGBA")
-            composite_over(last, rgba, (column * w, 0))
-    return last
