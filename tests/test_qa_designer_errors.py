@@ -299,7 +299,7 @@ def test_a_variant_and_a_game_building_into_one_folder_are_refused(
         ({"table": {"pieces": [BASE["table"]["pieces"][0]]}},  # the deck Setup deals is gone
          "variants.v.table.setup[0].deal", "unknown piece 'flowers' (pieces: garden)"),
         ({"tabel": {}}, "variants.v.tabel", "unknown key"),
-        ({"components": {"seed": {"size": [8, 8]}}}, "variants.v.components.seed.size[0]",
+        ({"components": {"seed": {"size": [8, 64]}}}, "variants.v.components.seed.size[0]",
          "expected an integer from 16"),
     ],
 )  # fmt: skip

@@ -9,14 +9,15 @@ validation is data-driven (``tts_builder.schema``) plus each game's cross-field 
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import BuildError, DefinitionError, FieldError
+from .errors import BuildError, DefinitionError, FieldError, prefixed
 from .games import game, game_ids
 from .json_types import Data
 from .plugin import Game, GameDefinition
-from .schema import Int, ListOf, Map, OneOf, Str, validate
+from .schema import Doc, Int, JsonSchema, ListOf, Map, OneOf, Problems, Str, validate
 from .sources import (  # noqa: F401 - the lookup's names, importable from here as before
     ASSETS_ROOT,
     DEFINITION_FILE,
@@ -32,31 +33,41 @@ from .variants import VARIANTS, check_overlays, with_variant
 from .yamlsrc import SourceDoc, parse_yaml, text_location
 
 ENGINE_FIELD = "engine"
+#: The JSON Schema ``new`` writes beside a game's ``game.yaml`` (docs/decisions.md).
+SCHEMA_FILE = "game.schema.json"
 
 COMPLEXITIES = ("Low Complexity", "Medium Complexity", "High Complexity")
 
 #: Keys every game definition has; each game adds its own (``rules``, components, table...).
 HEADER_FIELDS = {
-    "id": Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'arche-noah'"),
-    "name": Str(),
-    "description": Str(),
-    "players": Map({"min": Int(1, 10), "max": Int(1, 10)}),
-    "playing_time": ListOf(Int(1), 2, 2),
+    "id": Doc(
+        Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'arche-noah'"),
+        "The game's id: the name of its folder, lower case (my-game).",
+    ),
+    "name": Doc(Str(), "The game's title in TTS and the Workshop."),
+    "description": Doc(Str(), "What the Workshop and TTS's game browser show."),
+    "players": Doc(
+        Map({"min": Int(1, 10), "max": Int(1, 10)}), "How many players: {min, max}, 1 to 10."
+    ),
+    "playing_time": Doc(ListOf(Int(1), 2, 2), "[shortest, longest] in minutes."),
     "complexity": OneOf(COMPLEXITIES),
-    "tags": ListOf(Str()),
+    "tags": Doc(ListOf(Str()), "Tags the Workshop shows."),
     "variants": VARIANTS,  # id -> a data overlay (tts_builder.variants), for every game
 }
 OPTIONAL_HEADER = frozenset({"playing_time", "complexity", "tags", "variants"})
 
 
-def header_checks(doc: SourceDoc, game_id: str) -> None:
-    """Cross-field checks shared by every game."""
-    data = doc.data
-    if data["id"] != game_id:
-        raise doc.error("id", f"expected {game_id!r} (the folder name), got {data['id']!r}")
-    low, high = data["players"]["min"], data["players"]["max"]
-    if low > high:
-        raise doc.error("players.max", f"expected >= players.min ({low}), got {high}")
+def header_checks(data: Data, game_id: str) -> None:
+    """Cross-field checks shared by every game, on the header fields that have their shape."""
+    problems = Problems()
+    if isinstance(data.get("id"), str) and data["id"] != game_id:
+        problems.add("id", f"expected {game_id!r} (the folder name), got {data['id']!r}")
+    players = data.get("players")
+    if Problems().run(HEADER_FIELDS["players"].check, players, "players"):  # else: a shape's
+        low, high = players["min"], players["max"]
+        if low > high:
+            problems.add("players.max", f"expected >= players.min ({low}), got {high}")
+    problems.raise_any()
 
 
 def read_definition(game_id: str, assets_root: Path | None = None) -> SourceDoc:
@@ -106,19 +117,50 @@ def load_definition(game_id: str, assets_root: Path | None = None) -> GameDefini
     return validated_definition(game_id, read_definition(game_id, assets_root), source)
 
 
-def validated_definition(game_id: str, doc: SourceDoc, source: GameSource) -> GameDefinition:
-    """Validate and cross-check a parsed definition of ``game_id`` (art under ``source``)."""
-    engine = engine_of(doc, game_id)
+def definition_spec(engine: str) -> Map:
+    """The spec of a ``game.yaml`` on ``engine``: the header, ``engine`` and the engine's keys
+    (among them its table manifest)."""
     rules = game(engine)
     fields = {**HEADER_FIELDS, ENGINE_FIELD: OneOf(tuple(game_ids())), **rules.fields}
-    spec = Map(fields, OPTIONAL_HEADER | {ENGINE_FIELD} | rules.optional)
-    try:
-        validate(spec, doc.data)
-        check_overlays(doc.data, fields)
-        header_checks(doc, game_id)
-        rules.check(doc.data, source.folder)
+    return Map(fields, OPTIONAL_HEADER | {ENGINE_FIELD} | rules.optional)
+
+
+def definition_json_schema(engine: str) -> JsonSchema:
+    """The JSON Schema (draft 2020-12) of a ``game.yaml`` on ``engine``, from the same specs
+    the loader checks with: what an editor completes and marks (the references and the
+    cross-field checks are the loader's alone)."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"game.yaml of a tts-builder game (engine {engine})",
+        "description": "Made by `tts-builder schema`; tts-builder's own checks say more.",
+        **definition_spec(engine).json_schema(),
+    }
+
+
+def json_schema_text(engine: str) -> str:
+    """:func:`definition_json_schema` as the text ``tts-builder schema`` prints and ``new``
+    writes beside a new game (:data:`SCHEMA_FILE`)."""
+    return json.dumps(definition_json_schema(engine), indent=2, ensure_ascii=False) + "\n"
+
+
+def validated_definition(game_id: str, doc: SourceDoc, source: GameSource) -> GameDefinition:
+    """Validate and cross-check a parsed definition of ``game_id`` (art under ``source``):
+    every problem of the shapes (the base and each variant's overlay) and of the header's
+    checks at once; the game's cross-field checks once every shape fits (the base, then each
+    variant's merged data, each variant's problems together)."""
+    engine = engine_of(doc, game_id)
+    rules = game(engine)
+    spec = definition_spec(engine)
+    problems = Problems()
+    problems.run(validate, spec, doc.data)
+    shapes = {(err.field, err.detail) for err in problems.found}
+    problems.run(check_overlays, doc.data, spec.fields, shapes)
+    problems.run(header_checks, doc.data, game_id)
+    if not problems.found and problems.run(rules.check, doc.data, source.folder):
         for variant in doc.data.get("variants") or {}:
-            _check_variant(rules, doc.data, variant, source.folder)
+            problems.run(_check_variant, rules, doc.data, variant, source.folder)
+    try:
+        problems.raise_any()
     except FieldError as err:
         raise doc.reraise(err) from None
     return GameDefinition(game_id, doc, source.folder, engine, source.origin)
@@ -132,4 +174,4 @@ def _check_variant(rules: Game, data: Data, variant: str, folder: Path) -> None:
         merged.pop("variants", None)  # the variant alone: the others are checked on their own
         rules.check(merged, folder)
     except FieldError as err:
-        raise FieldError(f"variants.{variant}.{err.field}", err.detail) from None
+        raise prefixed(err, f"variants.{variant}") from None

@@ -30,6 +30,44 @@ class FieldError(BuildError):
         self.detail = message
 
 
+class FieldErrors(FieldError):
+    """Several bad values found in one pass (``errors``, in the order found; at least two).
+
+    Its ``field`` and ``detail`` are the first one's, so code that expects one error still
+    reads one; :func:`field_errors` flattens any FieldError into its list.
+    """
+
+    def __init__(self, errors: list[FieldError]) -> None:
+        super().__init__(errors[0].field, errors[0].detail)
+        self.errors = tuple(errors)
+        self.message = "\n".join(str(err) for err in self.errors)
+
+
+def field_errors(err: FieldError) -> list[FieldError]:
+    """The errors ``err`` stands for: its ``errors`` (a :class:`FieldErrors`) or itself."""
+    return list(err.errors) if isinstance(err, FieldErrors) else [err]
+
+
+def raise_all(errors: list[FieldError]) -> None:
+    """Raise nothing, the one error, or a :class:`FieldErrors` of them all (each once)."""
+    seen: dict[tuple[str, str], FieldError] = {}
+    for err in (one for many in errors for one in field_errors(many)):
+        seen.setdefault((err.field, err.detail), err)
+    unique = list(seen.values())
+    if len(unique) == 1:
+        raise unique[0]
+    if unique:
+        raise FieldErrors(unique)
+
+
+def prefixed(err: FieldError, prefix: str) -> FieldError:
+    """``err`` (each of its errors) at ``prefix.<field>``: a check of a part, placed in the
+    whole (a variant's merged data checked on its own, reported under ``variants.<id>``)."""
+    moved = [FieldError(f"{prefix}.{e.field}" if e.field else prefix, e.detail)
+             for e in field_errors(err)]  # fmt: skip
+    return moved[0] if len(moved) == 1 else FieldErrors(moved)
+
+
 @dataclass(frozen=True)
 class Location:
     """A place in a source file; line and column are 1-based."""
@@ -51,6 +89,26 @@ class DefinitionError(BuildError):
         self.location = location
         self.field = field
         self.detail = message
+
+
+#: The most problems a definition error lists (then "... and N more").
+MAX_SHOWN = 20
+
+
+class DefinitionErrors(DefinitionError):
+    """Several problems in one definition, sorted by line and column: one line each under a
+    count (at most :data:`MAX_SHOWN`, then "... and N more"). ``location``, ``field`` and
+    ``detail`` are the first one's; ``errors`` holds them all."""
+
+    def __init__(self, errors: list[DefinitionError]) -> None:
+        ordered = sorted(errors, key=lambda e: (e.location.line, e.location.column, e.field))
+        first = ordered[0]
+        super().__init__(first.location, first.field, first.detail)
+        self.errors = tuple(ordered)
+        shown = [str(err) for err in ordered[:MAX_SHOWN]]
+        if len(ordered) > MAX_SHOWN:
+            shown.append(f"... and {len(ordered) - MAX_SHOWN} more")
+        self.message = "\n".join([f"{first.location.path}: {len(ordered)} problems", *shown])
 
 
 class VerificationError(Exception):

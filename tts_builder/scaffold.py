@@ -1,8 +1,10 @@
 """``tts-builder new``: a designer's own game, copied from an existing one and renamed.
 
 Pure: :func:`new_game_files` turns a game folder's files into the files of the copy (its
-``game.yaml`` with the new id, title and engine; file names carrying the old id renamed). The
-command line reads the source folder and writes the result.
+``game.yaml`` with the new id, title and engine; file names carrying the old id renamed), plus
+``game.schema.json``, the JSON Schema of its engine's definitions, which the ``game.yaml``'s first
+line names for YAML editors (docs/decisions.md). The command line reads the source folder and
+writes the result.
 """
 
 from __future__ import annotations
@@ -10,9 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .definition import DEFINITION_FILE, ENGINE_FIELD
+from .definition import DEFINITION_FILE, ENGINE_FIELD, SCHEMA_FILE, json_schema_text
 from .errors import BuildError
 
+#: The first line of a new game's ``game.yaml``: the schema an editor checks it with.
+MODELINE = f"# yaml-language-server: $schema={SCHEMA_FILE}\n"
+_MODELINE_RE = re.compile(r"\A# yaml-language-server: \$schema=[^\n]*\n?")
 ID_RE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 SKIPPED_PARTS = ("__pycache__",)
 
@@ -35,13 +40,15 @@ def check_new_id(game_id: str) -> None:
 
 
 def renamed_definition(text: str, old_id: str, new_id: str, engine: str) -> str:
-    """``game.yaml`` text with the new ``id``, a title from it and the ``engine`` key set.
+    """``game.yaml`` text with the new ``id``, a title from it and the ``engine`` key set,
+    and :data:`MODELINE` first (in place of the source's own).
 
-    Only those top-level lines change; comments and everything else stay as they were.
+    Only those lines change; comments and everything else stay as they were.
     """
     id_line = re.compile(r"^id:[^\n]*$", re.MULTILINE)
     if not id_line.search(text):
         raise BuildError(f"{old_id}/{DEFINITION_FILE}: has no top-level 'id:' line to rename")
+    text = MODELINE + _MODELINE_RE.sub("", text, count=1)
     text = id_line.sub(f"id: {new_id}", text, count=1)
     text = re.sub(r"^name:[^\n]*$", f'name: "{title_of(new_id)}"', text, count=1, flags=re.M)
     engine_line = re.compile(rf"^{ENGINE_FIELD}:[^\n]*$", re.MULTILINE)
@@ -53,11 +60,12 @@ def renamed_definition(text: str, old_id: str, new_id: str, engine: str) -> str:
 def new_game_files(
     files: Mapping[str, bytes], old_id: str, new_id: str, engine: str
 ) -> dict[str, bytes]:
-    """The copy's files (relative path -> bytes) from the source game's files."""
-    out: dict[str, bytes] = {}
+    """The copy's files (relative path -> bytes) from the source game's files, with the
+    JSON Schema of ``engine``'s definitions as :data:`SCHEMA_FILE` (the source's replaced)."""
+    out: dict[str, bytes] = {SCHEMA_FILE: json_schema_text(engine).encode("utf-8")}
     for rel, data in sorted(files.items()):
         parts = rel.split("/")
-        if any(part in SKIPPED_PARTS or part.startswith(".") for part in parts):
+        if rel == SCHEMA_FILE or any(p in SKIPPED_PARTS or p.startswith(".") for p in parts):
             continue
         if rel == DEFINITION_FILE:
             text = renamed_definition(data.decode("utf-8"), old_id, new_id, engine)

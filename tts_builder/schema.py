@@ -1,18 +1,23 @@
 """A small declarative schema for game definitions.
 
-Specs are plain objects; :func:`validate` walks a value and raises :class:`FieldError` with the
-field path and a message such as ``expected an integer >= 0, got 'twelve'``.
+Specs are plain objects; :func:`validate` walks a value and raises every problem it finds at
+once (a :class:`FieldError`, or a :class:`FieldErrors` of several) with the field path and a
+message such as ``expected an integer >= 0, got 'twelve'``. A map checks each of its keys, a list
+each of its items: one bad value does not hide the next. The same specs export as JSON Schema
+(:meth:`Spec.json_schema`, draft 2020-12), which YAML editors use for completion and inline
+errors; what JSON Schema cannot say (references, cross-field rules) is only checked here.
 """
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import FieldError
+from .errors import FieldError, field_errors, raise_all
 from .yamlsrc import join
 
 _HEX_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -32,14 +37,53 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+JsonSchema = dict[str, Any]
+
+
+class Problems:
+    """FieldErrors gathered from several checks, raised together by :meth:`raise_any`."""
+
+    def __init__(self) -> None:
+        self.found: list[FieldError] = []
+
+    def run(self, check: Callable[..., None], *args: Any) -> bool:
+        """Call ``check(*args)`` and keep what it raises; whether it passed."""
+        try:
+            check(*args)
+        except FieldError as err:
+            self.found += field_errors(err)
+            return False
+        return True
+
+    def add(self, path: str, message: str) -> None:
+        self.found.append(FieldError(path, message))
+
+    def raise_any(self) -> None:
+        """Raise what was found (each once): nothing, one FieldError or a FieldErrors."""
+        raise_all(self.found)
+
+
 class Spec:
-    """Base class: ``check(value, path)`` raises FieldError when the value does not fit."""
+    """Base class: ``check(value, path)`` raises FieldError (every problem: FieldErrors) when
+    the value does not fit; ``json_schema()`` says the same in JSON Schema, as far as it can."""
 
     def check(self, value: Any, path: str) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def json_schema(self) -> JsonSchema:
+        return {}
+
     def fail(self, path: str, expected: str, value: Any) -> FieldError:
         return FieldError(path, f"expected {expected}, got {_show(value)}")
+
+
+def _bounded(kind: str, low: float | None, high: float | None) -> JsonSchema:
+    found: JsonSchema = {"type": kind}
+    if low is not None:
+        found["minimum"] = low
+    if high is not None:
+        found["maximum"] = high
+    return found
 
 
 @dataclass(frozen=True)
@@ -65,6 +109,9 @@ class Int(Spec):
         if not ok:
             raise self.fail(path, self.describe(), value)
 
+    def json_schema(self) -> JsonSchema:
+        return _bounded("integer", self.min, self.max)
+
 
 @dataclass(frozen=True)
 class Num(Spec):
@@ -88,6 +135,9 @@ class Num(Spec):
         if not low <= value <= high:
             raise self.fail(path, self.describe(), value)
 
+    def json_schema(self) -> JsonSchema:
+        return _bounded("number", self.min, self.max)
+
 
 @dataclass(frozen=True)
 class Str(Spec):
@@ -103,6 +153,13 @@ class Str(Spec):
         if self.pattern and not re.fullmatch(self.pattern, value):
             raise self.fail(path, self.hint, value)
 
+    def json_schema(self) -> JsonSchema:
+        found: JsonSchema = {"type": "string", "minLength": 1}
+        found["pattern"] = f"^(?:{self.pattern})$" if self.pattern else r"\S"
+        if self.hint != Str.hint:
+            found["description"] = self.hint
+        return found
+
 
 @dataclass(frozen=True)
 class Bool(Spec):
@@ -110,12 +167,18 @@ class Bool(Spec):
         if not isinstance(value, bool):
             raise self.fail(path, "true or false", value)
 
+    def json_schema(self) -> JsonSchema:
+        return {"type": "boolean"}
+
 
 @dataclass(frozen=True)
 class Color(Spec):
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, str) or not _HEX_COLOR.match(value):
             raise self.fail(path, 'a colour "#rrggbb"', value)
+
+    def json_schema(self) -> JsonSchema:
+        return {"type": "string", "pattern": _HEX_COLOR.pattern, "description": "#rrggbb"}
 
 
 @dataclass(frozen=True)
@@ -128,6 +191,9 @@ class OneOf(Spec):
     def check(self, value: Any, path: str) -> None:
         if value not in self.values:
             raise self.fail(path, self.describe(), value)
+
+    def json_schema(self) -> JsonSchema:
+        return {"enum": list(self.values)}
 
 
 @dataclass(frozen=True)
@@ -152,18 +218,32 @@ class ListOf(Spec):
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, list):
             raise self.fail(path, "a list", value)
+        problems = Problems()
         if len(value) < self.min_len:
-            raise FieldError(path, f"expected at least {self.min_len} entries, got {len(value)}")
+            problems.add(path, f"expected at least {self.min_len} entries, got {len(value)}")
         if self.max_len is not None and len(value) > self.max_len:
-            raise FieldError(path, f"expected at most {self.max_len} entries, got {len(value)}")
-        for index, item in enumerate(value):
-            self.item.check(item, join(path, index))
-        if self.unique:
+            problems.add(path, f"expected at most {self.max_len} entries, got {len(value)}")
+        fit = [problems.run(self.item.check, item, join(path, i)) for i, item in enumerate(value)]
+        if self.unique and all(fit):
             names = [item[self.unique] for item in value]
             for index, name in enumerate(names):
                 if names.index(name) != index:
                     where = join(join(path, index), self.unique)
-                    raise FieldError(where, f"{self.what} {name!r} listed twice")
+                    problems.add(where, f"{self.what} {name!r} listed twice")
+        problems.raise_any()
+
+    def json_schema(self) -> JsonSchema:
+        found: JsonSchema = {"type": "array", "items": self.item.json_schema()}
+        if self.min_len:
+            found["minItems"] = self.min_len
+        if self.max_len is not None:
+            found["maxItems"] = self.max_len
+        notes = [f"no two with the same {self.unique}"] if self.unique else []
+        notes += [f"at least {self.at_least} entries"] if self.at_least else []
+        notes += [f"one row for each player count of {self.covers}"] if self.covers else []
+        if notes:
+            found["description"] = "; ".join(notes)
+        return found
 
 
 @dataclass(frozen=True)
@@ -180,6 +260,14 @@ class Point(Spec):
             or not all(math.isfinite(v) for v in value)
         ):
             raise self.fail(path, f"a list of {self.size} finite numbers", value)
+
+    def json_schema(self) -> JsonSchema:
+        return {
+            "type": "array",
+            "items": {"type": "number"},
+            "minItems": self.size,
+            "maxItems": self.size,
+        }
 
 
 @dataclass(frozen=True)
@@ -198,22 +286,52 @@ class Map(Spec):
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, dict):
             raise self.fail(path, "a mapping", value)
-        for key in value:
-            if key not in self.fields and self.other is not None:
-                self.other.check(value[key], join(path, key))
-            elif key not in self.fields:
+        problems = Problems()
+        unknown = [key for key in value if key not in self.fields]
+        missing = [k for k in self.fields if k not in value and k not in self.optional]
+        for key in unknown:
+            if self.other is not None:
+                problems.run(self.other.check, value[key], join(path, key))
+            else:
                 known = ", ".join(sorted(self.fields))
-                raise FieldError(join(path, key), f"unknown key (known keys: {known})")
+                problems.add(join(path, key), f"unknown key (known keys: {known})")
         for key, spec in self.fields.items():
-            if key not in value:
-                if key in self.optional:
-                    continue
-                raise FieldError(join(path, key) if path else key, "missing required key")
-            spec.check(value[key], join(path, key))
+            if key in value:
+                problems.run(spec.check, value[key], join(path, key))
+            elif key in missing and (self.other is not None or not _misspelt(key, unknown)):
+                problems.add(join(path, key), "missing required key")
         for key, by_value in self.needs.items():
             shown = value.get(key)
             for need in (k for k in by_value.get(shown, ()) if k not in value):
-                raise FieldError(path, f"a {shown} {self.what} needs {need}")
+                problems.add(path, f"a {shown} {self.what} needs {need}")
+        problems.raise_any()
+
+    def json_schema(self) -> JsonSchema:
+        found: JsonSchema = {
+            "type": "object",
+            "properties": {key: spec.json_schema() for key, spec in self.fields.items()},
+            "additionalProperties": self.other.json_schema() if self.other else False,
+        }
+        required = [key for key in self.fields if key not in self.optional]
+        if required:
+            found["required"] = required
+        needs = [
+            {
+                "if": {"properties": {key: {"const": shown}}, "required": [key]},
+                "then": {"required": list(keys)},
+            }
+            for key, by_value in self.needs.items()
+            for shown, keys in by_value.items()
+        ]
+        if needs:
+            found["allOf"] = needs
+        return found
+
+
+def _misspelt(key: str, unknown: list[str]) -> bool:
+    """Whether one of the ``unknown`` keys looks like ``key`` misspelt: its unknown-key error
+    then stands for the missing ``key`` too (one mistake, one error)."""
+    return bool(difflib.get_close_matches(key, unknown, n=1, cutoff=0.75))
 
 
 @dataclass(frozen=True)
@@ -229,9 +347,24 @@ class MappingOf(Spec):
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, dict) or not value:
             raise FieldError(path, f"expected a non-empty mapping of {self.what}, got {value!r}")
+        problems = Problems()
         for key, item in value.items():
-            self.key.check(key, join(path, str(key)))
-            self.special.get(key, self.value).check(item, join(path, str(key)))
+            problems.run(self.key.check, key, join(path, str(key)))
+            problems.run(self.special.get(key, self.value).check, item, join(path, str(key)))
+        problems.raise_any()
+
+    def json_schema(self) -> JsonSchema:
+        found: JsonSchema = {
+            "type": "object",
+            "minProperties": 1,
+            "propertyNames": self.key.json_schema(),
+            "additionalProperties": self.value.json_schema(),
+        }
+        if self.special:
+            found["properties"] = {k: spec.json_schema() for k, spec in self.special.items()}
+        if self.what:
+            found["description"] = self.what
+        return found
 
 
 @dataclass(frozen=True)
@@ -253,6 +386,9 @@ class Either(Spec):
             sep = " or " if len(shown) == 1 else ", "
             raise self.fail(path, f"{self.spec.describe()}{sep}{listed}", value) from None
 
+    def json_schema(self) -> JsonSchema:
+        return {"anyOf": [self.spec.json_schema(), {"enum": list(self.words)}]}
+
 
 @dataclass(frozen=True)
 class Ref(Spec):
@@ -269,6 +405,9 @@ class Ref(Spec):
 
     def check(self, value: Any, path: str) -> None:
         Str().check(value, path)
+
+    def json_schema(self) -> JsonSchema:
+        return {"type": "string", "minLength": 1, "description": f"one of {self.what}"}
 
     def names(self, root: Any) -> list[Any]:
         """The names at ``source`` in ``root`` (each once, in order; several sources: each
@@ -294,36 +433,41 @@ class Ref(Spec):
 def check_references(spec: Spec, value: Any, root: Any, path: str = "") -> None:
     """Every :class:`Ref` under ``spec`` names something ``root`` has (``value`` already fits
     ``spec``'s shape), and every list is as long (``at_least``) and covers the player counts
-    (``covers``) as it says: walks maps, lists, mappings and a :class:`Custom`'s ``inner``;
-    other specs hold no references."""
+    (``covers``) as it says: walks maps, lists, mappings, a :class:`Doc`'s spec and a
+    :class:`Custom`'s ``inner``; other specs hold no references. Raises every problem found."""
+    problems = Problems()
     if isinstance(spec, Ref):
         spec.check_name(value, path, root)
+    elif isinstance(spec, Doc):
+        check_references(spec.spec, value, root, path)
     elif isinstance(spec, Map):
         for key, sub in spec.fields.items():
             if key in value:
-                check_references(sub, value[key], root, join(path, key))
+                problems.run(check_references, sub, value[key], root, join(path, key))
     elif isinstance(spec, ListOf):
         need = Ref(spec.at_least, "").names(root)[:1] if spec.at_least else []
         if need and len(value) < need[0]:
-            raise FieldError(
+            problems.add(
                 path, f"expected at least {need[0]} entries ({spec.at_least}), got {len(value)}"
             )
         if spec.covers:
             low, high = (Ref(f"{spec.covers}.{end}", "").names(root)[:1] for end in ("min", "max"))
             if low and high:
-                player_count_rows(value, path, low[0], high[0])
+                problems.run(player_count_rows, value, path, low[0], high[0])
         for index, item in enumerate(value):
-            check_references(spec.item, item, root, join(path, index))
+            problems.run(check_references, spec.item, item, root, join(path, index))
     elif isinstance(spec, Custom) and spec.inner is not None:
         check_references(spec.inner, value, root, path)
     elif isinstance(spec, MappingOf):
         if isinstance(spec.key, Ref) and spec.key.every:
             for name in spec.key.names(root):
                 if name not in value:
-                    raise FieldError(path, spec.key.every.format(name))
+                    problems.add(path, spec.key.every.format(name))
         for key, item in value.items():
-            check_references(spec.key, key, root, join(path, str(key)))
-            check_references(spec.special.get(key, spec.value), item, root, join(path, str(key)))
+            where = join(path, str(key))
+            problems.run(check_references, spec.key, key, root, where)
+            problems.run(check_references, spec.special.get(key, spec.value), item, root, where)
+    problems.raise_any()
 
 
 def player_count_rows(entries: list[Any], path: str, low: int, high: int) -> dict[int, int]:
@@ -344,15 +488,47 @@ def player_count_rows(entries: list[Any], path: str, low: int, high: int) -> dic
 @dataclass(frozen=True)
 class Custom(Spec):
     """Delegates to a function ``fn(value, path)`` that raises FieldError; ``inner``, a spec
-    the function checks the value with, is where :func:`check_references` looks for names."""
+    the function checks the value with, is where :func:`check_references` looks for names and
+    what its JSON Schema is, unless ``json`` gives that (else it takes anything, described by
+    the first line of ``fn``'s docstring)."""
 
     fn: Callable[[Any, str], None]
     inner: Spec | None = None
+    json: Mapping[str, Any] | None = None
 
     def check(self, value: Any, path: str) -> None:
         self.fn(value, path)
 
+    def json_schema(self) -> JsonSchema:
+        if self.json is not None:
+            return dict(self.json)
+        if self.inner is not None:
+            return self.inner.json_schema()
+        doc = " ".join((self.fn.__doc__ or "").strip().split("\n\n")[0].split())
+        return {"description": _markdown(doc)} if doc else {}
+
+
+def _markdown(doc: str) -> str:
+    """A docstring's reST as an editor's markdown: ``x`` -> `x`, :data:`X` -> `X`."""
+    return re.sub(r":\w+:`~?\.?([^`]+)`", r"`\1`", doc).replace("``", "`")
+
+
+@dataclass(frozen=True)
+class Doc(Spec):
+    """``spec``, described: ``text`` says what the value means (an editor shows it; it is the
+    JSON Schema's ``description``)."""
+
+    spec: Spec
+    text: str
+
+    def check(self, value: Any, path: str) -> None:
+        self.spec.check(value, path)
+
+    def json_schema(self) -> JsonSchema:
+        return {**self.spec.json_schema(), "description": self.text}
+
 
 def validate(spec: Spec, value: Any, path: str = "") -> None:
-    """Raise :class:`FieldError` at the first place ``value`` does not fit ``spec``."""
+    """Raise every place ``value`` does not fit ``spec``: a :class:`FieldError`, or a
+    :class:`~tts_builder.errors.FieldErrors` when there are several."""
     spec.check(value, path)

@@ -28,6 +28,8 @@ A schema file maps each definition key the engine adds (``rules``, ``animals``, 
   ``keys`` with ``every`` (a message, ``{}`` the name) each of those names needs an entry;
 - any ``int``, ``number``, ``string`` or ``one_of`` with ``or: [word, ...]`` also takes those
   words (``null`` is YAML's nothing): "an integer >= 1 or null";
+- any type mapping with ``doc: TEXT`` says what the key means (its JSON Schema description,
+  which an editor shows);
 - ``{by_player_count: {key: TYPE}}``: rows ``{players: [counts], key: ...}``, each player
   count ``players.min`` to ``players.max`` in exactly one row (checked with the references);
 - ``{component: [side, ...], extra: {key: TYPE, key?: TYPE}}``: a pixel ``size`` and one
@@ -56,12 +58,14 @@ import yaml
 from .bundled import package_folder
 from .errors import FieldError
 from .gamekit.specs import SIZE, by_player_count, component
-from .render import check_die_style
+from .render import ELEMENTS, check_die_style
+from .render.layout import REQUIRED
 from .save.tables import SEAT_COLORS
 from .schema import (
     Bool,
     Color,
     Custom,
+    Doc,
     Either,
     Int,
     ListOf,
@@ -70,6 +74,7 @@ from .schema import (
     Num,
     OneOf,
     Point,
+    Problems,
     Ref,
     Spec,
     Str,
@@ -219,22 +224,48 @@ def _range(bound: Spec) -> Spec:
     return Custom(check, shape)
 
 
+def layout_json() -> dict[str, Any]:
+    """A layout (a list of drawing elements) in JSON Schema: each element's ``type`` and the
+    keys that type takes (:data:`~tts_builder.render.ELEMENTS`; their values, boxes fitting
+    the picture, are the loader's to check)."""
+    kinds = [
+        {
+            "if": {"properties": {"type": {"const": kind}}, "required": ["type"]},
+            "then": {
+                "properties": {"type": {}, **{key: {} for key in keys}},
+                "required": ["type", *(k for k, (_, d) in keys.items() if d is REQUIRED)],
+                "additionalProperties": False,
+            },
+        }
+        for kind, keys in ELEMENTS.items()
+    ]
+    element = {
+        "type": "object",
+        "properties": {"type": {"enum": list(ELEMENTS)}},
+        "required": ["type"],
+        "allOf": kinds,
+    }
+    return {"type": "array", "minItems": 1, "items": element}
+
+
 def _component(
     sides: tuple[str, ...], extra: Mapping[str, Spec], optional: frozenset[str] = frozenset()
 ) -> Spec:
     """A component (:func:`~tts_builder.gamekit.specs.component`) with extra keys (those in
     ``optional`` may be left out; their references are checked like any others)."""
     drawn = component(*sides)
-    if not extra:
-        return drawn
     own = ("size", *sides)
     shape = Map({**extra, **{k: Custom(lambda v, p: None) for k in own}}, optional)
+    json = shape.json_schema()
+    json["properties"] |= {"size": SIZE.json_schema(), **{side: layout_json() for side in sides}}
+    if not extra:
+        return Custom(drawn.fn, json=json)
 
     def check(value: Any, path: str) -> None:
         shape.check(value, path)
         drawn.check({k: value[k] for k in own}, path)
 
-    return Custom(check, shape)
+    return Custom(check, shape, json)
 
 
 def compile_type(node: Any, where: str = "") -> Spec:
@@ -249,13 +280,13 @@ def compile_type(node: Any, where: str = "") -> Spec:
     if len(found) != 1:
         raise SchemaError(f"{where}: expected one type key of {', '.join(OPTIONS)}, got {node!r}")
     key = found[0]
-    unknown = set(node) - {key} - OPTIONS[key]
+    unknown = set(node) - {key, "doc"} - OPTIONS[key]
     if unknown:
         raise SchemaError(f"{where}: {key} takes no {', '.join(sorted(unknown))}")
     spec = _typed(key, node[key], node, where)
     if "or" in node:
-        return Either(spec, tuple(node["or"]))  # type: ignore[arg-type]
-    return spec
+        spec = Either(spec, tuple(node["or"]))  # type: ignore[arg-type]
+    return Doc(spec, " ".join(str(node["doc"]).split())) if "doc" in node else spec
 
 
 @dataclass(frozen=True)
@@ -267,10 +298,13 @@ class DefinitionSchema:
     optional: frozenset[str]
 
     def check_references(self, data: Any) -> None:
-        """Every ``ref`` of the definition names something it has (after the shapes)."""
+        """Every ``ref`` of the definition names something it has (after the shapes); raises
+        every problem found."""
+        problems = Problems()
         for key, spec in self.fields.items():
             if key in data:
-                check_references(spec, data[key], data, key)
+                problems.run(check_references, spec, data[key], data, key)
+        problems.raise_any()
 
 
 def schema_from_text(text: str, where: str = "schema") -> DefinitionSchema:

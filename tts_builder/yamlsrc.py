@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from .errors import DefinitionError, FieldError, Location
+from .errors import DefinitionError, DefinitionErrors, FieldError, Location, field_errors
 
 #: The fastest safe loader PyYAML has here: libyaml's when it is installed.
 LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -42,8 +42,10 @@ class SourceDoc:
         return DefinitionError(self.locate(field), field, message)
 
     def reraise(self, err: FieldError) -> DefinitionError:
-        """Turn a location-less :class:`FieldError` into a located one."""
-        return self.error(err.field, err.detail)
+        """Turn a location-less :class:`FieldError` into a located one (several: a
+        :class:`DefinitionErrors`, sorted by line)."""
+        located = [self.error(one.field, one.detail) for one in field_errors(err)]
+        return located[0] if len(located) == 1 else DefinitionErrors(located)
 
 
 def join(parent: str, key: str | int) -> str:
