@@ -58,6 +58,12 @@ class Problems:
     def add(self, path: str, message: str) -> None:
         self.found.append(FieldError(path, message))
 
+    def add_first(self, path: str, message: str) -> None:
+        """:meth:`add`, unless a problem at ``path`` is known: one value, one problem (the
+        first of several a check finds there, such as one per player count)."""
+        if all(err.field != path for err in self.found):
+            self.add(path, message)
+
     def raise_any(self) -> None:
         """Raise what was found (each once): nothing, one FieldError or a FieldErrors."""
         raise_all(self.found)

@@ -15,6 +15,7 @@ from ...json_types import Data
 from ...render import ArtFiles
 from ...render.hexmap import board_style
 from ...render.layout import resolve_layout
+from ...schema import Problems
 from ...table import check_manifest
 from .cost_card import cost_card_layout
 from .schema import SCHEMA, terrains
@@ -22,12 +23,14 @@ from .table import hooks, piece_count
 
 
 def _check_map(data: Data) -> None:
-    """The map's own rules (issue 3 part 1: rules_ref's validate_map), each error at the
+    """The map's own rules (issue 3 part 1: rules_ref's validate_map), every error at the
     field naming the hex or edge (that the track of start hexes holds every piece is the
     manifest's check)."""
     config = {**config_from_definition(data), "mode": None, "distinct_species": None}
+    problems = Problems()
     for problem in _map_problems(json.dumps(config, sort_keys=True)):
-        raise FieldError(f"map.{problem.where}", problem.message)
+        problems.add_first(f"map.{problem.where}", problem.message)
+    problems.raise_any()
 
 
 @lru_cache(maxsize=8)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from rules_ref.ark_and_noah import setup_problems
 
-from ...errors import FieldError
+from ...errors import FieldError, field_errors, prefixed
 from ...gamekit.checks import check_art_files, check_clockwise, check_facing_hands
 from ...json_types import Data
+from ...schema import Problems
 from ...table import check_manifest
 from ...table.areas import check_area_slots
 from .boards import table_hooks
@@ -21,18 +22,23 @@ from .schema import SCHEMA
 def check(data: Data, root: Path) -> None:
     """Cross-field checks: the schema's references (unique names, a picture for every tile,
     every player count's rows), the rules' setup at each player count (rules_ref's
-    ``setup_problems``: first-round spaces, supplies, draws), the actions' words, art files,
+    ``setup_problems``: first-round spaces, supplies, draws) and the actions' words (all their
+    problems at once), art files,
     seats (a variant's merged data is checked too, by the definition's loading)."""
     SCHEMA.check_references(data)
     config = rules_config(data)
+    problems = Problems()
     for problem in setup_problems(config):
-        raise FieldError(f"rules.{problem.where}", problem.message)
+        problems.add_first(f"rules.{problem.where}", problem.message)
+    base: set[tuple[str, str]] = set()  # a variant's inherited problem is said at the base
     for variant in (None, *data.get("variants", {})):  # the board prints every variant's side
         try:
             action_texts(rules_config(data, variant))  # the words print rule numbers it has
         except FieldError as err:
-            where = f"variants.{variant}.{err.field}" if variant else err.field
-            raise FieldError(where, err.detail) from None
+            own = [e for e in field_errors(err) if (e.field, e.detail) not in base]
+            base |= {(e.field, e.detail) for e in own} if variant is None else set()
+            problems.found += [prefixed(e, f"variants.{variant}") if variant else e for e in own]
+    problems.raise_any()
     check_art_files(root, ((f"art.{shown}", str(rel)) for shown, rel in data["art"].items()))
     high = data["players"]["max"]
     seats, table = data["table"]["seats"][:high], data["table"]["type"]
