@@ -21,11 +21,11 @@ pieces), to :func:`check_manifest` and :func:`lay_table`.
 """
 
 from .art import COMPONENT, Art, check_art
-from .assemble import Table, lay_table, setup_positions, target_of
+from .assemble import Table, lay_table, setup_positions
 from .layout import SeatFrame, check_seat_spots, hand_capacity, hand_slots, seat_frames
-from .model import pieces_by_id, seat_colors
+from .model import pieces_by_id, seat_colors, step_count, target_of
 from .preview import add_previews
-from .schema import MANIFEST, check_manifest, script_context, step_count, thickness_by_kind
+from .schema import MANIFEST, check_manifest, script_context, thickness_by_kind
 from .snaps import snap_points
 
 __all__ = [

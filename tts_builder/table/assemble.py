@@ -36,7 +36,7 @@ from .layout import (
     spots,
     thickness_of,
 )
-from .model import Anchor, SeatSpot, along_track, at_of
+from .model import Anchor, SeatSpot, SetupStep, along_track, at_of, step_of
 from .points import manifest_tracks
 from .schema import (
     BAG_ORDERS,
@@ -44,7 +44,6 @@ from .schema import (
     deck_entries,
     pieces_by_id,
     rosters_of,
-    step_count,
 )
 from .snaps import snap_points
 from .track import track_picture
@@ -539,17 +538,17 @@ class _Layer:
         spots its pieces go to (in the order the rule numbers them) and their rotation."""
         low, high = self.data["players"]["min"], self.data["players"]["max"]
         pieces = pieces_by_id(self.manifest)
-        all_steps = self.manifest.get("setup", [])
-        hand_total = max((sum(step_count(s, n) for s in all_steps if s["to"] == "hand")
+        all_steps = [step_of(s) for s in self.manifest.get("setup", [])]
+        hand_total = max((sum(s.count_at(n) for s in all_steps if s.to is None)
                           for n in range(low, high + 1)), default=0)  # fmt: skip
         out = []
         for index, step in enumerate(all_steps, start=1):
-            source = pieces[step["deal"]]
+            source = pieces[step.deal]
             is_card = source["kind"] == "deck"
-            target = target_of(step)
-            most = max(step_count(step, n) * (n if target == "shared" else 1)
+            target = step.target
+            most = max(step.count_at(n) * (n if target == "shared" else 1)
                        for n in range(low, high + 1))  # fmt: skip
-            face_up = bool(step.get("face_up", step["to"] == "hand" or not is_card))
+            face_up = step.to is None or not is_card if step.face_up is None else step.face_up
             lift = CARD_LIFT if is_card else THICKNESS
             by_seat: dict[str, list[Any]] = {}
             turns: dict[str, list[float]] = {}
@@ -558,25 +557,25 @@ class _Layer:
                     at = hand_slots(frame, hand_total)
                     turn = frame.reader_rot_y
                 else:
-                    start = spot_for_seat(step["to"], self.manifest, frame, self.hooks)
-                    at = row(start, most, step.get("spread"), lift, geo.TABLE_TOP_Y)
+                    start = spot_for_seat(step.to, self.manifest, frame, self.hooks)
+                    at = row(start, most, step.spread, lift, geo.TABLE_TOP_Y)
                     turn = start.rot_y
                     self._record(step, index, frame, at, turn, is_card)
                 by_seat[frame.color] = [list(p) for p in at]
                 turns[frame.color] = [0.0, turn, 0.0 if face_up else 180.0]
-            out.append({"index": index, "deal": step["deal"], "kind": source["kind"],
+            out.append({"index": index, "deal": step.deal, "kind": source["kind"],
                         "target": target, "spots": by_seat, "rotation": turns})  # fmt: skip
         return out
 
-    def _record(self, step: dict[str, Any], index: int, frame: SeatFrame, at: list[Any],
+    def _record(self, step: SetupStep, index: int, frame: SeatFrame, at: list[Any],
                 turn: float, is_card: bool) -> None:  # fmt: skip
         """The step's spots as checked positions: each card of a row, a pile's first spot."""
-        if target_of(step) == "shared" and frame is not self.frames[0]:
+        if step.target == "shared" and frame is not self.frames[0]:
             return  # one shared row, listed once
-        shown = at if step.get("spread") is not None else at[:1]
-        owner = "" if target_of(step) == "shared" else f"{frame.color} "
+        shown = at if step.spread is not None else at[:1]
+        owner = "" if step.target == "shared" else f"{frame.color} "
         for k, point in enumerate(shown, start=1):
-            label = f"{owner}{step['deal']} (setup {index}, {k})"
+            label = f"{owner}{step.deal} (setup {index}, {k})"
             size = geo.PORTRAIT_CARD if is_card else (0.0, 0.0)
             self.table.positions.append(
                 geo.ScriptPosition(
@@ -602,15 +601,6 @@ def with_tracks(data: dict[str, Any], key: str, hooks: TableHooks) -> TableHooks
 def uses_seat(layout: list[dict[str, Any]]) -> bool:
     """Whether a layout prints a seat field (``{seat}`` or ``{seat_color}``)."""
     return "{seat" in json.dumps(layout)
-
-
-def target_of(step: dict[str, Any]) -> str:
-    """Where a step's pieces go: ``hand``, a ``seat`` spot (each player's own) or a ``shared``
-    spot (all players' pieces in one row or pile)."""
-    if step["to"] == "hand":
-        return "hand"
-    place = at_of(step["to"])
-    return "seat" if isinstance(place, SeatSpot) and place.track is None else "shared"
 
 
 def setup_positions(

@@ -11,6 +11,9 @@ places, so no reader works out by hand which form of ``at`` it holds:
   own track ``NAME:<colour>``;
 - :class:`TrackCell`: ``{track: NAME, cell: K}``, one point of a track; without ``cell``, every
   point of it (one object each).
+
+A setup step is a :class:`SetupStep` (:func:`step_of`), a snap point a :class:`Snap`
+(:func:`snap_of`).
 """
 
 from __future__ import annotations
@@ -82,6 +85,88 @@ def along_track(at: Any) -> bool:
     """Whether a piece at ``at`` lays one object per point of a track (a track, no ``cell``)."""
     place = at_of(at)
     return isinstance(place, TrackCell) and place.cell is None
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """What Setup hands each seated player: ``count`` of the piece ``deal`` (a number, or
+    ``(player counts, number)`` rows), to the hand (``to`` None) or a place, along ``spread``
+    (else in a pile), face up or down (``face_up``; None: the kind's default), at the player
+    counts ``players`` (None: every count)."""
+
+    deal: str
+    count: int | tuple[tuple[tuple[int, ...], int], ...]
+    to: At | None
+    spread: tuple[float, float] | None = None
+    face_up: bool | None = None
+    players: tuple[int, ...] | None = None
+
+    def count_at(self, players: int) -> int:
+        """How many each player gets at ``players`` players: 0 when ``players`` leaves that
+        count out or no row of ``count`` names it."""
+        if self.players is not None and players not in self.players:
+            return 0
+        if isinstance(self.count, int):
+            return self.count
+        return next((n for counts, n in self.count if players in counts), 0)
+
+    @property
+    def target(self) -> str:
+        """``hand``, ``seat`` (each player's own spot) or ``shared`` (one row or pile)."""
+        if self.to is None:
+            return "hand"
+        own = isinstance(self.to, SeatSpot) and self.to.track is None
+        return "seat" if own else "shared"
+
+
+def step_of(value: Any) -> SetupStep:
+    """The typed form of a validated setup step (``to: hand`` is ``to`` None)."""
+    if isinstance(value, SetupStep):
+        return value
+    count = value["count"]
+    if not isinstance(count, int):
+        count = tuple((tuple(row["players"]), int(row["count"])) for row in count)
+    spread = value.get("spread")
+    return SetupStep(
+        value["deal"],
+        count,
+        None if value["to"] == "hand" else at_of(value["to"]),
+        None if spread is None else (float(spread[0]), float(spread[1])),
+        value.get("face_up"),
+        tuple(value["players"]) if "players" in value else None,
+    )
+
+
+def step_count(step: Any, players: int) -> int:
+    """How many a setup step (typed or as written) hands each player at ``players`` players."""
+    return step_of(step).count_at(players)
+
+
+def target_of(step: Any) -> str:
+    """Where a setup step's pieces go (typed or as written): :attr:`SetupStep.target`."""
+    return step_of(step).target
+
+
+@dataclass(frozen=True)
+class Snap:
+    """A snap point at every spot of ``at``, for pieces of ``tags`` (none: any), at the
+    player counts ``players`` (None: every count), while ``when`` holds (None: always)."""
+
+    at: At
+    tags: tuple[str, ...] = ()
+    players: tuple[int, ...] | None = None
+    when: Mapping[str, Any] | None = None
+
+
+def snap_of(value: Any) -> Snap:
+    """The typed form of a validated ``snap_points`` entry."""
+    players = value.get("players")
+    return Snap(
+        at_of(value["at"]),
+        tuple(value.get("tags", ())),
+        None if players is None else tuple(players),
+        value.get("when"),
+    )
 
 
 def pieces_by_id(manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

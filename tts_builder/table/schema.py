@@ -33,7 +33,16 @@ from .grid import GRIDS
 from .grid_table import check_grid_names, with_grids
 from .layout import at_players, seat_context
 from .lines import LINES, line_tracks
-from .model import Anchor, SeatSpot, TrackCell, at_of, pieces_by_id, seat_colors
+from .model import (
+    Anchor,
+    SeatSpot,
+    TrackCell,
+    at_of,
+    pieces_by_id,
+    seat_colors,
+    step_count,
+    step_of,
+)
 from .model import Point as TablePoint
 from .track import TRACK, check_track
 
@@ -317,20 +326,6 @@ def deck_entries(piece: dict[str, Any], rosters: dict[str, Any]) -> list[dict[st
 def deck_size(piece: dict[str, Any], rosters: dict[str, Any]) -> int:
     """How many cards a deck holds."""
     return len(deck_entries(piece, rosters)) * piece.get("copies", 1)
-
-
-def step_count(step: dict[str, Any], players: int) -> int:
-    """How many a setup step hands each player at ``players`` players: 0 when its ``players``
-    leave that count out; a plain count is the same for every count."""
-    if "players" in step and players not in step["players"]:
-        return 0
-    count = step["count"]
-    if isinstance(count, int):
-        return count
-    for entry in count:
-        if players in entry["players"]:
-            return int(entry["count"])
-    return 0
 
 
 @dataclass(frozen=True)
@@ -685,40 +680,41 @@ def _keys_not_for(kind: str) -> Iterator[str]:
 
 
 def _check_step(
-    step: dict[str, Any], path: str, pieces: dict[str, dict[str, Any]],
+    raw: dict[str, Any], path: str, pieces: dict[str, dict[str, Any]],
     known: _Known, rosters: dict[str, Any], players: tuple[int, int],
 ) -> None:  # fmt: skip
     low, high = players
-    source = pieces.get(step["deal"])
+    step = step_of(raw)
+    source = pieces.get(step.deal)
     if source is None:
-        raise FieldError(f"{path}.deal", f"unknown piece {step['deal']!r} "
+        raise FieldError(f"{path}.deal", f"unknown piece {step.deal!r} "
                          f"(pieces: {', '.join(sorted(pieces))})")  # fmt: skip
     if source["kind"] not in SOURCES:
-        raise FieldError(f"{path}.deal", f"{step['deal']!r} is a {source['kind']}; setup deals "
+        raise FieldError(f"{path}.deal", f"{step.deal!r} is a {source['kind']}; setup deals "
                          f"from a {', '.join(SOURCES)}")  # fmt: skip
     if isinstance(at_of(source["at"]), SeatSpot):
-        raise FieldError(f"{path}.deal", f"{step['deal']!r} lies at every seat; deal from a "
+        raise FieldError(f"{path}.deal", f"{step.deal!r} lies at every seat; deal from a "
                          "shared piece")  # fmt: skip
     if "roster" in source and source["kind"] == "infinite_bag":
-        raise FieldError(f"{path}.deal", f"{step['deal']!r} is a bag per roster entry; deal "
+        raise FieldError(f"{path}.deal", f"{step.deal!r} is a bag per roster entry; deal "
                          "from one bag")  # fmt: skip
-    if step["to"] == "hand" and source["kind"] != "deck":
+    if step.to is None and source["kind"] != "deck":
         raise FieldError(f"{path}.to", "only cards go to a hand; put tokens at a seat spot")
-    if step["to"] != "hand" and isinstance(at_of(step["to"]), TrackCell):
+    if isinstance(step.to, TrackCell):
         raise FieldError(f"{path}.to.track", "setup deals to a spot, not along a track")
-    if step["to"] != "hand":
-        _check_at(step["to"], f"{path}.to", known)
-    elif "spread" in step:
+    if step.to is not None:
+        _check_at(step.to, f"{path}.to", known)
+    elif step.spread is not None:
         raise FieldError(f"{path}.spread", "a hand lays its cards out itself; spread is for spots")
-    if isinstance(step["count"], list):
+    if not isinstance(step.count, int):
         seen: dict[int, int] = {}
-        for i, entry in enumerate(step["count"]):
-            for j, n in enumerate(entry["players"]):
+        for i, (counts, _n) in enumerate(step.count):
+            for j, n in enumerate(counts):
                 if n in seen:
                     raise FieldError(f"{path}.count[{i}].players[{j}]", f"{n} players listed twice")
                 seen[n] = i
         for n in range(low, high + 1):
-            if n not in seen and n in step.get("players", range(low, high + 1)):
+            if n not in seen and n in (step.players or range(low, high + 1)):
                 raise FieldError(f"{path}.count", f"no entry for {n} players")
 
 

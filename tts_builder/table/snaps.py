@@ -21,7 +21,7 @@ from ..save import objects as obj
 from .derived import holds
 from .grid_table import with_grids
 from .layout import at_players, spots
-from .model import TrackCell, at_of
+from .model import TrackCell, snap_of
 from .points import manifest_tracks
 
 __all__ = ["at_players", "snap_points"]
@@ -38,17 +38,16 @@ def snap_points(
     hooks = at_players(with_grids(data, key, hooks), players)  # a grid's own points per count
     hooks = replace(hooks, tracks={**hooks.tracks, **manifest_tracks(data, key)})
     found = []
-    for i, snap in enumerate(manifest.get("snap_points", [])):
-        if players not in snap.get("players", [players]):
+    for i, snap in enumerate(map(snap_of, manifest.get("snap_points", []))):
+        if snap.players is not None and players not in snap.players:
             continue
-        if "when" in snap and not holds(snap["when"], data, f"{key}.snap_points[{i}].when"):
+        if snap.when is not None and not holds(snap.when, data, f"{key}.snap_points[{i}].when"):
             continue
-        at = at_of(snap["at"])
-        on_track = isinstance(at, TrackCell)
-        points = hooks.tracks[at.track] if on_track else []
-        for k, spot in enumerate(spots(at, manifest, hooks)):
+        on_track = isinstance(snap.at, TrackCell)
+        points = hooks.tracks[snap.at.track] if isinstance(snap.at, TrackCell) else []
+        for k, spot in enumerate(spots(snap.at, manifest, hooks)):
             y = geo.TABLE_TOP_Y if spot.y is None else spot.y
             turned = on_track and len(points[k]) == 4
             rot = (0.0, spot.rot_y, 0.0) if turned else None
-            found.append(obj.snap_point((spot.x, y, spot.z), rot, snap.get("tags")))
+            found.append(obj.snap_point((spot.x, y, spot.z), rot, snap.tags))
     return found
