@@ -12,7 +12,7 @@ from typing import Any
 import click
 import pytest
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft7Validator, Draft202012Validator
 
 from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, cli, run
 from tts_builder.cli_schema import schema
@@ -50,6 +50,10 @@ def test_every_bundled_game_yaml_fits_its_schema(schemas: dict[str, Any], game: 
     problems = list(Draft202012Validator(schemas[game]).iter_errors(data))
     assert not problems, [f"{list(p.absolute_path)}: {p.message}" for p in problems]
     assert schemas[game]["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    # its keywords mean the same in draft 7, which older YAML editors read
+    older = {key: value for key, value in schemas[game].items() if key != "$schema"}
+    Draft7Validator.check_schema(older)
+    assert Draft7Validator(older).is_valid(data)
 
 
 def _wrong(data: dict[str, Any], where: str, value: Any) -> dict[str, Any]:
