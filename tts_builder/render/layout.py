@@ -20,6 +20,7 @@ import io
 import re
 import string
 from collections.abc import Callable, Iterator, Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -413,12 +414,24 @@ def _paint(canvas: Image.Image, mask: Image.Image, color: str, at: tuple[int, in
 
 
 def _shape_masks(el: dict) -> tuple[Image.Image, Image.Image | None]:
-    """Antialiased (fill, outline) coverage masks of a rect or ellipse, the size of its box,
-    drawn :data:`SUPERSAMPLE` times bigger and reduced (no outline: None)."""
+    """Antialiased (fill, outline) coverage masks of a rect or ellipse, the size of its box (no
+    outline: None); shared (callers must not change them) unless bigger than a card."""
     x0, y0, x1, y1 = el["box"]
-    w, h = x1 - x0, y1 - y0
     radius = el.get("radius", 0) if el["type"] == "rect" else 0
-    width = el["width"] if el["outline"] else 0
+    args = (el["type"], x1 - x0, y1 - y0, radius, el["width"] if el["outline"] else 0)
+    return (_shared_masks if (x1 - x0) * (y1 - y0) <= SHARED_MASK_PIXELS else _masks)(*args)
+
+
+#: Shape and text masks of at most this many pixels (a card) are made once per process by what
+#: they show (a deck's cards share theirs); bigger ones (a board) are made each time.
+SHARED_MASK_PIXELS = 600_000
+
+
+def _masks(
+    kind: str, w: int, h: int, radius: int, width: int
+) -> tuple[Image.Image, Image.Image | None]:
+    """The masks of a ``kind`` shape of ``w`` x ``h`` px (``width`` 0: no outline), drawn
+    :data:`SUPERSAMPLE` times bigger and reduced."""
     s = SUPERSAMPLE
     big = (w * s - 1, h * s - 1)
     fill = Image.new("L", (w * s, h * s), 0)
@@ -427,11 +440,14 @@ def _shape_masks(el: dict) -> tuple[Image.Image, Image.Image | None]:
         if mask is None:
             continue
         draw = ImageDraw.Draw(mask)
-        if el["type"] == "ellipse":
+        if kind == "ellipse":
             draw.ellipse([(0, 0), big], **kw)
         else:
             draw.rounded_rectangle([(0, 0), big], radius=radius * s, **kw)
     return fill.reduce(s), (ring.reduce(s) if ring else None)
+
+
+_shared_masks = lru_cache(maxsize=128)(_masks)
 
 
 def _is_plain(el: dict) -> bool:
@@ -589,9 +605,14 @@ def text_mask(
     return mask
 
 
+_shared_text_masks = lru_cache(maxsize=512)(text_mask)
+
+
 def _draw_text(canvas: Image.Image, el: dict, _images: ImageLoader) -> None:
     x0, y0, x1, y1 = el["box"]
-    mask = text_mask(el["text"], (x1 - x0, y1 - y0), el["size"], el["bold"], el["align"])
+    args = (el["text"], (x1 - x0, y1 - y0), el["size"], el["bold"], el["align"])
+    small = (x1 - x0) * (y1 - y0) <= SHARED_MASK_PIXELS
+    mask = (_shared_text_masks if small else text_mask)(*args)
     _paint(canvas, mask, el["color"], (x0, y0))
 
 
