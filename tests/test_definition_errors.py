@@ -114,11 +114,17 @@ def test_a_misspelt_required_key_is_one_mistake(root: Path) -> None:
 
 
 def test_the_header_checks_run_beside_the_shapes(root: Path) -> None:
-    plant(root, (f"\nid: {GAME}\n", "\nid: pasture\n"), ("\ntags: [Card", "\ntags: 3 #[Card"))
+    plant(
+        root,
+        (f"\nid: {GAME}\n", "\nid: pasture\n"),
+        ("\nplaying_time: [15, 30]", "\nplaying_time: [30, 15]"),
+        ("\ntags: [Card", "\ntags: 3 #[Card"),
+    )
     code, err = build(root)
-    assert code == EXIT_BAD_INPUT and len(err) == 3, err
+    assert code == EXIT_BAD_INPUT and len(err) == 4, err
     assert "id: expected 'meadow' (the folder name), got 'pasture'" in err[1]
-    assert "tags: expected a list, got 3" in err[2]
+    assert "playing_time[1]: expected >= playing_time[0] (30)" in err[2]
+    assert "tags: expected a list, got 3" in err[3]
 
 
 def test_cross_field_checks_run_once_the_shapes_fit(root: Path) -> None:

@@ -74,6 +74,7 @@ def _wrong(data: dict[str, Any], where: str, value: Any) -> dict[str, Any]:
     ("game", "where", "value"),
     [
         ("prototype", "colour", "red"),  # an unknown key
+        ("prototype", "engine", "arche-noah"),  # another engine: another schema
         ("prototype", "players.min", 0),  # the documented range: 1 to 10
         ("prototype", "complexity", "Lowish"),
         ("prototype", "name", "-"),  # a required key

@@ -58,15 +58,22 @@ OPTIONAL_HEADER = frozenset({"playing_time", "complexity", "tags", "variants"})
 
 
 def header_checks(data: Data, game_id: str) -> None:
-    """Cross-field checks shared by every game, on the header fields that have their shape."""
+    """Cross-field checks shared by every game, on the header fields that have their shape
+    (a field without it is the shapes' problem): the id is the folder's, ``players`` and
+    ``playing_time`` run from low to high."""
+
+    def fits(key: str) -> bool:
+        return Problems().run(HEADER_FIELDS[key].check, data.get(key), key)
+
     problems = Problems()
-    if isinstance(data.get("id"), str) and data["id"] != game_id:
+    if fits("id") and data["id"] != game_id:
         problems.add("id", f"expected {game_id!r} (the folder name), got {data['id']!r}")
-    players = data.get("players")
-    if Problems().run(HEADER_FIELDS["players"].check, players, "players"):  # else: a shape's
-        low, high = players["min"], players["max"]
-        if low > high:
-            problems.add("players.max", f"expected >= players.min ({low}), got {high}")
+    if fits("players") and data["players"]["min"] > data["players"]["max"]:
+        low, high = data["players"]["min"], data["players"]["max"]
+        problems.add("players.max", f"expected >= players.min ({low}), got {high}")
+    if fits("playing_time") and data["playing_time"][0] > data["playing_time"][1]:
+        shortest = data["playing_time"][0]
+        problems.add("playing_time[1]", f"expected >= playing_time[0] ({shortest})")
     problems.raise_any()
 
 
@@ -118,10 +125,12 @@ def load_definition(game_id: str, assets_root: Path | None = None) -> GameDefini
 
 
 def definition_spec(engine: str) -> Map:
-    """The spec of a ``game.yaml`` on ``engine``: the header, ``engine`` and the engine's keys
-    (among them its table manifest)."""
+    """The spec of a ``game.yaml`` on ``engine``: the header, ``engine`` (that one: the loader
+    found it by :func:`engine_of`) and the engine's keys (among them its table manifest)."""
     rules = game(engine)
-    fields = {**HEADER_FIELDS, ENGINE_FIELD: OneOf(tuple(game_ids())), **rules.fields}
+    own = Doc(OneOf((engine,)), "The rules engine the game runs on; another engine's game.yaml "
+              "has other keys (`tts-builder schema` prints its schema).")  # fmt: skip
+    fields = {**HEADER_FIELDS, ENGINE_FIELD: own, **rules.fields}
     return Map(fields, OPTIONAL_HEADER | {ENGINE_FIELD} | rules.optional)
 
 
