@@ -108,41 +108,31 @@ def test_the_manifest_spec_checks_a_roster_entry() -> None:
     assert err.value.field == "table.rosters.pairs.times"
 
 
-def test_numbered_rosters_and_rosters_of_parallel_lists() -> None:
-    """``{count: N, number: FIELD}``: N entries numbered from 1 (empty without ``number``);
-    ``{zip: {...}}``: an entry per place of parallel lists, as many as the shortest has."""
+def test_numbered_rosters() -> None:
+    """``{count: N, number: FIELD}``: N entries numbered from 1 (empty without ``number``)."""
     data = definition()
     data["rules"]["values"] = 3
-    data["heroes"] = ["Ann", "Bo", "Cy"]
     data["table"]["rosters"] |= {
         "values": {"count": {"key": "rules.values"}, "number": "value"},
         "blank": {"count": 2},
-        "seat-fields": {"zip": {"who": "heroes", "color": {"key": "beasts", "field": "color"}}},
     }
     MANIFEST.check(data["table"], "table")
     made = rosters_of(data)
     assert made["values"] == [{"value": 1}, {"value": 2}, {"value": 3}]
     assert made["blank"] == [{}, {}]
-    assert made["seat-fields"] == [
-        {"who": "Ann", "color": "#aa8800"},
-        {"who": "Bo", "color": "#224466"},
-    ]
     check_manifest(data)
 
 
 @pytest.mark.parametrize(
     ("roster", "field", "message"),
     [
-        ({"zip": {"who": "rules"}}, "table.rosters.made.zip.who", "'rules' is not a list"),
-        ({"zip": {"who": {"key": "beasts", "field": "age"}}}, "table.rosters.made.zip.who.field",
-         "not every item of 'beasts' has 'age'"),
         ({"count": {"key": "rules.none"}}, "table.rosters.made.count.key", "no key"),
         ({"count": {"key": "beasts", "length": True}, "number": "n"}, None, None),
         ({"count": {"key": "rules.per_beast", "length": True}}, "table.rosters.made.count.key",
          "is not a list"),
     ],
 )  # fmt: skip
-def test_a_bad_numbered_or_zipped_roster_is_refused_where_it_is_written(
+def test_a_bad_numbered_roster_is_refused_where_it_is_written(
     roster: dict, field: str | None, message: str | None
 ) -> None:
     data = definition()

@@ -11,9 +11,7 @@
   template of the item's fields; an item already holding the field is refused).
   ``roster: <name>`` on a piece uses it like any other roster. ``{count: N, number: FIELD}``
   makes ``N`` entries (a number or ``{key: ...}``), each its 1-based number as ``FIELD`` (or
-  empty without ``number``); ``{zip: {field: KEY, field: {key: KEY, field: F}}}`` an entry per
-  place of parallel lists (as many as the shortest), each field that list's item there (or
-  that item's ``F``): each seat's character and colour.
+  empty without ``number``).
 - A piece's ``when: {key: rules.mode, is: junior}`` lays it only while the value at that key
   is that value (``not: junior``: only while it is not); ``when: {any: [cond, ...]}`` while one
   of those holds. A piece left off is not on the table: a setup step cannot deal it.
@@ -178,30 +176,20 @@ _ROSTER_FROM = Map(
     frozenset({"times", "fields"}),
 )
 _ROSTER_COUNT = Map({"count": number_or_key(0, 400), "number": FIELD}, frozenset({"number"}))
-_ZIP_LIST = Custom(
-    lambda v, p: (
-        Map({"key": KEY, "field": FIELD}).check(v, p) if isinstance(v, dict) else KEY.check(v, p)
-    )
-)
-_ROSTER_ZIP = Map({"zip": MappingOf(FIELD, _ZIP_LIST, "field -> list key")})
 
 
 def _check_roster(value: Any, path: str) -> None:
-    form = _ROSTER_FROM
-    if isinstance(value, dict) and "zip" in value:
-        form = _ROSTER_ZIP
-    elif isinstance(value, dict) and "count" in value:
-        form = _ROSTER_COUNT
+    form = _ROSTER_COUNT if isinstance(value, dict) and "count" in value else _ROSTER_FROM
     form.check(value, path)
 
 
 #: A manifest's ``rosters`` entry: a roster made from a list of the definition
-#: (``from``), numbered entries (``count``) or parallel lists (``zip``).
+#: (``from``) or numbered entries (``count``).
 ROSTER = Custom(_check_roster)
 ROSTERS = MappingOf(
     Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a roster id"),
     ROSTER,
-    "roster id -> {from, times, fields}, {count, number} or {zip}",
+    "roster id -> {from, times, fields} or {count, number}",
 )
 
 
@@ -211,9 +199,6 @@ def derived_rosters(data: dict[str, Any], key: str = "table") -> dict[str, list[
     made = {}
     for name, spec in data.get(key, {}).get("rosters", {}).items():
         path = f"{key}.rosters.{name}"
-        if "zip" in spec:
-            made[name] = _zipped(spec["zip"], data, f"{path}.zip")
-            continue
         if "count" in spec:
             count, field = (
                 key_number(spec["count"], data, f"{path}.count", 0, 400),
@@ -234,22 +219,3 @@ def derived_rosters(data: dict[str, Any], key: str = "table") -> dict[str, list[
             entries += [dict(entry) for _ in range(times)]
         made[name] = entries
     return made
-
-
-def _zipped(lists: dict[str, Any], data: dict[str, Any], path: str) -> list[dict[str, Any]]:
-    """A roster entry per place of the definition's lists ``lists`` (field -> its list's key,
-    or ``{key, field}``: each item's field), as many as the shortest list has."""
-    columns = {}
-    for name, source in lists.items():
-        spec = source if isinstance(source, dict) else {"key": source}
-        items = key_value(data, spec["key"], f"{path}.{name}")
-        if not isinstance(items, list):
-            raise FieldError(f"{path}.{name}", f"{spec['key']!r} is not a list")
-        if "field" in spec:
-            if not all(isinstance(item, dict) and spec["field"] in item for item in items):
-                raise FieldError(f"{path}.{name}.field", f"not every item of {spec['key']!r} "
-                                 f"has {spec['field']!r}")  # fmt: skip
-            items = [item[spec["field"]] for item in items]
-        columns[name] = items
-    count = min(len(items) for items in columns.values())
-    return [{name: items[k] for name, items in columns.items()} for k in range(count)]

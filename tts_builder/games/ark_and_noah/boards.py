@@ -21,13 +21,25 @@ ACTION_SPOTS = ("completed", "current", "bonus")
 
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     """What the table manifest lays the boards and shared pieces with, beside its own data
-    (its grid, the Ark: ``table.grids.ark``): the action board's pictures and the animal
-    bags' tiles (rosters ``<sex>-animals``)."""
+    (its grid, the Ark: ``table.grids.ark``): the action board's pictures, the animal
+    bags' tiles (rosters ``<sex>-animals``) and each seat's fields (:func:`seat_pieces`)."""
     tiles, sexes = tile_list(data), ("male", "female")
     return TableHooks(
         pictures=board_pictures(base, data, config),
-        rosters={f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
+        rosters={
+            **{f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
+            "seat-pieces": seat_pieces(data),
+        },
     )
+
+
+def seat_pieces(data: Data) -> list[Data]:
+    """The roster ``seat-pieces`` (the manifest's ``seat_fields``): each seat's character
+    (``name``) and its colour's ``hex`` (``color``), in seat order, printed on its pieces."""
+    return [
+        {"name": name, "color": colour["hex"]}
+        for name, colour in zip(data["characters"], data["colors"], strict=False)
+    ]
 
 
 def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
