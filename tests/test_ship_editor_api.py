@@ -18,6 +18,8 @@ import lupa
 import pytest
 from conftest import SESSION_CACHE
 from fake_tts import FakeTTSServer, free_port
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tts_builder.build import BuildOptions, GameBuild, build_game
 from tts_builder.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK, run
@@ -25,7 +27,9 @@ from tts_builder.errors import BuildError
 from tts_builder.lua.bundle import module_line_map
 from tts_builder.lua.templates import TEMPLATES_DIR
 from tts_builder.ship.editor_api import (
+    MAX_SHOWN,
     Listener,
+    Session,
     SourceMap,
     explain,
     format_message,
@@ -333,8 +337,85 @@ def test_listener_reads_one_document_per_connection(editor_port: int) -> None:
         with socket.create_connection(("127.0.0.1", editor_port)) as sock:
             sock.sendall(b"not json")
         send({"messageID": 2, "message": "fast"}, port=editor_port)
-        got = [listener.get(2.0), listener.get(2.0), listener.get(0.2)]
-    assert got == [{"messageID": 2, "message": "slow"}, {"messageID": 2, "message": "fast"}, None]
+        got = [listener.get(2.0), listener.get(2.0), listener.get(2.0), listener.get(0.2)]
+    assert got == [
+        {"messageID": 2, "message": "slow"},
+        "8 bytes that are not one JSON document",
+        {"messageID": 2, "message": "fast"},
+        None,
+    ]
+
+
+def test_the_listener_survives_a_message_nested_too_deep_and_keeps_listening(
+    editor_port: int,
+) -> None:
+    """A peer's document nested past Python's parser (100,000 levels) is an unreadable message
+    shown as such; the listener thread lives on and takes the next one."""
+    deep = b"[" * 100_000 + b"]" * 100_000
+    with Listener(port=editor_port) as listener:
+        with socket.create_connection(("127.0.0.1", editor_port)) as sock:
+            sock.sendall(deep)
+        send({"messageID": 2, "message": "after"}, port=editor_port)
+        got = [listener.get(5.0), listener.get(5.0)]
+    assert got == [
+        f"{len(deep)} bytes that are not one JSON document",
+        {"messageID": 2, "message": "after"},
+    ]
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+_FIELDS = (
+    "messageID",
+    "message",
+    "error",
+    "guid",
+    "errorMessagePrefix",
+    "returnID",
+    "returnValue",
+    "scriptStates",
+    "savePath",
+    "customMessage",
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kind=st.sampled_from([*range(-1, 9), "2", None, 2.5]),
+    fields=st.dictionaries(st.sampled_from(_FIELDS), _JSON, max_size=6),
+)
+def test_any_message_a_peer_sends_is_shown_never_an_error(
+    built: GameBuild, kind: Any, fields: dict[str, Any]
+) -> None:
+    """Whatever TTS (or anything on its port) sends, each field of any JSON type
+    (``scriptStates: 5``, a guid that is a list, ...), is shown as lines of text."""
+    lines = format_message({**fields, "messageID": kind}, SourceMap.from_build(built))
+    assert lines and all(isinstance(line, str) for line in lines)
+
+
+def test_tts_output_is_shown_with_its_control_characters_escaped(built: GameBuild) -> None:
+    """A print with terminal escape codes, a carriage return or a bidi override cannot drive
+    the designer's terminal: each is shown as an escape, newlines and tabs stay."""
+    shown: list[str] = []
+    session = Session(None, SourceMap.from_build(built), shown.append)  # type: ignore[arg-type]
+    session._show({"messageID": 2, "message": "\x1b[2Jred\rover\u202etxt\tend\nnext"})
+    assert shown == ["[print] \\x1b[2Jred\\rover\\u202etxt\tend\nnext"]
+
+
+def test_a_lua_error_of_60_kb_is_shown_cut_to_a_few_thousand_characters(built: GameBuild) -> None:
+    """TTS can send a huge error (a long traceback, a big value in the message); it is mapped
+    and shown up to MAX_SHOWN characters and says how much it left out."""
+    error = "chunk_1:(3,1-4): " + "x" * 60_000
+    lines = format_message(
+        {"messageID": 3, "guid": "-1", "error": error}, SourceMap.from_build(built)
+    )
+    assert len(lines[0]) < MAX_SHOWN + 200
+    assert lines[0].endswith(f"... ({len(error) - MAX_SHOWN} more characters)")
 
 
 # --- the command ------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import re
 import socket
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -30,6 +31,9 @@ EDITOR_PORT = 39998
 GLOBAL_GUID = "-1"
 MAX_DOCUMENT = 64 * 1024 * 1024
 ERROR_GRACE = 1.0  # seconds to still wait for Execute Lua's value after an error arrived
+#: The most characters of one message's text that are mapped and shown (a Lua error can be
+#: tens of KB: mapping it whole would miss Save & Play's reply).
+MAX_SHOWN = 4000
 
 
 class Rx(IntEnum):
@@ -118,11 +122,34 @@ def guard_script(guids: list[str]) -> str:
 
 
 def parse_document(data: bytes) -> Any | None:
-    """The JSON document in ``data``, or ``None`` while it is incomplete or not JSON."""
+    """The JSON document in ``data``, or ``None`` while it is incomplete or not JSON (nested
+    too deep for Python's parser included)."""
     try:
         return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
+
+
+def shown_text(text: str) -> str:
+    """``text`` safe to print on a terminal: control characters (escape codes, bells, carriage
+    returns, bidirectional overrides) written as escapes; newlines and tabs kept."""
+    return "".join(ch if ch in "\n\t" or not _is_control(ch) else ascii(ch)[1:-1] for ch in text)
+
+
+def _is_control(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
+def _capped(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, saying how many were left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+def _entries(value: Any) -> list[Any]:
+    """A message's list field as a list (TTS's, or anything a broken peer sent)."""
+    return value if isinstance(value, list) else []
 
 
 # --- error positions (pure) ---------------------------------------------------------------------
@@ -166,6 +193,7 @@ class SourceMap:
     scripts: dict[str, tuple[str, str]]  # guid -> (script name, script text)
     templates: dict[str, str] = field(default_factory=dict)  # module -> template path shown
     template_texts: dict[str, str] = field(default_factory=dict)  # module -> template text
+    line_maps: dict[str, dict[int, tuple[str, int]]] = field(default_factory=dict)  # by guid
 
     @classmethod
     def from_build(cls, build: Any) -> SourceMap:
@@ -206,10 +234,12 @@ class SourceMap:
         code = lines[line - 1]
         if not is_bundle(text):
             return f"{name}:{line}", code
-        try:
-            place = module_line_map(text).get(line)
-        except ValueError:
-            place = None
+        if guid not in self.line_maps:
+            try:
+                self.line_maps[guid] = module_line_map(text)
+            except ValueError:
+                self.line_maps[guid] = {}
+        place = self.line_maps[guid].get(line)
         if place is None:
             return None
         module, module_line = place
@@ -249,6 +279,7 @@ def explain(message: str, guid: str, source: SourceMap) -> tuple[str, str | None
         code_line[0] = code_line[0] if code_line[0] is not None else code
         return f"{where}:"
 
+    message = _capped(message, MAX_SHOWN)
     mapped, count = _CHUNK_RE.subn(chunk, message)
     if not count:
         mapped = _LINE_RE.sub(plain, message)
@@ -256,36 +287,46 @@ def explain(message: str, guid: str, source: SourceMap) -> tuple[str, str | None
 
 
 def format_message(message: Any, source: SourceMap) -> list[str]:
-    """The lines to show for one message from TTS."""
+    """The lines to show for one message from TTS (any JSON: a field of the wrong type is
+    shown as it is, never an error)."""
     if not isinstance(message, dict):
-        return [f"[tts] unreadable message: {str(message)[:200]}"]
+        return [f"[tts] unreadable message: {_capped(str(message), 200)}"]
     kind = message.get("messageID")
     if kind == Rx.PRINT:
-        return [f"[print] {message.get('message', '')}"]
+        return [f"[print] {_capped(str(message.get('message', '')), MAX_SHOWN)}"]
     if kind == Rx.ERROR:
         guid = str(message.get("guid", GLOBAL_GUID))
         text, code = explain(str(message.get("error", "")), guid, source)
-        lines = [f"[error] {message.get('errorMessagePrefix', '')}{text}"]
+        lines = [f"[error] {_capped(str(message.get('errorMessagePrefix', '')), 200)}{text}"]
         if code is not None and code.strip():
             lines.append(f"        | {code.strip()}")
         return lines
     if kind == Rx.RETURN:
-        value = json.dumps(message.get("returnValue"), ensure_ascii=False)
-        return [f"[return #{message.get('returnID', '?')}] {value}"]
+        value = _json(message.get("returnValue"))
+        return [f"[return #{_capped(str(message.get('returnID', '?')), 40)}] {value}"]
     if kind == Rx.NEW_GAME:
-        count = len(message.get("scriptStates") or [])
-        path = message.get("savePath") or "the game"
+        count = len(_entries(message.get("scriptStates")))
+        path = _capped(str(message.get("savePath") or "the game"), 400)
         return [f"[loaded] TTS reloaded {path} ({count} script{'' if count == 1 else 's'})"]
     if kind == Rx.GAME_SAVED:
-        return [f"[saved] {message.get('savePath') or 'the game was saved'}"]
+        return [f"[saved] {_capped(str(message.get('savePath') or 'the game was saved'), 400)}"]
     if kind == Rx.CUSTOM:
-        return [f"[message] {json.dumps(message.get('customMessage'), ensure_ascii=False)}"]
+        return [f"[message] {_json(message.get('customMessage'))}"]
     if kind == Rx.OBJECT_CREATED:
-        return [f"[object] created {message.get('guid', '?')}"]
+        return [f"[object] created {_capped(str(message.get('guid', '?')), 40)}"]
     if kind == Rx.OBJECT_PUSHED:
-        names = [s.get("name", "?") for s in message.get("scriptStates") or []]
-        return [f"[object] editor requested for {', '.join(names)}"]
-    return [f"[tts] message {kind}: {json.dumps(message)[:200]}"]
+        states = _entries(message.get("scriptStates"))
+        names = [str(s.get("name", "?")) if isinstance(s, dict) else "?" for s in states]
+        return [f"[object] editor requested for {_capped(', '.join(names), 400)}"]
+    return [f"[tts] message {_capped(str(kind), 40)}: {_json(message, 200)}"]
+
+
+def _json(value: Any, limit: int = MAX_SHOWN) -> str:
+    """``value`` as JSON text, cut to ``limit`` characters."""
+    try:
+        return _capped(json.dumps(value, ensure_ascii=False), limit)
+    except (RecursionError, ValueError):
+        return "(nested too deep to show)"
 
 
 # --- sockets (I/O) ------------------------------------------------------------------------------
@@ -310,7 +351,8 @@ def send(
 
 
 def read_document(conn: socket.socket, timeout: float) -> Any | None:
-    """Read one JSON document: until the peer closes, or as soon as the bytes parse."""
+    """Read one JSON document: until the peer closes, or as soon as the bytes parse (bytes
+    that never parse: a text saying so, shown as an unreadable message)."""
     conn.settimeout(timeout)
     chunks: list[bytes] = []
     size = 0
@@ -323,7 +365,10 @@ def read_document(conn: socket.socket, timeout: float) -> Any | None:
             size += len(chunk)
             if chunk.rstrip().endswith((b"}", b"]")) and parse_document(b"".join(chunks)):
                 break
-    return parse_document(b"".join(chunks)) if chunks else None
+    if not chunks:
+        return None
+    document = parse_document(b"".join(chunks))
+    return f"{size} bytes that are not one JSON document" if document is None else document
 
 
 class Listener:
@@ -418,7 +463,7 @@ class Session:
         if isinstance(message, dict) and message.get("messageID") == Rx.ERROR:
             self.outcome.errors += 1
         for line in format_message(message, self.source):
-            self.echo(line)
+            self.echo(shown_text(line))
 
     def wait_for(
         self, wanted: Callable[[dict[str, Any]], bool], timeout: float, what: str
