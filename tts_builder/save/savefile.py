@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import stat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from json.encoder import encode_basestring as _json_string  # ensure_ascii=False's
+from pathlib import Path
 from typing import Any
 
 from tts_builder.errors import BuildError
@@ -276,8 +278,40 @@ def _write(value: Any, out: list[str], newline: str) -> None:
         raise _NotPlain
 
 
+#: The largest save ``check`` reads (bytes): well above the largest real mods' saves (tens of
+#: MB), well below what would take minutes to check.
+MAX_SAVE_BYTES = 256 * 2**20
+
+
+def read_save(path: Path) -> bytes:
+    """The bytes of the save file at ``path``: a regular file of at most
+    :data:`MAX_SAVE_BYTES` (a FIFO, a device or a folder is refused, never read or waited on);
+    BuildError naming ``path`` otherwise."""
+    try:
+        info = path.stat()
+    except OSError as err:
+        raise BuildError(f"{path}: cannot read: {err.strerror or err}") from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise BuildError(f"{path}: {kind}; a save is a .json file")
+    if info.st_size > MAX_SAVE_BYTES:
+        raise BuildError(
+            f"{path}: {info.st_size:,} bytes, more than the {MAX_SAVE_BYTES:,} a save may have"
+        )
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_SAVE_BYTES + 1)
+    except OSError as err:
+        raise BuildError(f"{path}: cannot read: {err.strerror or err}") from None
+    if len(data) > MAX_SAVE_BYTES:  # it grew while read
+        raise BuildError(f"{path}: more than the {MAX_SAVE_BYTES:,} bytes a save may have")
+    return data
+
+
 def loads(data: bytes, source: str) -> Save:
-    """Parse save bytes; a corrupt save raises BuildError naming ``source`` (and line:column)."""
+    """Parse save bytes; a corrupt save raises BuildError naming ``source`` (and line:column):
+    also one nested deeper than Python's parser goes, or with an integer of thousands of
+    digits."""
     if data.startswith(b"\xef\xbb\xbf"):
         raise BuildError(f"{source}: starts with a UTF-8 byte-order mark; TTS saves have none")
     try:
@@ -290,6 +324,12 @@ def loads(data: bytes, source: str) -> Save:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BuildError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise BuildError(
+            f"{source}: JSON nested too deep to read (TTS writes a few levels)"
+        ) from None
+    except ValueError as exc:  # an integer past Python's digit limit
+        raise BuildError(f"{source}: unreadable JSON: {exc}") from None
     if not isinstance(value, dict):
         raise BuildError(f"{source}: a save is a JSON object, got {json_kind(value)}")
     return value

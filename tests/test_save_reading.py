@@ -1,0 +1,53 @@
+"""Reading a save someone hands ``check``: any file, any bytes, a located refusal (never a
+crash, a hang, or gigabytes read)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tts_builder.errors import BuildError
+from tts_builder.save import savefile
+from tts_builder.save.savefile import loads, read_save
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deep"),
+        (b'{"a": ' + b"[" * 5_000 + b"]" * 5_000 + b"}", "nested too deep"),
+        (b'{"n": ' + b"9" * 5_000 + b"}", "unreadable JSON"),
+        (b'{"a": 1', "invalid JSON"),
+        (b"\xff{}", "not valid UTF-8"),
+    ],
+)
+def test_a_save_python_cannot_read_is_refused_naming_the_file(data: bytes, says: str) -> None:
+    with pytest.raises(BuildError, match=f"^bad.json.*{says}"):
+        loads(data, "bad.json")
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "save.json"
+    os.mkfifo(fifo)
+    with pytest.raises(BuildError, match="not a regular file"):
+        read_save(fifo)
+
+
+def test_a_device_and_a_folder_are_refused_unread(tmp_path: Path) -> None:
+    with pytest.raises(BuildError, match="not a regular file"):
+        read_save(Path("/dev/zero"))
+    with pytest.raises(BuildError, match="a folder"):
+        read_save(tmp_path)
+    with pytest.raises(BuildError, match="cannot read"):
+        read_save(tmp_path / "missing.json")
+
+
+def test_a_save_over_the_size_limit_is_refused(tmp_path: Path, monkeypatch) -> None:
+    save = tmp_path / "big.json"
+    save.write_bytes(b"{}" + b" " * 100)
+    assert read_save(save) == save.read_bytes()
+    monkeypatch.setattr(savefile, "MAX_SAVE_BYTES", 50)
+    with pytest.raises(BuildError, match="102 bytes, more than the 50"):
+        read_save(save)
