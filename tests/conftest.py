@@ -18,14 +18,12 @@ from pathlib import Path
 import pytest
 
 from tts_builder.build import BuildOptions, GameBuild, build_game
+from tts_builder.cache import Store
 from tts_builder.cli import cli
 from tts_builder.cli_ship import register
-from tts_builder.writer import DirCache
 
-#: Cache entries that belong to one --out folder or one build process, not to renders.
-NOT_RENDERS = ("build-manifest:", "jinja-bytecode:")
-#: How a drawn picture's cache entry starts: an encoded PNG, or a part (render/png.py).
-PICTURES = (b"\x89PNG", b"tts-builder part")
+#: How a drawn picture's cache entry starts: an encoded PNG, or a part (build.pack).
+PICTURES = (b"\x89PNG", b"tts-builder picture")
 
 
 def drawn(data: bytes) -> bool:
@@ -138,12 +136,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=place)  # stable: each file's tests keep their order
 
 
-class _RecordingCache(DirCache):
-    """A build's cache folder that also hands each render it stores to the session cache."""
+class _RecordingCache(Store):
+    """A build's cache folder that also hands each entry it stores to the session cache (not
+    the build manifests: they name one --out folder)."""
 
     def __setitem__(self, key: str, value: bytes) -> None:
         super().__setitem__(key, value)
-        if not key.startswith(NOT_RENDERS):
+        if not value.startswith(b'{"folders"') and not value.startswith(b'{"inputs"'):
             SESSION_CACHE.entries[key] = value
 
 
@@ -170,7 +169,7 @@ def _make_clean_build(folder: Path) -> None:
     work.mkdir()
     try:
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("tts_builder.writer.DirCache", _RecordingCache)
+            patch.setattr("tts_builder.cache.Store", _RecordingCache)
             os.chdir(work)  # an empty current folder: every bundled game
             try:
                 code = run(["-q", "build", "--out", str(folder / "dist")])
@@ -281,7 +280,7 @@ def run_folder(name: str) -> Path:
 def each_once_per_run(name: str, keys: Iterable[str], make: Callable[[str], None]) -> None:
     """``make(key)`` for each of ``keys`` no process of this run has claimed (``mkdir`` of
     ``<run folder>/<name>/<key>`` is atomic), then a wait for the keys others claimed (their
-    ``done`` file): xdist's workers share the work (say into a :class:`DirCache` under
+    ``done`` file): xdist's workers share the work (say into a :class:`Store` under
     :func:`run_folder`) instead of each doing all of it. A key its maker failed fails here."""
     root = run_folder(name)
     waiting = []
@@ -324,11 +323,11 @@ def seeded(out: Path) -> Path:
 
     Each entry is a hard link to the clean build's own (where the file system allows; else
     written): the same bytes in the same files, without writing 30 MB for each test. A
-    :class:`DirCache` replaces an entry (a new file renamed over it) and never writes into
+    :class:`Store` replaces an entry (a new file renamed over it) and never writes into
     one, so a build in ``out`` leaves the clean build's entries as they were; a test that
     damages an entry of a seeded cache in place must copy it first."""
-    source = DirCache(clean_build() / ".cache")
-    cache = DirCache(out / ".cache")
+    source = Store(clean_build() / ".cache")
+    cache = Store(out / ".cache")
     cache.root.mkdir(parents=True, exist_ok=True)
     for key, data in _CLEAN_RENDERS.items():
         try:

@@ -1,5 +1,6 @@
-"""What makes a no-op rebuild cheap: lint results cached by script content, YAML composed by
-libyaml (with the pure-Python loader's locations and messages), a definition parsed once."""
+"""What makes a rebuild cheap: lint results cached by script content (in the build cache),
+YAML composed by libyaml (with the pure-Python loader's locations and messages), a
+definition parsed once."""
 
 from __future__ import annotations
 
@@ -38,9 +39,13 @@ def test_a_script_with_findings_is_never_cached() -> None:
     assert lint_cached(DIRTY_LUA, "a", cache) == first
 
 
-def test_the_key_follows_the_text_and_the_linter() -> None:
+def test_the_key_follows_the_text_and_the_code(monkeypatch) -> None:
+    import tts_builder.cache as cache
+
     assert lint_key(CLEAN_LUA) != lint_key(CLEAN_LUA + " ")
-    assert lint_module.linter_digest() in lint_key(CLEAN_LUA)
+    first = lint_key(CLEAN_LUA)
+    monkeypatch.setattr(cache, "current_code", lambda: "another linter")
+    assert lint_key(CLEAN_LUA) != first
 
 
 def test_lint_build_skips_scripts_found_clean(arche_noah_build, monkeypatch) -> None:
@@ -51,32 +56,6 @@ def test_lint_build_skips_scripts_found_clean(arche_noah_build, monkeypatch) -> 
     assert cache and set(cache.values()) == {CLEAN}
     monkeypatch.setattr(lint_module, "lint", _no_lint)
     lint_build(arche_noah_build, cache)  # every script found clean before: nothing linted
-
-
-def test_lint_build_of_saves_found_clean_parses_no_save(arche_noah_build, monkeypatch) -> None:
-    """A build whose saves (by their bytes) were all found clean: no save parsed, no script
-    looked up; a save with other bytes is looked at again, script by script."""
-    from dataclasses import replace
-
-    from tts_builder.build import lint_build
-    from tts_builder.plugin import GameBuild
-
-    cache: dict[str, bytes] = {}
-    lint_build(arche_noah_build, cache)
-    parsed: list[int] = []
-    real = GameBuild.saves
-    monkeypatch.setattr(GameBuild, "saves", lambda self: parsed.append(1) or real(self))
-    monkeypatch.setattr(lint_module, "lint_cached", _no_lint)
-    lint_build(arche_noah_build, cache)
-    assert parsed == []
-    (name,) = [n for n in arche_noah_build.files if n.endswith(".json") and "/" not in n]
-    files = {**arche_noah_build.files, name: arche_noah_build.files[name] + b" "}
-    monkeypatch.undo()
-    monkeypatch.setattr(lint_module, "lint", _no_lint)  # its scripts: clean, by content
-    lint_build(replace(arche_noah_build, files=files), cache)
-    monkeypatch.setattr(GameBuild, "saves", lambda self: parsed.append(1) or real(self))
-    lint_build(replace(arche_noah_build, files=files), cache)
-    assert parsed == []  # and that build's saves now known clean too
 
 
 @pytest.fixture
@@ -146,27 +125,6 @@ def test_a_definition_is_parsed_once_per_text(tmp_path: Path) -> None:
     assert _parsed.cache_info().maxsize is not None  # bounded
 
 
-def test_the_fingerprint_follows_a_file_the_definition_names_outside_its_folder(
-    tmp_path: Path,
-) -> None:
-    from tts_builder.definition import _parsed
-    from tts_builder.fingerprint import build_fingerprint
-
-    root = tmp_path / "assets"
-    (root / "g").mkdir(parents=True)
-    (root / "art.png").write_bytes(b"one")
-    (root / "g" / "game.yaml").write_text("id: g\nart: {x: ../art.png}\n")
-    first = build_fingerprint("g", {}, root)
-    (root / "art.png").write_bytes(b"two")
-    second = build_fingerprint("g", {}, root)
-    assert first != second
-    hits = _parsed.cache_info().hits
-    build_fingerprint("g", {}, root)  # the definition parsed as the build parses it, once
-    assert _parsed.cache_info().hits == hits + 1
-    (root / "g" / "game.yaml").write_text("id: g\nart: [../art.png\n")  # broken: no manifest
-    assert build_fingerprint("g", {}, root) != second
-
-
 def test_a_file_is_written_whole_beside_no_leftover(tmp_path: Path) -> None:
     import stat
 
@@ -179,28 +137,3 @@ def test_a_file_is_written_whole_beside_no_leftover(tmp_path: Path) -> None:
         "entry.bin"
     ]
     assert stat.S_IMODE(target.stat().st_mode) == 0o600  # as tempfile.mkstemp made them
-
-
-def test_a_definition_s_file_names_are_remembered_by_its_digest(tmp_path: Path) -> None:
-    """The fingerprint finds files named outside the game's folder without parsing a
-    definition it has parsed before (the no-op shortcut parses none: parse=False gives None
-    for a definition whose names it does not know)."""
-    from tts_builder.definition import _parsed
-    from tts_builder.fingerprint import FileHashes, build_fingerprint
-
-    root = tmp_path / "assets"
-    (root / "g").mkdir(parents=True)
-    (root / "art.png").write_bytes(b"one")
-    (root / "g" / "game.yaml").write_text("id: g\nart: {x: ../art.png}\n")
-    hashes = FileHashes()
-    assert build_fingerprint("g", {}, root, hashes, parse=False) is None
-    first = build_fingerprint("g", {}, root, hashes)
-    misses = _parsed.cache_info().misses
-    _parsed.cache_clear()
-    assert build_fingerprint("g", {}, root, hashes, parse=False) == first  # nothing parsed
-    assert _parsed.cache_info().misses == 0
-    (root / "art.png").write_bytes(b"two")  # the named file still counts
-    assert build_fingerprint("g", {}, root, hashes, parse=False) not in (None, first)
-    (root / "g" / "game.yaml").write_text("id: g\nart: {x: ../other.png}\n")
-    assert build_fingerprint("g", {}, root, hashes, parse=False) is None  # a new text
-    assert misses >= 1

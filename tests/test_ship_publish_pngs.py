@@ -14,10 +14,10 @@ from io import BytesIO
 import pytest
 from conftest import build, each_once_per_run, run_folder
 
+from tts_builder.cache import Store
 from tts_builder.definition import load_definition
 from tts_builder.games import game_ids
 from tts_builder.ship.publish import TARGET_RATIO, built_urls, plan_publish, png_optimizer
-from tts_builder.writer import DirCache
 
 pytest.importorskip("oxipng")
 
@@ -56,7 +56,7 @@ def test_every_published_png_is_lossless_and_at_most_the_target_ratio(
 
     options = BuildOptions(variant=variant, out_dir=tmp_path)
     built = build(game, variant=variant, out_dir=tmp_path)
-    optimize = png_optimizer(DirCache(run_folder(SHARED) / "cache"))
+    optimize = png_optimizer(Store(run_folder(SHARED) / "cache"))
     assert optimize is not None
     thumbnail = f"{built.main_stem}.png"
     rels = [*built_urls(built, options).values(), thumbnail]

@@ -1,24 +1,24 @@
 """The build pipeline: definition -> art -> scripts -> save, all in memory.
 
 Nothing here writes files: :func:`build_game` returns every output as bytes keyed by its path
-inside ``dist/<game>/``; ``tts_builder.writer`` puts them on disk atomically. Rendered images go
-through a content-keyed cache, so a rebuild with unchanged inputs renders nothing.
+inside ``dist/<game>/``; ``tts_builder.writer`` puts them on disk atomically. Pictures go
+through the build cache (:mod:`tts_builder.cache`), keyed by what they are drawn from.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import zlib
 from collections.abc import Callable, MutableMapping
 from dataclasses import replace
-from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from PIL import Image
 
-from .bundled import FONTS_DIR, package_folder
+from .cache import Memo, key
 from .definition import load_definition
 from .errors import BuildError, FieldError
 from .games import game
@@ -26,115 +26,57 @@ from .plugin import DEFAULT_OUT, BuildOptions, Data, GameBuild, GameDefinition, 
 from .save.checker import Finding, check_geometry, check_save
 from .save.geometry_checks import image_size_from_files
 
-if TYPE_CHECKING:
-    from .render.components import CheckedSides
-    from .render.memo import PictureMemo
-
 IMAGES_DIR = "images"
 #: The contract's build types, importable from here as before.
 __all__ = ["DEFAULT_OUT", "BuildOptions", "GameBuild", "ImageSet", "build_game", "output_folder"]
 
 
-@cache
-def code_digest() -> str:
-    """A digest of the package's code (every module) and the renderer's fonts: cached
-    pictures, and the results of drawing or checking a build, die when either changes.
-
-    Every module, not the renderer's alone: a picture's spec (its cache key) names what it is
-    drawn from, not every line of code that draws it, and a game's or the table's own code
-    draws too (the flood board's geometry, Ark & Noah's boards, a manifest's pieces).
-
-    Each file enters by its sha256, as :class:`~tts_builder.fingerprint.FileHashes` knows
-    it: a file this process hashed already (the CLI's no-op check hashes the whole package)
-    is not read again while its ``stat`` stands for its bytes."""
-    from .fingerprint import FileHashes
-
-    hashes = FileHashes()  # in memory: takes the digests this process worked out or read
-    root = package_folder("tts_builder")
-    digest = hashlib.sha256()
-    for path in [*sorted(root.rglob("*.py")), *sorted(FONTS_DIR.glob("*.ttf"))]:
-        name = path.relative_to(root) if root in path.parents else path.name
-        digest.update(f"{name}\n".encode())
-        digest.update(hashes.digest(path))
-    return digest.hexdigest()
-
-
-def package_digest() -> str:
-    """:func:`code_digest` (by its older name: the digest of the whole package's code)."""
-    return code_digest()
-
-
-#: Pictures kept in memory for reuse (bytes of pixels); more are re-read from the cache.
+#: Decoded pictures a build keeps in memory for reuse (bytes of pixels): a sheet, the
+#: thumbnail and the preview show the same card faces.
 MEMO_BYTES = 64 * 2**20
-#: Encoded entries of a cache folder kept in memory (bytes) by a process building into it.
-READ_BYTES = 32 * 2**20
+#: What a picture stored as a part starts with (:func:`pack`).
+PART_HEADER = b"tts-builder picture 1\n"
 
 
-#: The pictures this process keeps between builds into one cache folder (``watch``, a warm
-#: process), by the folder: only the latest folder's, so memory stays within MEMO_BYTES and a
-#: build into another folder starts from nothing.
-_KEPT: dict[str, tuple[PictureMemo, PictureMemo]] = {}
+def pack(img: Image.Image) -> bytes:
+    """A picture as plain bytes for the cache: mode, size, deflated pixels."""
+    head = f"{img.mode} {img.width} {img.height}\n".encode()
+    return PART_HEADER + head + zlib.compress(img.tobytes(), 1)
 
 
-def kept_pictures(cache: MutableMapping[str, bytes]) -> tuple[PictureMemo, bool]:
-    """The pictures a build through ``cache`` may reuse, and whether they outlive the build: a
-    cache folder that can say which entries it holds (``cache.holds(key)``, the writer's
-    ``DirCache``) shares them with the process's later builds into it; any other cache gets
-    pictures of its own."""
-    kept = _kept(cache)
-    return (kept[0], True) if kept else (_new_memo(MEMO_BYTES), False)
-
-
-def kept_reads(cache: MutableMapping[str, bytes]) -> PictureMemo | None:
-    """The entries of a cache folder this process read or wrote (see :func:`kept_pictures`),
-    to take again while the folder holds them; None for a cache that is no folder."""
-    kept = _kept(cache)
-    return kept[1] if kept else None
-
-
-def _new_memo(budget: int) -> PictureMemo:
-    from .render.memo import PictureMemo
-
-    return PictureMemo(budget)
-
-
-def _kept(cache: MutableMapping[str, bytes]) -> tuple[PictureMemo, PictureMemo] | None:
-    root = getattr(cache, "root", None)
-    if not callable(getattr(cache, "holds", None)) or root is None:
+def unpack(data: bytes) -> Image.Image | None:
+    """The picture :func:`pack` made, or None for bytes that are not one."""
+    if not data.startswith(PART_HEADER):
         return None
-    folder = str(root)
-    if folder not in _KEPT:
-        _KEPT.clear()
-        _KEPT[folder] = (_new_memo(MEMO_BYTES), _new_memo(READ_BYTES))
-    return _KEPT[folder]
+    try:
+        head, _, packed = data[len(PART_HEADER) :].partition(b"\n")
+        mode, width, height = head.decode("ascii").split(" ")
+        return Image.frombytes(mode, (int(width), int(height)), zlib.decompress(packed))
+    except (ValueError, zlib.error, UnicodeDecodeError):
+        return None
 
 
-def forget_pictures() -> None:
-    """Drop every picture this process keeps between builds (:func:`kept_pictures`, the
-    renderer's shared masks and derived pictures, every :class:`~.render.memo.PictureMemo`:
-    the preview's cells, the table picture's layers and scaled images): the next build draws
-    as a new process."""
-    from .picture import forget_table_pictures
-    from .render.layout import forget_shared
-    from .render.memo import forget_all
-
-    _KEPT.clear()
-    forget_shared()
-    forget_all()
-    forget_table_pictures()
+def open_png(data: bytes) -> Image.Image | None:
+    """The picture of PNG bytes (decoded, nothing else kept), or None for bytes that are not
+    a PNG Pillow reads."""
+    try:
+        img = Image.open(io.BytesIO(data), formats=["PNG"])
+        img.load()
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        return None
+    img.info = {}
+    return img
 
 
 class ImageSet:
-    """The images of one game build: named PNGs and the pictures they are made of, through a
-    content-keyed cache.
+    """The images of one game build: named PNGs and the pictures they are made of, through
+    the build cache (:class:`tts_builder.cache.Store`, or any mapping of key -> bytes).
 
-    An output image (:meth:`png`) and a part (:meth:`picture`, e.g. a card face composed into a
-    sheet, shown in the thumbnail and the preview) are both known by their spec. A part is
-    drawn once: it is kept in memory while it fits :data:`MEMO_BYTES` (between the builds of
-    one process into the same cache folder, while the folder holds it: see
-    :func:`kept_pictures`), and in the cache (packed quickly by
-    :func:`tts_builder.render.png.encode_part`) for later builds, so a changed card redraws
-    that card only.
+    An output image (:meth:`png`) and a part (:meth:`picture`, e.g. a card face composed into
+    a sheet, shown in the thumbnail and the preview) are both known by their spec, which names
+    the content they are drawn from (an art file by the sha256 of its bytes); the key adds the
+    code's version. A part is drawn once: kept in memory (the store's own memo, so ``watch``'s
+    next rebuild in this process finds it, else this build's) and in the cache as plain pixels.
     """
 
     def __init__(
@@ -147,27 +89,9 @@ class ImageSet:
         self.files: dict[str, bytes] = {}
         self.rendered = 0  # output images made (not found in the cache)
         self.drawn = 0  # parts drawn (not found in memory or the cache)
-        self._memo, self._shared = kept_pictures(cache)
-        self._reads = kept_reads(cache)
+        memo = getattr(cache, "memo", None)
+        self._memo: Memo = memo if isinstance(memo, Memo) else Memo(MEMO_BYTES)
         self._local: str | None = None
-        self._checked: CheckedSides | None = None
-
-    @property
-    def checked_sides(self) -> CheckedSides:
-        """The layout sides the last build of this folder found valid, and those this one
-        shows (:class:`~tts_builder.render.components.CheckedSides`, kept in the cache by
-        :meth:`finish`)."""
-        if self._checked is None:
-            from .render.components import CheckedSides
-
-            key = self._key({"checked sides": self.folder})  # with the package's code
-            self._checked = CheckedSides(self.cache, key)
-        return self._checked
-
-    def finish(self) -> None:
-        """Keep what a later build reads besides pictures (:attr:`checked_sides`)."""
-        if self._checked is not None:
-            self._checked.save()
 
     @staticmethod
     def _key(spec: object, part: bool = False) -> str:
@@ -175,122 +99,59 @@ class ImageSet:
 
     @staticmethod
     def _keys(spec: object) -> tuple[str, str]:
-        """The cache keys of ``spec`` as an output image and as a part: the sha256 of
-        ``[code digest, spec]`` and of ``[code digest, "part", spec]`` in sorted-key JSON, the
-        spec serialised once for both."""
-        text = json.dumps(spec, sort_keys=True, default=str)
-        code = json.dumps(code_digest())
-        return (
-            hashlib.sha256(f"[{code}, {text}]".encode()).hexdigest(),
-            hashlib.sha256(f'[{code}, "part", {text}]'.encode()).hexdigest(),
-        )
+        """The cache keys of ``spec`` as an output image (PNG bytes) and as a part (pixels)."""
+        return key("png", spec), key("part", spec)
 
-    def _remember(self, key: str, img: Image.Image) -> None:
-        from .render.layout import freeze
-
-        freeze(img, key)  # callers must not change it: what is derived from it may be reused
-        self._memo.add(key, img)
-
-    def _known(self, spec: object, keys: tuple[str, str] | None = None) -> Image.Image | None:
-        """The picture of ``spec`` (its :meth:`_keys` if known) if this build holds it (or an
-        earlier one of this process, while the cache still has it) or the cache has it (as a
-        part or an output image), else None."""
-        from .render import decode_part
-        from .render.png import open_png
-
-        whole, part = keys or self._keys(spec)
+    def _known(self, keys: tuple[str, str]) -> Image.Image | None:
+        """The picture of ``keys`` if this process holds it or the cache has it (as a part
+        or an output image), else None."""
+        whole, part = keys
         img = self._memo.get(part)
-        if img is not None and (
-            not self._shared or self.cache.holds(part) or self.cache.holds(whole)  # type: ignore[attr-defined]
-        ):
-            return img
-        for key, decode in ((whole, open_png), (part, decode_part)):  # pixels when used
-            data = self.cache.get(key)
-            if data is not None:
-                img = decode(data)
-                self._remember(part, img)
+        if img is not None:
+            return img  # type: ignore[return-value]
+        for name, decode in ((part, unpack), (whole, open_png)):
+            data = self.cache.get(name)
+            img = decode(data) if data is not None else None
+            if img is not None:
+                self._memo.add(part, img)
                 return img
         return None
 
     def picture(self, spec: object, make: Callable[[], Image.Image]) -> Image.Image:
         """The picture ``spec`` describes: known (see :meth:`_known`) or made by ``make`` and
         cached as a part. Callers must not change it."""
-        from .render import encode_part
-
         keys = self._keys(spec)
-        img = self._known(spec, keys)
+        img = self._known(keys)
         if img is None:
             img = make()
             self.drawn += 1
-            self.cache[keys[1]] = encode_part(img)
-            self._remember(keys[1], img)
+            self.cache[keys[1]] = pack(img)
+            self._memo.add(keys[1], img)
         return img
-
-    def _read(self, key: str) -> bytes | None:
-        """The cache's entry ``key``: as this process read or wrote it while the cache folder
-        still holds it, else read now."""
-        if self._reads is not None:
-            data = self._reads.get(key)
-            if data is not None and self.cache.holds(key):  # type: ignore[attr-defined]
-                return data
-        data = self.cache.get(key)
-        if data is not None and self._reads is not None:
-            self._reads.add(key, data)
-        return data
-
-    def _write(self, key: str, data: bytes) -> None:
-        self.cache[key] = data
-        if self._reads is not None:
-            self._reads.add(key, data)
-
-    def encoded(self, spec: object, make: Callable[[], bytes]) -> bytes:
-        """The bytes ``spec`` describes (e.g. an encoded band of a sheet): from the cache, else
-        made by ``make`` and cached."""
-        key = self._key({"encoded": spec})
-        data = self._read(key)
-        if data is None:
-            data = make()
-            self._write(key, data)
-        return data
-
-    def encoded_known(self, spec: object) -> bytes | None:
-        """The bytes ``spec`` describes if the cache holds them (see :meth:`encoded`), else
-        None."""
-        return self._read(self._key({"encoded": spec}))
-
-    def kept_record(self, spec: object) -> bytes | None:
-        """What a build of this code kept under ``spec`` (:meth:`keep_record`), if the cache holds
-        it."""
-        return self._read(self._key({"kept": spec}))
-
-    def keep_record(self, spec: object, data: bytes) -> None:
-        """Keep ``data`` under ``spec`` for later builds (e.g. which rows a sheet showed last)."""
-        key = self._key({"kept": spec})
-        if self._read(key) != data:
-            self._write(key, data)
 
     def png(self, name: str, spec: object, make: Callable[[], Image.Image | bytes]) -> str:
         """Add ``images/<name>.png``, the picture ``spec`` describes: from the cache, else made
         from a known part of the same spec or by ``make`` (a picture, or its PNG bytes); its URL."""
         keys = self._keys(spec)
-        key = keys[0]
-        data = self._read(key)
+        data = self.cache.get(keys[0])
         if data is None:
-            img: Image.Image | bytes | None = self._known(spec, keys)
+            img: Image.Image | bytes | None = self._known(keys)
             if img is None:
                 img = make()
                 if isinstance(img, Image.Image):
-                    self._remember(keys[1], img)
+                    self._memo.add(keys[1], img)
             data = img if isinstance(img, bytes) else self.encode_png(img)
-            self._write(key, data)
+            self.cache[keys[0]] = data
             self.rendered += 1
         path = f"{IMAGES_DIR}/{name}.png"
         self.files[path] = data
         return self.url(path)
 
     def encode_png(self, img: Image.Image) -> bytes:
-        """:func:`encode_png_through` this build's cache."""
-        return encode_png_through(self.cache, img, self.encoded)
+        """The PNG bytes of ``img`` (:func:`tts_builder.render.encode_png`)."""
+        from .render import encode_png
+
+        return encode_png(img)
 
     def url(self, rel_path: str) -> str:
         """The URL TTS loads ``rel_path`` from: hosted under --base-url, else a local file."""
@@ -299,54 +160,6 @@ class ImageSet:
         if self._local is None:  # the folder resolved once per build, not once per image
             self._local = (self.options.out_dir.resolve() / self.folder).as_uri()
         return f"{self._local}/{quote(rel_path)}"
-
-
-def cached_bytes(
-    cache: MutableMapping[str, bytes], spec: object, make: Callable[[], bytes]
-) -> bytes:
-    """The bytes ``spec`` describes (e.g. an encoded band): from ``cache`` (keyed by the spec
-    and the renderer's code), else made by ``make`` and cached."""
-    key = ImageSet._key({"encoded": spec})
-    data = cache.get(key)
-    if data is None:
-        data = cache[key] = make()
-    return data
-
-
-def encode_png_through(
-    cache: MutableMapping[str, bytes],
-    img: Image.Image,
-    encoded: Callable[[object, Callable[[], bytes]], bytes] | None = None,
-    bands: Callable[[int, int], object] | None = None,
-) -> bytes:
-    """:func:`tts_builder.render.encode_png` of ``img`` (the same bytes), each band of a
-    picture of several bands known in ``cache`` by a digest of its pixels, or by
-    ``bands(y0, y1)`` (a spec of what its rows [y0, y1) show, for a caller that knows: no
-    pixels hashed): a picture redrawn with a small change (a preview with one new cell, a table
-    with one recoloured pawn) deflates only the bands that changed (``encoded``: how a band is
-    looked up, by default :func:`cached_bytes` in ``cache``)."""
-    from .render.png import BAND_ROWS, ENCODER, encode_band, encode_png, join_bands
-
-    if img.mode not in ("RGB", "RGBA") or img.height <= BAND_ROWS:
-        return encode_png(img)
-
-    def crop(y: int) -> Image.Image:
-        return img.crop((0, y, img.width, min(img.height, y + BAND_ROWS)))
-
-    found = []
-    for y in range(0, img.height, BAND_ROWS):
-        spec: dict[str, object]
-        if bands is not None:
-            spec = {"shows": bands(y, min(img.height, y + BAND_ROWS)), "mode": img.mode}
-            make: Callable[[], bytes] = lambda y=y: encode_band(crop(y))  # noqa: E731
-        else:
-            band = crop(y)
-            pixels = hashlib.sha256(band.tobytes()).hexdigest()
-            spec = {"band": [band.mode, band.width, band.height, pixels]}
-            make = partial(encode_band, band)
-        spec["encoder"] = ENCODER
-        found.append(encoded(spec, make) if encoded else cached_bytes(cache, spec, make))
-    return join_bands(found)
 
 
 def build_game(
@@ -370,7 +183,6 @@ def build_game(
         build = game(definition.rules_engine).assemble(variant, images, options)
     except FieldError as err:  # e.g. a layout naming an unknown {field}
         raise definition.doc.reraise(err) from None
-    images.finish()
     build.files.update(images.files)
     build.rendered = images.rendered
     build.drawn = images.drawn
@@ -414,20 +226,9 @@ def scripts_of(save: Data) -> dict[str, str]:
 
 def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None) -> None:
     """Fail the build on any MoonSharp-compatibility hit, naming the template module and line
-    (``cache``, e.g. the render cache, remembers scripts found clean, by content, and builds
-    whose scripts were all clean by their saves' bytes: their saves are not parsed again)."""
-    from .lua.lint import CLEAN, lint_cached, linter_digest
+    (``cache``, e.g. the build cache, remembers scripts found clean, by their text)."""
+    from .lua.lint import lint_cached
 
-    key = None
-    if cache is not None:
-        digest = hashlib.sha256(f"{linter_digest()}\n".encode())
-        for name, data in sorted(build.files.items()):
-            if name.endswith(".json") and "/" not in name:
-                digest.update(f"{name}:{hashlib.sha256(data).hexdigest()}\n".encode())
-        digest.update(json.dumps(scripts_of(build.save), sort_keys=True).encode())
-        key = f"lint-build:{digest.hexdigest()}"
-        if cache.get(key) == CLEAN:
-            return
     names_by_text: dict[str, str] = {}  # each distinct script once, named by where it ships
     for save_name, save in [("save", build.save), *build.saves().items()]:
         for name, text in scripts_of(save).items():
@@ -446,8 +247,6 @@ def lint_build(build: GameBuild, cache: MutableMapping[str, bytes] | None = None
                 where = f"lua_templates/{template}: line {line} of the rendered module"
             more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
             raise BuildError(f"{build.game_id}: {where}: [{hit.rule}] {hit.message}{more}")
-    if key is not None and cache is not None:
-        cache[key] = CLEAN
 
 
 def check_build(
@@ -456,28 +255,31 @@ def check_build(
     """Every failing finding of the build's saves: FORMAT ``[req]`` and geometry ``[geo]``
     (the latter with the build's image sizes and script positions); (save name, finding).
 
-    ``cache`` (e.g. the render cache) remembers the findings by a digest of all the checks
-    read: the package's code, each save's bytes, the images' sizes and the script positions."""
+    ``cache`` (e.g. the build cache) remembers the findings by a digest of all the checks
+    read: each save's bytes, the images' sizes and the script positions (and the code)."""
     sizes = image_size_from_files(build.files)
-    key = None
+    name_of = None
     if cache is not None:
-        digest = hashlib.sha256(package_digest().encode())
+        digest = hashlib.sha256()
         for name, data in sorted(build.files.items()):
             if name.endswith(".json") and "/" not in name:
                 digest.update(f"{name}:{hashlib.sha256(data).hexdigest()}\n".encode())
             elif name.startswith(f"{IMAGES_DIR}/"):
                 digest.update(f"{name}:{sizes(name)}\n".encode())
         digest.update(repr(build.positions).encode())
-        key = f"check_build:{digest.hexdigest()}"
-        known = cache.get(key)
+        name_of = key("findings", digest.hexdigest())
+        known = cache.get(name_of)
         if known is not None:
-            return [(name, Finding(*fields)) for name, *fields in json.loads(known)]
+            try:
+                return [(name, Finding(*fields)) for name, *fields in json.loads(known)]
+            except (ValueError, TypeError):
+                pass  # not a list of findings: checked again
     found = []
     for name, save in build.saves().items():
         findings = [f for f in check_save(save) if f.level == "req"]
         findings += check_geometry(save, sizes, build.positions)
         found += [(name, f) for f in findings]
-    if key is not None and cache is not None:
+    if name_of is not None and cache is not None:
         rows = [[name, f.level, f.path, f.message] for name, f in found]
-        cache[key] = json.dumps(rows).encode()
+        cache[name_of] = json.dumps(rows).encode()
     return found

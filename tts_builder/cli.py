@@ -171,11 +171,11 @@ def _engines(
 ) -> Any:
     """The build of ``game`` (or a variant) and its two rule engines (Lua in ``lua``)."""
     from .build import DEFAULT_OUT, BuildOptions, build_game
+    from .cache import Store
     from .games import game_module
     from .verify import Engines
-    from .writer import DirCache
 
-    cache = DirCache(DEFAULT_OUT / ".cache")
+    cache = Store(DEFAULT_OUT / ".cache")
     result = build_game(game, BuildOptions(variant=variant), cache, assets)
     config = game_module(result.engine).rules_config(result.definition.data, variant)
     return result, Engines(result.engine, config, result.global_script, lua)
@@ -492,6 +492,7 @@ def table(
     """Draw GAME's table as TTS lays it out, seen from above, into a PNG. With --after-setup,
     Setup runs in the Lua --lua names (with both, in each, and the tables must agree)."""
     from .build import DEFAULT_OUT, BuildOptions, build_game
+    from .cache import Store
     from .picture import after_setup as run_setup
     from .picture import (
         images_from_files,
@@ -501,7 +502,6 @@ def table(
         table_picture,
     )
     from .render import encode_png
-    from .writer import DirCache
 
     _games((game,), report.assets)
     if out_file is not None and after_setup and players is None:
@@ -515,7 +515,7 @@ def table(
         if not low <= players <= high:
             raise BuildError(f"--players {players}: {game} takes {low}-{high} players")
     out = DEFAULT_OUT.resolve()
-    result = build_game(game, BuildOptions(out_dir=out, variant=variant), DirCache(out / ".cache"),
+    result = build_game(game, BuildOptions(out_dir=out, variant=variant), Store(out / ".cache"),
                         report.assets)  # fmt: skip
     images = images_from_files(result.files)
     title = picture_title(result.definition.base_data, variant)
@@ -588,9 +588,5 @@ def run(argv: list[str] | None = None, entry: Callable[..., Any] = cli) -> int:
 
 
 def main() -> None:
-    """Console-script entry point (of an install made before :func:`.cli_noop.main` became
-    it): a no-op build answered before the build machinery loads, anything else run."""
-    from .cli_noop import answer_noop
-
-    if not answer_noop(sys.argv[1:]):
-        sys.exit(run())
+    """Console-script entry point."""
+    sys.exit(run())

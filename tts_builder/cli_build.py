@@ -1,47 +1,22 @@
-"""``tts-builder build`` itself, without click: what the ``build`` command does (the CLI's
-command calls :func:`build_command`), and a plain build run straight from the console script
-(:func:`run_build`: :mod:`tts_builder.cli_noop` reads its arguments, so a designer's rebuild
-after an edit does not import click, nor the other commands)."""
+"""``tts-builder build`` itself: what the CLI's ``build`` command does (:func:`build_command`).
+
+A build of one ``--out`` folder holds its lock for the whole command (:func:`tts_builder.cache.
+locked`: a second build waits, and then finds nothing to do). A game whose inputs (every file of
+its folder and the files its definition names outside it, by the sha256 of their bytes) and
+whose output folders are as its last build recorded them, with the same code and options, is
+skipped: that record, the build manifest, is kept in the build cache only when the inputs
+read after the build are those read before it (a file changed meanwhile is built again).
+"""
 
 from __future__ import annotations
 
 import json
-import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import BuildError
-
-EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 2, 3
-
-
-def run_build(quiet: bool, options: dict[str, Any]) -> int:
-    """Run the build :func:`~tts_builder.cli_noop.parse_build` read (``options``: games,
-    assets, out_dir, variant, base_url) as the CLI's ``build`` command does, with its exit
-    codes and one-line errors (on stderr, never a traceback)."""
-
-    def report(message: str) -> None:
-        if not quiet:
-            print(message, file=sys.stderr)
-
-    try:
-        games, assets = tuple(options["games"]), options["assets"]
-        out, variant, url = options["out_dir"], options["variant"], options["base_url"]
-        build_command(report, assets, games, variant, out, url)
-    except BuildError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (KeyboardInterrupt, EOFError):  # as click's Abort, which the CLI maps so
-        print("\naborted", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else EXIT_INTERNAL
-    except Exception as err:  # noqa: BLE001 - the last line of defence: one line, exit 3
-        print(f"internal error: {type(err).__name__}: {err}", file=sys.stderr)
-        return EXIT_INTERNAL
-    return EXIT_OK
+MANIFEST = "build manifest"
 
 
 def build_command(
@@ -54,81 +29,231 @@ def build_command(
 ) -> None:
     """Build ``games`` (none: the default set) into ``out_dir`` (default ``dist/``), each
     game's variants too unless ``variant`` names one; progress lines go to ``report``."""
-    from .build import DEFAULT_OUT, BuildOptions, describe_outputs
-    from .cli_noop import handed_hashes, noop_report, unchanged
-    from .definition import load_definition, select_games, shown_path
-    from .fingerprint import HASHES_FILE, FileHashes, manifest
-    from .writer import DirCache, tree_matches, write_tree
+    from .cache import locked
+    from .sources import DEFAULT_OUT, select_games, shown_path
 
     out = (out_dir or DEFAULT_OUT).resolve()
-    cache = DirCache(out / ".cache")
-    stored = out / ".cache" / HASHES_FILE
-    hashes = handed_hashes(stored) or FileHashes(stored)  # the no-op check's, if it just ran
-    builds = []
-    request = {"out": str(out), "base_url": base_url, "variant": variant}
     chosen_games = select_games(games, assets)
+
+    def waiting() -> None:
+        report(f"{shown_path(out)}/: another build is writing it; waiting for it to end")
+
+    with locked(out, on_wait=waiting) as store:
+        _build_games(report, store, out, assets, chosen_games, variant, base_url)
+
+
+def _build_games(
+    report: Callable[[str], None],
+    store: Any,
+    out: Path,
+    assets: Path | None,
+    chosen_games: list[str],
+    variant: str | None,
+    base_url: str | None,
+) -> None:
+    """:func:`build_command` with the folder's lock held (``store``: its cache)."""
+    from .sources import shown_path
+
+    request = {"out": str(out), "base_url": base_url, "variant": variant}
     loaded: dict[str, Any] = {}  # each game's definition, loaded once for all its variants
 
     def definition(game: str) -> Any:
         if game not in loaded:
+            from .definition import load_definition
+
             loaded[game] = load_definition(game, assets)
         return loaded[game]
 
     # Nothing a game's build reads changed, and its folders are as built: it is skipped.
-    keys, skipped, variants = {}, {}, {}
+    records, skipped, variants = {}, {}, {}
     for game in chosen_games:
-        found = unchanged(game, request, assets, out, cache, hashes)
-        keys[game], current, recorded = found
-        if current is not None:
-            skipped[game] = current
+        record = records[game] = Record(game, assets, request, store)
+        if record.current is not None:
+            skipped[game] = record.current
         if variant:
             variants[game] = [variant]
         else:
-            variants[game] = recorded if current is not None else definition(game).variants
+            variants[game] = record.variants if record.current is not None else None
+    if any(names is None for names in variants.values()):
+        variants = {game: names or definition(game).variants for game, names in variants.items()}
     _check_folders(variants, assets, definition)
-    bytecode_set = False
+    builds = []
+    for game in chosen_games:
+        if game in skipped:
+            for line in noop_report(out, skipped[game]):
+                report(line)
+            continue
+        records[game].read_outside(definition(game).base_data)
+        made = []
+        for chosen in [variant] if variant else [None, *definition(game).variants]:
+            from .build import BuildOptions
+
+            started = time.perf_counter()
+            options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
+            result = build_checked(game, options, store, assets, definition(game))
+            made.append(result)
+            report(
+                f"built {result.folder} from {shown_path(result.definition.root)}: "
+                f"{len(result.files)} files, {result.rendered} images "
+                f"rendered ({time.perf_counter() - started:.2f}s)"
+            )
+        builds.append((game, made))
+    if builds:
+        _write(report, out, builds)
+    for game, made in builds:  # what the next build may skip
+        folders = {result.folder: result.files for result in made}
+        if not records[game].keep(folders, definition(game).variants):
+            report(f"{game}: its files changed while it was built; the next build builds it again")
+
+
+def _write(report: Callable[[str], None], out: Path, builds: list[tuple[str, list[Any]]]) -> None:
+    """Write every build (all built and checked first: all or nothing)."""
+    from .build import describe_outputs
+    from .sources import shown_path
+    from .writer import tree_matches, write_tree
+
+    for _, made in builds:
+        for result in made:
+            dest = out / result.folder
+            if tree_matches(dest, result.files):
+                report(f"{shown_path(dest)}/: up to date")
+            else:
+                write_tree(dest, result.files)
+                report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
+
+
+class Record:
+    """What the last build of ``game`` under ``request`` recorded in ``store`` (its manifest:
+    the inputs by sha256, the output folders' files by sha256, the game's variants), and
+    whether it still holds: :attr:`current` (the output folders with their file counts) is
+    None unless every input and output is as recorded."""
+
+    def __init__(self, game: str, assets: Path | None, request: Mapping[str, object], store: Any):
+        from .cache import key
+        from .sources import find_game
+
+        source = find_game(game, assets)
+        self.folder = source.folder.resolve()
+        self.store = store
+        self.key = key(MANIFEST, game, source.origin, str(self.folder), dict(request))
+        self.inputs = read_inputs(self.folder)
+        self.variants: list[str] | None = None
+        self.current: dict[str, int] | None = None
+        try:
+            recorded = json.loads(store.get(self.key) or b"null")
+            self.current = self._holds(recorded, Path(str(request["out"])))
+        except (ValueError, TypeError, KeyError, AttributeError, OSError):
+            self.current = None
+        if self.current is None:
+            self.variants = None
+
+    def _holds(self, recorded: Any, out: Path) -> dict[str, int] | None:
+        if not isinstance(recorded, dict):
+            return None
+        inputs = recorded["inputs"]
+        inside = {path: sha for path, sha in inputs.items() if path in self.inputs}
+        if inside != self.inputs:  # a file of the game's folder added, removed or changed
+            return None
+        for path, sha in inputs.items():
+            if path not in self.inputs:
+                found = hash_file(Path(path))
+                if found != sha:
+                    return None
+                self.inputs[path] = found
+        for folder, files in recorded["folders"].items():
+            if read_inputs(out / folder, relative=True) != files:
+                return None
+        variants = recorded["variants"]
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            return None
+        self.variants = variants
+        return {folder: len(files) for folder, files in recorded["folders"].items()}
+
+    def read_outside(self, data: Any) -> None:
+        """Add the files outside the game's folder its definition ``data`` names."""
+        for path in outside_files(path_strings(data), self.folder):
+            self.inputs.setdefault(str(path), hash_file(path))
+
+    def keep(self, folders: Mapping[str, Mapping[str, bytes]], variants: list[str]) -> bool:
+        """Record this build (its output ``folders``), if its inputs are still those read
+        before it; whether they were."""
+        from .cache import sha256
+
+        after = read_inputs(self.folder)
+        for path in self.inputs:
+            if path not in after:
+                after[path] = hash_file(Path(path))
+        if after != self.inputs:
+            return False
+        files = {folder: {rel: sha256(data) for rel, data in made.items()}
+                 for folder, made in folders.items()}  # fmt: skip
+        record = {"inputs": self.inputs, "folders": files, "variants": variants}
+        self.store[self.key] = json.dumps(record, sort_keys=True).encode()
+        return True
+
+
+def hash_file(path: Path) -> str | None:
+    """The sha256 of a file's bytes, or None if it cannot be read."""
+    from .cache import sha256
+
     try:
-        for game in chosen_games:
-            if game in skipped:
-                for line in noop_report(out, skipped[game]):
-                    report(line)
-                continue
-            if not bytecode_set:  # a new process compiles (or renders) nothing the cache holds
-                from .fingerprint import code_fingerprint
-                from .lua.templates import cache_bytecode
+        with open(path, "rb") as handle:
+            return sha256(handle.read())
+    except OSError:
+        return None
 
-                cache_bytecode(cache, code=code_fingerprint(hashes))
-                bytecode_set = True
-            made = []
-            for chosen in [variant] if variant else [None, *definition(game).variants]:
-                started = time.perf_counter()
-                options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
-                result = build_checked(game, options, cache, assets, definition(game))
-                made.append(result)
-                report(
-                    f"built {result.folder} from {shown_path(result.definition.root)}: "
-                    f"{len(result.files)} files, {result.rendered} images "
-                    f"rendered ({time.perf_counter() - started:.2f}s)"
-                )
-            builds.append((game, made))
-        # Everything is built and checked before anything is written: all or nothing.
-        for _, made in builds:
-            for result in made:
-                dest = out / result.folder
-                if tree_matches(dest, result.files):
-                    report(f"{shown_path(dest)}/: up to date")
-                else:
-                    write_tree(dest, result.files)
-                    report(f"wrote {shown_path(dest)}/: {describe_outputs(result.files)}")
-        for game, made in builds:  # what the next no-op build may skip
-            folders = {result.folder: result.files for result in made}
-            cache[keys[game]] = manifest(folders, definition(game).variants)
-    finally:  # templates compiled, scripts rendered: kept in this build's cache while it builds
-        hashes.save()
-        if bytecode_set:
-            from .lua.templates import cache_bytecode
 
-            cache_bytecode(None)
+def read_inputs(folder: Path, relative: bool = False) -> dict[str, str | None]:
+    """Every file under ``folder`` by path (absolute, or ``relative`` to it) -> sha256 of its
+    bytes."""
+    from .cache import files_under
+
+    found = {}
+    for rel in files_under(folder):
+        path = folder / rel
+        found[rel if relative else str(path)] = hash_file(path)
+    return found
+
+
+def path_strings(value: object) -> list[str]:
+    """Every string in a definition's data that may name a file (holds ``/`` or ``\\``)."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "/" in item or "\\" in item:
+                found.add(item)
+        elif isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return sorted(found)
+
+
+def outside_files(strings: list[str], folder: Path) -> list[Path]:
+    """The files outside ``folder`` that ``strings`` name (``../art/x.png``), sorted."""
+    found: set[Path] = set()
+    for value in strings:
+        try:
+            path = (folder / value).resolve()
+            if path.is_file() and folder not in path.parents:
+                found.add(path)
+        except (OSError, ValueError):
+            pass
+    return sorted(found)
+
+
+def noop_report(out: Path, current: dict[str, int]) -> list[str]:
+    """The lines ``build`` prints for a game with nothing to build (its folders' file counts)."""
+    from .sources import shown_path
+
+    lines = []
+    for folder, count in current.items():
+        note = "0 images rendered (inputs unchanged: nothing rebuilt)"
+        lines.append(f"built {folder}: {count} files, {note}")
+        lines.append(f"{shown_path(out / folder)}/: up to date")
+    return lines
 
 
 def _check_folders(
@@ -196,71 +321,26 @@ def _origin(result: Any, save_name: str, path: str) -> str | None:
 
 
 def _table_png(result: Any, cache: Any) -> bytes:
-    """``table.png`` of a build, through the build cache: keyed by everything the picture is
-    drawn from (the save, the script positions, the title, the package's code) and by the
-    images it shows, so a rebuild that changed no image on the table at load draws nothing.
+    """``table.png`` of a build (the table at load, as TTS lays it out), through the build
+    cache: keyed by all it is drawn from, the save, the script positions, the title and the
+    bytes of the build's images."""
+    from .cache import get_or_make, key, sha256
 
-    Which images the picture looks up follows from the save alone, so the first drawing
-    records their names under the save's key; the picture itself is keyed by those images'
-    bytes too (a card face inside a face-down deck is not one of them)."""
-    import hashlib
+    title_of = (result.definition.base_data, result.variant)
+    images = {name: sha256(data) for name, data in result.files.items() if name.endswith(".png")}
+    save = sha256(json.dumps(result.save, sort_keys=True).encode())
+    name = key("table.png", save, repr(result.positions), title_of[1], result.folder, images,
+               sha256(json.dumps(title_of[0], sort_keys=True, default=str).encode()))  # fmt: skip
+    return get_or_make(cache, name, lambda: draw_table(result))
 
-    from .build import encode_png_through, package_digest
-    from .picture import (
-        TablePictures,
-        image_name,
-        images_from_files,
-        picture_subtitle,
-        picture_title,
-        table_picture,
-    )
+
+def draw_table(result: Any) -> bytes:
+    """The PNG bytes of ``table.png`` of a build."""
+    from .picture import images_from_files, picture_subtitle, picture_title, table_picture
+    from .render import encode_png
 
     title = picture_title(result.definition.base_data, result.variant)
     subtitle = picture_subtitle(result.folder)
-    key = hashlib.sha256(package_digest().encode())  # the renderer, the fonts, the picture
-    key.update(json.dumps(result.save, sort_keys=True).encode())
-    key.update(repr([result.positions, title, subtitle]).encode())
-    uses_key = f"table.png-uses:{key.hexdigest()}"
-    uses = cache.get(uses_key)
-    if uses is not None:
-        digest = _table_digest(key, json.loads(uses), result.files)
-        data = cache.get(digest)
-        if data is not None:
-            return data
-    lookup = images_from_files(result.files)
-    looked_up: list[str] = []
-
-    def recorded(url: str) -> Any:
-        looked_up.append(url)
-        return lookup(url)
-
-    pictures = TablePictures(result.files, cache)
-    overlay: list[Any] = []
-    picture = table_picture(result.save, recorded, result.positions, title, subtitle=subtitle,
-                            shrunk=pictures.shrunk, layers=pictures, overlay=overlay)  # fmt: skip
-    names = sorted({image_name(url) for url in looked_up})
-    cache[uses_key] = json.dumps(names).encode()
-    layer = overlay[0][0] if overlay else None
-    if layer is not None:  # what the picture is drawn with: its code, the layer under it
-        text = json.dumps(layer, sort_keys=True, default=str)
-        layer = hashlib.sha256(f"{package_digest()}|{text}".encode()).hexdigest()
-
-    def band(y0: int, y1: int) -> Any:  # a band is known by what is drawn in its rows
-        shown = [spec for spec, top, bottom in overlay[1:] if top < y1 and bottom > y0]
-        return {"table band": [layer, shown], "rows": [y0, y1], "size": list(picture.size)}
-
-    banded = band if layer is not None else None
-    data = encode_png_through(cache, picture, bands=banded)
-    cache[_table_digest(key, names, result.files)] = data
-    return data
-
-
-def _table_digest(key: Any, names: list[str], files: dict[str, bytes]) -> str:
-    """The cache key of ``table.png``: ``key`` (the save's) and the bytes of the images named."""
-    import hashlib
-
-    key = key.copy()
-    for name in names:
-        data = files.get(name)
-        key.update(f"{name}:{hashlib.sha256(data).hexdigest() if data else '-'}".encode())
-    return f"table.png:{key.hexdigest()}"
+    picture = table_picture(result.save, images_from_files(result.files), result.positions,
+                            title, subtitle=subtitle)  # fmt: skip
+    return encode_png(picture)

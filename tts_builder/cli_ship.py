@@ -71,13 +71,13 @@ def _out(out_dir: Path | None) -> Path:
 def _build(report: Reporter, game: str, variant: str | None, out: Path) -> tuple[Any, Any]:
     """Build, lint and check one game (cached renders); the build and its options."""
     from .build import BuildOptions, build_game, lint_build
+    from .cache import Store
     from .cli_build import refuse_failing
     from .definition import find_game
-    from .writer import DirCache
 
     find_game(game, report.assets)  # a one-line error for an unknown game, before anything else
     options = BuildOptions(out_dir=out, variant=variant)
-    cache = DirCache(out / ".cache")
+    cache = Store(out / ".cache")
     build = build_game(game, options, cache, report.assets)
     lint_build(build, cache)
     refuse_failing(build)  # what `build` refuses is not installed or published either
@@ -117,12 +117,12 @@ def install(
 
 def _optimizer(report: Reporter, optimize: bool, out: Path) -> Any:
     """The lossless PNG optimiser publish uses (its results cached in ``<out>/.cache``)."""
+    from .cache import Store
     from .ship import publish as pub
-    from .writer import DirCache
 
     if not optimize:
         return None
-    found = pub.png_optimizer(DirCache(out / ".cache"))
+    found = pub.png_optimizer(Store(out / ".cache"))
     if found is None:
         report(
             "pyoxipng is not installed: the images are uploaded as built (pip install "
@@ -411,12 +411,13 @@ def watch(
     import time
 
     from .build import BuildOptions
+    from .cache import Store
     from .definition import find_game
     from .ship.editor_api import Listener, Session, SourceMap, script_states
     from .ship.install import describe_install, install_build
     from .ship.tts_paths import find_saves_dir, install_key
     from .ship.watch import Watcher
-    from .writer import DirCache, tree_matches, write_tree
+    from .writer import tree_matches, write_tree
 
     find_game(game, report.assets)
     out = _out(out_dir)
@@ -447,7 +448,7 @@ def watch(
         watcher = Watcher(
             game,
             options,
-            DirCache(out / ".cache"),
+            Store(out / ".cache"),
             assets_root=report.assets,
             examples=examples,
             on_build=on_build,

@@ -2,8 +2,8 @@
 
 A game is looked for in this order: the ``--assets`` folder (when given), the current folder,
 then the games bundled with the package. This module imports nothing heavy (no YAML, no
-schema, no dataclasses), so a no-op ``build`` can find its games before the CLI loads
-(:mod:`tts_builder.cli_noop`); :mod:`tts_builder.definition` re-exports every name here.
+schema, no dataclasses), so a no-op ``build`` finds its games before the build machinery
+loads; :mod:`tts_builder.definition` re-exports every name here.
 """
 
 from __future__ import annotations

@@ -2,15 +2,15 @@
 
 A game's folder is written in full next to its destination, then renamed into place, so a
 reader sees either the old build or the new one, never a mixture; a failed build leaves the
-old folder untouched. Single files (e.g. a save installed into TTS) use :func:`write_file`.
+old folder untouched (what a killed build leaves beside it, :func:`tts_builder.cache.sweep`
+removes). Single files (e.g. a save installed into TTS) use :func:`write_file`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import os
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Mapping
 from pathlib import Path
 
 #: Numbers the temporary files of this process (with its pid: unique among live writers).
@@ -33,7 +33,8 @@ def write_file(path: Path, data: bytes, durable: bool = True) -> None:
     """Write ``data`` to ``path`` atomically (temp file in the same folder, then rename).
 
     ``durable`` flushes the bytes to disk before the rename; a cache whose entries check
-    themselves (:class:`DirCache`) may skip that, a torn entry reading as a miss."""
+    themselves (:class:`tts_builder.cache.Store`) may skip that, a torn entry reading as a
+    miss."""
     try:
         fd, tmp = _temp_file(path)
     except FileNotFoundError:  # the folder first (most writes find it there)
@@ -70,6 +71,8 @@ def write_tree(dest: Path, files: Mapping[str, bytes]) -> None:
     import shutil  # here, not at the top: a no-op build reads the cache without them
     import tempfile
 
+    from .cache import remove
+
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.new-", dir=dest.parent))
     made = {staging}
@@ -92,7 +95,7 @@ def write_tree(dest: Path, files: Mapping[str, bytes]) -> None:
             retired.rmdir()
             os.replace(dest, retired)
             os.replace(staging, dest)
-            shutil.rmtree(retired, ignore_errors=True)
+            remove(retired)
         else:
             os.replace(staging, dest)
     except BaseException:
@@ -110,52 +113,3 @@ def tree_matches(dest: Path, files: Mapping[str, bytes]) -> bool:
     if any(present[rel].stat().st_size != len(data) for rel, data in files.items()):
         return False  # a file of another size (most changed pictures): nothing read
     return all(present[rel].read_bytes() == data for rel, data in files.items())
-
-
-class DirCache(MutableMapping[str, bytes]):
-    """A content-addressed cache of build parts in a folder (``dist/.cache``).
-
-    Each entry is the sha256 of its bytes followed by the bytes, so an entry cut short or
-    changed on disk (a full disk, a crash, a hand edit) reads as a miss and is made again,
-    never handed to the build as if it were good.
-    """
-
-    SUFFIX = ".entry"
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-
-    def _path(self, key: str) -> Path:
-        """One flat folder: a build writes dozens of entries, and a folder per entry costs a
-        mkdir and a failed open each."""
-        digest = hashlib.sha256(key.encode()).hexdigest()
-        return self.root / f"{digest}{self.SUFFIX}"
-
-    def __getitem__(self, key: str) -> bytes:
-        path = self._path(key)
-        try:
-            stored = path.read_bytes()
-        except FileNotFoundError:
-            raise KeyError(key) from None
-        check, value = stored[:32], stored[32:]
-        if len(check) < 32 or hashlib.sha256(value).digest() != check:
-            path.unlink(missing_ok=True)  # damaged: made again by whoever asked
-            raise KeyError(key)
-        return value
-
-    def __setitem__(self, key: str, value: bytes) -> None:
-        # Not flushed to disk: an entry cut short by a crash fails its checksum, reads as a miss.
-        write_file(self._path(key), hashlib.sha256(value).digest() + value, durable=False)
-
-    def holds(self, key: str) -> bool:
-        """Whether an entry for ``key`` is on disk (reading it may still find it damaged)."""
-        return self._path(key).is_file()
-
-    def __delitem__(self, key: str) -> None:
-        self._path(key).unlink(missing_ok=True)
-
-    def __iter__(self) -> Iterator[str]:  # keys are hashed, so they cannot be listed
-        return iter(())
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self.root.rglob(f"*{self.SUFFIX}")) if self.root.exists() else 0

@@ -14,12 +14,10 @@ another target writes (§8.1). Finally the source is parsed
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import MutableMapping
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import NamedTuple
 
 from .bundle import is_bundle, unbundle
@@ -1072,42 +1070,12 @@ def lint(source: str, chunk: str) -> list[LintHit]:
 CLEAN = b"lint: clean"
 
 
-@cache
-def linter_digest() -> str:
-    """A digest of the linter's own code (this module, the bundle reader it uses) and of the
-    Lua that parse-checks (:func:`lua_identity`): a cached result dies when either changes."""
-    digest = hashlib.sha256(lua_identity().encode())
-    here = Path(__file__).parent
-    for name in ("lint.py", "bundle.py"):
-        digest.update(name.encode())
-        digest.update((here / name).read_bytes())
-    return digest.hexdigest()
-
-
-def lua_identity() -> str:
-    """The Lua that parse-checks, known without loading it (lupa and its Lua are imported only
-    to lint a script no cache knows): lupa's installed distribution and the name, size and
-    modification time of its Lua 5.2 module file."""
-    from importlib.util import find_spec
-
-    from ..fingerprint import installed
-
-    spec = find_spec("lupa")
-    if spec is None or spec.origin is None:
-        import lupa  # not installed: its ImportError
-
-        return f"lupa {lupa.__version__}"
-    parts = installed(["lupa"])
-    for path in sorted(Path(spec.origin).parent.glob("lua52*")):
-        st = path.stat()
-        parts.append(f"{path.name} {st.st_size} {st.st_mtime_ns}")
-    return "\n".join(parts)
-
-
 def lint_key(source: str) -> str:
-    """The cache key of ``source``'s lint result: its text and the linter's code, digested."""
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-    return f"lint:{linter_digest()}:{digest}"
+    """The cache key of ``source``'s lint result: its text's sha256 and the code's version
+    (which covers this linter and lupa's)."""
+    from ..cache import key, sha256
+
+    return key("lint clean", sha256(source.encode("utf-8")))
 
 
 def lint_cached(source: str, chunk: str, cache: MutableMapping[str, bytes] | None) -> list[LintHit]:
@@ -1115,10 +1083,10 @@ def lint_cached(source: str, chunk: str, cache: MutableMapping[str, bytes] | Non
     clean scripts by content, e.g. the build cache in ``dist/.cache``)."""
     if cache is None:
         return lint(source, chunk)
-    key = lint_key(source)
-    if cache.get(key) == CLEAN:
+    name = lint_key(source)
+    if cache.get(name) == CLEAN:
         return []
     hits = lint(source, chunk)
     if not hits:
-        cache[key] = CLEAN
+        cache[name] = CLEAN
     return hits

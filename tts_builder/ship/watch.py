@@ -1,8 +1,9 @@
 """Watch mode: poll a game's sources, rebuild on every change, re-verify, hand the build on.
 
 The definition folder (``game.yaml`` and art) and the game's Lua templates are polled: a file
-counts as changed when its content hash changes (the hash is recomputed only when its mtime or
-size moved). Rebuilds share one render cache, so only images whose inputs changed re-render.
+counts as changed when the sha256 of its bytes changes (every file read on every poll: a
+game's sources are small). Rebuilds share one build cache (and its in-process memo), so only
+images whose inputs changed re-render.
 When the Global script changed, its rule functions are cross-checked against rules_ref again
 with a small number of examples. Errors are reported and the watch goes on.
 """
@@ -56,11 +57,8 @@ def watched_roots(game_id: str, assets_root: Path | None = None) -> list[Path]:
     ]
 
 
-def snapshot(
-    roots: Iterable[Path], previous: Mapping[str, Stamp] | None = None
-) -> dict[str, Stamp]:
-    """Stamps of every file under ``roots`` (hashing only files whose mtime or size moved)."""
-    previous = previous or {}
+def snapshot(roots: Iterable[Path]) -> dict[str, Stamp]:
+    """Stamps of every file under ``roots``, each file read and hashed."""
     stamps: dict[str, Stamp] = {}
     for root in roots:
         if not root.is_dir():
@@ -70,15 +68,10 @@ def snapshot(
                 continue
             try:
                 stat = path.stat()
-                key = str(path)
-                known = previous.get(key)
-                if known and (known.mtime_ns, known.size) == (stat.st_mtime_ns, stat.st_size):
-                    stamps[key] = known
-                    continue
                 digest = hashlib.sha256(path.read_bytes()).hexdigest()
             except OSError:  # deleted or replaced between listing and reading
                 continue
-            stamps[key] = Stamp(stat.st_mtime_ns, stat.st_size, digest)
+            stamps[str(path)] = Stamp(stat.st_mtime_ns, stat.st_size, digest)
     return stamps
 
 
@@ -182,13 +175,13 @@ class Watcher:
 
     def poll(self, settle: float = 0.05, sleep: Callable[[float], None] = time.sleep) -> list[str]:
         """Changed paths since the last poll, once the files have stopped changing."""
-        new = snapshot(self.roots, self.stamps)
+        new = snapshot(self.roots)
         found = changes(self.stamps, new)
         for _ in range(20):  # bounded: a file still being written settles within a second
             if not found:
                 break
             sleep(settle)
-            again = snapshot(self.roots, new)
+            again = snapshot(self.roots)
             if not changes(new, again):
                 break
             found = changes(self.stamps, again)
