@@ -20,14 +20,14 @@ busy machine disturbs the figures less than wall-clock time would. One round run
   ratio to that in-process clean build;
 - encode floor: encoding every final PNG of the build once (the images, thumbnails, previews
   and ``table.png`` of every folder the clean build wrote, its variants' too, decoded from
-  them) with the build's own encoder and settings (``render.encode_png``: bands of rows, filter
-  none, zlib level 1, as every build PNG is written), in one process, timed after loading;
+  them) with the build's own encoder and settings (``render.encode_png``: Pillow's, as every
+  build PNG is written), in one process, timed after loading;
   nothing drawn, nothing else built;
 - work besides pictures (with the one-animal step): in one warm process, the game built again
   in memory through a cache already holding every picture of it (``build_game``: loading,
   assembling, scripts, the save), its scripts linted and its saves checked with no cache; with
   the floor, the least a clean build can cost whatever its drawing costs (in a new process,
-  plus a no-op build's start-up: interpreter, the build's imports, the fingerprint): their sum
+  plus a no-op build's start-up: interpreter, the CLI's imports, the manifest check): their sum
   over the floor bounds ``clean / encode floor`` from below;
 - publish: recompressing every PNG ``publish`` uploads for the game's own save (``images/`` and
   the thumbnail of ``dist/<game>/``) once
@@ -162,11 +162,10 @@ print(seconds, sum(map(len, out)) / sum(map(len, data)), worst)
 WARM_CHANGE = """
 import re, shutil, sys, tempfile, time
 from pathlib import Path
-from tts_builder.build import forget_pictures
 from tts_builder.cli import run
 game, assets_copy, work = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 assert run(["-q", "build", game, "--out", str(work / "warm")]) == 0
-forget_pictures()  # the clean build draws everything, as a new process would
+# a fresh --out folder: its cache is empty and a build keeps no pictures beyond its own store
 started = time.process_time()
 assert run(["-q", "build", game, "--out", str(work / "fresh")]) == 0
 clean = time.process_time() - started
@@ -197,7 +196,7 @@ print(time.process_time() - started)
 PHASES = """
 import importlib, os, sys, time
 started = time.process_time()
-import tts_builder.cli_noop
+import tts_builder.cli
 imported = time.process_time() - started
 args, names = sys.argv[1:-1], sys.argv[-1].split(",")
 spent, active = {}, set()
@@ -224,14 +223,7 @@ for name in names:  # module[:Class].function, wrapped where it is looked up whe
     setattr(owner, function, timed(name, getattr(owner, function)))
 wrapped = time.process_time() - started - imported
 begun = time.process_time()
-if not tts_builder.cli_noop.answer_noop(args):  # as the console script does
-    parsed = tts_builder.cli_noop.parse_build(args)
-    if parsed is not None:  # a plain build: run without click
-        from tts_builder.cli_build import run_build
-        assert run_build(*parsed) == 0
-    else:
-        import tts_builder.cli
-        assert tts_builder.cli.run(args) == 0
+assert tts_builder.cli.run(args) == 0  # as the console script does
 total = time.process_time() - begun
 print(imported, wrapped, total, *(spent.get(name, 0.0) for name in names))
 """
@@ -239,21 +231,15 @@ print(imported, wrapped, total, *(spent.get(name, 0.0) for name in names))
 #: What ``--phases`` times in the one-animal change (inclusive CPU seconds, each once however
 #: deep it recurses; a phase inside another is indented under it).
 CHANGE_PHASES = [
-    ("no-op check (falls through)", "tts_builder.cli_noop:answer_noop", 0),
+    ("lock, sweep, inputs and manifest", "tts_builder.cli_build:Record.__init__", 0),
     ("definition", "tts_builder.definition:load_definition", 0),
-    ("fingerprint in the build", "tts_builder.cli_noop:unchanged", 0),
-    ("templates' cache (Jinja2)", "tts_builder.lua.templates:cache_bytecode", 0),
     ("build_game", "tts_builder.build:build_game", 0),
     ("deck sheets", "tts_builder.render.components:deck_sheets", 1),
-    ("sheet rows composed", "tts_builder.render.components:compose_sheet_row", 2),
-    ("sheet rows recomposed", "tts_builder.render.components:recompose_sheet_row", 2),
     ("preview", "tts_builder.gamekit.pictures:preview", 1),
-    ("preview rows drawn", "tts_builder.render.components:_preview_row_image", 2),
-    ("bands inflated (last rows)", "tts_builder.render.components:band_image", 1),
     ("thumbnail", "tts_builder.gamekit.pictures:thumbnail", 1),
     ("Global script", "tts_builder.lua.scripts:global_script", 1),
     ("faces drawn (any picture)", "tts_builder.render.components:Sides.draw", 1),
-    ("bands deflated (any picture)", "tts_builder.render.components:encode_band", 1),
+    ("PNGs encoded (any picture)", "tts_builder.build:ImageSet.encode_png", 1),
     ("lint", "tts_builder.build:lint_build", 0),
     ("check", "tts_builder.build:check_build", 0),
     ("table.png", "tts_builder.cli_build:_table_png", 0),
@@ -263,7 +249,7 @@ CHANGE_PHASES = [
 
 def change_phases(game: str) -> None:
     """Where the one-animal change's CPU goes (``--phases``): the change rebuilt in one child
-    through the console script's path (the no-op check, then the CLI) with each phase of
+    through the CLI, as the console script runs it, with each phase of
     :data:`CHANGE_PHASES` timed; the rest is what no phase covers."""
     work = Path(tempfile.mkdtemp(prefix="bench-phases-"))
     try:
@@ -278,7 +264,7 @@ def change_phases(game: str) -> None:
     imported, wrapped, total, *spent = map(float, text.split())
     print(f"one-animal change by phase ({game}, one child, CPU seconds, inclusive):")
     print(f"  {'child in all':34s} {cpu:7.3f} s")
-    print(f"  {'imports (cli_noop)':34s} {imported:7.3f} s")
+    print(f"  {'imports (cli)':34s} {imported:7.3f} s")
     print(f"  {'imports (the build modules timed)':34s} {wrapped:7.3f} s")
     print(f"  {'the command':34s} {total:7.3f} s")
     for (label, _name, depth), seconds in zip(CHANGE_PHASES, spent, strict=True):
@@ -416,7 +402,7 @@ def report(title: str, steps: dict[str, list[float]], memory: dict[str, list[flo
             min(steps[f"  {step}"])
             for step in ("assemble, all pictures cached", "lint, no cache", "check, no cache")
         )
-        startup = min(steps["no-op"])  # interpreter, the build's imports, the fingerprint
+        startup = min(steps["no-op"])  # interpreter, the CLI's imports, the manifest check
         print(
             f"  least clean / encode floor (floor + work besides pictures): "
             f"{(floor + besides) / floor:.2f} warm, {(floor + besides + startup) / floor:.2f} "
