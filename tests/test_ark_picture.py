@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from conftest import build
 
+from tts_builder.games.ark_and_noah.action_board import COLUMNS as ACTION_BOARD
 from tts_builder.games.ark_and_noah.boards import action_spaces
 from tts_builder.games.ark_and_noah.rules import rules_config
 from tts_builder.picture import after_setup, images_from_files, table_picture, table_view
@@ -54,8 +55,8 @@ def test_the_picture_shows_the_printed_cells_at_the_script_positions(
     wrong += [name for name, (x, z) in plan.hull.items()
               if not _near(at(x, z), _rgb(ark["pitch"]))]  # fmt: skip
     assert wrong == []
-    board = next(p["columns"] for p in data["table"]["pieces"] if p["id"] == "action-board")
-    space = _rgb(next(e["fill"] for e in board["sides"]["standard"] if e["at"] == "current"))
+    sides = ACTION_BOARD["sides"]
+    space = _rgb(next(e["fill"] for e in sides["standard"] if e["at"] == "current"))
     for entry in spaces:
         assert _near(at(*entry["current"]), space), entry["id"]
     # the scoring track's 0 (a tinted cell, read from Red's seat at the bottom left)

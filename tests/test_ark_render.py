@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,14 +14,14 @@ from PIL import Image
 from rules_ref import ark_and_noah as ref
 from tts_builder import geometry as geo
 from tts_builder.build import lint_build
-from tts_builder.cli import EXIT_BAD_INPUT, run
 from tts_builder.games.ark_and_noah import boards
+from tts_builder.games.ark_and_noah.action_board import COLUMNS as ACTION_BOARD
+from tts_builder.games.ark_and_noah.action_board import columns_of
 from tts_builder.games.ark_and_noah.rules import rules_config
 from tts_builder.render import image_digest
 from tts_builder.save import loads
 from tts_builder.save.checker import check_save
 from tts_builder.table import pieces_by_id
-from tts_builder.table.columns import columns_of
 from tts_builder.table.grid import Grid, section_offsets
 from tts_builder.table.grid_table import grid_plan
 from tts_builder.table.printed import laid_board, laid_track, track_cells
@@ -93,9 +91,9 @@ def test_table_positions_keep_the_grid_square_and_upright_for_red(built: object,
 
 def test_board_spots_and_score_track_cells() -> None:
     data = build("ark-and-noah").definition.data
-    spec = boards.action_columns(data)
+    spec = ACTION_BOARD
     for count in (7, 5):
-        spots = [column.spots for column in columns_of(spec, count)]
+        spots = [column.spots for column in columns_of(count)]
         assert len(spots) == count
         xs = [s["current"][0] for s in spots]
         assert xs == sorted(xs) and all(0 < x < spec["size"][0] for x in xs)
@@ -181,7 +179,7 @@ def test_board_texts_follow_the_rule_numbers(built: object) -> None:
 def test_action_board_sides(built: object) -> None:
     standard = picture(built, "images/action-board-standard.png")
     family = picture(built, "images/action-board-family.png")
-    size = tuple(boards.action_columns(built.definition.data)["size"])
+    size = tuple(ACTION_BOARD["size"])
     assert standard.size == family.size == size
     assert image_digest(standard) != image_digest(family)
 
@@ -283,11 +281,11 @@ def test_the_action_spaces_and_tracks_sit_on_their_printed_cells(variant: str | 
     built = build("ark-and-noah", variant=variant)
     data = built.definition.data
     config = rules_config(data, variant)
-    spec = boards.action_columns(data)
+    spec = ACTION_BOARD
     space_fill = next(e["fill"] for e in spec["sides"]["standard"] if e["at"] == "current")
     board = laid_board(data["table"], "action-board", tuple(spec["size"]))
     side = picture(built, f"images/action-board-{'family' if variant else 'standard'}.png")
-    columns = [(c.x0, c.x1) for c in columns_of(spec, len(config["actions"]))]
+    columns = [(c.x0, c.x1) for c in columns_of(len(config["actions"]))]
     for i, space in enumerate(boards.action_spaces(data, config)):
         u, v = geo.uv_of_world(board.transform, board.aspect, (*space["current"][:1], 0.0,
                                                                  space["current"][1]))  # fmt: skip
@@ -405,24 +403,3 @@ def test_each_boards_spec_is_the_layout_it_is_drawn_from(variant: str | None) ->
         if "box" in spec:  # a grid's section: a window onto the whole grid drawn once
             from_spec = from_spec.crop(tuple(spec["box"]))
         assert image_digest(from_spec) == image_digest(drawn.make()), name
-
-
-def test_the_action_board_must_name_the_spots_the_script_uses(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    """The action board's columns are data: one without a spot the Lua reads (the bonus ring)
-    is one located error at load, not an internal one."""
-    shutil.copytree(PROJECT / "assets" / "ark-and-noah", tmp_path / "ark-and-noah")
-    path = tmp_path / "ark-and-noah" / "game.yaml"
-    text = path.read_text("utf-8")
-    spot = "          bonus: {x: 0.3, y: 268, half: 26}\n"
-    assert spot in text
-    path.write_text(text.replace(spot, ""), "utf-8")
-    code = run(["--assets", str(tmp_path), "build", "ark-and-noah", "--out", str(tmp_path / "d")])
-    err = capsys.readouterr().err.strip()
-    assert code == EXIT_BAD_INPUT and err.count("\n") == 0, err
-    assert re.search(
-        r"ark-and-noah/game\.yaml:\d+:\d+: table\.pieces\[3\]\.columns\.spots: the action board "
-        r"needs completed, current, bonus \(missing bonus\)",
-        err,
-    ), err

@@ -10,7 +10,6 @@ table picture use.
 - :mod:`.track`: a track of numbered cells (``kind: track``) drawn from its data;
 - :mod:`.grid`, :mod:`.grid_table`: a board of square cells (the manifest's ``grids``), in one
   piece or in sections per player count, drawn from its data, its spots as tracks per count;
-- :mod:`.columns`: a board of columns (a board's ``columns``) a game draws with its fields;
 - :mod:`.snaps`: :func:`snap_points`, the manifest's snap points at a player count;
 - :mod:`.preview`: :func:`add_previews`, a laid table's thumbnail and preview sheet (through
   :mod:`tts_builder.gamekit.pictures`).

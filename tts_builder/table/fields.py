@@ -15,6 +15,11 @@ def filled(text: str, fields: dict[str, Any]) -> Any:
     whole = re.fullmatch(r"\{(\w+)\}", text)
     if whole and whole.group(1) in fields:
         return fields[whole.group(1)]
+    return printed(text, fields)
+
+
+def printed(text: str, fields: dict[str, Any]) -> str:
+    """``text`` with each known ``{field}`` printed, always as text (a board's words)."""
     return re.sub(r"\{(\w+)\}", lambda m: str(fields.get(m.group(1), m.group(0))), text)
 
 

@@ -2,8 +2,7 @@
 beside the game's (``TableHooks.tracks``): each ``kind: track`` piece's cells, at the board's
 top, where a marker on it lies (``at: {track: ID, cell: K}``), and with ``seats`` each seat's
 place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``); and each of its
-``lines`` (:mod:`.lines`: rows of places, maybe the seats' own); a board's ``columns`` tracks
-(named spots of every column, :mod:`.columns`); and for a piece at
+``lines`` (:mod:`.lines`: rows of places, maybe the seats' own); and for a piece at
 ``{seat_track: KIND}`` of an ``area_slots`` kind, each seat's first places of that kind, one
 per object the piece lays (``KIND:<colour>``: :func:`~.areas.area_tracks`,
 :func:`~.derived.area_counts`).
@@ -18,7 +17,7 @@ from .derived import area_counts
 from .layout import thickness_of, top_of
 from .lines import line_tracks
 from .model import seat_colors
-from .printed import column_spots, track_cells, track_seats
+from .printed import track_cells, track_seats
 from .track import track_pieces
 
 Points = dict[str, list[tuple[float, ...]]]
@@ -36,10 +35,5 @@ def manifest_tracks(data: dict[str, Any], key: str = "table") -> Points:
         for colour, (dx, dz) in zip(seat_colors(data[key]), places, strict=False):
             seat = (round(cells[0][0] + dx, 4), top, round(cells[0][1] + dz, 4))
             tracks[f"{piece['id']}:{colour}"] = [seat]
-    for piece in data[key]["pieces"]:
-        top = top_of(thickness_of(piece))
-        for name, names in piece.get("columns", {}).get("tracks", {}).items():
-            columns = column_spots(data, piece["id"], key)
-            tracks[name] = [(s[n][0], top, s[n][1]) for s in columns for n in names]
     tracks |= line_tracks(data, key, seat_colors(data[key]))
     return tracks | area_tracks(data[key], area_counts(data, key, set(tracks)))

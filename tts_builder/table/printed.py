@@ -20,7 +20,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .. import geometry as geo
-from .columns import column_count, columns_of, columns_piece, spot_halves
 from .layout import seat_frames, spots
 from .model import pieces_by_id, seat_colors
 from .track import Track, cell_half, drawn_width, seat_places
@@ -156,47 +155,6 @@ def track_positions(
     return [
         board.cell(f"{label} {k}", guid, track.cell_px(k), (side, side), kind, y)
         for k in range(track.cells)
-    ]
-
-
-def _laid_columns(
-    data: Mapping[str, Any], piece: str, key: str = "table"
-) -> tuple[Board, list[Any], dict[str, Any]]:
-    """The Board of the manifest's board ``piece`` with ``columns``, its columns and spec
-    (FieldError at ``<key>.pieces`` without that piece, at its ``columns`` without them)."""
-    manifest = dict(data[key])
-    index, spec = columns_piece(manifest, piece, key)
-    count = column_count(spec, dict(data), f"{key}.pieces[{index}].columns")
-    board = laid_board(manifest, piece, (spec["size"][0], spec["size"][1]))
-    return board, columns_of(spec, count), spec
-
-
-def column_spots(
-    data: Mapping[str, Any], piece: str, key: str = "table"
-) -> list[dict[str, list[float]]]:
-    """Each column's spots (name -> table [x, z]) of the manifest's board ``piece`` with
-    ``columns`` (:mod:`.columns`; ``data``: the definition its ``count`` comes from)."""
-    board, columns, _spec = _laid_columns(data, piece, key)
-    return [{name: board.at(px) for name, px in column.spots.items()} for column in columns]
-
-
-def column_positions(
-    data: Mapping[str, Any],
-    piece: str,
-    guid: str,
-    labels: Sequence[str],
-    kind: str,
-    y: float,
-    key: str = "table",
-) -> list[geo.ScriptPosition]:
-    """A script position at every spot of the first ``len(labels)`` columns of the board
-    ``piece`` (object ``guid``) of the manifest at ``key``, labelled ``<label> <spot>``, at
-    height ``y``: the geometry check expects each inside its printed spot."""
-    board, columns, spec = _laid_columns(data, piece, key)
-    return [
-        board.cell(f"{label} {what}", guid, column.spots[what], (r, r), kind, y)
-        for label, column in zip(labels, columns, strict=False)
-        for what, r in spot_halves(spec).items()
     ]
 
 

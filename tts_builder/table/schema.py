@@ -18,7 +18,6 @@ from ..gamekit.specs import by_player_count, mapping_of
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
-from .columns import COLUMNS, check_columns, column_count
 from .derived import (
     ROSTERS,
     WHEN,
@@ -158,12 +157,11 @@ PIECE = Map(
         "order": OneOf(tuple(BAG_ORDERS)),
         "step": Point(2),  # a die row's step
         "track": TRACK,
-        "columns": COLUMNS,
     },
     frozenset({"name", "component", "picture", "roster", "copies", "count", "width", "size",
                "scale", "thickness", "stand_up", "numbered", "tags", "notes", "contents",
                "locked", "face_up", "back", "shape", "tint", "order", "step", "track",
-               "columns", "when"}),
+               "when"}),
 )  # fmt: skip
 
 STEP = Map(
@@ -385,12 +383,6 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
         if name in tracks:
             raise FieldError(f"{path}.lines.{name}", f"{name!r} is a track already")
     tracks |= line_tracks(data, path, seats)
-    for i, piece in enumerate(manifest["pieces"]):  # a board's columns tracks
-        for name, names in piece.get("columns", {}).get("tracks", {}).items():
-            count = column_count(piece["columns"], data, f"{path}.pieces[{i}].columns")
-            if name in tracks:
-                raise FieldError(f"{path}.pieces[{i}].columns.tracks.{name}", "a track already")
-            tracks[name] = range(count * len(names))
     for kind, count in area_counts(data, path, set(tracks)).items():  # a piece's area places
         tracks |= {f"{kind}:{colour}": range(count) for colour in seats}
     known = _Known({**hooks.anchors, **own}, tracks, dict(hooks.areas),
@@ -492,8 +484,6 @@ def _check_piece(
     for key in _keys_not_for(kind):
         if key in piece:
             raise FieldError(f"{path}.{key}", f"a {kind} has no {key!r}")
-    if "columns" in piece:
-        check_columns(piece["columns"], f"{path}.columns")
     if "picture" in piece:
         _check_picture(piece, path, known)
     elif needs and "component" not in piece:
@@ -667,7 +657,7 @@ _KEYS: dict[str, frozenset[str]] = {
             "back",
         }
     ),  # fmt: skip
-    "board": frozenset({"component", "picture", "width", "thickness", "locked", "back", "columns"}),
+    "board": frozenset({"component", "picture", "width", "thickness", "locked", "back"}),
     "track": frozenset({"track", "width", "thickness"}),
     "die": frozenset({"component", "picture", "count", "scale", "numbered", "step"}),
     "zone": frozenset({"size"}),

@@ -1,8 +1,8 @@
 """Ark & Noah boards: the pictures the game draws from its rule numbers (the action board's two
-sides; the Ark is the manifest's grid ``ark`` and the tracks its own pieces), handed to the table
-manifest (``table.pieces`` lays them as locked tiles, each upright for the first seat) with the
-animal bags' rosters; and the action board's columns and the action spaces on them (the
-script's)."""
+sides, :mod:`.action_board`; the Ark is the manifest's grid ``ark`` and the tracks its own
+pieces), handed to the table manifest (``table.pieces`` lays them as locked tiles, each upright
+for the first seat) with the worker spaces, the animal bags' rosters and the seats' fields; and
+the action spaces on the action board (the script's)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,9 @@ from rules_ref.ark_and_noah import make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
-from ...table.columns import needed_columns, sided_pictures
-from ...table.printed import column_spots
+from .action_board import column_spots, sided_pictures, worker_spaces
 from .rules import action_texts
 from .tiles import bag_roster, tile_list
-
-#: The spots of every action column the script uses (completed, current action, bonus).
-ACTION_SPOTS = ("completed", "current", "bonus")
 
 
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
@@ -26,6 +22,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     tiles, sexes = tile_list(data), ("male", "female")
     return TableHooks(
         pictures=board_pictures(base, data, config),
+        tracks={"worker-spaces": worker_spaces(data)},
         rosters={
             **{f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
             "seat-pieces": seat_pieces(data),
@@ -45,14 +42,14 @@ def seat_pieces(data: Data) -> list[Data]:
 def board_pictures(base: Data, data: Data, config: Data) -> dict[str, Picture]:
     """The boards drawn from the rule numbers of ``config`` (the game built, ``data`` its
     definition): the action board (the built game's side, and as ``action-board-back`` the
-    other side of ``base``, the definition with its variants: its piece's ``columns`` printed
-    with each side's action fields, :func:`~tts_builder.table.columns.sided_pictures`)."""
+    other side of ``base``, the definition with its variants: its columns printed with each
+    side's action fields, :func:`~.action_board.sided_pictures`)."""
     sides = {"standard": (make_config(base), f"{base['name']}: actions")}
     if "family" in base.get("variants", {}):
         sides["family"] = (make_config(base, "family"), "Family game: any action, in seat order")
     face = "family" if config["turn_mode"] != "worker" and "family" in sides else "standard"
     printed = {side: (action_fields(rules), {"title": t}) for side, (rules, t) in sides.items()}
-    return sided_pictures("action-board", action_columns(data), printed, face, "action board")
+    return sided_pictures(printed, face)
 
 
 def action_fields(config: Data) -> list[Data]:
@@ -69,16 +66,9 @@ def action_fields(config: Data) -> list[Data]:
     return out
 
 
-def action_columns(data: Data) -> Data:
-    """The action board's columns (its manifest piece's ``columns``: size, spots, sides), with
-    the spots the script uses and a side per way to play (``standard``, ``family``)."""
-    sides = ("standard", "family") if "family" in data.get("variants", {}) else ("standard",)
-    return needed_columns(data["table"], "action-board", ACTION_SPOTS, sides, "the action board")
-
-
 def action_spaces(data: Data, config: Data) -> list[Data]:
     """The action spaces in board order: [{id, name, completed, current, bonus}] ([x, z])."""
-    spots = column_spots(data, "action-board")
+    spots = column_spots(data)
     return [
         {"id": a["id"], "name": a["name"], **s}
         for a, s in zip(config["actions"], spots, strict=True)

@@ -10,7 +10,8 @@ from ... import geometry as geo
 from ...json_types import Data
 from ...table.grid_table import grid_plan, grid_positions
 from ...table.layout import BOARD_TOP
-from ...table.printed import board_guid, column_positions, track_positions
+from ...table.printed import board_guid, track_positions
+from .action_board import column_positions
 
 _BOARDS = (
     ("action-board", "ActionBoard"),
@@ -26,7 +27,7 @@ def board_positions(data: Data, config: Data, guids: dict[str, str]) -> list[geo
     worker = config["turn_mode"] == "worker"
     labels = [action["id"] for action in config["actions"]] if worker else []
     board = guids["action-board"]
-    found = column_positions(data, "action-board", board, labels, "space", BOARD_TOP)
+    found = column_positions(data, board, labels, "space", BOARD_TOP)
     for piece, label in (("score-track", "score"), ("round-track", "round")):
         found += track_positions(data, piece, guids[piece], label, label, BOARD_TOP)
     return found
