@@ -13,11 +13,11 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import BuildError, DefinitionError, FieldError, prefixed
+from .errors import BuildError, DefinitionError, FieldError, Problems, prefixed
 from .games import game, game_ids
 from .json_types import Data
 from .plugin import Game, GameDefinition
-from .schema import Doc, Int, JsonSchema, ListOf, Map, OneOf, Problems, Str, validate
+from .schema import Doc, Int, JsonSchema, ListOf, Map, OneOf, Str, validate
 from .sources import (  # noqa: F401 - the lookup's names, importable from here as before
     ASSETS_ROOT,
     DEFINITION_FILE,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 class BuildError(Exception):
@@ -66,6 +68,36 @@ def prefixed(err: FieldError, prefix: str) -> FieldError:
     moved = [FieldError(f"{prefix}.{e.field}" if e.field else prefix, e.detail)
              for e in field_errors(err)]  # fmt: skip
     return moved[0] if len(moved) == 1 else FieldErrors(moved)
+
+
+class Problems:
+    """FieldErrors gathered from several checks, raised together by :meth:`raise_any`: how a
+    check reports every problem it finds instead of its first."""
+
+    def __init__(self) -> None:
+        self.found: list[FieldError] = []
+
+    def run(self, check: Callable[..., None], *args: Any) -> bool:
+        """Call ``check(*args)`` and keep what it raises; whether it passed."""
+        try:
+            check(*args)
+        except FieldError as err:
+            self.found += field_errors(err)
+            return False
+        return True
+
+    def add(self, path: str, message: str) -> None:
+        self.found.append(FieldError(path, message))
+
+    def add_first(self, path: str, message: str) -> None:
+        """:meth:`add`, unless a problem at ``path`` is known: one value, one problem (the
+        first of several a check finds there, such as one per player count)."""
+        if all(err.field != path for err in self.found):
+            self.add(path, message)
+
+    def raise_any(self) -> None:
+        """Raise what was found (each once): nothing, one FieldError or a FieldErrors."""
+        raise_all(self.found)
 
 
 @dataclass(frozen=True)

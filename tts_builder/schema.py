@@ -1,4 +1,6 @@
-"""A small declarative schema for game definitions.
+"""A small declarative schema for game definitions: the one declaration of what ``game.yaml``
+holds, checked and exported (longer than 500 lines: each of the dozen spec types keeps its check
+and its JSON Schema side by side, so the two sayings of one type cannot drift apart).
 
 Specs are plain objects; :func:`validate` walks a value and raises every problem it finds at
 once (a :class:`FieldError`, or a :class:`FieldErrors` of several) with the field path and a
@@ -17,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import FieldError, field_errors, raise_all
+from .errors import FieldError, Problems
 from .yamlsrc import join
 
 _HEX_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -38,35 +40,6 @@ def _show(value: Any) -> str:
 
 
 JsonSchema = dict[str, Any]
-
-
-class Problems:
-    """FieldErrors gathered from several checks, raised together by :meth:`raise_any`."""
-
-    def __init__(self) -> None:
-        self.found: list[FieldError] = []
-
-    def run(self, check: Callable[..., None], *args: Any) -> bool:
-        """Call ``check(*args)`` and keep what it raises; whether it passed."""
-        try:
-            check(*args)
-        except FieldError as err:
-            self.found += field_errors(err)
-            return False
-        return True
-
-    def add(self, path: str, message: str) -> None:
-        self.found.append(FieldError(path, message))
-
-    def add_first(self, path: str, message: str) -> None:
-        """:meth:`add`, unless a problem at ``path`` is known: one value, one problem (the
-        first of several a check finds there, such as one per player count)."""
-        if all(err.field != path for err in self.found):
-            self.add(path, message)
-
-    def raise_any(self) -> None:
-        """Raise what was found (each once): nothing, one FieldError or a FieldErrors."""
-        raise_all(self.found)
 
 
 class Spec:
@@ -268,12 +241,8 @@ class Point(Spec):
             raise self.fail(path, f"a list of {self.size} finite numbers", value)
 
     def json_schema(self) -> JsonSchema:
-        return {
-            "type": "array",
-            "items": {"type": "number"},
-            "minItems": self.size,
-            "maxItems": self.size,
-        }
+        number = {"type": "number"}
+        return {"type": "array", "items": number, "minItems": self.size, "maxItems": self.size}
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ from typing import Any
 import yaml
 
 from .bundled import package_folder
-from .errors import FieldError
+from .errors import FieldError, Problems
 from .gamekit.specs import SIZE, by_player_count, component
 from .render import ELEMENTS, check_die_style
 from .render.layout import REQUIRED
@@ -74,7 +74,6 @@ from .schema import (
     Num,
     OneOf,
     Point,
-    Problems,
     Ref,
     Spec,
     Str,

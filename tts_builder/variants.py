@@ -14,9 +14,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Set
 
-from .errors import FieldError, field_errors
+from .errors import FieldError, Problems, field_errors
 from .json_types import Data, Json
-from .schema import Custom, Map, Problems, Spec, Str
+from .schema import Custom, Map, Spec, Str
 
 #: The definition sections a variant may overlay.
 OVERLAID = ("rules", "components", "table")

@@ -9,13 +9,12 @@ from pathlib import Path
 
 from rules_ref.arche_noah_flood import MapProblem, config_from_definition, validate_map
 
-from ...errors import FieldError
+from ...errors import FieldError, Problems
 from ...gamekit.checks import check_art_files
 from ...json_types import Data
 from ...render import ArtFiles
 from ...render.hexmap import board_style
 from ...render.layout import resolve_layout
-from ...schema import Problems
 from ...table import check_manifest
 from .cost_card import cost_card_layout
 from .schema import SCHEMA, terrains

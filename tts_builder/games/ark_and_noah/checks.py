@@ -8,10 +8,9 @@ from pathlib import Path
 
 from rules_ref.ark_and_noah import setup_problems
 
-from ...errors import FieldError, field_errors, prefixed
+from ...errors import FieldError, Problems, field_errors, prefixed
 from ...gamekit.checks import check_art_files, check_clockwise, check_facing_hands
 from ...json_types import Data
-from ...schema import Problems
 from ...table import check_manifest
 from ...table.areas import check_area_slots
 from .boards import table_hooks
