@@ -15,10 +15,10 @@ from strict_lua import StrictRules
 
 from rules_ref import arche_noah_flood as F
 from tts_builder.emulator import from_lua
+from tts_builder.games.arche_noah_flood.strategies import generated_maps
 from tts_builder.lua.lint import lint
 from tts_builder.lua.scripts import rules_source
 from tts_builder.strategies import strategies_for
-from tts_builder.games.arche_noah_flood.strategies import generated_maps
 from tts_builder.verify import Engines, check_function, normalize, python_outcome, refused
 
 LETTERS = sorted(CONFIG["terrain"])

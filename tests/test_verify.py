@@ -52,7 +52,8 @@ def test_a_rules_function_without_twin_or_strategy_is_named(engines: Make) -> No
     gaps = engines(seat_order="function(inp) return {} end").contract_gaps(STRATEGIES)
     assert gaps == [
         "Rules.seat_order has no rules_ref twin (add it to rules_ref/arche_noah.py FUNCTIONS)",
-        "Rules.seat_order has no input strategy (add it to tts_builder/games/arche_noah/strategies.py)",
+        "Rules.seat_order has no input strategy "
+        "(add it to tts_builder/games/arche_noah/strategies.py)",
     ]
 
 
