@@ -6,6 +6,8 @@ import copy
 import io
 import json
 import math
+import struct
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -249,6 +251,27 @@ def test_missing_local_image_is_a_finding(tmp_path):
     tile = obj.custom_tile("dddddd", (tmp_path / "gone.png").as_uri())
     found = [str(f) for f in check_geometry({"ObjectStates": [tile]}, image_size_from_disk)]
     assert any("dddddd" in f and "image not found" in f for f in found), found
+
+
+def _png_header(path: Path, width: int, height: int) -> str:
+    """A PNG whose header says ``width`` x ``height`` (no pixels follow: opening reads the
+    header only); its file URL."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IEND", b""))
+    return path.as_uri()
+
+
+def test_an_image_past_the_pixel_limit_or_a_url_with_nul_is_of_unknown_size(tmp_path):
+    """check reads a save's local images for their size: a 400-Mpx header (Pillow's bomb) or a
+    NUL in the path is a size unknown, not a crash."""
+    assert image_size_from_disk(_png_header(tmp_path / "small.png", 30, 20)) == (30, 20)
+    assert image_size_from_disk(_png_header(tmp_path / "bomb.png", 20_000, 20_000)) is None
+    assert image_size_from_disk("file:///tmp/a%00b.png") is None
 
 
 def test_check_command_on_broken_geometry(noah, tmp_path: Path):

@@ -471,9 +471,9 @@ def image_size_from_disk(url: str) -> tuple[int, int] | None:
         return None
     path = unquote(urlparse(url).path)
     try:
-        with Image.open(path) as image:
+        with Image.open(path) as image:  # reads the header: the size, not the pixels
             return image.size
     except FileNotFoundError:
         raise FileNotFoundError(path) from None
-    except (OSError, UnidentifiedImageError):
-        return None
+    except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError):
+        return None  # unreadable, a path with NUL, or past Pillow's pixel limit: size unknown
