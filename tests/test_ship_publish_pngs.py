@@ -23,13 +23,13 @@ pytest.importorskip("oxipng")
 
 #: Published PNGs no lossless PNG coding we tried brings to the target, with the bound they do
 #: meet. The flood race's 256 x 256 thumbnails hold about 8,450 colours (no palette can hold
-#: them) and a tilted, resampled board: the quick pass leaves them at 0.898-0.902 of the built
-#: bytes, the second (brute-force filters) at 0.890-0.892; zopfli would give 0.886-0.888, and
-#: two minutes of per-row filter search on top of zopfli 0.884.
+#: them) and a tilted, resampled board. Built with zlib level 1 they published at 0.890-0.892
+#: of the built bytes; Pillow's level 3 (since the one cache, issue 23) already builds them
+#: smaller, so the same published bytes are 0.907-0.912 of them.
 BEYOND_TARGET = {
-    ("arche-noah-flood", None, "arche-noah-flood.png"): 0.895,
-    ("arche-noah-flood", "junior", "arche-noah-flood.png"): 0.895,
-    ("arche-noah-flood", "distinct-species", "arche-noah-flood.png"): 0.895,
+    ("arche-noah-flood", None, "arche-noah-flood.png"): 0.915,
+    ("arche-noah-flood", "junior", "arche-noah-flood.png"): 0.915,
+    ("arche-noah-flood", "distinct-species", "arche-noah-flood.png"): 0.915,
 }
 
 #: The run's folder (see :func:`conftest.run_folder`) of the recompressed PNGs and their claims.
