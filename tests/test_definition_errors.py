@@ -110,7 +110,9 @@ def test_a_misspelt_required_key_is_one_mistake(root: Path) -> None:
     )
     code, err = build(root)
     assert code == EXIT_BAD_INPUT and len(err) == 1, err
-    assert re.fullmatch(rf"error: .*:{line}:\d+: table\.score\.mn: unknown key .*", err[0])
+    assert re.fullmatch(
+        rf"error: .*:{line}:\d+: table\.score\.mn: unknown key \(did you mean 'min'\? .*", err[0]
+    )
 
 
 def test_the_header_checks_run_beside_the_shapes(root: Path) -> None:

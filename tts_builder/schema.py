@@ -262,18 +262,20 @@ class Map(Spec):
         if not isinstance(value, dict):
             raise self.fail(path, "a mapping", value)
         problems = Problems()
-        unknown = [key for key in value if key not in self.fields]
-        missing = [k for k in self.fields if k not in value and k not in self.optional]
-        for key in unknown:
+        meant = set()  # the known keys the unknown ones look like, misspelt
+        for key in (k for k in value if k not in self.fields):
             if self.other is not None:
                 problems.run(self.other.check, value[key], join(path, key))
-            else:
-                known = ", ".join(sorted(self.fields))
-                problems.add(join(path, key), f"unknown key (known keys: {known})")
+                continue
+            known = ", ".join(sorted(self.fields))
+            close = difflib.get_close_matches(key, [k for k in self.fields if k not in value], 1)
+            meant |= set(close)
+            hint = f"did you mean {close[0]!r}? known keys: " if close else "known keys: "
+            problems.add(join(path, key), f"unknown key ({hint}{known})")
         for key, spec in self.fields.items():
             if key in value:
                 problems.run(spec.check, value[key], join(path, key))
-            elif key in missing and (self.other is not None or not _misspelt(key, unknown)):
+            elif key not in self.optional and key not in meant:  # a misspelt key: one problem
                 problems.add(join(path, key), "missing required key")
         for key, by_value in self.needs.items():
             shown = value.get(key)
@@ -301,12 +303,6 @@ class Map(Spec):
         if needs:
             found["allOf"] = needs
         return found
-
-
-def _misspelt(key: str, unknown: list[str]) -> bool:
-    """Whether one of the ``unknown`` keys looks like ``key`` misspelt: its unknown-key error
-    then stands for the missing ``key`` too (one mistake, one error)."""
-    return bool(difflib.get_close_matches(key, unknown, n=1, cutoff=0.75))
 
 
 @dataclass(frozen=True)
