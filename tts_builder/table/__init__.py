@@ -2,6 +2,9 @@
 template context (every position as data), and the positions the geometry checks and the
 table picture use.
 
+- :mod:`.model`: the manifest after validation, typed: where a piece lies (an ``at``: a
+  ``Point``, ``Anchor``, ``SeatSpot`` or ``TrackCell``), setup steps and snap points;
+- :mod:`.fields`: the ``{field}`` filling of names, notes and printed words;
 - :mod:`.schema`: the manifest's keys (``MANIFEST``) and cross-field checks;
 - :mod:`.derived`: counts and rosters read from the definition's own keys;
 - :mod:`.layout`: anchors, seat frames, hand slots and setup spots (pure);
