@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tts_builder.cache import HEADER, Store, key
+from tts_builder.cache import HEADER, Store, key, lock_path
 from tts_builder.cli import EXIT_OK, run
+from tts_builder.writer import remove
 
 PROJECT = Path(__file__).resolve().parents[1]
 GAME = "arche-noah"
@@ -173,6 +174,13 @@ def _in_cache(name: str, make: Callable[[Path], None]) -> Callable[[Path, Path],
     return damage
 
 
+def _lock_is(out: Path, make: Callable[[Path], None]) -> None:
+    """The build folder's lock file replaced by what ``make`` makes."""
+    path = lock_path(out)
+    remove(path)
+    make(path)
+
+
 def _in_dist(change: Callable[[Path], None]) -> Callable[[Path, Path], None]:
     return lambda cache, out: change(out)
 
@@ -234,8 +242,8 @@ DAMAGE: dict[str, Callable[[Path, Path], None]] = {
     "the cache folder is a dangling link": _cache_is(lambda c: c.symlink_to("gone")),
     "the cache folder is missing": _cache_is(lambda c: None),
     "the cache folder is empty": _cache_is(lambda c: c.mkdir()),
-    "the lock file is a folder": _in_cache("lock", lambda p: p.mkdir()),
-    "the lock file is a symlink loop": _in_cache("lock", lambda p: p.symlink_to(p.name)),
+    "the lock file is a folder": lambda c, o: _lock_is(o, lambda p: p.mkdir()),
+    "the lock file is a symlink loop": lambda c, o: _lock_is(o, lambda p: p.symlink_to(p.name)),
     "a hashes file nested deep": _in_cache("file-hashes.json", _deep),
     "a foreign folder tree in the cache": _in_cache("sub", lambda p: _deep(p, 50)),
     "foreign files in the cache": _in_cache("x" * 64, lambda p: p.write_bytes(b"foreign")),
@@ -250,7 +258,7 @@ DAMAGE: dict[str, Callable[[Path, Path], None]] = {
         _swap(c, o),
         _each(_rewrite(lambda d: d[:-3]))(c, o),
         _in_dist(_leftovers)(c, o),
-        _in_cache("lock", lambda p: p.mkdir())(c, o),
+        _lock_is(o, lambda p: p.mkdir()),
     ),
 }
 
@@ -266,7 +274,8 @@ def test_a_damaged_cache_builds_what_a_clean_build_does(reference, tmp_path: Pat
     assert sorted(p.name for p in out.iterdir()) == [".cache", GAME]  # nothing left behind
     assert _build(assets, out) == EXIT_OK  # and the build after it too
     assert _tree(out) == expected
-    assert all(len(p.name) == 64 or p.name == "lock" for p in (out / ".cache").iterdir())
+    assert all(len(p.name) == 64 for p in (out / ".cache").iterdir())
+    remove(lock_path(out))
 
 
 def test_a_forged_entry_runs_nothing(reference, tmp_path: Path, monkeypatch) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tts_builder.cache import HEADER
 from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, run
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -138,14 +139,14 @@ def test_an_unknown_variant_is_one_line(
     assert "'nope'" in err and "variants: none" in err, err
 
 
-def test_a_truncated_fingerprint_manifest_rebuilds(tmp_path: Path) -> None:
+def test_a_truncated_build_manifest_rebuilds(tmp_path: Path) -> None:
     root = write(tmp_path, meadow())
     out = root / "dist"
     assert run(["-q", "--assets", str(root), *build_args(root)]) == EXIT_OK
     built = {p.relative_to(out): p.read_bytes() for p in (out / GAME).rglob("*") if p.is_file()}
     cached = [p for p in (out / ".cache").rglob("*") if p.is_file()]
-    # an entry is the sha256 of its bytes, then the bytes (writer.DirCache)
-    manifests = [p for p in cached if p.read_bytes()[32:].startswith(b'{"')]
+    # an entry is a header, its key and the sha256 of its value, then the value (cache.Store)
+    manifests = [p for p in cached if p.read_bytes()[len(HEADER) + 96 :].startswith(b'{"')]
     assert manifests
     for path in manifests:
         path.write_bytes(path.read_bytes()[:7])

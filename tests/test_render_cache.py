@@ -138,7 +138,7 @@ def test_a_changed_animal_remakes_the_pictures_showing_it_only(tmp_path: Path) -
 
 def test_outputs_composed_from_cached_parts_are_unchanged(monkeypatch) -> None:
     bundled = build("arche-noah")
-    parts = {k: v for k, v in SESSION_CACHE.items() if v.startswith(b"tts-builder part")}
+    parts = {k: v for k, v in SESSION_CACHE.items() if v.startswith(build_module.PART_HEADER)}
     monkeypatch.setattr(build_module, "MEMO_BYTES", 0)  # nothing kept: every use decodes
     again = build_game("arche-noah", BuildOptions(), parts)
     assert again.drawn == 0 and again.rendered > 0 and again.files == bundled.files

@@ -19,14 +19,16 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
 import sys
+import tempfile
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, MutableMapping
 from functools import cache
 from pathlib import Path
 from typing import BinaryIO
+
+from .writer import remove, write_file
 
 #: What every entry starts with (a change to the entry format: a new header, old entries miss).
 HEADER = b"tts-builder cache 1\n"
@@ -39,8 +41,6 @@ READ_FLAGS = (
     | getattr(os, "O_NONBLOCK", 0)
     | getattr(os, "O_BINARY", 0)
 )
-#: The lock file of a build folder's cache (see :func:`locked`).
-LOCK_FILE = "lock"
 
 
 def installed(libraries: tuple[str, ...] | list[str]) -> list[str]:
@@ -171,15 +171,13 @@ class Store(MutableMapping[str, bytes]):
             self._write(self.root / name, data)
 
     def _write(self, path: Path, data: bytes) -> None:
-        from .writer import write_file
-
         try:
-            write_file(path, data, durable=False)
-        except (FileNotFoundError, NotADirectoryError, FileExistsError):
-            ready(self.root)  # the folder missing, or a file in its place: made, then again
             write_file(path, data, durable=False)
         except IsADirectoryError:
             remove(path)  # a folder where the entry goes
+            write_file(path, data, durable=False)
+        except OSError:  # the folder missing, or a file or a link loop in its place
+            ready(self.root)
             write_file(path, data, durable=False)
 
     def get_or_make(self, key: str, make: Callable[[], bytes]) -> bytes:
@@ -223,36 +221,6 @@ def _checked(stored: bytes, name: str) -> bytes | None:
     if len(check) < 32 or hashlib.sha256(value).digest() != check:
         return None
     return value
-
-
-def remove(path: Path) -> None:
-    """Remove whatever is at ``path`` (a file, a link, a folder of any depth), if it can."""
-    try:
-        if path.is_symlink() or not path.is_dir():
-            path.unlink(missing_ok=True)
-            return
-    except OSError:
-        return
-    try:
-        shutil.rmtree(path)
-    except (OSError, RecursionError):  # too deep for rmtree: taken apart from the bottom
-        _remove_deep(path)
-
-
-def _remove_deep(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        stack = [path]
-        while stack:
-            top = stack[-1]
-            children = list(os.scandir(top))
-            folders = [Path(c.path) for c in children if c.is_dir(follow_symlinks=False)]
-            for child in children:
-                if not child.is_dir(follow_symlinks=False):
-                    os.unlink(child.path)
-            if folders:
-                stack.extend(folders)
-            else:
-                os.rmdir(stack.pop())
 
 
 def ready(root: Path) -> None:
@@ -308,19 +276,18 @@ class Busy(Exception):
 def locked(
     out: Path, wait: bool = True, on_wait: Callable[[], None] = lambda: None
 ) -> Iterator[Store]:
-    """The build folder ``out`` for this process alone while the block runs: its cache's lock
-    file held (``fcntl``; where there is none, no lock), the cache folder made sound and what a
-    killed build left behind removed (:func:`sweep`); its :class:`Store`. Another build of the
-    folder waits (``on_wait`` called once first), or with ``wait=False`` raises :class:`Busy`."""
-    root = out / ".cache"
-    ready(root)
+    """The build folder ``out`` for this process alone while the block runs: its lock file
+    held (:func:`lock_path`, ``fcntl``; where there is none, no lock) and what a killed build
+    left behind removed (:func:`sweep`); its cache, a :class:`Store`. Nothing is written into
+    ``out`` here. Another build of the folder waits (``on_wait`` called once first), or with
+    ``wait=False`` raises :class:`Busy`."""
     try:
         import fcntl
     except ImportError:  # no POSIX locks (Windows): builds are not serialised
         sweep(out)
-        yield Store(root)
+        yield Store(out / ".cache")
         return
-    handle = _lock_file(root / LOCK_FILE)
+    handle = _lock_file(lock_path(out))
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -330,9 +297,16 @@ def locked(
             on_wait()
             fcntl.flock(handle, fcntl.LOCK_EX)
         sweep(out)
-        yield Store(root)
+        yield Store(out / ".cache")
     finally:
         handle.close()
+
+
+def lock_path(out: Path) -> Path:
+    """The lock file of the build folder ``out``: in the temporary folder, named by the
+    folder's path (a refused build leaves ``out`` as it was, even absent)."""
+    name = hashlib.sha256(os.fsencode(out.resolve())).hexdigest()[:32]
+    return Path(tempfile.gettempdir()) / f"tts-builder-{name}.lock"
 
 
 def _lock_file(path: Path) -> BinaryIO:
@@ -341,30 +315,35 @@ def _lock_file(path: Path) -> BinaryIO:
         return open(path, "a+b")  # noqa: SIM115 - held by the caller
     except OSError:
         remove(path)
-        ready(path.parent)
         return open(path, "a+b")  # noqa: SIM115
 
 
 def sweep(out: Path) -> None:
     """Remove what an interrupted build left in ``out`` (the writer's staged and retired
     folders, ``.<name>.new-*`` and ``.<name>.old-*``) and whatever in its cache folder is no
-    entry (temporary files, an older store's files, anything put there)."""
+    entry file (temporary files, an older store's files, folders, links, anything put there)."""
     for folder, foreign in ((out, _staged), (out / ".cache", _not_entry)):
         try:
             entries = list(os.scandir(folder))
         except OSError:
             continue
         for entry in entries:
-            if foreign(entry.name):
+            if foreign(entry):
                 remove(Path(entry.path))
 
 
-def _staged(name: str) -> bool:
+def _staged(entry: os.DirEntry) -> bool:
+    name = entry.name
     return name.startswith(".") and (".new-" in name or ".old-" in name)
 
 
-def _not_entry(name: str) -> bool:
-    return name != LOCK_FILE and not (len(name) == 64 and all(c in HEX for c in name))
+def _not_entry(entry: os.DirEntry) -> bool:
+    name = entry.name
+    try:
+        plain = entry.is_file(follow_symlinks=False)
+    except OSError:
+        plain = False
+    return not (plain and len(name) == 64 and all(c in HEX for c in name))
 
 
 HEX = frozenset("0123456789abcdef")

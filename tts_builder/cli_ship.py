@@ -411,7 +411,7 @@ def watch(
     import time
 
     from .build import BuildOptions
-    from .cache import Store
+    from .cache import Store, locked
     from .definition import find_game
     from .ship.editor_api import Listener, Session, SourceMap, script_states
     from .ship.install import describe_install, install_build
@@ -432,9 +432,10 @@ def watch(
 
         def on_build(build: Any) -> None:
             dest = out / build.folder
-            if not tree_matches(dest, build.files):
-                write_tree(dest, build.files)
-                report(f"wrote {dest}")
+            with locked(out):  # not while a build writes the folder
+                if not tree_matches(dest, build.files):
+                    write_tree(dest, build.files)
+                    report(f"wrote {dest}")
             if saves is not None:
                 for plan in install_build(build, options, saves, install_key(game, variant)):
                     report(describe_install(plan, _title(plan)))

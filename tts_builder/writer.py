@@ -8,8 +8,10 @@ removes). Single files (e.g. a save installed into TTS) use :func:`write_file`.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -68,10 +70,7 @@ def write_tree(dest: Path, files: Mapping[str, bytes]) -> None:
     The new folder is staged whole; a file whose bytes ``dest`` already holds is hard-linked
     from there instead of written again (copied where links are refused), so a rebuild that
     changed one image writes that image only, and the swap stays all or nothing."""
-    import shutil  # here, not at the top: a no-op build reads the cache without them
-    import tempfile
-
-    from .cache import remove
+    import tempfile  # here, not at the top: a no-op build reads the cache without it
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.new-", dir=dest.parent))
@@ -113,3 +112,33 @@ def tree_matches(dest: Path, files: Mapping[str, bytes]) -> bool:
     if any(present[rel].stat().st_size != len(data) for rel, data in files.items()):
         return False  # a file of another size (most changed pictures): nothing read
     return all(present[rel].read_bytes() == data for rel, data in files.items())
+
+
+def remove(path: Path) -> None:
+    """Remove whatever is at ``path`` (a file, a link, a folder of any depth), if it can."""
+    try:
+        if path.is_symlink() or not path.is_dir():
+            path.unlink(missing_ok=True)
+            return
+    except OSError:
+        return
+    try:
+        shutil.rmtree(path)
+    except (OSError, RecursionError):  # too deep for rmtree: taken apart from the bottom
+        _remove_deep(path)
+
+
+def _remove_deep(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        stack = [path]
+        while stack:
+            top = stack[-1]
+            children = list(os.scandir(top))
+            folders = [Path(c.path) for c in children if c.is_dir(follow_symlinks=False)]
+            for child in children:
+                if not child.is_dir(follow_symlinks=False):
+                    os.unlink(child.path)
+            if folders:
+                stack.extend(folders)
+            else:
+                os.rmdir(stack.pop())
