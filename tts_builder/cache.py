@@ -2,15 +2,16 @@
 
 A key is the sha256 of the code's version (:func:`code_version`: the package, its templates
 and fonts, the libraries whose output lands in the files) and of what a stage read, as JSON
-(:func:`key`). An entry is a file named by its key holding a header, the key again, the
-sha256 of the value and the value; it is read back only if all of that checks, so a damaged,
+(:func:`key`). An entry is a file named by the sha256 of its key holding a header, that name
+again, the sha256 of the value and the value; it is read back only if all of that checks, so a damaged,
 cut short, swapped, foreign or unreadable entry (a folder, a symlink loop, the cache folder
 itself a file) is a miss: made again and replaced, never an error. Values are bytes the
 caller decodes; nothing in the store is unpickled or run.
 
 Writes are atomic (a temporary file renamed over the entry) and best effort: a cache that
 cannot be written only means making the value again next time. :func:`locked` serialises
-the builds into one ``--out`` folder and removes what a killed build left behind.
+the builds into one ``--out`` folder and removes what a killed build left behind. A store's
+:class:`Memo` is the small in-process LRU of decoded pictures ``watch``'s rebuilds share.
 """
 
 from __future__ import annotations
@@ -268,19 +269,12 @@ def _weight(item: object) -> int:
     return int(size[0]) * int(size[1]) * bands + 1
 
 
-class Busy(Exception):
-    """Another build holds the folder's lock (:func:`locked` with ``wait=False``)."""
-
-
 @contextlib.contextmanager
-def locked(
-    out: Path, wait: bool = True, on_wait: Callable[[], None] = lambda: None
-) -> Iterator[Store]:
+def locked(out: Path, on_wait: Callable[[], None] = lambda: None) -> Iterator[Store]:
     """The build folder ``out`` for this process alone while the block runs: its lock file
     held (:func:`lock_path`, ``fcntl``; where there is none, no lock) and what a killed build
     left behind removed (:func:`sweep`); its cache, a :class:`Store`. Nothing is written into
-    ``out`` here. Another build of the folder waits (``on_wait`` called once first), or with
-    ``wait=False`` raises :class:`Busy`."""
+    ``out`` here. Another build of the folder waits for it (``on_wait`` called once first)."""
     try:
         import fcntl
     except ImportError:  # no POSIX locks (Windows): builds are not serialised
@@ -292,8 +286,6 @@ def locked(
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            if not wait:
-                raise Busy(f"{out}: another build is writing it") from None
             on_wait()
             fcntl.flock(handle, fcntl.LOCK_EX)
         sweep(out)
