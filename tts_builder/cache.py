@@ -2,11 +2,11 @@
 
 A key is the sha256 of the code's version (:func:`code_version`: the package, its templates
 and fonts, the libraries whose output lands in the files) and of what a stage read, as JSON
-(:func:`key`). An entry is a file named by the sha256 of its key holding a header, that name
-again, the sha256 of the value and the value; it is read back only if all of that checks, so a damaged,
-cut short, swapped, foreign or unreadable entry (a folder, a symlink loop, the cache folder
-itself a file) is a miss: made again and replaced, never an error. Values are bytes the
-caller decodes; nothing in the store is unpickled or run.
+(:func:`key`). An entry is a file named by the sha256 of its key holding a header, that
+name again, the sha256 of the value and the value; it is read back only if all of that
+checks, so a damaged, cut short, swapped, foreign or unreadable entry (a folder, a symlink
+loop, the cache folder itself a file) is a miss: made again and replaced, never an error.
+Values are bytes the caller decodes; nothing in the store is unpickled or run.
 
 Writes are atomic (a temporary file renamed over the entry) and best effort: a cache that
 cannot be written only means making the value again next time. :func:`locked` serialises
