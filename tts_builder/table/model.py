@@ -13,7 +13,8 @@ places, so no reader works out by hand which form of ``at`` it holds:
   point of it (one object each).
 
 A setup step is a :class:`SetupStep` (:func:`step_of`), a snap point a :class:`Snap`
-(:func:`snap_of`).
+(:func:`snap_of`), a name the scripts address (``script.guids``) a :class:`Guids` or a
+:class:`GuidTable` (:func:`guids_of`).
 """
 
 from __future__ import annotations
@@ -167,6 +168,41 @@ def snap_of(value: Any) -> Snap:
         None if players is None else tuple(players),
         value.get("when"),
     )
+
+
+@dataclass(frozen=True)
+class Guids:
+    """A ``script.guids`` entry: the GUIDs of the first of ``pieces`` the build lays (``ID`` is
+    one piece, ``[ID, ...]`` several: ``listed``), as ``form`` shapes them: ``all`` (a list),
+    ``first`` (its first, "" for none), ``by_seat`` / ``first_by_seat`` (seat colour -> that
+    seat's GUIDs / its first), ``numbered`` ("1", "2".. -> GUID)."""
+
+    pieces: tuple[str, ...]
+    form: str = "all"
+    listed: bool = False
+
+
+@dataclass(frozen=True)
+class GuidTable:
+    """``{group: {name: entry, ...}}``: a table of ``script.guids`` entries, in order."""
+
+    entries: tuple[tuple[str, Guids | GuidTable], ...]
+
+
+#: The dict forms of a ``script.guids`` entry (besides ``group``).
+GUID_FORMS = ("first", "by_seat", "first_by_seat", "numbered")
+
+
+def guids_of(value: Any) -> Guids | GuidTable:
+    """The typed form of a validated ``script.guids`` entry."""
+    if isinstance(value, list):
+        return Guids(tuple(value), listed=True)
+    if isinstance(value, dict) and "group" in value:
+        return GuidTable(tuple((name, guids_of(v)) for name, v in value["group"].items()))
+    if isinstance(value, dict):
+        ((form, piece),) = value.items()
+        return Guids((str(piece),), form)
+    return Guids((str(value),))
 
 
 def pieces_by_id(manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

@@ -33,10 +33,14 @@ from .grid_table import check_grid_names, with_grids
 from .layout import at_players, seat_context
 from .lines import LINES, line_tracks
 from .model import (
+    GUID_FORMS,
     Anchor,
+    Guids,
+    GuidTable,
     SeatSpot,
     TrackCell,
     at_of,
+    guids_of,
     pieces_by_id,
     seat_colors,
     step_count,
@@ -220,37 +224,25 @@ MANIFEST = Map(
 )
 
 
-#: The ``script.guids`` forms that group a piece's GUIDs: each seat colour -> that seat's GUIDs
-#: (``by_seat``) or its first one (``first_by_seat``), for a piece laid at every seat; each
-#: object's 1-based number (as a string) -> its GUID (``numbered``).
-GUID_GROUPS = ("by_seat", "first_by_seat", "numbered")
-
-
 def _is_group(value: Any) -> bool:
     """Whether a ``script.guids`` entry is a group ``{group: {name: entry, ...}}``."""
     return isinstance(value, dict) and "group" in value
 
 
 def _script_guids(value: Any, path: str) -> None:
-    """A piece id (its GUIDs), ``{first: ID}`` (its first object's), ``[ID, ...]`` (the
-    GUIDs of the first of those pieces the build lays), ``{<group>: ID}`` (its GUIDs by seat
-    or by number: :data:`GUID_GROUPS`) or ``{group: {name: entry, ...}}`` (a table of them)."""
+    """A piece id (its GUIDs), ``[ID, ...]`` (the GUIDs of the first of those pieces the build
+    lays), ``{<form>: ID}`` (its first GUID, its GUIDs by seat or by number:
+    :data:`~.model.GUID_FORMS`) or ``{group: {name: entry, ...}}`` (a table of them)."""
     if isinstance(value, list):
         ListOf(ID, 1).check(value, path)
     elif _is_group(value):
         entries = MappingOf(Str(), Custom(_script_guids), "script name -> piece")
         Map({"group": entries}).check(value, path)
     elif isinstance(value, dict):
-        form = next((k for k in GUID_GROUPS if k in value), "first")
+        form = next((k for k in GUID_FORMS if k in value), "first")
         Map({form: ID}).check(value, path)
     else:
         ID.check(value, path)
-
-
-def _piece_of(value: Any) -> str:
-    """The piece a dict form of ``script.guids`` names (``{first: ID}``, ``{by_seat: ID}``...)."""
-    (piece,) = value.values()
-    return str(piece)
 
 
 #: A ``script.guids`` entry, and a ``script.positions`` entry (an anchor lifted to ``y``).
@@ -728,7 +720,7 @@ def _check_supply(
 def _check_script(script: dict[str, Any], path: str, manifest: dict[str, Any]) -> None:
     """The pieces and anchors ``script`` names are the manifest's."""
     for name, value in script.get("guids", {}).items():
-        _check_guids(value, f"{path}.guids.{name}", pieces_by_id(manifest))
+        _check_guids(guids_of(value), f"{path}.guids.{name}", pieces_by_id(manifest))
     for name in script.get("seats", {}):
         if any(not isinstance(s, dict) or name not in s for s in manifest["seats"]):
             raise FieldError(f"{path}.seats.{name}", f"not a point every seat names: {name!r}")
@@ -742,51 +734,61 @@ def _check_script(script: dict[str, Any], path: str, manifest: dict[str, Any]) -
             )
 
 
-def _check_guids(value: Any, path: str, pieces: dict[str, dict[str, Any]]) -> None:
-    """The pieces one ``script.guids`` entry (or each entry of a group) names are laid, at
+def _check_guids(entry: Guids | GuidTable, path: str, pieces: dict[str, dict[str, Any]]) -> None:
+    """The pieces one ``script.guids`` entry (or each entry of a table) names are laid, at
     every seat for a ``by_seat`` form."""
-    if _is_group(value):
-        for name, entry in value["group"].items():
-            _check_guids(entry, f"{path}.group.{name}", pieces)
+    if isinstance(entry, GuidTable):
+        for name, inner in entry.entries:
+            _check_guids(inner, f"{path}.group.{name}", pieces)
         return
-    if isinstance(value, list):
-        named = [(f"{path}[{i}]", piece) for i, piece in enumerate(value)]
+    if entry.listed:
+        named = [(f"{path}[{i}]", piece) for i, piece in enumerate(entry.pieces)]
     else:
-        named = [(path, _piece_of(value) if isinstance(value, dict) else value)]
+        named = [(path, entry.pieces[0])]
     for where, piece in named:
         if piece not in pieces:
             listed = ", ".join(sorted(pieces))
             raise FieldError(where, f"unknown piece {piece!r} (pieces: {listed})")
-    at = at_of(pieces[named[0][1]]["at"])
-    by_seat = isinstance(value, dict) and {"by_seat", "first_by_seat"} & set(value)
-    if by_seat and not isinstance(at, SeatSpot):
+    at = at_of(pieces[entry.pieces[0]]["at"])
+    if entry.form in ("by_seat", "first_by_seat") and not isinstance(at, SeatSpot):
         raise FieldError(
-            path, f"{named[0][1]!r} is not laid at every seat (its at names no seat or seat_track)"
+            path,
+            f"{entry.pieces[0]!r} is not laid at every seat (its at names no seat or seat_track)",
         )
 
 
-def _guids_of(manifest: dict[str, Any], value: Any, guids: dict[str, list[str]]) -> Any:
-    """One ``script.guids`` entry's GUIDs (a group: each of its names' in turn)."""
-    if isinstance(value, list):
-        return next((guids[p] for p in value if guids.get(p)), [])
-    if _is_group(value):
-        return {name: _guids_of(manifest, entry, guids) for name, entry in value["group"].items()}
-    if isinstance(value, dict):
-        return _grouped(manifest, value, guids.get(_piece_of(value), []))
-    return guids.get(value, [])
+def _guids_of(manifest: dict[str, Any], entry: Guids | GuidTable, guids: dict[str, list[str]]
+              ) -> Any:  # fmt: skip
+    """One ``script.guids`` entry's GUIDs (a table: each of its names' in turn)."""
+    if isinstance(entry, GuidTable):
+        return {name: _guids_of(manifest, inner, guids) for name, inner in entry.entries}
+    laid = next((guids[p] for p in entry.pieces if guids.get(p)), [])
+    if entry.form == "all":
+        return laid
+    if entry.form == "first":
+        return (laid or [""])[0]
+    if entry.form == "numbered":
+        return {str(k): guid for k, guid in enumerate(laid, start=1)}
+    colours = seat_colors(manifest)  # a piece at every seat lays as many at each, in seat order
+    per = len(laid) // len(colours)
+    seats = {c: laid[i * per : (i + 1) * per] for i, c in enumerate(colours)}
+    if entry.form == "first_by_seat":
+        return {c: own[0] for c, own in seats.items() if own}
+    return seats
 
 
 def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dict[str, Any]:
     """The manifest's ``script`` as the scripts' template context: ``guids`` (each name's
     GUIDs, first GUID, or the GUIDs of the first of its pieces laid; ``[]`` or ``""`` for a
-    piece this build leaves off; or its GUIDs by seat or number, :data:`GUID_GROUPS`;
+    piece this build leaves off; or its GUIDs by seat or number: :class:`~.model.Guids`;
     ``{group: {name: entry}}``: a table of those),
     ``positions`` (each anchor as ``[x, y, z]``) and, when it names seat points, ``seats``
     (:func:`~.layout.seat_context` with those points at their heights). ``guids`` are the
     laid table's (:attr:`Table.guids`)."""
     script = manifest.get("script", {})
     named = {
-        name: _guids_of(manifest, value, guids) for name, value in script.get("guids", {}).items()
+        name: _guids_of(manifest, guids_of(value), guids)
+        for name, value in script.get("guids", {}).items()
     }
     anchors = manifest.get("anchors", {})
     points = {
@@ -797,20 +799,3 @@ def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dic
     if "seats" in script:
         found["seats"] = seat_context(manifest, {k: float(y) for k, y in script["seats"].items()})
     return found
-
-
-def _grouped(manifest: dict[str, Any], value: dict[str, Any], laid: list[str]) -> Any:
-    """One dict form of ``script.guids`` over a piece's laid GUIDs ``laid``: ``{first}`` its
-    first (``""`` when none is laid), ``{numbered}`` number -> GUID, ``{by_seat}`` and
-    ``{first_by_seat}`` seat colour -> that seat's GUIDs or first GUID (a piece at every seat
-    lays as many at each, seat by seat in the manifest's order)."""
-    if "first" in value:
-        return (laid or [""])[0]
-    if "numbered" in value:
-        return {str(k): guid for k, guid in enumerate(laid, start=1)}
-    colours = seat_colors(manifest)
-    per = len(laid) // len(colours)
-    seats = {c: laid[i * per : (i + 1) * per] for i, c in enumerate(colours)}
-    if "first_by_seat" in value:
-        return {c: own[0] for c, own in seats.items() if own}
-    return seats
