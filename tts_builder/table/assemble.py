@@ -588,8 +588,8 @@ def with_tracks(data: dict[str, Any], key: str, hooks: TableHooks) -> TableHooks
     """``hooks`` plus, for each ``kind: track`` piece of the manifest ``data[key]``, its
     picture (named by its id) and its cells as a track of the same name: each cell's table
     point at the board's top, where a marker on it lies (``at: {track: ID, cell: K}``); with
-    ``seats``, each seat's place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``);
-    and the manifest's ``lines`` as tracks (:func:`~.points.manifest_tracks`)."""
+    ``seats``, each seat's place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``)
+    (:func:`~.points.manifest_tracks`)."""
     pictures = dict(hooks.pictures)
     for i, piece in enumerate(data[key]["pieces"]):
         if piece["kind"] == "track":

@@ -1,8 +1,7 @@
 """The points a manifest names of its own, as the tracks its positions and snap points use
 beside the game's (``TableHooks.tracks``): each ``kind: track`` piece's cells, at the board's
 top, where a marker on it lies (``at: {track: ID, cell: K}``), and with ``seats`` each seat's
-place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``); and each of its
-``lines`` (:mod:`.lines`: rows of places, maybe the seats' own); and for a piece at
+place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``); and for a piece at
 ``{seat_track: KIND}`` of an ``area_slots`` kind, each seat's first places of that kind, one
 per object the piece lays (``KIND:<colour>``: :func:`~.areas.area_tracks`,
 :func:`~.derived.area_counts`).
@@ -15,7 +14,6 @@ from typing import Any
 from .areas import area_tracks
 from .derived import area_counts
 from .layout import thickness_of, top_of
-from .lines import line_tracks
 from .model import seat_colors
 from .printed import track_cells, track_seats
 from .track import track_pieces
@@ -35,5 +33,4 @@ def manifest_tracks(data: dict[str, Any], key: str = "table") -> Points:
         for colour, (dx, dz) in zip(seat_colors(data[key]), places, strict=False):
             seat = (round(cells[0][0] + dx, 4), top, round(cells[0][1] + dz, 4))
             tracks[f"{piece['id']}:{colour}"] = [seat]
-    tracks |= line_tracks(data, key, seat_colors(data[key]))
     return tracks | area_tracks(data[key], area_counts(data, key, set(tracks)))

@@ -31,7 +31,6 @@ from .derived import (
 from .grid import GRIDS
 from .grid_table import check_grid_names, with_grids
 from .layout import at_players, seat_context
-from .lines import LINES, line_tracks
 from .model import (
     GUID_FORMS,
     Anchor,
@@ -198,7 +197,6 @@ MANIFEST = Map(
         "seat_fields": ID,
         "thumbnail": ListOf(Str(), 1, 12),  # the faces the thumbnail fans, by label: .preview
         "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
-        "lines": LINES,  # rows of places (tracks of the manifest's own): .lines
         "area_size": Point(2),  # a seat area's [x, z] size, for the scripts (.context)
         "grids": GRIDS,  # boards of square cells, maybe in sections: .grid, .grid_table
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
@@ -220,7 +218,7 @@ MANIFEST = Map(
         ),
     },
     frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
-    | {"rosters", "lines", "area_size", "grids", "thumbnail"},
+    | {"rosters", "area_size", "grids", "thumbnail"},
 )
 
 
@@ -371,10 +369,6 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
             tracks[piece["id"]] = range(check_track(piece, data, where))
             if "seats" in piece["track"]:
                 tracks |= {f"{piece['id']}:{colour}": range(1) for colour in seats}
-    for name in manifest.get("lines", {}):
-        if name in tracks:
-            raise FieldError(f"{path}.lines.{name}", f"{name!r} is a track already")
-    tracks |= line_tracks(data, path, seats)
     for kind, count in area_counts(data, path, set(tracks)).items():  # a piece's area places
         tracks |= {f"{kind}:{colour}": range(count) for colour in seats}
     known = _Known({**hooks.anchors, **own}, tracks, dict(hooks.areas),

@@ -13,8 +13,8 @@ from ...table.contents import bag_entries
 from ...table.context import table_context
 from ...table.game import Sheet, build_table_game
 from ...table.grid_table import grid_plan, keyed_sections, section_moves
-from ...table.lines import line_positions
 from .boards import action_spaces, table_hooks
+from .places import drawn_positions
 from .positions import positions_on
 from .rules import rules_config
 
@@ -47,7 +47,7 @@ def assemble(definition: GameDefinition, images: Images, options: BuildOptions) 
     )
     build.positions += positions_on(build.save, data, config, high)
     side = float(pieces_by_id(data["table"])["male-animals"]["contents"]["width"])
-    build.positions += line_positions(data, "drawn", "drawn tile", (side, side), "drawn")
+    build.positions += drawn_positions(data, side)
     return build
 
 
@@ -93,7 +93,7 @@ def _context(definition: GameDefinition, config: Data, laid: Table, hooks: Table
         "arks": {str(n): _ark_context(data, n, sections, hooks) for n in players},
         "snap_tolerance": round(float(table["square"]) * 0.3, 4),
         "spaces": action_spaces(data, config),
-        "drawn": [list(point) for point in laid.context["tracks"]["drawn"]],  # a line
+        "drawn": [list(point) for point in laid.context["tracks"]["drawn"]],  # .places
         "guids": {**shared["guids"], "sections": sections, "supply": supply},
         "tiles": tiles,
         "tile_guids": sorted(tiles, key=lambda guid: tiles[guid]["tile"]),

@@ -11,6 +11,7 @@ from rules_ref.ark_and_noah import make_config
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
 from .action_board import column_spots, sided_pictures, worker_spaces
+from .places import place_tracks
 from .rules import action_texts
 from .tiles import bag_roster, tile_list
 
@@ -22,7 +23,7 @@ def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     tiles, sexes = tile_list(data), ("male", "female")
     return TableHooks(
         pictures=board_pictures(base, data, config),
-        tracks={"worker-spaces": worker_spaces(data)},
+        tracks={"worker-spaces": worker_spaces(data), **place_tracks(data)},
         rosters={
             **{f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
             "seat-pieces": seat_pieces(data),

@@ -1,7 +1,7 @@
 """Where the Ark & Noah script puts things, and the printed cell each place means: the squares,
 edges and pitch fields of the Ark (on the section under them), the action spaces and their bonus
-rings and the scoring and round tracks' cells (the display of drawn tiles is the manifest's line
-``drawn``: :func:`~tts_builder.table.lines.line_positions`). The save checker maps each through
+rings and the scoring and round tracks' cells (the display of drawn tiles:
+:func:`~.places.drawn_positions`). The save checker maps each through
 the geometry model onto the board's picture (``geometry.ScriptPosition``)."""
 
 from __future__ import annotations
