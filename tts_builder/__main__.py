@@ -1,5 +1,5 @@
-"""``python -m tts_builder`` runs the CLI (a no-op build answered before it loads)."""
+"""``python -m tts_builder`` runs the CLI."""
 
-from .cli_noop import main
+from .cli import main
 
 main()

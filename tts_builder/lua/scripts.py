@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from .bundle import bundle
-from .templates import TEMPLATES_DIR, render, rendered, template_exists
+from .templates import TEMPLATES_DIR, render, template_exists
 
 ROOT_SOURCE = """\
 -- Global script root: the pure rules as the global Rules, then the TTS glue.
@@ -49,10 +48,8 @@ def module_templates(game_id: str, root: Path = TEMPLATES_DIR) -> dict[str, str]
 
 
 def global_script(game_id: str, ctx: dict[str, Any], root: Path = TEMPLATES_DIR) -> str:
-    """The bundled Global Lua script of ``game_id`` (from the bundled templates: as a build
-    with the same code and context rendered it, see :func:`~.templates.rendered`)."""
-    make = partial(_global_script, game_id, ctx, root)
-    return rendered(f"global script {game_id}", ctx, make) if root == TEMPLATES_DIR else make()
+    """The bundled Global Lua script of ``game_id``, rendered from the templates under ``root``."""
+    return _global_script(game_id, ctx, root)
 
 
 def _global_script(game_id: str, ctx: dict[str, Any], root: Path) -> str:
@@ -84,5 +81,4 @@ def rules_source(game_id: str, ctx: dict[str, Any], root: Path = TEMPLATES_DIR) 
 
 def global_ui(game_id: str, ctx: dict[str, Any], root: Path = TEMPLATES_DIR) -> str:
     """The Global XmlUI of ``game_id`` (see :func:`global_script`)."""
-    make = partial(render, f"{game_id}/ui.xml.j2", ctx, root)
-    return rendered(f"global ui {game_id}", ctx, make) if root == TEMPLATES_DIR else make()
+    return render(f"{game_id}/ui.xml.j2", ctx, root)

@@ -19,7 +19,7 @@ from .literal import lua_literal, lua_string, xml_escape
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["TEMPLATES_DIR", "environment", "render", "rendered", "template_exists"]
+__all__ = ["TEMPLATES_DIR", "environment", "render", "template_exists"]
 
 
 def _strict(fn: Callable[[Any], str]) -> Callable[[Any], str]:
@@ -33,12 +33,6 @@ def _strict(fn: Callable[[Any], str]) -> Callable[[Any], str]:
         return fn(value)
 
     return apply
-
-
-def rendered(what: str, context: dict[str, Any], make: Callable[[], str]) -> str:
-    """The text ``make`` renders (``what`` and ``context`` name it; kept for callers that
-    still pass them: nothing rendered is cached)."""
-    return make()
 
 
 @cache
