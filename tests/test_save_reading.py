@@ -51,3 +51,17 @@ def test_a_save_over_the_size_limit_is_refused(tmp_path: Path, monkeypatch) -> N
     monkeypatch.setattr(savefile, "MAX_SAVE_BYTES", 50)
     with pytest.raises(BuildError, match="102 bytes, more than the 50"):
         read_save(save)
+
+
+def test_check_refuses_a_fifo_and_a_deep_save_with_one_line_and_exit_2(
+    tmp_path: Path, capsys
+) -> None:
+    from tts_builder.cli import EXIT_BAD_INPUT, run
+
+    fifo, deep = tmp_path / "fifo.json", tmp_path / "deep.json"
+    os.mkfifo(fifo)
+    deep.write_bytes(b'{"ObjectStates": ' + b"[" * 50_000 + b"]" * 50_000 + b"}")
+    for path, says in [(fifo, "not a regular file"), (deep, "nested too deep")]:
+        assert run(["check", str(path)]) == EXIT_BAD_INPUT
+        shown = capsys.readouterr().err.strip().split("\n")
+        assert len(shown) == 1 and shown[0].startswith(f"error: {path}: ") and says in shown[0]

@@ -19,6 +19,7 @@ from .cli_balance import register as register_balance
 from .cli_build import _table_png as _table_png
 from .cli_build import build_checked as build_checked
 from .cli_build import refuse_failing as refuse_failing
+from .cli_schema import schema as schema_command
 from .cli_ship import register as register_ship
 from .errors import BuildError
 
@@ -434,15 +435,12 @@ def check(saves: tuple[Path, ...], show_all: bool, strict: bool) -> None:
     from .save import loads
     from .save.checker import check_file_bytes, check_geometry, check_save
     from .save.geometry_checks import image_size_from_disk
+    from .save.savefile import read_save
 
     failed = False
     found = required = 0
     for path in saves:
-        try:
-            data = path.read_bytes()
-        except OSError as err:
-            raise BuildError(f"{path}: cannot read: {err.strerror}") from None
-        save = loads(data, str(path))
+        save = loads(data := read_save(path), str(path))
         findings = check_file_bytes(data) + check_save(save)
         findings += check_geometry(save, image_size_from_disk)
         for finding in findings:
@@ -562,6 +560,7 @@ def table(
 
 register_ship(cli)
 register_balance(cli)
+cli.add_command(schema_command)
 
 
 def run(argv: list[str] | None = None, entry: Callable[..., Any] = cli) -> int:
