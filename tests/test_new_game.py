@@ -76,6 +76,35 @@ def test_new_refuses_a_bad_or_taken_name(capsys, empty: Path) -> None:
     assert sorted(p.name for p in empty.iterdir()) == ["taken"]  # nothing half-written
 
 
+@pytest.mark.parametrize("name", ["con", "aux-game", "lpt1", "nul", "a" * 65])
+def test_new_refuses_a_name_no_file_system_can_hold(capsys, empty: Path, name: str) -> None:
+    code, _, err = cli(capsys, "new", name)
+    assert code == EXIT_BAD_INPUT and len(err.strip().splitlines()) == 1, err
+    assert not any(empty.iterdir())
+
+
+def test_new_from_copies_the_games_files_never_what_a_link_out_of_it_names(
+    capsys, empty: Path, tmp_path: Path
+) -> None:
+    """A game folder with a link to a secret outside it, a link inside it and a link loop:
+    the copy has the inside link's file and neither the secret nor the loop."""
+    assert cli(capsys, "new", "mine")[0] == EXIT_OK
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password", encoding="utf-8")
+    (empty / "mine" / "art" / "leak.txt").symlink_to(secret)
+    (empty / "mine" / "art" / "bear-again.png").symlink_to(empty / "mine" / "art" / "bear.png")
+    (empty / "mine" / "loop").symlink_to(empty / "mine" / "loop")
+    (empty / "mine" / "outside").symlink_to(tmp_path, target_is_directory=True)
+    code, _, err = cli(capsys, "new", "copy", "--from", "mine")
+    assert code == EXIT_OK, err
+    copied = {p.relative_to(empty / "copy").as_posix() for p in (empty / "copy").rglob("*")}
+    assert (
+        "art/bear-again.png" in copied and not (empty / "copy" / "art/bear-again.png").is_symlink()
+    )
+    assert not {"art/leak.txt", "loop", "outside"} & copied
+    assert all("password" not in p.read_text("latin-1") for p in (empty / "copy").rglob("*.txt"))
+
+
 def test_unknown_engine_is_a_located_error(capsys, empty: Path) -> None:
     assert cli(capsys, "new", "my-cards")[0] == EXIT_OK
     path = empty / "my-cards" / "game.yaml"

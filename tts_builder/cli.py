@@ -109,7 +109,7 @@ def new(report: Reporter, name: str, from_game: str) -> None:
     import tempfile
 
     from .definition import find_game, load_definition, shown_path
-    from .scaffold import check_new_id, new_game_files
+    from .scaffold import check_new_id, game_folder_files, new_game_files
     from .writer import write_tree
 
     check_new_id(name)
@@ -119,12 +119,7 @@ def new(report: Reporter, name: str, from_game: str) -> None:
         raise BuildError(f"{shown_path(dest)}: already exists; pick another name or remove it")
     source = find_game(from_game, report.assets)
     engine = load_definition(from_game, report.assets).rules_engine
-    originals = {
-        p.relative_to(source.folder).as_posix(): p.read_bytes()
-        for p in sorted(source.folder.rglob("*"))
-        if p.is_file()
-    }
-    files = new_game_files(originals, from_game, name, engine)
+    files = new_game_files(game_folder_files(source.folder), from_game, name, engine)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.new-", dir=root))
     try:  # check the copy loads before it appears under its name: nothing half-written
         write_tree(staging / name, files)

@@ -1,16 +1,19 @@
 """``tts-builder new``: a designer's own game, copied from an existing one and renamed.
 
-Pure: :func:`new_game_files` turns a game folder's files into the files of the copy (its
-``game.yaml`` with the new id, title and engine; file names carrying the old id renamed), plus
-``game.schema.json``, the JSON Schema of its engine's definitions, which the ``game.yaml``'s first
-line names for YAML editors (docs/decisions.md). The command line reads the source folder and
-writes the result.
+:func:`game_folder_files` reads the source folder (its own files only: no link out of it is
+followed); the rest is pure: :func:`new_game_files` turns those files into the files of the
+copy (its ``game.yaml`` with the new id, title and engine; file names carrying the old id
+renamed), plus ``game.schema.json``, the JSON Schema of its engine's definitions, which the
+``game.yaml``'s first line names for YAML editors (docs/decisions.md). The command line writes
+the result.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
 from .definition import DEFINITION_FILE, ENGINE_FIELD, SCHEMA_FILE, json_schema_text
 from .errors import BuildError
@@ -33,10 +36,42 @@ def title_of(game_id: str) -> str:
     return " ".join(w if i and w in SMALL_WORDS else w.capitalize() for i, w in enumerate(words))
 
 
+#: Names Windows keeps for devices (with or without an extension): no folder can have them.
+RESERVED_NAMES = frozenset(
+    {"con", "prn", "aux", "nul"} | {f"{d}{n}" for d in ("com", "lpt") for n in range(10)}
+)
+#: The longest game id: a folder name every file system holds, with room for the files in it.
+MAX_ID_LENGTH = 64
+
+
 def check_new_id(game_id: str) -> None:
-    """A one-line error unless ``game_id`` is a lower-case id like ``my-game``."""
+    """A one-line error unless ``game_id`` is a lower-case id like ``my-game`` that every file
+    system can hold as a folder name."""
     if not ID_RE.fullmatch(game_id):
-        raise BuildError(f"{game_id!r}: a game name is a lower-case id like 'my-game'")
+        raise BuildError(f"{game_id[:80]!r}: a game name is a lower-case id like 'my-game'")
+    if len(game_id) > MAX_ID_LENGTH:
+        raise BuildError(f"{game_id[:20]}...: a game name has at most {MAX_ID_LENGTH} characters")
+    if game_id.split("-")[0] in RESERVED_NAMES or game_id in RESERVED_NAMES:
+        raise BuildError(f"{game_id!r}: Windows keeps this name for a device; pick another")
+
+
+def game_folder_files(folder: Path) -> dict[str, bytes]:
+    """The files of a game folder to copy (relative path -> bytes): regular files, and links to
+    files inside the folder as the file they name; a link out of the folder (or a link loop) is
+    left out, so nothing outside the game is copied into the new one."""
+    inside = folder.resolve()
+    files: dict[str, bytes] = {}
+    for top, dirs, names in os.walk(folder):  # links to folders are not followed
+        for name in sorted(names):
+            path = Path(top) / name
+            try:
+                target = path.resolve(strict=True)
+            except (OSError, RuntimeError):
+                continue
+            if target.is_relative_to(inside) and target.is_file():
+                files[path.relative_to(folder).as_posix()] = target.read_bytes()
+        dirs.sort()
+    return files
 
 
 def renamed_definition(text: str, old_id: str, new_id: str, engine: str) -> str:
