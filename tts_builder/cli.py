@@ -6,6 +6,7 @@ field), 3 an internal error.
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import time
@@ -558,6 +559,23 @@ register_balance(cli)
 cli.add_command(schema_command)
 
 
+#: What the machine, not the project, got wrong: a full disk or quota, a read-only or refused
+#: folder, a file where a folder should be (or the reverse). Exit 2 with the path, not exit 3.
+ENVIRONMENT_ERRORS = frozenset(
+    {
+        errno.ENOSPC,
+        errno.EDQUOT,
+        errno.EROFS,
+        errno.EACCES,
+        errno.EPERM,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.EEXIST,
+        errno.ENAMETOOLONG,
+    }
+)
+
+
 def run(argv: list[str] | None = None, entry: Callable[..., Any] = cli) -> int:
     """Run the CLI and return its exit code; expected errors print one line, never a traceback."""
     try:
@@ -575,6 +593,13 @@ def run(argv: list[str] | None = None, entry: Callable[..., Any] = cli) -> int:
         return EXIT_BAD_INPUT
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_INTERNAL
+    except OSError as err:
+        if err.errno not in ENVIRONMENT_ERRORS:
+            click.echo(f"internal error: {type(err).__name__}: {err}", err=True)
+            return EXIT_INTERNAL
+        where = f"{err.filename}: " if err.filename else ""
+        click.echo(f"error: {where}{err.strerror or err}", err=True)
+        return EXIT_BAD_INPUT
     except Exception as err:  # noqa: BLE001 - the last line of defence: one line, exit 3
         click.echo(f"internal error: {type(err).__name__}: {err}", err=True)
         return EXIT_INTERNAL
