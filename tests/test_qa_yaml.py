@@ -32,3 +32,20 @@ def test_a_number_that_is_not_finite_is_refused(value: str) -> None:
     for check in (Num().check, lambda v, p: Point(2).check([0, v], p), _entry):
         with pytest.raises(FieldError, match="finite"):
             check({"value": number} if check is _entry else number, "x")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x [*x]\n",  # a recursive alias
+        "a: &x {b: *x}\n",
+        "a: " + "[" * 5_000 + "]" * 5_000 + "\n",  # flow nesting past Python's recursion limit
+        "a:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 200)) + "  " * 200 + "v: 1\n",
+        "a: [" + "[" * 3_000 + "\n",  # unclosed: the pure-Python reader words the error
+    ],
+    ids=["recursive-list", "recursive-map", "deep-flow", "deep-block", "deep-unclosed"],
+)
+def test_nesting_without_end_is_one_located_error(text: str) -> None:
+    """A recursive alias or thousands of levels is a located refusal, never RecursionError."""
+    with pytest.raises(BuildError, match=r"^g\.yaml:\d+:\d+: "):
+        parse_yaml(text, Path("g.yaml"))

@@ -97,6 +97,11 @@ def _compose(loader_class: type, text: str, path: Path) -> tuple[Any, yaml.Node 
     except yaml.YAMLError as err:
         loader.dispose()
         raise _located(err, path, text) from None
+    except RecursionError:  # nesting deeper than the composer can follow
+        loader.dispose()
+        raise DefinitionError(
+            Location(path, 1, 1), "", f"YAML nested too deep (more than {MAX_DEPTH} levels)"
+        ) from None
 
 
 def _located(err: yaml.YAMLError, path: Path, text: str) -> DefinitionError:
@@ -131,6 +136,9 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 #: The most values a definition may hold once its aliases are expanded (bundled games hold
 #: about 1,000): a few lines of nested aliases could otherwise expand to billions.
 MAX_VALUES = 100_000
+#: The deepest a definition's values may nest (bundled games: 7 levels); a recursive alias
+#: (``a: &x [*x]``) would otherwise nest without end.
+MAX_DEPTH = 64
 
 
 class _Converter:
@@ -142,9 +150,14 @@ class _Converter:
         self.locations = locations
         self.values = 0
 
-    def convert(self, node: yaml.Node, field: str) -> Any:
+    def convert(self, node: yaml.Node, field: str, depth: int = 0) -> Any:
         path, locations = self.path, self.locations
         self.values += 1
+        if depth > MAX_DEPTH:  # a recursive alias, or nesting no definition needs
+            raise DefinitionError(
+                _loc(node, path), field.split(".")[0].split("[")[0],
+                f"values nested more than {MAX_DEPTH} levels deep (a recursive alias?)",
+            )  # fmt: skip
         if self.values > MAX_VALUES:  # aliases expanding without bound ("billion laughs")
             raise DefinitionError(
                 _loc(node, path), field,
@@ -164,11 +177,14 @@ class _Converter:
                 child = join(field, key)
                 if key in result:
                     raise DefinitionError(_loc(key_node, path), child, "duplicate key")
-                result[key] = self.convert(value_node, child)
+                result[key] = self.convert(value_node, child, depth + 1)
                 locations[child] = _loc(value_node, path)
             return result
         if isinstance(node, yaml.SequenceNode):
-            return [self.convert(item, join(field, index)) for index, item in enumerate(node.value)]
+            return [
+                self.convert(item, join(field, index), depth + 1)
+                for index, item in enumerate(node.value)
+            ]
         if node.tag == _STR_TAG:
             return node.value
         try:
