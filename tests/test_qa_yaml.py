@@ -49,3 +49,28 @@ def test_nesting_without_end_is_one_located_error(text: str) -> None:
     """A recursive alias or thousands of levels is a located refusal, never RecursionError."""
     with pytest.raises(BuildError, match=r"^g\.yaml:\d+:\d+: "):
         parse_yaml(text, Path("g.yaml"))
+
+
+@pytest.mark.parametrize("text", ['name: "Mea\\ud800dow"\n', '"k\\udfff": 1\n'])
+def test_a_lone_surrogate_is_a_located_error(text: str) -> None:
+    """An escape can write half of a UTF-16 pair, which no file, Lua or JSON output holds."""
+    with pytest.raises(BuildError, match=r"^g\.yaml:1:\d+: .*half of a character pair"):
+        parse_yaml(text, Path("g.yaml"))
+
+
+@pytest.mark.parametrize(
+    ("element", "says"),
+    [
+        ({"type": "text", "text": "x", "box": [0, 0, 10, 10], "size": 60_000}, "1 to 1,000"),
+        ({"type": "text", "text": "{name:>999999999}", "box": [0, 0, 10, 10]}, "at most 200"),
+        ({"type": "rect", "box": [0, 0, 10, 10], "width": 10**9}, "1 to 100,000"),
+    ],
+)
+def test_a_layout_number_past_its_limit_is_refused_before_drawing(element: dict, says: str) -> None:
+    """A text size FreeType cannot render, a format padding a billion characters, a line a
+    billion pixels wide: refused at the element, never drawn."""
+    from tts_builder.errors import FieldError
+    from tts_builder.render.layout import validate_layout
+
+    with pytest.raises(FieldError, match=says):
+        validate_layout([element], "face")

@@ -8,6 +8,7 @@ constructs its scalars.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,7 @@ def _loc(node: yaml.Node, path: Path) -> Location:
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
@@ -149,6 +151,17 @@ class _Converter:
         self.path = path
         self.locations = locations
         self.values = 0
+
+    def text(self, node: yaml.ScalarNode, field: str) -> str:
+        """A string scalar's text: one Unicode text can hold (no lone surrogate, which an
+        escape such as ``"\\ud800"`` writes and no file, Lua or JSON output can)."""
+        found = _SURROGATE.search(node.value)
+        if found:
+            raise DefinitionError(
+                _loc(node, self.path), field,
+                f"U+{ord(found.group()):04X} is half of a character pair, not a character",
+            )  # fmt: skip
+        return node.value
 
     def convert(self, node: yaml.Node, field: str, depth: int = 0) -> Any:
         path, locations = self.path, self.locations
@@ -173,7 +186,7 @@ class _Converter:
                     )
                 if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != _STR_TAG:
                     raise DefinitionError(_loc(key_node, path), field, "keys must be plain strings")
-                key = key_node.value
+                key = self.text(key_node, field)
                 child = join(field, key)
                 if key in result:
                     raise DefinitionError(_loc(key_node, path), child, "duplicate key")
@@ -186,7 +199,7 @@ class _Converter:
                 for index, item in enumerate(node.value)
             ]
         if node.tag == _STR_TAG:
-            return node.value
+            return self.text(node, field)
         try:
             return self.loader.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError) as err:  # ValueError: e.g. "!!int x"

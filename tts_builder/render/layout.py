@@ -55,7 +55,7 @@ ELEMENTS: dict[str, dict[str, tuple[str, Any]]] = {
     "text": {
         "text": ("text", REQUIRED),
         "box": ("box", REQUIRED),
-        "size": ("positive", 32),
+        "size": ("font_size", 32),
         "bold": ("bool", False),
         "color": ("color", "#000000"),
         "align": ("align", "center"),
@@ -75,6 +75,14 @@ SUPERSAMPLE = 4
 LINE_PITCH = 1.12  # line distance in em for wrapped text
 _COLOR = re.compile(r"#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?")
 _FORMATTER = string.Formatter()
+#: The largest text size (px; drawn at SUPERSAMPLE times that): far past any card's text,
+#: well inside what FreeType renders.
+MAX_FONT_SIZE = 1000
+#: The largest whole number a layout takes (a line width, a repeat's count or step of items):
+#: beyond any picture, and no loop runs a billion times.
+MAX_LAYOUT_INT = 100_000
+#: The widest a ``{field:...}`` format may pad or cut (``{name:>20}``).
+MAX_FORMAT_WIDTH = 200
 
 
 def _show(value: object) -> str:
@@ -97,6 +105,10 @@ def template_fields(text: str) -> list[str]:
             raise ValueError(f"bad template field {{{name}}}: use a plain {{name}}")
         if spec and ("{" in spec or "}" in spec):
             raise ValueError(f"nested template in {{{name}:{spec}}} is not allowed")
+        if spec and max(map(int, re.findall(r"\d+", spec)), default=0) > MAX_FORMAT_WIDTH:
+            raise ValueError(
+                f"{{{name}:{spec[:20]}}}: a format width is at most {MAX_FORMAT_WIDTH} characters"
+            )
         names.append(name)
     return names
 
@@ -155,11 +167,11 @@ def _check_color(value: object) -> str | None:
     return f"expected a colour '#rrggbb' or a {{field}} template, got {_show(value)}"
 
 
-def _check_int(value: object, low: int) -> str | None:
-    if _is_int(value) and value >= low:
+def _check_int(value: object, low: int, high: int = MAX_LAYOUT_INT) -> str | None:
+    if _is_int(value) and low <= value <= high:
         return None
-    what = "a positive integer" if low > 0 else "an integer >= 0"
-    return f"expected {what}, got {_show(value)}"
+    what = "an integer from 1" if low > 0 else "an integer from 0"
+    return f"expected {what} to {high:,}, got {_show(value)}"
 
 
 def _check_step(value: object) -> str | None:
@@ -185,6 +197,7 @@ VALUE_CHECKS: dict[str, Callable[[object, tuple[int, int] | None], str | None]] 
     "template": lambda v, _s: _check_template(v),
     "text": lambda v, _s: _check_text(v),
     "positive": lambda v, _s: _check_int(v, 1),
+    "font_size": lambda v, _s: _check_int(v, 1, MAX_FONT_SIZE),
     "nonnegative": lambda v, _s: _check_int(v, 0),
     "bool": lambda v, _s: (
         None if isinstance(v, bool) else f"expected true or false, got {_show(v)}"
