@@ -168,18 +168,14 @@ class Engines:
                     f"(add it to rules_ref/{module}.py FUNCTIONS)"
                 )
             if name not in strategies:
-                gaps.append(
-                    f"Rules.{name} has no input strategy "
-                    f"(add it to {strategies_file})"
-                )
+                gaps.append(f"Rules.{name} has no input strategy (add it to {strategies_file})")
         for name in self.python_functions:
             if name not in lua:
                 gaps.append(f"rules_ref/{module}.py FUNCTIONS[{name!r}] has no Lua Rules.{name}")
         for name in strategies:
             if name not in lua and name not in self.python_functions:
                 gaps.append(
-                    f"{strategies_file} has a strategy for {name!r}, "
-                    "which is no rule function"
+                    f"{strategies_file} has a strategy for {name!r}, which is no rule function"
                 )
         return gaps
 
