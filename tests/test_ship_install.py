@@ -198,6 +198,19 @@ def test_install_takes_a_free_slot_and_leaves_other_saves_alone(
     assert not [p for p in saves.parent.rglob("*") if p.name.endswith(".tmp")]
 
 
+def test_install_takes_a_number_nothing_in_the_saves_folder_holds(
+    built: GameBuild, options, saves: Path
+) -> None:
+    """A folder named like the next save, or a broken link, is in the way: install takes the
+    number after it (it said "run install again", which failed the same way)."""
+    (saves / "TS_Save_1.json").write_text('{"SaveName": "mine"}')
+    (saves / "TS_Save_2.json").mkdir()
+    (saves / "TS_Save_3.png").symlink_to(saves / "gone.png")
+    [plan] = install_build(built, options, saves, GAME)
+    assert plan.save_path == saves / "TS_Save_4.json" and plan.save_path.is_file()
+    assert (saves / "TS_Save_2.json").is_dir() and (saves / "TS_Save_3.png").is_symlink()
+
+
 def test_reinstall_replaces_its_own_save_not_a_resaved_one(
     built: GameBuild, options, saves: Path
 ) -> None:

@@ -183,8 +183,10 @@ def find_saves_dir(flag: Path | None = None, env: Mapping[str, str] | None = Non
 
 
 def used_numbers(saves_dir: Path) -> set[int]:
-    """Save numbers taken in ``saves_dir`` (top level only: subfolders are separate lists)."""
-    return save_numbers(p.name for p in saves_dir.iterdir() if p.is_file())
+    """Save numbers taken in ``saves_dir``: any entry with a save's name, a file or whatever
+    else is in the way (a folder named ``TS_Save_5.json``, a broken link), so the next number is
+    one no entry holds. Only the top level: subfolders are separate lists in TTS."""
+    return save_numbers(p.name for p in saves_dir.iterdir())
 
 
 def file_sha256(path: Path) -> str | None:
