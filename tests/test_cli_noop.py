@@ -166,3 +166,36 @@ def test_a_change_to_the_code_builds_again(built: Path, capsys, monkeypatch) -> 
     monkeypatch.setattr(cache, "current_code", lambda: "another version of the code")
     assert not _noop(built, capsys)
     assert _noop(built, capsys)
+
+
+def test_an_input_changed_and_changed_back_while_it_is_built_is_built_again(
+    built: Path, capsys, monkeypatch
+) -> None:
+    """A file changed during the build and changed back (an editor's undo, a sync tool) may
+    have been read in between: the build that read it is not recorded, so the next one builds
+    again instead of keeping what the passing bytes made."""
+    import tts_builder.definition as definition
+
+    path = built / GAME / "game.yaml"
+    before = path.read_bytes()
+    path.write_bytes(before.replace(b"Meadow", b"Meadov"))
+    assert not _noop(built, capsys)  # now built with "Meadov"
+    real = definition.load_definition
+
+    def read_while_changed(*args, **kwargs):
+        path.write_bytes(before)  # what the build reads...
+        try:
+            return real(*args, **kwargs)
+        finally:
+            path.write_bytes(before.replace(b"Meadow", b"Meadov"))  # ...and back again
+
+    monkeypatch.setattr(definition, "load_definition", read_while_changed)
+    (built / "dist" / GAME / f"{GAME}.json").unlink()  # something to build
+    capsys.readouterr()
+    assert run(_args(built, quiet=False)) == EXIT_OK
+    assert "its files changed while it was built" in capsys.readouterr().err
+    monkeypatch.setattr(definition, "load_definition", real)
+    assert b"Meadov" not in (built / "dist" / GAME / f"{GAME}.json").read_bytes()
+    assert not _noop(built, capsys)  # the inputs say "Meadov": built again
+    assert b"Meadov" in (built / "dist" / GAME / f"{GAME}.json").read_bytes()
+    assert _noop(built, capsys)

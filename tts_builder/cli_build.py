@@ -5,7 +5,8 @@ locked`: a second build waits, and then finds nothing to do). A game whose input
 its folder and the files its definition names outside it, by the sha256 of their bytes) and
 whose output folders are as its last build recorded them, with the same code and options, is
 skipped: that record, the build manifest, is kept in the build cache only when the inputs
-read after the build are those read before it (a file changed meanwhile is built again).
+read after the build are those read before it and no input was written meanwhile (a file
+changed, even one changed and changed back while it was built, is built again).
 """
 
 from __future__ import annotations
@@ -129,13 +130,15 @@ class Record:
     None unless every input and output is as recorded."""
 
     def __init__(self, game: str, assets: Path | None, request: Mapping[str, object], store: Any):
-        from .cache import key
+        from .cache import files_under, key
         from .sources import find_game
 
         source = find_game(game, assets)
         self.folder = source.folder.resolve()
         self.store = store
         self.key = key(MANIFEST, game, source.origin, str(self.folder), dict(request))
+        self.stamps = {str(self.folder / rel): stamp(self.folder / rel)
+                       for rel in files_under(self.folder)}  # fmt: skip
         self.inputs = read_inputs(self.folder)
         self.variants: list[str] | None = None
         self.current: dict[str, int] | None = None
@@ -156,6 +159,7 @@ class Record:
             return None
         for path, sha in inputs.items():
             if path not in self.inputs:
+                self.stamps[path] = stamp(Path(path))
                 found = hash_file(Path(path))
                 if found != sha:
                     return None
@@ -172,7 +176,9 @@ class Record:
     def read_outside(self, data: Any) -> None:
         """Add the files outside the game's folder its definition ``data`` names."""
         for path in outside_files(path_strings(data), self.folder):
-            self.inputs.setdefault(str(path), hash_file(path))
+            if str(path) not in self.inputs:
+                self.stamps[str(path)] = stamp(path)
+                self.inputs[str(path)] = hash_file(path)
 
     def keep(self, folders: Mapping[str, Mapping[str, bytes]], variants: list[str]) -> bool:
         """Record this build (its output ``folders``), if its inputs are still those read
@@ -185,6 +191,8 @@ class Record:
                 after[path] = hash_file(Path(path))
         if after != self.inputs:
             return False
+        if any(stamp(Path(path)) != self.stamps.get(path) for path in self.inputs):
+            return False  # written while it was built (perhaps back to the same bytes)
         files = {folder: {rel: sha256(data) for rel, data in made.items()}
                  for folder, made in folders.items()}  # fmt: skip
         record = {"inputs": self.inputs, "folders": files, "variants": variants}
@@ -201,6 +209,17 @@ def hash_file(path: Path) -> str | None:
             return sha256(handle.read())
     except OSError:
         return None
+
+
+def stamp(path: Path) -> tuple[int, int, int, int] | None:
+    """When and how a file last changed (status change and modification times, size, inode),
+    or None if it is gone: any write between two stamps changes it, even one putting back the
+    bytes it replaced."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return (status.st_ctime_ns, status.st_mtime_ns, status.st_size, status.st_ino)
 
 
 def read_inputs(folder: Path, relative: bool = False) -> dict[str, str | None]:
