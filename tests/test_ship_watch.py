@@ -16,7 +16,15 @@ from PIL import Image
 from tts_builder.build import BuildOptions, GameBuild, build_game
 from tts_builder.cli import EXIT_OK, run
 from tts_builder.definition import ASSETS_ROOT
-from tts_builder.ship.watch import Stamp, Watcher, changes, is_ignored, snapshot, watched_roots
+from tts_builder.ship.watch import (
+    Stamp,
+    Watcher,
+    changes,
+    file_digest,
+    is_ignored,
+    snapshot,
+    watched_roots,
+)
 
 GAME = "arche-noah"
 
@@ -259,3 +267,161 @@ def test_watch_command_goes_on_when_tts_is_not_running(capsys, assets: Path, cli
     _, err = capsys.readouterr()
     assert code == EXIT_OK
     assert "error: TTS is not running (nothing listens on localhost:" in err
+
+
+# --- any failure is one line, and the watch goes on (#24) -------------------------------------
+
+
+def test_any_failure_of_a_round_is_one_line_and_the_watch_goes_on(
+    assets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk, a bug of the project's own and a failed hand-over each end their round only:
+    one line as the command line prints it, then the next change builds and is handed on."""
+    import errno
+
+    from tts_builder import build as build_module
+
+    real = build_module.build_game
+    failures = iter(
+        [
+            OSError(errno.ENOSPC, "No space left on device", "/full/disk"),
+            RuntimeError("a bug of our own"),
+            OSError(errno.EIO, "Input/output error"),
+        ]
+    )
+
+    def failing(*args: Any, **kwargs: Any) -> GameBuild:
+        failure = next(failures, None)
+        if failure is not None:
+            raise failure
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "build_game", failing)
+    watcher, handed, log = _watcher(assets, tmp_path, examples=0)
+    definition = assets / GAME / "game.yaml"
+    text = definition.read_text()
+    steps = iter(["Two rounds.", "Three rounds.", "Four rounds.", "Five rounds."])
+
+    def designer_edits(seconds: float) -> None:
+        edit(definition, text.replace("Two play-throughs.", next(steps)))
+
+    watcher.run(interval=0.01, rounds=4, wait=designer_edits)
+    assert len(watcher.rounds) == 5 and [r.ok for r in watcher.rounds] == [False] * 3 + [True] * 2
+    assert "error: /full/disk: No space left on device" in log
+    assert "internal error: RuntimeError: a bug of our own" in log
+    assert "internal error: OSError: [Errno 5] Input/output error" in log
+    assert not any("Traceback" in line for line in log)
+    assert "Five rounds." in handed[-1].save["Note"] and len(handed) == 2
+
+
+def test_a_failed_hand_over_is_reported_and_the_next_round_runs(
+    assets: Path, tmp_path: Path
+) -> None:
+    log: list[str] = []
+    calls: list[GameBuild] = []
+
+    def flaky(build: GameBuild) -> None:
+        calls.append(build)
+        if len(calls) == 1:
+            raise ValueError("the push broke")
+
+    watcher = Watcher(
+        GAME,
+        BuildOptions(out_dir=tmp_path / "dist"),
+        dict(SESSION_CACHE),
+        assets_root=assets,
+        examples=0,
+        on_build=flaky,
+        report=log.append,
+        roots=[assets / GAME],
+        debug=True,
+    )
+    first = watcher.rebuild([])
+    assert first.build is not None and not first.ok and first.error == "the push broke"
+    failed = next(line for line in log if line.startswith("internal error: ValueError"))
+    assert "Traceback (most recent call last)" in failed and "flaky" in failed  # --debug
+    assert watcher.rebuild([]).ok and len(calls) == 2
+
+
+def test_a_failing_poll_is_reported_once_and_polling_goes_on(
+    assets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    watcher, handed, log = _watcher(assets, tmp_path, examples=0)
+    outcomes = iter([RecursionError("deep"), RecursionError("deep"), [], ["x"]])
+
+    def poll() -> list[str]:
+        outcome = next(outcomes)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    monkeypatch.setattr(watcher, "poll", poll)
+    watcher.run(interval=0, rounds=4, wait=lambda seconds: None, initial=False)
+    assert log.count("internal error: RecursionError: deep") == 1
+    assert [r.changed for r in watcher.rounds] == [["x"]] and watcher.rounds[0].ok
+
+
+def test_snapshot_copes_with_deep_folders_fifos_and_hidden_folders(tmp_path: Path) -> None:
+    """Folders deeper than Python's recursion limit (rglob died there), a FIFO (never opened
+    for reading: that blocks), a .git folder (never a trigger)."""
+    from tts_builder.writer import remove
+
+    deep = tmp_path
+    for _ in range(1_100):
+        deep = deep / "d"
+        deep.mkdir()  # one at a time: mkdir(parents=True) recurses too
+    try:
+        (deep / "bottom.png").write_bytes(b"one")
+        (tmp_path / ".git" / "objects").mkdir(parents=True)
+        (tmp_path / ".git" / "objects" / "ab").write_bytes(b"x")
+        os.mkfifo(tmp_path / "pipe.png")
+        stamps = snapshot([tmp_path])
+        assert list(stamps) == [str(deep / "bottom.png")]
+        with pytest.raises(OSError, match="not a regular file"):
+            file_digest(tmp_path / "pipe.png")
+    finally:
+        remove(tmp_path / "d")  # too deep for pytest's own clean-up
+
+
+def test_watch_starts_on_a_broken_definition_and_builds_once_it_is_fixed(
+    capsys, assets: Path, cli_out: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first build's failure is shown (with -q too) and the fix, made while watching, builds;
+    an internal error is one line, its traceback only with --debug."""
+    import time
+
+    definition = assets / GAME / "game.yaml"
+    text = definition.read_text()
+    edit(definition, "name: [unclosed\n")
+    sleeps = iter([lambda: edit(definition, text), lambda: None])
+    real_sleep = time.sleep
+
+    def sleep(seconds: float) -> None:
+        next(sleeps, lambda: None)()
+        real_sleep(min(seconds, 0.01))
+
+    monkeypatch.setattr(time, "sleep", sleep)
+    args = ["-q", "--assets", str(assets), "watch", GAME, "--out", str(cli_out)]
+    code = run([*args, "--rounds", "2", "--interval", "0.05", "--examples", "0"])
+    _, err = capsys.readouterr()
+    assert code == EXIT_OK, err
+    assert err.startswith("error: ") and "game.yaml:" in err.splitlines()[0]
+    assert (cli_out / GAME / f"{GAME}.json").is_file()  # the fixed definition was built
+
+
+def test_watch_command_shows_an_internal_error_on_one_line(
+    capsys, assets: Path, cli_out: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tts_builder import build as build_module
+
+    def broken(*args: Any, **kwargs: Any) -> GameBuild:
+        raise KeyError("oops")
+
+    monkeypatch.setattr(build_module, "build_game", broken)
+    args = ["-q", "--assets", str(assets), "watch", GAME, "--out", str(cli_out), "--rounds", "1"]
+    assert run([*args, "--interval", "0.05"]) == EXIT_OK
+    _, err = capsys.readouterr()
+    assert err == "internal error: KeyError: 'oops'\n"
+    assert run([*args, "--interval", "0.05", "--debug"]) == EXIT_OK
+    _, err = capsys.readouterr()
+    assert err.startswith("internal error: KeyError: 'oops'\nTraceback (most recent call last)")

@@ -379,6 +379,11 @@ def push(
     hidden=True,
     help="Stop after this many polls (for tests).",
 )
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="Show the traceback of an internal error (a bug in tts-builder) a rebuild hits.",
+)
 @_VARIANT
 @_SAVES
 @_OUT
@@ -395,6 +400,7 @@ def watch(
     interval: float,
     examples: int,
     rounds: int | None,
+    debug: bool,
     variant: str | None,
     saves_dir: Path | None,
     out_dir: Path | None,
@@ -405,7 +411,8 @@ def watch(
     """Rebuild GAME whenever its definition, art or Lua templates change (Ctrl-C stops).
 
     Each good rebuild is written to <out>/<game>/, re-verified if its script changed, and
-    optionally installed (--install) and pushed to the running TTS (--push).
+    optionally installed (--install) and pushed to the running TTS (--push). A failed rebuild
+    is reported on one line (as build would) and the watch goes on.
     """
     import contextlib
     import time
@@ -454,6 +461,8 @@ def watch(
             examples=examples,
             on_build=on_build,
             report=report,
+            debug=debug,
+            show_error=lambda line: click.echo(line, err=True),  # shown with -q too
         )
         report(f"watching {', '.join(str(r) for r in watcher.roots if r.is_dir())} (Ctrl-C stops)")
 

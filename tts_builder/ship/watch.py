@@ -5,13 +5,18 @@ counts as changed when the sha256 of its bytes changes (every file read on every
 game's sources are small). Rebuilds share one build cache (and its in-process memo), so only
 images whose inputs changed re-render.
 When the Global script changed, its rule functions are cross-checked against rules_ref again
-with a small number of examples. Errors are reported and the watch goes on.
+with a small number of examples. Whatever fails in a round (the definition, the disk, the
+project's own code) is one line, as the command line would print it, and the watch goes on.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
+import stat
 import time
+import traceback
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +25,39 @@ from typing import Any
 from ..errors import BuildError
 
 IGNORED_SUFFIXES = (".swp", ".swx", ".tmp", "~")
+#: Read and hashed this many bytes at a time (a huge file costs time, not memory).
+HASH_CHUNK = 1 << 20
+
+#: What the machine, not the project, got wrong (as the command line maps them: exit 2).
+ENVIRONMENT_ERRORS = frozenset(
+    {
+        errno.ENOSPC,
+        errno.EDQUOT,
+        errno.EROFS,
+        errno.EACCES,
+        errno.EPERM,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.EEXIST,
+        errno.ENAMETOOLONG,
+    }
+)
+
+
+def failure_line(err: Exception, debug: bool = False) -> str:
+    """What the command line would print for ``err``: ``error: ...`` for bad input or a bad
+    environment, ``internal error: ...`` for the project's own bug (its traceback too with
+    ``debug``)."""
+    if isinstance(err, BuildError):
+        return f"error: {err}"
+    if isinstance(err, OSError) and err.errno in ENVIRONMENT_ERRORS:
+        where = f"{err.filename}: " if err.filename else ""
+        return f"error: {where}{err.strerror or err}"
+    line = f"internal error: {type(err).__name__}: {err}"
+    if debug:
+        trace = "".join(traceback.format_exception(err)).rstrip()
+        return f"{line}\n{trace}"
+    return line
 
 
 @dataclass(frozen=True)
@@ -45,33 +83,68 @@ def changes(old: Mapping[str, Stamp], new: Mapping[str, Stamp]) -> list[str]:
 
 
 def watched_roots(game_id: str, assets_root: Path | None = None) -> list[Path]:
-    """The definition folder and the Lua template folders of a game (and of its engine)."""
+    """The definition folder and the Lua template folders of a game (and of its engine); all
+    the templates while the definition does not name an engine (it fails to parse)."""
     from ..definition import engine_of, find_game, read_definition
     from ..lua.templates import TEMPLATES_DIR
 
-    engine = engine_of(read_definition(game_id, assets_root), game_id)
-    return [
-        find_game(game_id, assets_root).folder,
-        TEMPLATES_DIR / engine,
-        TEMPLATES_DIR / "common",
-    ]
+    folder = find_game(game_id, assets_root).folder
+    try:
+        engine = engine_of(read_definition(game_id, assets_root), game_id)
+    except BuildError:  # the first build reports it; the fix is seen wherever it is made
+        return [folder, TEMPLATES_DIR]
+    return [folder, TEMPLATES_DIR / engine, TEMPLATES_DIR / "common"]
+
+
+def watched_files(root: Path) -> list[Path]:
+    """The regular files under ``root`` a change of which counts, sorted: no ignored name, no
+    file in a hidden folder, links not followed into folders (walked without recursion, so no
+    depth of folders is too deep)."""
+    found: list[Path] = []
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:  # gone, unreadable or not a folder any more: nothing to watch there
+            continue
+        for entry in entries:
+            if is_ignored(entry.name):
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                elif entry.is_file():
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
+    return sorted(found)
+
+
+def file_digest(path: Path) -> str:
+    """sha256 of a regular file's bytes, read a chunk at a time (opened without blocking, so a
+    FIFO put in its place is an OSError, not a hang)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        digest = hashlib.sha256()
+        while chunk := handle.read(HASH_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def snapshot(roots: Iterable[Path]) -> dict[str, Stamp]:
-    """Stamps of every file under ``roots``, each file read and hashed."""
+    """Stamps of every watched file under ``roots``, each file read and hashed."""
     stamps: dict[str, Stamp] = {}
     for root in roots:
-        if not root.is_dir():
-            continue
-        for path in sorted(root.rglob("*")):
-            if is_ignored(path.name) or not path.is_file():
-                continue
+        for path in watched_files(root):
             try:
-                stat = path.stat()
-                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                info = path.stat()
+                digest = file_digest(path)
             except OSError:  # deleted or replaced between listing and reading
                 continue
-            stamps[str(path)] = Stamp(stat.st_mtime_ns, stat.st_size, digest)
+            stamps[str(path)] = Stamp(info.st_mtime_ns, info.st_size, digest)
     return stamps
 
 
@@ -120,7 +193,10 @@ class Watcher:
         on_build: Callable[[Any], None] = lambda build: None,
         report: Callable[[str], None] = print,
         roots: list[Path] | None = None,
+        debug: bool = False,
+        show_error: Callable[[str], None] | None = None,
     ) -> None:
+        """``report`` takes progress lines, ``show_error`` (default: ``report``) what failed."""
         self.game_id = game_id
         self.options = options
         self.cache = cache
@@ -128,30 +204,36 @@ class Watcher:
         self.examples = examples
         self.on_build = on_build
         self.report = report
+        self.debug = debug
+        self.show_error = show_error or report
         self.roots = roots or watched_roots(game_id, assets_root)
         self.stamps = snapshot(self.roots)
         self.verified_script: str | None = None
         self.rounds: list[Round] = []
 
     def rebuild(self, changed: list[str]) -> Round:
-        """Build, lint, check, verify (if the script changed) and hand the build on."""
-        from ..build import build_game, check_build, lint_build
-
+        """Build, lint, check, verify (if the script changed) and hand the build on; whatever
+        fails is reported on one line (:func:`failure_line`) and kept in the round."""
         result = Round(changed)
         self.rounds.append(result)
-        started = time.perf_counter()
         try:
-            build = build_game(self.game_id, self.options, self.cache, self.assets_root)
-            lint_build(build, self.cache)
-            problems = [f for _name, f in check_build(build)]
-            if problems:
-                raise BuildError(
-                    f"{self.game_id}: the save fails {problems[0].path}: {problems[0].message}"
-                )
-        except BuildError as err:
-            result.error = str(err)
-            self.report(f"error: {err}")
-            return result
+            self._rebuild(result)
+        except Exception as err:  # noqa: BLE001 - any failure ends the round, not the watch
+            result.error = str(err) or type(err).__name__
+            self.show_error(failure_line(err, self.debug))
+        return result
+
+    def _rebuild(self, result: Round) -> None:
+        from ..build import build_game, check_build, lint_build
+
+        started = time.perf_counter()
+        build = build_game(self.game_id, self.options, self.cache, self.assets_root)
+        lint_build(build, self.cache)
+        problems = [f for _name, f in check_build(build)]
+        if problems:
+            raise BuildError(
+                f"{self.game_id}: the save fails {problems[0].path}: {problems[0].message}"
+            )
         result.build = build
         self.report(
             f"rebuilt {self.game_id}: {build.rendered} images rendered "
@@ -160,18 +242,13 @@ class Watcher:
         if self.examples > 0 and build.global_script != self.verified_script:
             result.mismatches = verify_scripts(build, self.examples)
             for line in result.mismatches:
-                self.report(f"verify: {line}")
+                self.show_error(f"verify: {line}")
             if result.mismatches:
-                self.report("not handed on: the Lua disagrees with rules_ref")
-                return result
+                self.show_error("not handed on: the Lua disagrees with rules_ref")
+                return
             self.verified_script = build.global_script
             self.report(f"verify: rule functions agree ({self.examples} examples each)")
-        try:
-            self.on_build(build)
-        except BuildError as err:
-            result.error = str(err)
-            self.report(f"error: {err}")
-        return result
+        self.on_build(build)
 
     def poll(self, settle: float = 0.05, sleep: Callable[[float], None] = time.sleep) -> list[str]:
         """Changed paths since the last poll, once the files have stopped changing."""
@@ -196,15 +273,26 @@ class Watcher:
         wait: Callable[[float], None] = time.sleep,
         initial: bool = True,
     ) -> None:
-        """Build once, then poll every ``interval`` s (``rounds`` polls, or until Ctrl-C)."""
+        """Build once, then poll every ``interval`` s (``rounds`` polls, or until Ctrl-C).
+
+        A poll that fails (the folder unreadable...) is reported once until it works again."""
         if initial:
             self.rebuild([])
         count = 0
+        failed: str | None = None
         try:
             while rounds is None or count < rounds:
                 count += 1
                 wait(interval)
-                found = self.poll()
+                try:
+                    found = self.poll()
+                except Exception as err:  # noqa: BLE001 - reported; the next poll tries again
+                    line = failure_line(err, self.debug)
+                    if line != failed:
+                        self.show_error(line)
+                    failed = line
+                    continue
+                failed = None
                 if found:
                     self.report(
                         f"changed: {', '.join(_short(p) for p in found[:3])}"
