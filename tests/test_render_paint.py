@@ -124,13 +124,36 @@ def test_resizing_gives_the_pixels_of_pillows_rgba_lanczos(mode: str, size: tupl
 
 @pytest.mark.parametrize("bold", [False, True])
 def test_the_fonts_characters_are_fonttools_best_cmaps(bold: bool) -> None:
+    """The characters read from the preferred cmap (format 12 in the vendored fonts) and from
+    their format 4 subtable (as most fonts a designer ships have) are fontTools'."""
     from fontTools.ttLib import TTFont
 
     from tts_builder.render import fonts
 
     path = fonts.FONT_DIR / fonts.FONT_FILES[bold]
     with TTFont(str(path), lazy=True) as face:
-        want = frozenset(face.getBestCmap())
-    assert fonts._format12_codepoints(path.read_bytes()) == want
+        want = frozenset(c for c, name in face.getBestCmap().items() if name != ".notdef")
+        bmp = face["cmap"].getcmap(3, 1)
+        assert bmp.format == 4
+        want_bmp = frozenset(c for c, name in bmp.cmap.items() if name != ".notdef")
+    data = path.read_bytes()
+    assert fonts.cmap_codepoints(data) == want
+    assert fonts._format4(data, _subtable(data, 3, 1)) == want_bmp
     assert fonts.missing_glyphs("Zwölf Tiere ✓ 漢", bold) == "漢"
-    assert fonts._format12_codepoints(b"not a font") is None
+    assert fonts.cmap_codepoints(b"not a font") is None
+
+
+def _subtable(font_file: bytes, platform: int, encoding: int) -> int:
+    """Where the font's cmap subtable (platform, encoding) starts."""
+    import struct
+
+    (tables,) = struct.unpack_from(">H", font_file, 4)
+    for i in range(tables):
+        tag, _sum, cmap, _length = struct.unpack_from(">4sIII", font_file, 12 + 16 * i)
+        if tag == b"cmap":
+            (count,) = struct.unpack_from(">H", font_file, cmap + 2)
+            for j in range(count):
+                found = struct.unpack_from(">HHI", font_file, cmap + 4 + 8 * j)
+                if found[:2] == (platform, encoding):
+                    return cmap + found[2]
+    raise AssertionError(f"no cmap subtable {platform},{encoding}")

@@ -32,26 +32,24 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=2)
 def _codepoints(bold: bool) -> frozenset[int]:
-    """Every character the font file maps to a glyph (its best cmap, as fontTools'
-    ``getBestCmap`` picks it; read here when that is a format 12 table, as in the vendored
-    fonts: importing fontTools and reading the whole table costs about 0.08 s a process)."""
+    """Every character the font file maps to a glyph; BuildError if its character map is not
+    one read here."""
     path = FONT_DIR / FONT_FILES[bool(bold)]
-    found = _format12_codepoints(path.read_bytes())
-    if found is not None:
-        return found
-    from fontTools.ttLib import TTFont
-
-    with TTFont(str(path), lazy=True) as face:
-        return frozenset(face.getBestCmap())
+    found = cmap_codepoints(path.read_bytes())
+    if found is None:
+        raise BuildError(f"{path}: cannot read its character map (a format 4 or 12 cmap)")
+    return found
 
 
 #: The cmap subtables fontTools' ``getBestCmap`` prefers, best first (platform, encoding).
 _CMAP_PREFERENCES = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
 
 
-def _format12_codepoints(font_file: bytes) -> frozenset[int] | None:
-    """The characters of the font's preferred cmap subtable if that is format 12 (groups of
-    consecutive characters), else None (or for a file that is not read as expected)."""
+def cmap_codepoints(font_file: bytes) -> frozenset[int] | None:
+    """The characters a TrueType/OpenType font maps to a glyph other than ``.notdef``, from
+    its preferred cmap subtable (as fontTools' ``getBestCmap`` picks it) when that is format
+    4 (16-bit segments, every font has one) or 12 (32-bit groups); None for any other format
+    or a file not read as expected."""
     try:
         (tables,) = struct.unpack_from(">H", font_file, 4)
         cmap = next(
@@ -67,16 +65,51 @@ def _format12_codepoints(font_file: bytes) -> frozenset[int] | None:
             platform, encoding, offset = struct.unpack_from(">HHI", font_file, cmap + 4 + 8 * i)
             subtables.setdefault((platform, encoding), cmap + offset)
         best = next((subtables[key] for key in _CMAP_PREFERENCES if key in subtables), None)
-        if best is None or struct.unpack_from(">H", font_file, best)[0] != 12:
+        if best is None:
             return None
-        (groups,) = struct.unpack_from(">I", font_file, best + 12)
-        codes: set[int] = set()
-        for i in range(groups):
-            start, end, _glyph = struct.unpack_from(">III", font_file, best + 16 + 12 * i)
-            codes.update(range(start, end + 1))
-        return frozenset(codes)
+        form = struct.unpack_from(">H", font_file, best)[0]
+        if form == 12:
+            return _format12(font_file, best)
+        if form == 4:
+            return _format4(font_file, best)
+        return None
     except (struct.error, StopIteration):
         return None
+
+
+def _format12(font_file: bytes, at: int) -> frozenset[int]:
+    """Format 12: groups of consecutive characters on consecutive glyphs."""
+    (groups,) = struct.unpack_from(">I", font_file, at + 12)
+    codes: set[int] = set()
+    for i in range(groups):
+        start, end, glyph = struct.unpack_from(">III", font_file, at + 16 + 12 * i)
+        codes.update(range(start + (glyph == 0), end + 1))  # the group's first may be .notdef
+    return frozenset(codes)
+
+
+def _format4(font_file: bytes, at: int) -> frozenset[int]:
+    """Format 4: segments of 16-bit characters, each a glyph by a delta or an index array."""
+    (seg_x2,) = struct.unpack_from(">H", font_file, at + 6)
+    segments = seg_x2 // 2
+    ends = struct.unpack_from(f">{segments}H", font_file, at + 14)
+    starts = struct.unpack_from(f">{segments}H", font_file, at + 16 + seg_x2)
+    deltas = struct.unpack_from(f">{segments}h", font_file, at + 16 + 2 * seg_x2)
+    range_at = at + 16 + 3 * seg_x2
+    offsets = struct.unpack_from(f">{segments}H", font_file, range_at)
+    codes: set[int] = set()
+    for i, (start, end, delta, offset) in enumerate(
+        zip(starts, ends, deltas, offsets, strict=True)
+    ):
+        for code in range(start, min(end, 0xFFFE) + 1):  # 0xFFFF ends the table
+            if offset == 0:
+                glyph = (code + delta) & 0xFFFF
+            else:
+                where = range_at + 2 * i + offset + 2 * (code - start)
+                (glyph,) = struct.unpack_from(">H", font_file, where)
+                glyph = (glyph + delta) & 0xFFFF if glyph else 0
+            if glyph:
+                codes.add(code)
+    return frozenset(codes)
 
 
 def missing_glyphs(text: str, bold: bool = False) -> str:
