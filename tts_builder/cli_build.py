@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import click
 
 MANIFEST = "build manifest"
 
@@ -67,6 +70,7 @@ def _build_games(
 
     # Nothing a game's build reads changed, and its folders are as built: it is skipped.
     records, skipped, variants = {}, {}, {}
+    failed = Failures(chosen_games)
     for game in chosen_games:
         record = records[game] = Record(game, assets, request, store)
         if record.current is not None:
@@ -75,36 +79,77 @@ def _build_games(
             variants[game] = [variant]
         else:
             variants[game] = record.variants if record.current is not None else None
-    if any(names is None for names in variants.values()):
-        variants = {game: names or definition(game).variants for game, names in variants.items()}
-    _check_folders(variants, assets, definition)
+    for game, names in variants.items():
+        if names is None:
+            with failed.kept(game):
+                variants[game] = definition(game).variants
+    _check_folders({g: variants[g] for g in failed.others()}, assets, definition)
     builds = []
-    for game in chosen_games:
+    for game in failed.others():
         if game in skipped:
             for line in noop_report(out, skipped[game]):
                 report(line)
             continue
-        records[game].read_outside(definition(game).base_data)
-        made = []
-        for chosen in [variant] if variant else [None, *definition(game).variants]:
-            from .build import BuildOptions
+        with failed.kept(game):
+            records[game].read_outside(definition(game).base_data)
+            made = []
+            for chosen in [variant] if variant else [None, *definition(game).variants]:
+                from .build import BuildOptions
 
-            started = time.perf_counter()
-            options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
-            result = build_checked(game, options, store, assets, definition(game))
-            made.append(result)
-            report(
-                f"built {result.folder} from {shown_path(result.definition.root)}: "
-                f"{len(result.files)} files, {result.rendered} images "
-                f"rendered ({time.perf_counter() - started:.2f}s)"
-            )
-        builds.append((game, made))
+                started = time.perf_counter()
+                options = BuildOptions(out_dir=out, base_url=base_url, variant=chosen)
+                result = build_checked(game, options, store, assets, definition(game))
+                made.append(result)
+                report(
+                    f"built {result.folder} from {shown_path(result.definition.root)}: "
+                    f"{len(result.files)} files, {result.rendered} images "
+                    f"rendered ({time.perf_counter() - started:.2f}s)"
+                )
+            builds.append((game, made))
     if builds:
         _write(report, out, builds)
     for game, made in builds:  # what the next build may skip
         folders = {result.folder: result.files for result in made}
         if not records[game].keep(folders, definition(game).variants):
             report(f"{game}: its files changed while it was built; the next build builds it again")
+    failed.raise_any()
+
+
+class Failures:
+    """The games of a build that failed: with one game chosen its error ends the build as
+    any error does; with several, each is printed when it happens, the others are built
+    and written, and :meth:`raise_any` ends the command with exit 2."""
+
+    def __init__(self, games: list[str]) -> None:
+        self.games = games
+        self.failed: list[str] = []
+
+    @contextmanager
+    def kept(self, game: str) -> Iterator[None]:
+        """Run the block for ``game``; a BuildError in it fails that game only."""
+        from .errors import BuildError
+
+        try:
+            yield
+        except BuildError as err:
+            if len(self.games) == 1:
+                raise
+            click.echo(f"error: {err}", err=True)
+            self.failed.append(game)
+
+    def others(self) -> list[str]:
+        """The games not failed yet, in order."""
+        return [game for game in self.games if game not in self.failed]
+
+    def raise_any(self) -> None:
+        """BuildError naming the failed games, if any."""
+        from .errors import BuildError
+
+        if self.failed:
+            raise BuildError(
+                f"{len(self.failed)} of {len(self.games)} games failed to build "
+                f"({', '.join(self.failed)}); the others are built"
+            )
 
 
 def _write(report: Callable[[str], None], out: Path, builds: list[tuple[str, list[Any]]]) -> None:
