@@ -240,3 +240,23 @@ def test_a_game_that_stalls_is_counted_not_waited_for(monkeypatch) -> None:
     report = simulate(setup("arche-noah", ("greedy",), seed=1), 3)
     assert all(r.decisions == 10 and not r.winners for r in report.records)
     assert report.extras == {sim.STALLED: 1.0} and report.no_winner == 1.0
+
+
+def test_a_copy_is_simulated_against_the_game_it_was_copied_from(capsys, tmp_path: Path) -> None:
+    """``new my-ark --from arche-noah`` and then ``simulate my-ark --against`` the bundled
+    game.yaml (issue 25): another id is fine, another engine is refused in one line."""
+    assert cli(capsys, "--assets", str(tmp_path), "new", "my-ark", "--from", "arche-noah")[0] == 0
+    bundled = str(ASSETS_ROOT / "arche-noah" / "game.yaml")
+    code, out, err = cli(
+        capsys, "-q", "--assets", str(tmp_path), "simulate", "my-ark", "--games", "2",
+        "--against", bundled, "--out", str(tmp_path / "dist"),
+    )  # fmt: skip
+    assert code == EXIT_OK, err
+    assert "difference, same seeds" in out
+    other = str(ASSETS_ROOT / "prototype")
+    code, out, err = cli(
+        capsys, "--assets", str(tmp_path), "simulate", "my-ark", "--games", "2",
+        "--against", other, "--out", str(tmp_path / "dist"),
+    )  # fmt: skip
+    assert code == EXIT_BAD_INPUT and err.count("\n") == 1
+    assert "its rules are" in err and "nothing to compare" in err

@@ -47,10 +47,11 @@ def _git_show(folder: Path, revision: str) -> tuple[str, str] | None:
 
 
 def load_against(game: str, spec: str, assets: Path | None) -> tuple[GameDefinition, str]:
-    """The definition ``--against`` names: a game.yaml (or its folder), else the game's own
+    """The definition ``--against`` names: any game.yaml (or its folder) on the game's engine,
+    whatever its id (the game a copy was made from, another copy), else the game's own
     game.yaml at a git revision. Art is not simulated: its paths are checked against the
     game's own folder."""
-    from .definition import DEFINITION_FILE, find_game, validated_definition
+    from .definition import DEFINITION_FILE, GameSource, find_game, validated_definition
     from .yamlsrc import parse_yaml
 
     source = find_game(game, assets)
@@ -72,7 +73,10 @@ def load_against(game: str, spec: str, assets: Path | None) -> tuple[GameDefinit
     doc = parse_yaml(text, Path(shown))
     if not isinstance(doc.data, dict):
         raise doc.error("", "expected a mapping of definition keys at the top level")
-    return validated_definition(game, doc, source), shown
+    own = doc.data.get("id")
+    if path.is_file() and isinstance(own, str):  # another game's (the copy's original): its id
+        source = GameSource(own, source.folder, source.origin)
+    return validated_definition(source.id, doc, source), shown
 
 
 def _players(definition: GameDefinition, players: int | None) -> int:
@@ -188,6 +192,11 @@ def register(cli: click.Group) -> None:
         setups = [(_setup(definition, source, variant, seats, **options), source)]
         if against is not None:
             other, shown = load_against(game, against, report.assets)
+            if other.rules_engine != definition.rules_engine:
+                raise BuildError(
+                    f"--against {against}: its rules are {other.rules_engine!r}, "
+                    f"{game}'s are {definition.rules_engine!r}: nothing to compare"
+                )
             _players(other, seats)
             setups.append((_setup(other, shown, variant, seats, **options), shown))
 
