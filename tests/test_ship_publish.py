@@ -9,8 +9,10 @@ from __future__ import annotations
 import functools
 import http.client
 import json
+import os
 import re
 import socket
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -598,3 +600,126 @@ def test_ark_and_noah_publishes_one_game_for_two_to_four_players(tmp_path: Path)
     assert hosted == set(plan.urls.values())
     assert sum("/animal-" in url for url in hosted) == 2 * 52
     assert b"file:" not in plan.save_bytes
+
+
+# --- the user's permissions, never the credentials (#24) --------------------------------------
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    before = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(before)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_uploaded_files_get_the_users_permissions(
+    built, options, site, tmp_path: Path, umask_022
+) -> None:
+    """A web server running as another account reads what --upload wrote (files were 0600)."""
+    folder, base = site
+    plan = _plan(built, options, base)
+    stale = sorted(plan.assets)[0]  # left by an earlier publish, private
+    (folder / stale).parent.mkdir(parents=True)
+    (folder / stale).write_bytes(plan.assets[stale])
+    os.chmod(folder / stale, 0o600)
+    os.chmod((folder / stale).parent, 0o755)
+    result = publish(plan, tmp_path / "package", FolderUploader(folder), timeout=5)
+    assert result.uploaded == len(plan.assets) - 1
+    for key in plan.assets:
+        assert _mode(folder / key) == 0o644, key
+    assert _mode(folder / GAME) == 0o755
+    assert not [p for p in folder.rglob("*.tmp")]
+    assert _mode(tmp_path / "package") == 0o755
+    assert {_mode(p) for p in (tmp_path / "package").iterdir()} == {0o644}
+
+
+def test_a_narrow_umask_is_respected(built, options, tmp_path: Path) -> None:
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    plan = _plan(built, options, "https://example.invalid/")
+    before = os.umask(0o027)
+    try:
+        upload_all(FolderUploader(dest), plan.assets)
+    finally:
+        os.umask(before)
+    assert {_mode(dest / key) for key in plan.assets} == {0o640}
+    assert _mode(dest / GAME / "images") == 0o750
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("https://ada:secret@host/x", "https://***@host/x"),
+        ("see http://ada@host:8080/ and s3+http://k:p@a@h/p?q=a@b", "see http://***@host:8080/"
+         " and s3+http://***@h/p?q=a@b"),
+        ("'HTTPS://u:p%40w@[::1]:9/'", "'HTTPS://***@[::1]:9/'"),
+        ("mail a@b.c at https://host/x?to=a@b", "mail a@b.c at https://host/x?to=a@b"),
+    ],
+)  # fmt: skip
+def test_credentials_are_masked_in_any_text(text: str, masked: str) -> None:
+    from tts_builder.ship.publish import mask_credentials
+
+    assert mask_credentials(text) == masked == mask_credentials(masked)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "https://ada:secret@example.com/mods",
+        "http://127.0.0.1:99999/",
+        "http://[::1/",
+        "https://" + "a" * 300 + ".com/",
+        "https://exa mple.com/",
+        "https://example.com/\x1b[31mred",
+        "http://example.com:0/",
+    ],
+)
+def test_base_url_is_refused_cleanly(bad: str) -> None:
+    with pytest.raises(BuildError, match="--base-url") as err:
+        check_base_url(bad)
+    assert "secret" not in str(err.value) and "\x1b" not in str(err.value)
+
+
+def test_publish_never_prints_credentials(
+    capsys, cli_out: Path, site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In --base-url (refused: a published save would carry them to every player) and in
+    --endpoint-url (checked; botocore's messages name the endpoint)."""
+    pytest.importorskip("boto3")
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_CONFIG_FILE": str(tmp_path / "none"),
+        "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "none"),
+    }.items():
+        monkeypatch.setenv(name, value)
+    folder, base = site
+    port = _closed_port()
+    runs = {
+        "base": ["--base-url", f"http://ada:secret@127.0.0.1:{port}/"],
+        "endpoint": ["--base-url", base, "--upload", "s3://b", "--endpoint-url", "k:secret@h"],
+        "unreachable endpoint": [
+            "--base-url",
+            base,
+            "--upload",
+            "s3://bucket/mods",
+            "--endpoint-url",
+            f"http://key:secret@127.0.0.1:{port}",
+            "--retries",
+            "0",
+            "--no-optimize",
+        ],
+    }
+    for name, args in runs.items():
+        code = run(["publish", GAME, "--out", str(cli_out), *args])
+        out, err = capsys.readouterr()
+        assert code == EXIT_BAD_INPUT, (name, err)
+        assert "secret" not in out + err and "***@" in err, (name, err)
+        assert "Traceback" not in err and err.count("\n") >= 1, name

@@ -8,8 +8,10 @@ when TTS reported Lua errors.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -115,7 +117,7 @@ def install(
     )
 
 
-def _optimizer(report: Reporter, optimize: bool, out: Path) -> Any:
+def _optimizer(report: Callable[[str], None], optimize: bool, out: Path) -> Any:
     """The lossless PNG optimiser publish uses (its results cached in ``<out>/.cache``)."""
     from .cache import Store
     from .ship import publish as pub
@@ -218,46 +220,69 @@ def publish(
     from .ship.install import install_files
     from .ship.tts_paths import find_saves_dir, install_key
 
-    base = pub.check_base_url(base_url)
-    saves = find_saves_dir(saves_dir) if do_install else None
-    uploader = pub.make_uploader(dest, endpoint_url, s3_acl) if dest else None
-    pub.probe_base_url(base, timeout)  # fail fast, before building and recompressing
-    out = _out(out_dir)
-    build, options = _build(report, game, variant, out)
-    plan = pub.plan_publish(build, options, base, variant, _optimizer(report, optimize, out))
-    before = sum(len(data) for data in pub.asset_files(build.files).values())
-    after = sum(len(data) for data in plan.assets.values())
-    report(f"assets: {after} bytes, {after / max(before, 1):.3f} of the {before} built")
-    package = (package_dir or out / "workshop" / install_key(game, variant)).resolve()
+    def say(message: str) -> None:
+        report(pub.mask_credentials(message))
 
-    def put_in_tts(plan: pub.PublishPlan) -> str:
-        assert saves is not None
-        done = install_files(saves, install_key(game, variant), plan.save_bytes, plan.thumbnail)
-        report(f"installed the published save as {done.save_path}")
-        return done.save_path.name
+    def echo(message: str, err: bool = False) -> None:
+        click.echo(pub.mask_credentials(message), err=err)
 
-    result = pub.publish(
-        plan,
-        package,
-        uploader,
-        timeout=timeout,
-        attempts=retries + 1,
-        install=put_in_tts if do_install else None,
-        report=report,
-    )
-    click.echo(
-        f"published {plan.workshop['title']}: {len(plan.assets)} assets under {base} "
-        f"({result.uploaded} uploaded now); Workshop package: {package}"
-    )
-    click.echo("")
-    click.echo(result.steps)
-    local = pub.local_only_reason(base)
-    if local:  # it worked here, but not for anyone else
-        click.echo(
-            f"warning: --base-url {base}: other players' TTS cannot load images from "
-            f"there ({local}); publish to a public address for the Workshop",
-            err=True,
+    with _credentials_masked():
+        base = pub.check_base_url(base_url)
+        if endpoint_url is not None:
+            pub.check_endpoint_url(endpoint_url)
+        saves = find_saves_dir(saves_dir) if do_install else None
+        uploader = pub.make_uploader(dest, endpoint_url, s3_acl) if dest else None
+        pub.probe_base_url(base, timeout)  # fail fast, before building and recompressing
+        out = _out(out_dir)
+        build, options = _build(report, game, variant, out)
+        plan = pub.plan_publish(build, options, base, variant, _optimizer(say, optimize, out))
+        before = sum(len(data) for data in pub.asset_files(build.files).values())
+        after = sum(len(data) for data in plan.assets.values())
+        say(f"assets: {after} bytes, {after / max(before, 1):.3f} of the {before} built")
+        package = (package_dir or out / "workshop" / install_key(game, variant)).resolve()
+
+        def put_in_tts(plan: pub.PublishPlan) -> str:
+            assert saves is not None
+            done = install_files(saves, install_key(game, variant), plan.save_bytes, plan.thumbnail)
+            say(f"installed the published save as {done.save_path}")
+            return done.save_path.name
+
+        result = pub.publish(
+            plan,
+            package,
+            uploader,
+            timeout=timeout,
+            attempts=retries + 1,
+            install=put_in_tts if do_install else None,
+            report=say,
         )
+        echo(
+            f"published {plan.workshop['title']}: {len(plan.assets)} assets under {base} "
+            f"({result.uploaded} uploaded now); Workshop package: {package}"
+        )
+        echo("")
+        echo(result.steps)
+        local = pub.local_only_reason(base)
+        if local:  # it worked here, but not for anyone else
+            echo(
+                f"warning: --base-url {base}: other players' TTS cannot load images from "
+                f"there ({local}); publish to a public address for the Workshop",
+                err=True,
+            )
+
+
+@contextlib.contextmanager
+def _credentials_masked() -> Iterator[None]:
+    """What escapes the block, an expected error or not, with every URL's credentials masked
+    (the CLI prints it next)."""
+    from .ship.publish import mask_credentials, scrub_credentials
+
+    try:
+        yield
+    except BuildError as err:
+        raise BuildError(mask_credentials(str(err))) from None
+    except Exception as err:  # noqa: BLE001 - an internal error is printed too: masked
+        raise scrub_credentials(err) from None
 
 
 @click.command()
@@ -414,7 +439,6 @@ def watch(
     optionally installed (--install) and pushed to the running TTS (--push). A failed rebuild
     is reported on one line (as build would) and the watch goes on.
     """
-    import contextlib
     import time
 
     from .build import BuildOptions

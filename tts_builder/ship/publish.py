@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import itertools
 import json
 import mimetypes
+import os
 import re
 import socket
+import stat
 import time
 import urllib.error
 import urllib.parse
@@ -212,17 +215,89 @@ def local_only_reason(base_url: str) -> str | None:
     return None
 
 
+#: ``scheme://`` followed by a URL's user information (``user:password@``): everything up to
+#: the last ``@`` before the host ends (a password may hold an unescaped ``@``).
+_USERINFO_RE = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s]*@")
+
+
+def mask_credentials(text: str) -> str:
+    """``text`` with the user name and password of every URL in it shown as ``***``:
+    ``https://ada:secret@host/x`` -> ``https://***@host/x``. Every message of publish that
+    can hold a URL passes through it."""
+    return _USERINFO_RE.sub(r"\1***@", text)
+
+
+def shown_url(url: str) -> str:
+    """A URL given as an option, quoted for a message with its credentials masked, also when
+    it lacks the ``scheme://`` that :func:`mask_credentials` looks for (``ada:pw@host``)."""
+    text = mask_credentials(url)
+    if "://" not in text:
+        head, slash, tail = text.partition("/")
+        if "@" in head:
+            text = "***@" + head.rpartition("@")[2] + slash + tail
+    return repr(text)
+
+
+def scrub_credentials(err: BaseException) -> BaseException:
+    """``err`` with the credentials of every URL in its text masked (its arguments, and an
+    OSError's file names and reason): the last guard before an unexpected error is printed."""
+    err.args = tuple(mask_credentials(a) if isinstance(a, str) else a for a in err.args)
+    if isinstance(err, OSError):
+        for name in ("filename", "filename2", "strerror"):
+            value = getattr(err, name, None)
+            if isinstance(value, str):
+                setattr(err, name, mask_credentials(value))
+    return err
+
+
 def check_base_url(base_url: str) -> str:
-    """``base_url`` if it is an absolute http(s) URL, else a BuildError."""
-    parts = urllib.parse.urlsplit(base_url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    """``base_url`` if it is an absolute http(s) URL with a valid host (and port), no user
+    name or password, query or fragment; else a BuildError (the URL masked)."""
+    shown = shown_url(base_url)
+    if any(ch.isspace() or not ch.isprintable() for ch in base_url):
+        raise BuildError(f"--base-url {shown}: must not hold spaces or control characters")
+    try:
+        parts = urllib.parse.urlsplit(base_url)
+        port = parts.port
+        host = parts.hostname
+    except ValueError as err:  # e.g. an unclosed [IPv6 address or a port out of range
+        raise BuildError(f"--base-url {shown}: not a URL ({err})") from None
+    if parts.scheme not in ("http", "https") or not host:
         raise BuildError(
-            f"--base-url {base_url!r}: expected an http:// or https:// URL such as "
+            f"--base-url {shown}: expected an http:// or https:// URL such as "
             "https://you.github.io/my-mods"
         )
+    if "@" in parts.netloc:
+        raise BuildError(
+            f"--base-url {shown}: must not hold a user name or password: it is written into "
+            "the save every player downloads (host the assets where anyone may read them)"
+        )
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        raise BuildError(f"--base-url {shown}: {host[:60]!r} is not a valid host name") from None
+    if port == 0:
+        raise BuildError(f"--base-url {shown}: port 0 is not a port a server listens on")
     if parts.query or parts.fragment:
-        raise BuildError(f"--base-url {base_url!r}: must not carry a query or fragment")
+        raise BuildError(f"--base-url {shown}: must not carry a query or fragment")
     return base_url.rstrip("/")
+
+
+def check_endpoint_url(endpoint_url: str) -> str:
+    """``--endpoint-url`` if it is an http(s) URL with a host; else a BuildError (masked)."""
+    shown = shown_url(endpoint_url)
+    try:
+        parts = urllib.parse.urlsplit(endpoint_url)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range
+    except ValueError as err:
+        raise BuildError(f"--endpoint-url {shown}: not a URL ({err})") from None
+    bad = any(ch.isspace() or not ch.isprintable() for ch in endpoint_url)
+    if bad or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BuildError(
+            f"--endpoint-url {shown}: expected an http:// or https:// URL such as "
+            "https://ACCOUNT.r2.cloudflarestorage.com"
+        )
+    return endpoint_url
 
 
 @dataclass(frozen=True)
@@ -415,27 +490,85 @@ class Uploader(Protocol):
         ...
 
 
+def current_umask() -> int:
+    """The process's umask (read from /proc where there is one: setting it to read it back is
+    visible to other threads for a moment)."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+#: Names the temporary files of this process's folder uploads (with the pid: unique).
+_UPLOAD_SERIAL = itertools.count()
+
+
+def write_shared(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (a temporary file beside it, flushed, then renamed)
+    with the permissions the user's umask gives a new file (0o666 & ~umask: 0644 for the usual
+    022), so a web server running as another account can read it; folders it makes get
+    0o777 & ~umask."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        tmp = path.parent / f".{path.name}.{os.getpid()}-{next(_UPLOAD_SERIAL)}.tmp"
+        try:
+            fd = os.open(tmp, flags, 0o666)  # the kernel applies the umask
+            break
+        except FileExistsError:  # left by a dead process of the same pid: take the next
+            continue
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 class FolderUploader:
-    """A plain folder, e.g. a GitHub Pages checkout: files are written atomically."""
+    """A plain folder, e.g. a GitHub Pages checkout: files are written atomically, readable as
+    the user's umask allows (a file an earlier publish left narrower is widened to that)."""
 
     def __init__(self, root: Path) -> None:
         if not root.is_dir():
             raise BuildError(f"--upload {root}: no such folder (create it, or check the path)")
         self.root = root
+        self.mode = 0o666 & ~current_umask()
 
     def describe(self) -> str:
         return str(self.root)
 
     def put(self, key: str, data: bytes, content_type: str) -> bool:
-        from ..writer import write_file
-
         target = self.root / key
         try:
-            if target.is_file() and target.read_bytes() == data:
+            if self._holds(target, data):
                 return False
-            write_file(target, data)
+            write_shared(target, data)
         except OSError as err:
             raise UploadError(f"{target}: {err.strerror or err}") from None
+        return True
+
+    def _holds(self, target: Path, data: bytes) -> bool:
+        """Whether ``target`` is a plain file (not a link) of exactly ``data``; its mode then
+        widened to the umask's if narrower."""
+        try:
+            info = target.lstat()
+        except FileNotFoundError:
+            return False
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            return False
+        if target.read_bytes() != data:
+            return False
+        if info.st_mode & self.mode != self.mode:
+            os.chmod(target, (info.st_mode & 0o777) | self.mode)
         return True
 
 
@@ -468,7 +601,14 @@ class S3Uploader:
         config = Config(
             retries={"total_max_attempts": 1}, connect_timeout=5, read_timeout=30
         )  # retries are ours (upload_all), so a failing store fails in bounded time
-        self.client = boto3.client("s3", endpoint_url=endpoint_url, config=config)
+        if endpoint_url is not None:
+            check_endpoint_url(endpoint_url)
+        try:
+            self.client = boto3.client("s3", endpoint_url=endpoint_url, config=config)
+        except ValueError as err:  # what botocore refuses beyond our own check
+            shown = shown_url(endpoint_url or "")
+            reason = mask_credentials(str(err).replace(endpoint_url or "", shown))
+            raise BuildError(f"--endpoint-url {shown}: {reason}") from None
 
     def describe(self) -> str:
         return f"s3://{self.bucket}/{self.prefix}".rstrip("/")
@@ -512,9 +652,10 @@ class S3Uploader:
             code = err.response.get("Error", {}).get("Code", "")
             message = err.response.get("Error", {}).get("Message", "") or str(err)
             cls = FatalUploadError if code in _FATAL_S3 else UploadError
-            raise cls(f"{self.describe()}/{key}: {code or 'error'}: {message}") from None
-        except BotoCoreError as err:
-            raise UploadError(f"{self.describe()}/{key}: {err}") from None
+            text = f"{self.describe()}/{key}: {code or 'error'}: {message}"
+            raise cls(mask_credentials(text)) from None
+        except BotoCoreError as err:  # its text may name the endpoint URL
+            raise UploadError(mask_credentials(f"{self.describe()}/{key}: {err}")) from None
         return True
 
 
@@ -572,11 +713,13 @@ def probe_base_url(base_url: str, timeout: float) -> None:
     try:
         with socket.create_connection((parts.hostname, port), timeout=timeout):
             pass
-    except OSError as err:
-        reason = err.strerror or type(err).__name__
+    except (OSError, UnicodeError) as err:
+        reason = getattr(err, "strerror", None) or type(err).__name__
         raise BuildError(
-            f"base URL {base_url} is unreachable ({parts.hostname}:{port}: {reason}); "
-            "nothing was published"
+            mask_credentials(
+                f"base URL {base_url} is unreachable ({parts.hostname}:{port}: {reason}); "
+                "nothing was published"
+            )
         ) from None
 
 
@@ -598,6 +741,8 @@ def fetch_url(url: str, timeout: float, limit: int) -> bytes:
         raise LinkError(f"no answer within {timeout:g} s") from None
     except OSError as err:
         raise LinkError(f"failed ({err})") from None
+    except ValueError as err:  # http.client.InvalidURL and the like: a URL it cannot ask
+        raise LinkError(f"not a URL it can fetch ({err})") from None
 
 
 def check_links(
@@ -631,8 +776,10 @@ def link_failure(problems: list[str], total: int, uploaded_to: str | None) -> Bu
     )
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     return BuildError(
-        f"link check: {len(problems)} of {total} URLs failed: {problems[0]}{more}; {hint}; "
-        "nothing was published (no save or Workshop package written)"
+        mask_credentials(
+            f"link check: {len(problems)} of {total} URLs failed: {problems[0]}{more}; {hint}; "
+            "nothing was published (no save or Workshop package written)"
+        )
     )
 
 
@@ -695,4 +842,5 @@ def publish(
     installed_as = install(plan) if install is not None else None
     steps = upload_steps(plan, package_dir, installed_as)
     write_tree(package_dir, package_files(plan, steps))
+    os.chmod(package_dir, 0o777 & ~current_umask())  # staged as a private temporary folder
     return PublishResult(uploaded, len(expected) + len(foreign), package_dir, steps)
