@@ -363,3 +363,115 @@ def test_the_bounding_box_filter_keeps_every_pair_that_interpenetrates() -> None
     exact = [(a, b) for a, b in combinations(rects, 2) if geo.rects_overlap(a, b, 1e-3)]
     assert exact and all((id(a), id(b)) in kept for a, b in exact)
     assert len(kept) < len(rects) * (len(rects) - 1) // 2 // 4  # most pairs skipped
+
+
+# --- scale: the indexes find what testing every pair finds ----------------------------------------
+
+
+def test_the_sweep_finds_exactly_the_pairs_whose_boxes_overlap_on_every_axis() -> None:
+    import random
+    from itertools import combinations
+
+    from tts_builder.save.spatial import overlapping_pairs
+
+    rng = random.Random(11)
+    for axes in (2, 3):
+        boxes = []
+        for _ in range(150):
+            box = []
+            for _axis in range(axes):
+                low = rng.choice([0.0, 1.0, rng.uniform(-5, 5)])  # ties on purpose
+                box.append((low, low + rng.choice([0.0, 1e-3, rng.uniform(0, 3)])))
+            boxes.append(box)
+        boxes.append([(math.nan, 1.0)] * axes)  # holds nothing
+        for near in (-1e-3, 0.0, 1e-3):
+            brute = [
+                (i, j)
+                for (i, a), (j, b) in combinations(enumerate(boxes), 2)
+                if j < len(boxes) - 1  # not the NaN box
+                and all(
+                    min(ah, bh) - max(al, bl) > near
+                    for (al, ah), (bl, bh) in zip(a, b, strict=True)
+                )
+            ]
+            assert overlapping_pairs(boxes, near) == brute
+    crowded = [[(0.0, 1.0), (0.0, 1.0)]] * 100  # 4,950 pairs
+    assert overlapping_pairs(crowded, 0.0, budget=4_950) is not None
+    assert overlapping_pairs(crowded, 0.0, budget=4_949) is None
+
+
+def test_the_grid_finds_every_box_holding_a_point() -> None:
+    import random
+
+    from tts_builder.save.spatial import BoxGrid
+
+    rng = random.Random(12)
+    boxes = []
+    for _ in range(300):
+        x, z = rng.uniform(-20, 20), rng.uniform(-20, 20)
+        w, d = rng.choice([0.0, 0.5, rng.uniform(0, 3), 60.0]), rng.uniform(0, 3)
+        boxes.append(((x, x + w), (z, z + d)))
+    boxes += [None, ((math.nan, 1.0), (0.0, 1.0)), ((-math.inf, math.inf), (0.0, 1.0))]
+    grid = BoxGrid(boxes)
+    points = [(rng.uniform(-25, 25), rng.uniform(-25, 25)) for _ in range(500)]
+    points += [(b[0][0], b[1][1]) for b in boxes[:50] if b is not None]  # on a corner
+    for x, z in points:
+        inside = [
+            k for k, b in enumerate(boxes)
+            if b is None or not all(map(math.isfinite, (*b[0], *b[1])))
+            or (b[0][0] <= x <= b[0][1] and b[1][0] <= z <= b[1][1])
+        ]  # fmt: skip
+        assert grid.holding(x, z) == inside
+    few = BoxGrid([((0.0, 1.0), (0.0, 1.0))] * 10, budget=25)
+    assert few.holding(0.5, 0.5) is not None and few.holding(0.5, 0.5) is not None
+    assert few.holding(0.5, 0.5) is None  # 30 boxes tried: past the budget
+
+
+def _stack(count: int, step: float, sunk: int | None = None) -> dict:
+    """A save of ``count`` tiles stacked at one spot, ``step`` apart in height (a tile is 0.2
+    thick), the ``sunk``-th half into the one below; four seats."""
+    tiles = []
+    for i in range(count):
+        tile = obj.custom_tile(f"{i:06x}", "https://example.invalid/t.png")
+        y = 0.96 + step * i - (0.1 if i == sunk else 0.0)
+        tile["Transform"].update(posY=y, rotY=180.0)
+        tiles.append(tile)
+    hands = obj.default_hand_triggers(lambda c: f"f0{'WRGB'.index(c[0])}000",
+                                      colors=("White", "Red", "Green", "Blue"))  # fmt: skip
+    return {"Table": "Table_RPG", "ObjectStates": tiles + hands}
+
+
+def test_a_tall_stack_is_checked_pair_by_neighbouring_pair() -> None:
+    save = _stack(3_000, 0.2, sunk=1_234)
+    found = [str(f) for f in check_geometry(save, lambda url: (200, 100))]
+    assert found == [
+        "[geo] ObjectStates[1233]: object 0004d1 interpenetrates 0004d2 at load "
+        "(footprints overlap by 2.00)"
+    ]
+
+
+def test_objects_crowded_on_every_axis_are_one_finding_not_a_hang(monkeypatch) -> None:
+    from tts_builder.save import geometry_checks
+
+    save = _stack(1_500, 0.0)  # 1,124,250 pairs at one spot and level
+    found = [str(f) for f in check_geometry(save, lambda url: (200, 100))]
+    assert found == [
+        "[geo] ObjectStates: objects crowd one another on every axis (more than 1,000,000 "
+        "pairs to compare): interpenetration not checked"
+    ]
+    monkeypatch.setattr(geometry_checks, "MAX_INTERPENETRATIONS", 3)
+    found = [str(f) for f in check_geometry(_stack(10, 0.0), lambda url: (200, 100))]
+    assert len(found) == 4 and found[-1] == (
+        "[geo] ObjectStates: more than 3 pairs of objects interpenetrate; the others are not listed"
+    )
+
+
+def test_snap_points_over_too_many_tiles_are_one_finding(monkeypatch) -> None:
+    from tts_builder.save import geometry_checks
+
+    save = _stack(20, 0.2)
+    save["SnapPoints"] = [obj.snap_point((0.0, 0.96 + 0.2 * k, 0.0)) for k in range(21)]
+    assert check_geometry(save, lambda url: (200, 100)) == []
+    monkeypatch.setattr(geometry_checks, "MAX_PAIR_TESTS", 100)
+    found = [str(f) for f in check_geometry(save, lambda url: (200, 100))]
+    assert found[-1].startswith("[geo] SnapPoints: too many tiles under too many snap points")

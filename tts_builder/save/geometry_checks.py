@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import math
 import re
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 from typing import Any
 
 from tts_builder import geometry as geo
 from tts_builder.save.findings import Finding
+from tts_builder.save.spatial import BoxGrid, overlapping_pairs
 from tts_builder.save.tables import SEAT_COLORS
 
 ImageSize = Callable[[str], "tuple[int, int] | None"]
@@ -77,9 +78,9 @@ class _Out:
 def script_texts(save: Mapping[str, Any]) -> list[str]:
     """Every Lua script of the save: Global, then the objects' (contained ones included)."""
     texts = [save.get("LuaScript") or ""]
-    stack = list(_list(save.get("ObjectStates")))
+    stack = deque(_list(save.get("ObjectStates")))
     while stack:
-        obj = stack.pop(0)
+        obj = stack.popleft()
         if isinstance(obj, dict):
             texts.append(obj.get("LuaScript") or "")
             stack.extend(_list(obj.get("ContainedObjects")))
@@ -186,6 +187,20 @@ def check_seats(save: Mapping[str, Any], out: _Out) -> None:
 #: How much nearer than a rule's tolerance two bounding boxes' overlap must be for
 #: :func:`_pairs_that_may_overlap` to skip the pair (rounding of the exact test aside).
 _BOX_MARGIN = 1e-9
+#: The most pairs of boxes a check compares (about a second): far more than a real table
+#: needs (5,000 cards in 50 stacks: about 250,000), far fewer than a save with every object
+#: on one spot would (13,000 objects: 84 million); past it the check says it did not run.
+MAX_PAIR_TESTS = 1_000_000
+#: The most interpenetrating pairs listed (13,000 tiles each touching the next list 13,000);
+#: past it one finding says the rest are not.
+MAX_INTERPENETRATIONS = 100_000
+
+
+def _box(rect: geo.Rect) -> list[tuple[float, float]]:
+    """The (x, z) bounding box of a rectangle: an interval per axis."""
+    corners = rect.corners()
+    xs, zs = [c[0] for c in corners], [c[1] for c in corners]
+    return [(min(xs), max(xs)), (min(zs), max(zs))]
 
 
 def _pairs_that_may_overlap(
@@ -196,33 +211,46 @@ def _pairs_that_may_overlap(
     ``rects_overlap(a, b, tolerance)``, since how deep two convex shapes interpenetrate (the
     least overlap along any direction, which the separating-axis test finds) is at most their
     overlap along x or z. Skipping them saves the exact test for most pairs of a table."""
-    boxes = []
-    for item in items:
-        corners = rect(item).corners()
-        xs, zs = [c[0] for c in corners], [c[1] for c in corners]
-        boxes.append((min(xs), max(xs), min(zs), max(zs)))
-    near = tolerance - _BOX_MARGIN
-    for (i, a), (j, b) in combinations(enumerate(items), 2):
-        ax0, ax1, az0, az1 = boxes[i]
-        bx0, bx1, bz0, bz1 = boxes[j]
-        if min(ax1, bx1) - max(ax0, bx0) > near and min(az1, bz1) - max(az0, bz0) > near:
-            yield a, b
+    boxes = [_box(rect(item)) for item in items]
+    for i, j in overlapping_pairs(boxes, tolerance - _BOX_MARGIN) or ():
+        yield items[i], items[j]
 
 
 def check_interpenetration(placed: Sequence[_Placed], out: _Out) -> None:
     """No two resting objects overlap in plan and in height at load (stacks and decks are one
     object each; containers and zones aside)."""
     footed = [p for p in placed if p.rect is not None]
-    for a, b in _pairs_that_may_overlap(footed, lambda p: p.rect, 1e-3):
+    # plan boxes, and heights widened so that "at the same level" overlaps too
+    boxes = [
+        [*_box(p.rect), (p.bottom - HEIGHT_TOLERANCE, _top(p) + HEIGHT_TOLERANCE)]
+        for p in footed
+        if p.rect is not None
+    ]
+    pairs = overlapping_pairs(boxes, 1e-3 - _BOX_MARGIN, MAX_PAIR_TESTS)
+    if pairs is None:
+        out("ObjectStates", f"objects crowd one another on every axis (more than "
+            f"{MAX_PAIR_TESTS:,} pairs to compare): interpenetration not checked")  # fmt: skip
+        return
+    listed = 0
+    for i, j in pairs:
+        a, b = footed[i], footed[j]
         assert a.rect is not None and b.rect is not None
-        a_top = a.top if a.top is not None else a.bottom
-        b_top = b.top if b.top is not None else b.bottom
-        vertical = min(a_top, b_top) - max(a.bottom, b.bottom)
+        vertical = min(_top(a), _top(b)) - max(a.bottom, b.bottom)
         same_level = abs(a.bottom - b.bottom) < HEIGHT_TOLERANCE
         if (vertical > 1e-3 or same_level) and geo.rects_overlap(a.rect, b.rect, 1e-3):
+            if listed == MAX_INTERPENETRATIONS:
+                out("ObjectStates", f"more than {MAX_INTERPENETRATIONS:,} pairs of objects "
+                    "interpenetrate; the others are not listed")  # fmt: skip
+                return
+            listed += 1
             depth = geo.overlap_depth(a.rect, b.rect)
             out(a.path, f"object {a.who} interpenetrates {b.who} at load "
                 f"(footprints overlap by {depth:.2f})")  # fmt: skip
+
+
+def _top(p: _Placed) -> float:
+    """The object's top, or its bottom where its height is not known."""
+    return p.top if p.top is not None else p.bottom
 
 
 def _hand_zones(save: Mapping[str, Any]) -> list[geo.Transform]:
@@ -242,8 +270,14 @@ def check_on_table(save: Mapping[str, Any], placed: Sequence[_Placed], out: _Out
     lies in a hand zone is held in that hand (the zones stand off the table's edge), not on it."""
     extent = geo.table_extent(save)
     hands = _hand_zones(save)
+    zones = BoxGrid([_box(geo.zone_rect(hand)) for hand in hands], budget=MAX_PAIR_TESTS)
     for p in placed:
-        if any(geo.zone_contains(hand, p.t.pos) for hand in hands):
+        near = zones.holding(p.t.pos[0], p.t.pos[2])
+        if near is None:
+            out("ObjectStates", f"too many hand zones over too many objects (more than "
+                f"{MAX_PAIR_TESTS:,} pairs to compare): the table's edge not checked")  # fmt: skip
+            return
+        if any(geo.zone_contains(hands[k], p.t.pos) for k in near):
             continue
         if p.bottom < geo.TABLE_TOP_Y - HEIGHT_TOLERANCE:
             out(p.path, f"object {p.who} lies below the table top "
@@ -278,6 +312,8 @@ def check_orientation(save: Mapping[str, Any], placed: Sequence[_Placed], out: _
     seats = geo.seats_of(o for o in _list(save.get("ObjectStates")) if isinstance(o, dict))
     if not seats:
         return  # check_seats reports the missing seats
+    wanted = ", ".join(map(str, sorted({round(s.reader_rot_y) % 360 for s in seats.values()})))
+    facing: dict[float, str | None] = {}  # rotY -> the seat it reads upright for
     for p in placed:
         if geo.name_of(p.obj) not in PRINTED_NAMES or p.t.face_down:
             continue
@@ -287,10 +323,12 @@ def check_orientation(save: Mapping[str, Any], placed: Sequence[_Placed], out: _
                 want = seats[owner].reader_rot_y
                 out(p.path, f"object {p.who} belongs to {owner} but lies at rotY "
                     f"{p.t.rot_y:g}; {owner} reads it upright at {want:g}")  # fmt: skip
-        elif geo.seat_facing(seats, p.t.rot_y) is None:
-            wanted = sorted({round(s.reader_rot_y) % 360 for s in seats.values()})
+            continue
+        if p.t.rot_y not in facing:
+            facing[p.t.rot_y] = geo.seat_facing(seats, p.t.rot_y)
+        if facing[p.t.rot_y] is None:
             out(p.path, f"object {p.who} at rotY {p.t.rot_y:g} reads upright for no seat "
-                f"(seats read at {', '.join(map(str, wanted))})")  # fmt: skip
+                f"(seats read at {wanted})")  # fmt: skip
 
 
 def check_snap_points(save: Mapping[str, Any], placed: Sequence[_Placed], out: _Out) -> None:
@@ -310,14 +348,21 @@ def check_snap_points(save: Mapping[str, Any], placed: Sequence[_Placed], out: _
             world = geo.world_of_local(p.t, local)
             if p.rect is not None and not p.rect.contains((world[0], world[2]), 1e-3):
                 out(where, f"object {p.who}: snap point lies off the tile")
+    tops = [p for p in tiles if p.top is not None and p.rect is not None]
+    grid = BoxGrid([_box(p.rect) for p in tops if p.rect is not None], budget=MAX_PAIR_TESTS)
     for j, point in enumerate(_list(save.get("SnapPoints"))):
         found = _point(point)
         if found is None:
             continue
         x, y, z = found
+        under = grid.holding(x, z)
+        if under is None:
+            out("SnapPoints", f"too many tiles under too many snap points (more than "
+                f"{MAX_PAIR_TESTS:,} pairs to compare): the rest not checked")  # fmt: skip
+            return
         surfaces = [geo.TABLE_TOP_Y] + [
-            p.top for p in tiles if p.top is not None and p.rect is not None
-            and p.rect.contains((x, z))
+            top for k in under if (top := tops[k].top) is not None
+            and (rect := tops[k].rect) is not None and rect.contains((x, z))
         ]  # fmt: skip
         if all(abs(y - s) > HEIGHT_TOLERANCE for s in surfaces):
             out(f"SnapPoints[{j}]", f"snap point at y {y:g} sits on no surface "
@@ -426,7 +471,7 @@ def check_geometry(
     out = _Out()
     if not isinstance(save, dict) or not isinstance(save.get("ObjectStates"), list):
         return out.findings  # check_save reports the broken structure
-    placed = _placed(save, image_size, out)
+    placed = _placed(save, _remembered(image_size), out)
     check_seats(save, out)
     check_interpenetration(placed, out)
     check_on_table(save, placed, out)
@@ -436,6 +481,27 @@ def check_geometry(
     check_script_images(save, out)
     check_positions(save, positions, image_size, out)
     return out.findings
+
+
+def _remembered(image_size: ImageSize | None) -> ImageSize | None:
+    """``image_size`` asked once per URL (13,000 cards of one sheet open it once); a missing
+    image is missing every time it is asked."""
+    if image_size is None:
+        return None
+    known: dict[str, tuple[int, int] | None | FileNotFoundError] = {}
+
+    def size(url: str) -> tuple[int, int] | None:
+        if url not in known:
+            try:
+                known[url] = image_size(url)
+            except FileNotFoundError as err:
+                known[url] = err
+        found = known[url]
+        if isinstance(found, FileNotFoundError):
+            raise FileNotFoundError(*found.args)
+        return found
+
+    return size
 
 
 def image_size_from_files(files: Mapping[str, bytes]) -> ImageSize:
