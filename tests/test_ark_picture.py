@@ -10,10 +10,10 @@ import pytest
 from conftest import build
 
 from tts_builder.games.ark_and_noah.action_board import COLUMNS as ACTION_BOARD
+from tts_builder.games.ark_and_noah.ark import grid_plan
 from tts_builder.games.ark_and_noah.boards import action_spaces
 from tts_builder.games.ark_and_noah.rules import rules_config
 from tts_builder.picture import after_setup, images_from_files, table_picture, table_view
-from tts_builder.table.grid_table import grid_plan
 from tts_builder.table.printed import track_cells
 
 

@@ -17,13 +17,13 @@ from tts_builder.build import lint_build
 from tts_builder.games.ark_and_noah import boards
 from tts_builder.games.ark_and_noah.action_board import COLUMNS as ACTION_BOARD
 from tts_builder.games.ark_and_noah.action_board import columns_of
+from tts_builder.games.ark_and_noah.ark import grid_plan
+from tts_builder.games.ark_and_noah.grid import Grid, section_offsets
 from tts_builder.games.ark_and_noah.rules import rules_config
 from tts_builder.render import image_digest
 from tts_builder.save import loads
 from tts_builder.save.checker import check_save
 from tts_builder.table import pieces_by_id
-from tts_builder.table.grid import Grid, section_offsets
-from tts_builder.table.grid_table import grid_plan
 from tts_builder.table.printed import laid_board, laid_track, track_cells
 from tts_builder.table.track import Track
 
@@ -388,9 +388,9 @@ def test_each_boards_spec_is_the_layout_it_is_drawn_from(variant: str | None) ->
     definition = load_definition("ark-and-noah")
     base = definition.base_data
     data = with_variant(base, variant)
+    from tts_builder.games.ark_and_noah.ark import with_grids
     from tts_builder.plugin import TableHooks
     from tts_builder.table.assemble import with_tracks
-    from tts_builder.table.grid_table import with_grids
 
     own = TableHooks(pictures=board_pictures(base, data, rules_config(data, variant)))
     # and those of the manifest's grid and tracks

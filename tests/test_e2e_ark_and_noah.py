@@ -22,12 +22,11 @@ from rules_ref import ark_and_noah as ref
 from tts_builder.build import BuildOptions, build_game
 from tts_builder.definition import ASSETS_ROOT
 from tts_builder.emulator import EmulatedTable
+from tts_builder.games.ark_and_noah.areas import area_slot, area_slots, thickness_by_kind
+from tts_builder.games.ark_and_noah.ark import grid_plan
 from tts_builder.games.ark_and_noah.boards import action_spaces
 from tts_builder.games.ark_and_noah.rules import rules_config
 from tts_builder.save import loads
-from tts_builder.table import thickness_by_kind
-from tts_builder.table.areas import area_slot, area_slots
-from tts_builder.table.grid_table import grid_plan
 from tts_builder.table.layout import BOARD_TOP
 from tts_builder.table.printed import track_cells, track_seats
 

@@ -1,6 +1,6 @@
 """Pieces at every seat laid at places the game computes (``at: {seat_track: NAME}``: the
 game's track ``NAME:<colour>`` per seat), printing fields the game supplies per seat
-(``seat_fields``: a roster with an entry per seat), named by a ``name`` with {fields} instead
+(``TableHooks.seats``: an entry per seat), named by a ``name`` with {fields} instead
 of the seat prefix."""
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ HOOKS = TableHooks(
         "start:Red": [(0.0, 7.0)],
         "start:Blue": [(5.0, 7.0)],  # a seat the manifest does not have: ignored
     },
+    seats=[{"name": "Ada", "color": "#112233"}, {"name": "Bo", "color": "#445566"}],
     rosters={
-        "heroes": [{"name": "Ada", "color": "#112233"}, {"name": "Bo", "color": "#445566"}],
         "three": [{}, {}, {}],
         "gems": [{"gem": "ruby"}, {"gem": "opal"}, {"gem": "ruby"}],
     },
@@ -48,7 +48,6 @@ def definition() -> dict[str, Any]:
             "type": "Table_RPG",
             "sky": "Sky_Field",
             "seats": [{"color": "White", "facing": 0}, {"color": "Red", "facing": 180}],
-            "seat_fields": "heroes",
             "pieces": [
                 {
                     "id": "pawns",
@@ -171,13 +170,11 @@ def test_a_bag_holds_one_token_per_roster_entry_tinted_and_in_order(laid: Any) -
             "table.pieces[0].at.seat_track",
             "unknown seat_track 'lane' (tracks of every seat: pawns, start)",
         ),
-        (lambda t: t.update(seat_fields="nobody"), "table.seat_fields", "unknown roster"),
         (
-            lambda t: (t["seats"].append("Blue"), t.update(seat_fields="three")),
+            lambda t: t["seats"].append("Blue"),
             "table.pieces[0].at.seat_track",
             "unknown seat_track 'pawns' (tracks of every seat: start)",
         ),
-        (lambda t: t.update(seat_fields="few"), "table.seat_fields", "has 1 entries for 2 seats"),
         (lambda t: t["pieces"][3].update(count=2), "table.pieces[3].count", "not both"),
         (lambda t: t["pieces"][3].update(tint="red"), "table.pieces[3].tint", "#rrggbb"),
         (lambda t: t["pieces"][3].update(order="stack"), "table.pieces[3].order", "stack"),
@@ -199,8 +196,8 @@ def test_a_bag_holds_one_token_per_roster_entry_tinted_and_in_order(laid: Any) -
 def test_bad_seat_tracks_and_fields_are_located(change: Any, field: str, message: str) -> None:
     data = definition()
     change(data["table"])
-    rosters = {**HOOKS.rosters, "few": [{"name": "x"}], "three": [{"name": "x"}] * 3}
-    hooks = TableHooks(tracks=HOOKS.tracks, rosters=rosters)
+    rosters = {**HOOKS.rosters, "three": [{"name": "x"}] * 3}
+    hooks = TableHooks(tracks=HOOKS.tracks, rosters=rosters, seats=HOOKS.seats)
     with pytest.raises(FieldError) as err:
         MANIFEST.check(data["table"], "table")
         check_manifest({**data, "players": {"min": 2, "max": 2}}, hooks=hooks)

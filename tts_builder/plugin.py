@@ -253,6 +253,8 @@ class TableHooks:
     - ``areas``: named rectangles ``(centre, (x size, z size))`` a zone covers
       (``at: {area: <name>}`` on a ``zone``);
     - ``rosters``: rosters it derives from its own keys (beside the definition's ``rosters``);
+    - ``seats``: each seat's own fields, in the manifest's seat order, that a piece at every
+      seat may print beside ``{seat}`` and ``{seat_color}`` (a character's ``{name}``);
     - ``omit``: ids of pieces its rules leave off the table for this build (a variant that
       deals no cards), decided from rule data, never from a variant's id.
 
@@ -265,4 +267,5 @@ class TableHooks:
     by_players: Mapping[int, Mapping[str, Sequence[Point]]] = field(default_factory=dict)
     areas: Mapping[str, tuple[Point, tuple[float, float]]] = field(default_factory=dict)
     rosters: Mapping[str, Sequence[Data]] = field(default_factory=dict)
+    seats: Sequence[Data] = ()
     omit: frozenset[str] = frozenset()

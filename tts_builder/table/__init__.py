@@ -11,8 +11,6 @@ table picture use.
 - :mod:`.art`: component specs (``COMPONENT``) and their pictures, each rendered once;
 - :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest;
 - :mod:`.track`: a track of numbered cells (``kind: track``) drawn from its data;
-- :mod:`.grid`, :mod:`.grid_table`: a board of square cells (the manifest's ``grids``), in one
-  piece or in sections per player count, drawn from its data, its spots as tracks per count;
 - :mod:`.snaps`: :func:`snap_points`, the manifest's snap points at a player count;
 - :mod:`.preview`: :func:`add_previews`, a laid table's thumbnail and preview sheet (through
   :mod:`tts_builder.gamekit.pictures`).
@@ -27,7 +25,7 @@ from .assemble import Table, lay_table, setup_positions
 from .layout import SeatFrame, check_seat_spots, hand_capacity, hand_slots, seat_frames
 from .model import pieces_by_id, seat_colors, step_count, target_of
 from .preview import add_previews
-from .schema import MANIFEST, check_manifest, script_context, thickness_by_kind
+from .schema import MANIFEST, check_manifest, script_context
 from .snaps import snap_points
 
 __all__ = [
@@ -51,5 +49,4 @@ __all__ = [
     "snap_points",
     "step_count",
     "target_of",
-    "thickness_by_kind",
 ]

@@ -19,7 +19,6 @@ from ..save import objects as obj
 from .art import Art
 from .derived import left_off, resolved
 from .fields import card_fields, filled, seat_fields
-from .grid_table import with_grids
 from .layout import (
     BAG_LIFT,
     CARD_LIFT,
@@ -37,7 +36,7 @@ from .layout import (
     thickness_of,
 )
 from .model import Anchor, SeatSpot, SetupStep, along_track, at_of, step_of
-from .points import manifest_tracks
+from .printed import manifest_tracks
 from .schema import (
     BAG_ORDERS,
     SHAPES,
@@ -104,8 +103,7 @@ class _Layer:
         self.guids = guids
         #: the table is laid out for the most players (their own tracks: ``by_players``)
         self.players = int(data["players"]["max"])
-        own = with_grids(data, key, hooks or TableHooks())  # the grids' pictures and points
-        self.hooks = with_tracks(data, key, at_players(own, self.players))
+        self.hooks = with_tracks(data, key, at_players(hooks or TableHooks(), self.players))
         self.hooks = replace(self.hooks, omit=self.hooks.omit | left_off(data, key))  # ``when``
         if art is not None:  # the tracks' pictures join the game's
             for name, picture in self.hooks.pictures.items():
@@ -158,15 +156,15 @@ class _Layer:
 
     def _fields(self, spot: Spot) -> dict[str, Any]:
         """The {fields} a piece at a seat may print: ``seat`` and ``seat_color`` (#rrggbb),
-        and the seat's entry of the ``seat_fields`` roster (the game's: a character's name)."""
+        and the seat's own fields the game hands over (``TableHooks.seats``: a character's name)."""
         if not spot.seat:
             return {}
         return {**self._seat_extra(spot.seat.slot), **seat_fields(spot.seat.color)}
 
     def _seat_extra(self, slot: int) -> dict[str, Any]:
-        """The seat's entry of the manifest's ``seat_fields`` roster (slot is 1-based)."""
-        name = self.manifest.get("seat_fields")
-        return dict(self.rosters[name][slot - 1]) if name else {}
+        """The seat's own fields the game hands over (slot is 1-based; none: {})."""
+        own = self.hooks.seats
+        return dict(own[slot - 1]) if slot <= len(own) else {}
 
     def _prints_seat(self, component: str, side: str = "face") -> bool:
         """Whether a component's side prints a seat's field (so each seat gets its own
@@ -589,7 +587,7 @@ def with_tracks(data: dict[str, Any], key: str, hooks: TableHooks) -> TableHooks
     picture (named by its id) and its cells as a track of the same name: each cell's table
     point at the board's top, where a marker on it lies (``at: {track: ID, cell: K}``); with
     ``seats``, each seat's place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``)
-    (:func:`~.points.manifest_tracks`)."""
+    (:func:`~.printed.manifest_tracks`)."""
     pictures = dict(hooks.pictures)
     for i, piece in enumerate(data[key]["pieces"]):
         if piece["kind"] == "track":

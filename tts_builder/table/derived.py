@@ -28,7 +28,6 @@ from typing import Any
 from ..errors import FieldError
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Str
 from .fields import filled
-from .model import SeatSpot, at_of
 
 KEY = Str(
     pattern=r"[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*",
@@ -150,21 +149,6 @@ def left_off(data: dict[str, Any], key: str = "table") -> frozenset[str]:
         for i, p in enumerate(data[key]["pieces"])
         if "when" in p and not holds(p["when"], data, f"{key}.pieces[{i}].when")
     )
-
-
-def area_counts(data: dict[str, Any], key: str, taken: set[str]) -> dict[str, int]:
-    """Each ``area_slots`` kind of the manifest ``data[key]`` a piece lies along at every seat
-    (``at: {seat_track: KIND}``, unless ``taken`` names a track ``KIND``), and how many places
-    it takes: the most of those pieces' ``count``s (a piece its ``when`` leaves off: none)."""
-    manifest, off = data[key], left_off(data, key)
-    counts: dict[str, int] = {}
-    for i, piece in enumerate(manifest["pieces"]):
-        at = at_of(piece["at"])
-        kind = at.track if isinstance(at, SeatSpot) else None
-        if kind in manifest.get("area_slots", {}) and kind not in taken and piece["id"] not in off:
-            count = key_number(piece.get("count", 1), data, f"{key}.pieces[{i}].count", 1, 200)
-            counts[kind] = max(counts.get(kind, 0), count)
-    return counts
 
 
 _ROSTER_FROM = Map(

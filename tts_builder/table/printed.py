@@ -11,7 +11,9 @@ position computed here is the one the save checker maps back onto the picture
 :func:`~tts_builder.table.lay_table` lays it: at its table point, upright for the first seat;
 :func:`printed_cells` gives the script positions of points the script computes itself, each
 meaning the cell printed under it; :func:`board_guid` finds a board in a save (as Setup left it:
-a board it moved lies elsewhere), so positions can name the object they are printed on.
+a board it moved lies elsewhere), so positions can name the object they are printed on;
+:func:`manifest_tracks` gives the manifest's own points as the tracks its positions and snap
+points use beside the game's (``TableHooks.tracks``): each ``kind: track`` piece's cells.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .. import geometry as geo
-from .layout import seat_frames, spots
+from .layout import seat_frames, spots, thickness_of, top_of
 from .model import pieces_by_id, seat_colors
-from .track import Track, cell_half, drawn_width, seat_places
+from .track import Track, cell_half, drawn_width, seat_places, track_pieces
 
 Pixel = tuple[float, float]
 
@@ -143,6 +145,23 @@ def track_seats(
     if "seats" not in spec:
         return []
     return seat_places(len(seat_colors(manifest)), float(spec["seats"]))
+
+
+def manifest_tracks(data: Mapping[str, Any], key: str = "table") -> dict[str, list[Any]]:
+    """The tracks of the manifest ``data[key]``'s own points, in its order (``data``: the
+    definition the tracks' cell counts may come from): each ``kind: track`` piece's cells at
+    the board's top, where a marker on it lies (``at: {track: ID, cell: K}``), and with
+    ``seats`` each seat's place on the first cell (``ID:<colour>``: ``at: {seat_track: ID}``)."""
+    tracks: dict[str, list[Any]] = {}
+    for piece in track_pieces(dict(data[key])):
+        top = top_of(thickness_of(piece))
+        cells = track_cells(data, piece["id"], key)
+        tracks[piece["id"]] = [(x, top, z) for x, z in cells]
+        places = track_seats(data, piece["id"], key)
+        for colour, (dx, dz) in zip(seat_colors(data[key]), places, strict=False):
+            seat = (round(cells[0][0] + dx, 4), top, round(cells[0][1] + dz, 4))
+            tracks[f"{piece['id']}:{colour}"] = [seat]
+    return tracks
 
 
 def track_positions(

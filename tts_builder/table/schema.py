@@ -14,22 +14,19 @@ from typing import Any
 
 from ..errors import FieldError
 from ..gamekit.checks import unique_names
-from ..gamekit.specs import by_player_count, mapping_of
+from ..gamekit.specs import by_player_count
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS, SEAT_COLORS
 from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Point, Str
 from .derived import (
     ROSTERS,
     WHEN,
-    area_counts,
     derived_rosters,
     holds,
     left_off,
     number_or_key,
     resolved,
 )
-from .grid import GRIDS
-from .grid_table import check_grid_names, with_grids
 from .layout import at_players, seat_context
 from .model import (
     GUID_FORMS,
@@ -194,31 +191,11 @@ MANIFEST = Map(
                 frozenset({"tags", "players", "when"}),
             )
         ),
-        "seat_fields": ID,
         "thumbnail": ListOf(Str(), 1, 12),  # the faces the thumbnail fans, by label: .preview
         "rosters": ROSTERS,  # rosters made from the definition's lists: .derived
-        "area_size": Point(2),  # a seat area's [x, z] size, for the scripts (.context)
-        "grids": GRIDS,  # boards of square cells, maybe in sections: .grid, .grid_table
         "script": Custom(lambda v, p: SCRIPT.check(v, p)),
-        # kind of place -> its grid in a seat's area (:mod:`tts_builder.table.areas`)
-        "area_slots": mapping_of(
-            Str(),
-            Map(
-                {
-                    "kind": ID,
-                    "origin": Point(2),
-                    "step": Point(2),
-                    "per_line": Int(1, 99),
-                    "line": Point(2),
-                    "lines": Int(1, 99),
-                },
-                frozenset({"kind"}),
-            ),
-            "kind of place -> {origin, step, per_line, line, lines}",
-        ),
     },
-    frozenset({"anchors", "setup", "score", "snap_points", "seat_fields", "script", "area_slots"})
-    | {"rosters", "area_size", "grids", "thumbnail"},
+    frozenset({"anchors", "setup", "score", "snap_points", "script", "rosters", "thumbnail"}),
 )
 
 
@@ -294,18 +271,6 @@ def _anchors(value: Any, path: str) -> None:
         Point(2).check(point, f"{path}.{name}")
 
 
-def thickness_by_kind(manifest: dict[str, Any]) -> dict[str, float]:
-    """The ``thickness`` of each piece (or bag's contents) whose notes mapping names its
-    ``kind``: what a script stacks such pieces by."""
-    found = {}
-    for piece in manifest["pieces"]:
-        for made in (piece, piece.get("contents", {})):
-            notes = made.get("notes")
-            if isinstance(notes, dict) and "kind" in notes and "thickness" in made:
-                found[str(notes["kind"])] = float(made["thickness"])
-    return found
-
-
 def deck_entries(piece: dict[str, Any], rosters: dict[str, Any]) -> list[dict[str, Any]]:
     """A deck's distinct card faces in order: its roster's entries."""
     return list(rosters[piece["roster"]])
@@ -345,9 +310,7 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
     manifest = resolved(data, path)  # counts read from definition keys
     low, high = data["players"]["min"], data["players"]["max"]
 
-    check_grid_names(data, path, hooks or TableHooks())  # no grid takes a game's name
-    hooks = with_grids(data, path, hooks or TableHooks())  # the grids' pictures and points
-    hooks = at_players(hooks, high)  # the table laid for the most players
+    hooks = at_players(hooks or TableHooks(), high)  # the table laid for the most players
     hooks = replace(hooks, omit=hooks.omit | left_off(data, path))  # and each piece's ``when``
     components = data.get("components", {})
     rosters = rosters_of(data, hooks, path)
@@ -369,14 +332,10 @@ def check_manifest(data: dict[str, Any], path: str = "table", hooks: TableHooks 
             tracks[piece["id"]] = range(check_track(piece, data, where))
             if "seats" in piece["track"]:
                 tracks |= {f"{piece['id']}:{colour}": range(1) for colour in seats}
-    for kind, count in area_counts(data, path, set(tracks)).items():  # a piece's area places
-        tracks |= {f"{kind}:{colour}": range(count) for colour in seats}
     known = _Known({**hooks.anchors, **own}, tracks, dict(hooks.areas),
                    dict(hooks.pictures),
                    set.intersection(*points) if len(points) == len(seats) else set(),
                    seat_tracks(TableHooks(tracks=tracks), seats))  # fmt: skip
-    if "seat_fields" in manifest:
-        _check_seat_fields(manifest["seat_fields"], f"{path}.seat_fields", rosters, len(seats))
     unique_names(seats, f"{path}.seats[{{}}]", "seat colour {!r} listed twice")
     if len(seats) < high:
         raise FieldError(f"{path}.seats", f"expected at least {high} seats, got {len(seats)}")
@@ -438,16 +397,6 @@ def seat_tracks(hooks: TableHooks, seats: list[str]) -> set[str]:
     """The names of the game's tracks every seat has: a track ``<name>:<colour>`` per seat."""
     names = {name.rsplit(":", 1)[0] for name in hooks.tracks if ":" in name}
     return {n for n in names if all(f"{n}:{colour}" in hooks.tracks for colour in seats)}
-
-
-def _check_seat_fields(name: str, path: str, rosters: dict[str, Any], seats: int) -> None:
-    """``seat_fields`` names a roster with an entry (the seat's {fields}) for every seat."""
-    if name not in rosters:
-        listed = ", ".join(sorted(rosters)) or "none"
-        raise FieldError(path, f"unknown roster {name!r} (rosters: {listed})")
-    if len(rosters[name]) < seats:
-        raise FieldError(path, f"roster {name!r} has {len(rosters[name])} entries for "
-                         f"{seats} seats")  # fmt: skip
 
 
 def object_count(piece: dict[str, Any], rosters: dict[str, Any]) -> int:

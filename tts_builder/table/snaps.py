@@ -19,10 +19,9 @@ from .. import geometry as geo
 from ..plugin import TableHooks
 from ..save import objects as obj
 from .derived import holds
-from .grid_table import with_grids
 from .layout import at_players, spots
 from .model import TrackCell, snap_of
-from .points import manifest_tracks
+from .printed import manifest_tracks
 
 __all__ = ["at_players", "snap_points"]
 
@@ -33,9 +32,9 @@ def snap_points(
     """The save-form snap points (``{Position, Rotation?, Tags?}``) of the manifest
     ``data[key]``'s ``snap_points`` on a table of ``players`` players (an entry's ``players``
     may leave the count out), at the game's points of that count (``hooks``) and the
-    manifest's own (:func:`~.points.manifest_tracks`: a track piece's cells)."""
+    manifest's own (:func:`~.printed.manifest_tracks`: a track piece's cells)."""
     manifest = data[key]
-    hooks = at_players(with_grids(data, key, hooks), players)  # a grid's own points per count
+    hooks = at_players(hooks, players)  # the game's own points of that count
     hooks = replace(hooks, tracks={**hooks.tracks, **manifest_tracks(data, key)})
     found = []
     for i, snap in enumerate(map(snap_of, manifest.get("snap_points", []))):

@@ -5,15 +5,16 @@ laid out for four; Setup reads who is seated, builds the Ark for them, deals the
 pieces and animals at random and puts the rest away. The family variant is its own save.
 
 The parts: ``schema`` and ``checks`` (the definition), ``rules`` and ``tiles`` (rule numbers,
-action texts, the animal tiles), ``boards`` (the pictures drawn from the rule numbers, what the
-table manifest lays with them and the action spaces), ``positions`` (the script's positions and
-the printed cells they mean) and ``assemble`` (the build; the thumbnail and preview are the
-table's, ``table.preview``).
-The generic parts are :mod:`tts_builder.table`'s: the manifest, seat areas (``table.areas``),
-the Ark as a grid board of sections (``table.grid``, ``table.grid_table``), printed boards
-and their columns (``table.printed``, ``table.columns``), rows of places (``table.lines``),
-derived counts and rosters (``table.derived``), the script context's generic part
-(``table.context``) and what a script knows of a bag's tiles (``table.contents``).
+action texts, the animal tiles), ``boards`` (the pictures drawn from the rule numbers and what
+the table manifest lays with them: the game's ``TableHooks``), ``action_board`` (its columns),
+``places`` (rows of places beside the boards), ``grid`` and ``ark`` (the Ark: a board of square
+cells in sections per player count, the table's ``grids``), ``areas`` (each seat's area places,
+the table's ``area_slots``), ``context`` (what the script knows of the laid table),
+``positions`` (the script's positions and the printed cells they mean) and ``assemble`` (the
+build; the thumbnail and preview are the table's, ``table.preview``). The keys ``grids``,
+``area_slots``, ``area_size`` and ``seat_fields`` of its ``table`` are its own (``schema.yaml``),
+beside the shared manifest's (:mod:`tts_builder.table`: pieces, printed boards and tracks,
+derived counts and rosters, what a script knows of a bag's tiles).
 """
 
 from __future__ import annotations

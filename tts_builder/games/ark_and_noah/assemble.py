@@ -10,10 +10,10 @@ from ...json_types import Data
 from ...plugin import BuildOptions, GameBuild, GameDefinition, Images, TableHooks
 from ...table import Table, pieces_by_id, snap_points
 from ...table.contents import bag_entries
-from ...table.context import table_context
 from ...table.game import Sheet, build_table_game
-from ...table.grid_table import grid_plan, keyed_sections, section_moves
+from .ark import grid_plan, keyed_sections, section_moves
 from .boards import action_spaces, table_hooks
+from .context import table_context
 from .places import drawn_positions
 from .positions import positions_on
 from .rules import rules_config

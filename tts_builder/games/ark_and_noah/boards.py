@@ -10,7 +10,10 @@ from rules_ref.ark_and_noah import make_config
 
 from ...json_types import Data
 from ...plugin import Picture, TableHooks
+from ...table.track import track_pieces
 from .action_board import column_spots, sided_pictures, worker_spaces
+from .areas import seat_area_tracks
+from .ark import check_grid_names, with_grids
 from .places import place_tracks
 from .rules import action_texts
 from .tiles import bag_roster, tile_list
@@ -19,21 +22,24 @@ from .tiles import bag_roster, tile_list
 def table_hooks(base: Data, data: Data, config: Data) -> TableHooks:
     """What the table manifest lays the boards and shared pieces with, beside its own data
     (its grid, the Ark: ``table.grids.ark``): the action board's pictures, the animal
-    bags' tiles (rosters ``<sex>-animals``) and each seat's fields (:func:`seat_pieces`)."""
+    bags' tiles (rosters ``<sex>-animals``), each seat's fields (:func:`seat_pieces`), the
+    seats' area places (:func:`~.areas.seat_area_tracks`) and the Ark (:func:`~.ark.with_grids`)."""
     tiles, sexes = tile_list(data), ("male", "female")
-    return TableHooks(
+    tracks = {"worker-spaces": worker_spaces(data), **place_tracks(data)}
+    taken = {*tracks, *(piece["id"] for piece in track_pieces(data["table"]))}
+    own = TableHooks(
         pictures=board_pictures(base, data, config),
-        tracks={"worker-spaces": worker_spaces(data), **place_tracks(data)},
-        rosters={
-            **{f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
-            "seat-pieces": seat_pieces(data),
-        },
+        tracks={**tracks, **seat_area_tracks(data, taken)},
+        rosters={f"{sex}-animals": bag_roster(tiles, sex) for sex in sexes},
+        seats=seat_pieces(data),
     )
+    check_grid_names(data, "table", own)  # no name of the Ark's is one of those already
+    return with_grids(data, "table", own)
 
 
 def seat_pieces(data: Data) -> list[Data]:
-    """The roster ``seat-pieces`` (the manifest's ``seat_fields``): each seat's character
-    (``name``) and its colour's ``hex`` (``color``), in seat order, printed on its pieces."""
+    """Each seat's fields (the table's ``seat_fields: seat-pieces``): its character (``name``)
+    and its colour's ``hex`` (``color``), in seat order, printed on its pieces."""
     return [
         {"name": name, "color": colour["hex"]}
         for name, colour in zip(data["characters"], data["colors"], strict=False)

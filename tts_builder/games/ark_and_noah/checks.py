@@ -12,7 +12,7 @@ from ...errors import FieldError, Problems, field_errors, prefixed
 from ...gamekit.checks import check_art_files, check_clockwise, check_facing_hands
 from ...json_types import Data
 from ...table import check_manifest
-from ...table.areas import check_area_slots
+from .areas import check_area_slots
 from .boards import table_hooks
 from .rules import action_texts, rules_config
 from .schema import SCHEMA

@@ -23,10 +23,10 @@ from ...emulator import EmulatedTable
 from ...play.driver import Attempt, Choices, Move
 from ...play.seated import ReadCachedTable, SeatedTable
 from ...table import pieces_by_id
-from ...table.areas import area_slot, area_slots
-from ...table.grid_table import GridPlan, grid_plan
 from ...table.layout import BOARD_TOP
 from ...table.printed import track_cells, track_seats
+from .areas import area_slot, area_slots
+from .ark import GridPlan, grid_plan
 from .boards import action_spaces
 from .rules import rules_config
 

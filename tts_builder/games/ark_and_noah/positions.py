@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from ... import geometry as geo
 from ...json_types import Data
-from ...table.grid_table import grid_plan, grid_positions
 from ...table.layout import BOARD_TOP
 from ...table.printed import board_guid, track_positions
 from .action_board import column_positions
+from .ark import grid_plan, grid_positions
 
 _BOARDS = (
     ("action-board", "ActionBoard"),

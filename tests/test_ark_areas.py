@@ -1,5 +1,6 @@
-"""Seat areas (``tts_builder.table.areas``): each kind's places in a seat's own area, turned for
-the seat, layered on top past the last place, and the seat as a script sees it."""
+"""Ark & Noah's seat areas (``tts_builder.games.ark_and_noah.areas``): each kind's places in a
+seat's own area, turned for the seat, layered on top past the last place, and the seat as a
+script sees it."""
 
 from __future__ import annotations
 
@@ -9,16 +10,19 @@ import pytest
 
 from tts_builder import geometry as geo
 from tts_builder.errors import FieldError
-from tts_builder.table.areas import (
-    AREA_SLOTS,
+from tts_builder.games.ark_and_noah.areas import (
     area_slot,
     area_slots,
     area_tracks,
     check_area_slots,
     script_seat,
+    seat_area_tracks,
     seat_point,
 )
-from tts_builder.table.points import manifest_tracks
+from tts_builder.games.ark_and_noah.schema import FIELDS
+
+#: The table's ``area_slots`` (the game's own key, in its schema).
+AREA_SLOTS = FIELDS["table"].fields["area_slots"]  # type: ignore[attr-defined]
 
 SOUTH = {"color": "Red", "area": [10.0, -5.0], "facing": 0}
 NORTH = {"color": "Blue", "area": [10.0, 5.0], "facing": 180}
@@ -136,13 +140,14 @@ def test_a_piece_at_every_seat_lies_along_its_kind_s_places() -> None:
     pawns = {"id": "pawns", "kind": "token", "count": most, "at": {"seat_track": "gems"}}
     data["table"]["pieces"].append(pawns)
     slots = area_slots(data["table"])
-    tracks = manifest_tracks(data)
+    tracks = seat_area_tracks(data, set())
     assert tracks["gems:Red"] == [tuple(area_slot(SOUTH, "gems", k, slots)) for k in range(3)]
     assert tracks["gems:Blue"] == [tuple(area_slot(NORTH, "gems", k, slots)) for k in range(3)]
     assert "home:Red" not in tracks  # no piece lies along it
     pawns["when"] = {"key": "rules.workers", "is": 0}
-    assert "gems:Red" not in manifest_tracks(data)  # a piece left off takes no places
+    assert "gems:Red" not in seat_area_tracks(data, set())  # a piece left off takes no places
     del pawns["when"]
+    assert seat_area_tracks(data, {"gems"}) == {}  # a track of that name is the game's already
     pawns["count"] = {"key": "rules", "most": "count"}
     with pytest.raises(FieldError, match=r"table\.pieces\[1\]\.count\.key: 'rules' is not a li"):
-        manifest_tracks(data)
+        seat_area_tracks(data, set())

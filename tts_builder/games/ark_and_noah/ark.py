@@ -1,8 +1,9 @@
-"""Where a grid board of the manifest's ``grids`` (:mod:`.grid`) lies on the table, for each
-player count: its sections' boards, its spots as points the manifest lays and snaps to, and the
-script positions that mean its printed spots.
+"""The Ark on the table: where a grid board of the definition's ``table.grids`` (:mod:`.grid`;
+Ark & Noah's one, ``ark``) lies for each player count: its sections' boards, its spots as points
+the manifest lays and snaps to, and the script positions that mean its printed spots.
 
-A grid ``G`` gives the manifest (:func:`with_grids`, beside the game's own hooks):
+A grid ``G`` is handed to the table manifest as the game's hooks (:func:`with_grids`, beside
+the game's other hooks, :func:`~.boards.table_hooks`):
 - its pictures: ``G-<kind>`` for each section kind (``G`` for a board in one piece), each as
   wide on the table as ``cell_width`` per cell says;
 - the tracks ``G-<kind>`` (``G``): the centres of the sections of that kind on the table of
@@ -10,7 +11,7 @@ A grid ``G`` gives the manifest (:func:`with_grids`, beside the game's own hooks
   kind that table has none of is left off);
 - per player count, the tracks ``G-cells``, ``G-edges`` (each point with the rotY along its
   edge: a snap point there turns a divider along it) and ``G-hull``, on the boards' top: the
-  manifest's ``snap_points`` name them, and a script that lays the table out for the seated
+  manifest's ``snap_points`` name them, and the script that lays the table out for the seated
   count sets that count's (:func:`~tts_builder.table.snaps.snap_points`).
 The whole board is centred on the grid's ``at`` and reads upright for the first seat.
 """
@@ -25,10 +26,13 @@ from typing import Any, NamedTuple
 
 from PIL import Image
 
-from .. import geometry as geo
-from ..errors import FieldError
-from ..plugin import Picture, TableHooks
-from .derived import left_off
+from ... import geometry as geo
+from ...errors import FieldError
+from ...plugin import Picture, TableHooks
+from ...table.derived import left_off
+from ...table.layout import THICKNESS, thickness_of, top_of
+from ...table.model import TrackCell, along_track, at_of
+from ...table.printed import Board, board, shared_rot_y
 from .grid import (
     DEFAULT_NAMES,
     SPOT_SETS,
@@ -43,9 +47,6 @@ from .grid import (
     section_width,
     whole,
 )
-from .layout import THICKNESS, thickness_of, top_of
-from .model import TrackCell, along_track, at_of
-from .printed import Board, board, shared_rot_y
 
 Point = tuple[float, ...]
 
@@ -73,29 +74,8 @@ def piece_name(grid: str, kind: str) -> str:
     return f"{grid}-{kind}" if kind else grid
 
 
-#: The plans :func:`grid_plan` made last, by the identity of the definition data they were made
-#: from (kept with it, so the identity stays its own; a definition's data is never changed in
-#: place): one build asks each count's plan of the same data many times (the layer, the snap
-#: points and each count's script context and positions).
-_PLANS: dict[tuple[int, str, int, str], tuple[Mapping[str, Any], GridPlan]] = {}
-PLANS_KEPT = 32
-
-
 def grid_plan(data: Mapping[str, Any], grid: str, players: int, key: str = "table") -> GridPlan:
-    """Where the grid ``grid``'s sections and spots lie on a table of ``players`` players
-    (shared: callers must not change it)."""
-    memo = (id(data), grid, players, key)
-    kept = _PLANS.get(memo)
-    if kept is not None and kept[0] is data:
-        return kept[1]
-    plan = _plan(data, grid, players, key)
-    while len(_PLANS) >= PLANS_KEPT:
-        _PLANS.pop(next(iter(_PLANS)))
-    _PLANS[memo] = (data, plan)
-    return plan
-
-
-def _plan(data: Mapping[str, Any], grid: str, players: int, key: str) -> GridPlan:
+    """Where the grid ``grid``'s sections and spots lie on a table of ``players`` players."""
     spec, path = _spec(data, grid, key)
     section = Grid.of(spec, dict(data), path)
     layout = layout_for(spec, dict(data), players, path)

@@ -1,5 +1,5 @@
-"""A board of square cells (a chess board, a modular board of sections such as an Ark): an entry
-of the manifest's ``grids`` describes it as data, drawn as layout elements.
+"""The Ark as a board of square cells, in sections: an entry of the definition's ``table.grids``
+(Ark & Noah's own key, beside the manifest's) describes it as data, drawn as layout elements.
 
 The cells lie in ``rows`` x ``cols`` of ``cell`` px, with a band of ``margin`` px above and
 below them and ``ends`` px left and right. Its spots, named as the rules of a grid game name
@@ -28,7 +28,7 @@ draws it on the cells (r, c) whose r + c is even (odd) only, as a chess board's 
 ``sections``, only of even ``cols``: the middles must all start on the same parity).
 
 This module is pure: the spec, the spots' pixels and the pictures. Where the sections and
-spots lie on the table per player count is :mod:`.grid_table`'s.
+spots lie on the table per player count is :mod:`.ark`'s.
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ from typing import Any
 
 from PIL import Image
 
-from ..errors import FieldError
-from ..render.layout import render_layout, validate_layout
-from ..schema import Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Str
-from .derived import KEY, key_number, key_value, number_or_key
+from ...errors import FieldError
+from ...render.layout import render_layout, validate_layout
+from ...schema import Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Str
+from ...table.derived import KEY, key_number, key_value, number_or_key
 
 Pixel = tuple[float, float]
 Frame = tuple[int, int, int, int]

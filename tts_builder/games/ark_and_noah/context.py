@@ -1,15 +1,15 @@
-"""What a manifest game's scripts know of its laid table, computed once and handed over as data:
-the generic part of a script's template context (a game adds its own keys beside it).
+"""What Ark & Noah's scripts know of its laid table, computed once and handed over as data: the
+part of the script's template context read from the table (:mod:`.assemble` adds the rest).
 
 :func:`table_context` gives ``game`` (``id``, ``name``), ``players`` (``min``, ``max``),
 ``colors`` (the seats' colours, as many as the most players), ``seats`` (each such seat's
-manifest entry with the game's fields for it and, when the manifest has ``area_slots``, its
-``upright``, ``axes`` and ``places``: :func:`~.areas.script_seat`), ``area`` (``slots``: each
-kind's places, and the manifest's ``area_size`` as ``size``), ``y`` (``table``: the table top;
-``board``: a board's top at the default thickness), ``thickness`` (by notes kind), the
-manifest's ``script`` (``guids``, ``positions``: :func:`~.schema.script_context`), ``cells``
-(each track piece's cells, [x, z]) and ``seat_places`` (each track with ``seats``: every
-seat's [dx, dz] on its first cell).
+table entry with the game's fields for it and its ``upright``, ``axes`` and ``places``:
+:func:`~.areas.script_seat`), ``area`` (``slots``: each kind's places, and the table's
+``area_size`` as ``size``), ``y`` (``table``: the table top; ``board``: a board's top at the
+default thickness), ``thickness`` (by notes kind: :func:`~.areas.thickness_by_kind`), the
+manifest's ``script`` (``guids``, ``positions``: :func:`~tts_builder.table.script_context`),
+``cells`` (each track piece's cells, [x, z]) and ``seat_places`` (each track with ``seats``:
+every seat's [dx, dz] on its first cell).
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import geometry as geo
-from .areas import area_slots, script_seat
-from .assemble import Table
-from .layout import BOARD_TOP
-from .printed import track_cells, track_seats
-from .schema import script_context, thickness_by_kind
-from .track import track_pieces
+from ... import geometry as geo
+from ...table import Table, script_context
+from ...table.layout import BOARD_TOP
+from ...table.printed import track_cells, track_seats
+from ...table.track import track_pieces
+from .areas import area_slots, script_seat, thickness_by_kind
 
 
 def table_context(
@@ -33,7 +32,7 @@ def table_context(
     seat_fields: Sequence[Mapping[str, Any]] = (),
     key: str = "table",
 ) -> dict[str, Any]:
-    """The generic script context of ``laid``, the table of the game ``game_id`` laid from the
+    """The script context read from ``laid``, the table of the game ``game_id`` laid from the
     definition ``data`` (a variant's merged in); ``seat_fields`` are the game's own fields of
     each seat, in seat order (its character)."""
     manifest = data[key]
@@ -43,10 +42,11 @@ def table_context(
     for i, seat in enumerate(manifest["seats"][:high]):
         entry = {**(seat if isinstance(seat, dict) else {"color": seat})}
         entry |= seat_fields[i] if i < len(seat_fields) else {}
-        seats.append(script_seat(entry, slots) if "area_slots" in manifest else entry)
-    area: dict[str, Any] = {"slots": {k: s._asdict() for k, s in slots.items()}}
-    if "area_size" in manifest:
-        area["size"] = list(manifest["area_size"])
+        seats.append(script_seat(entry, slots))
+    area = {
+        "slots": {k: s._asdict() for k, s in slots.items()},
+        "size": list(manifest["area_size"]),
+    }
     tracks = [piece["id"] for piece in track_pieces(manifest)]
     return {
         "game": {"id": game_id, "name": data["name"]},

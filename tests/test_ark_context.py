@@ -1,5 +1,6 @@
-"""The generic part of a manifest game's script context (tts_builder.table.context): the seats
-with the game's fields and their area places, the area, heights, thickness by kind, the
+"""The part of Ark & Noah's script context read from its laid table
+(tts_builder.games.ark_and_noah.context), here of a small table of its kind: the seats with
+the game's fields and their area places, the area, heights, thickness by kind, the
 manifest's script names, each track's cells and its seats' places on the first one."""
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ import pytest
 
 from tts_builder import geometry as geo
 from tts_builder.build import BuildOptions, ImageSet
+from tts_builder.games.ark_and_noah.areas import seat_area_tracks
+from tts_builder.games.ark_and_noah.context import table_context
+from tts_builder.plugin import TableHooks
 from tts_builder.save import GuidAllocator
-from tts_builder.table import MANIFEST, Art, Table, check_manifest, lay_table
-from tts_builder.table.context import table_context
+from tts_builder.table import MANIFEST, Art, check_manifest, lay_table
 from tts_builder.table.layout import BOARD_TOP
 
 FACE = [{"type": "rect", "box": [0, 0, 32, 32], "fill": "#aa8800"}]
@@ -54,10 +57,13 @@ def definition() -> dict[str, Any]:
 
 def test_the_generic_context_of_a_laid_table(tmp_path: Path) -> None:
     data = definition()
-    MANIFEST.check(data["table"], "table")
-    check_manifest(data)
+    own = ("area_size", "area_slots")  # the game's keys, beside the manifest's
+    MANIFEST.check({k: v for k, v in data["table"].items() if k not in own}, "table")
+    hooks = TableHooks(tracks=seat_area_tracks(data, {"score"}))  # the seats' area places
+    check_manifest(data, hooks=hooks)
     images = ImageSet("context", BuildOptions(out_dir=tmp_path), {})
-    laid = lay_table(data, Art(tmp_path, data["components"], images), GuidAllocator("ctx"))
+    art = Art(tmp_path, data["components"], images)
+    laid = lay_table(data, art, GuidAllocator("ctx"), hooks=hooks)
     fields = [{"hero": "Ann"}, {"hero": "Bo"}, {"hero": "Cy"}]
     ctx = table_context("pawns", data, laid, fields)
     assert ctx["game"] == {"id": "pawns", "name": "Pawns"}
@@ -84,14 +90,3 @@ def test_the_generic_context_of_a_laid_table(tmp_path: Path) -> None:
     assert ctx["cells"] == {"score": [[-2.4, 0.0], [-1.2, 0.0], [0.0, 0.0], [1.2, 0.0], [2.4, 0.0]]}
     # the manifest's three seats on the first cell, 0.3 apart
     assert ctx["seat_places"] == {"score": [[-0.15, 0.15], [0.15, 0.15], [-0.15, -0.15]]}
-
-
-def test_seats_without_areas_are_their_manifest_entries() -> None:
-    data = definition()
-    del data["table"]["area_slots"]
-    data["table"]["seats"] = ["Red", "Blue"]
-    data["table"]["pieces"] = data["table"]["pieces"][:1]
-    data["table"]["script"] = {"guids": {}}
-    ctx = table_context("pawns", data, Table(), [{"hero": "Ann"}])
-    assert ctx["seats"] == [{"color": "Red", "hero": "Ann"}, {"color": "Blue"}]
-    assert ctx["area"] == {"slots": {}, "size": [6.0, 4.0]}

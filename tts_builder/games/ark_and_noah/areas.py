@@ -1,22 +1,24 @@
-"""Seat areas: where each kind of piece lies in a seat's own area of the table, computed once and
-handed to the scripts as data (a player's supply, the tiles they took, their workers at home).
+"""Ark & Noah's seat areas: where each kind of piece lies in a seat's own area of the table,
+computed once and handed to the scripts as data (a player's supply, the tiles they took, their
+workers at home), and to the table manifest as each seat's own tracks (the game's hooks).
 
-A seat entry of the manifest with an ``area`` point and a ``facing`` (``{color, area: [x, z],
+A seat entry of the table with an ``area`` point and a ``facing`` (``{color, area: [x, z],
 facing}``) has an area: a frame at that point, x to the seat's right and z forward, turned by
 the facing as TTS turns objects (a seat point of its own, where ``at: {seat: [dx, dz]}`` is
-measured from the seat's hand zone: :class:`~tts_builder.table.SeatFrame`). The manifest's
-``area_slots`` give each kind's places in that frame: ``origin`` (right, forward) of the
-first, ``step`` to the next in a line, ``per_line`` of them, ``line`` from one line to the
-next, ``lines`` lines; past the last place the next layer lies on top, lifted by the
-``thickness`` of the manifest piece whose notes name that ``kind``
-(:func:`~tts_builder.table.schema.thickness_by_kind`)::
+measured from the seat's hand zone: :class:`~tts_builder.table.SeatFrame`). The table's
+``area_slots`` (the game's own key, beside the manifest's) give each kind's places in that
+frame: ``origin`` (right, forward) of the first, ``step`` to the next in a line, ``per_line`` of
+them, ``line`` from one line to the next, ``lines`` lines; past the last place the next layer
+lies on top, lifted by the ``thickness`` of the manifest piece whose notes name that ``kind``
+(:func:`thickness_by_kind`)::
 
     area_slots:
       workers: {kind: worker, origin: [-3.0, -2.6], step: [0.8, 0.0], per_line: 4,
                 line: [0.0, 0.0], lines: 1}
 
-:func:`area_slot` is the k-th place of a kind; :func:`area_tracks` the seats' first places of
-some kinds as the tracks a manifest piece at every seat lies along (``at: {seat_track: KIND}``);
+:func:`area_slot` is the k-th place of a kind; :func:`seat_area_tracks` the seats' first places
+of the kinds a manifest piece at every seat lies along (``at: {seat_track: KIND}``), as the
+game's tracks ``KIND:<colour>``;
 :func:`script_seat` is a seat as a script sees it (its places of one layer, the rotY its pieces
 read upright at, its frame's axes), so the Lua does no seat-relative arithmetic of its own.
 """
@@ -27,12 +29,10 @@ import math
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .. import geometry as geo
-from ..errors import FieldError
-from .schema import MANIFEST, thickness_by_kind
-
-#: The manifest's ``area_slots``: kind of place -> its grid in a seat's area.
-AREA_SLOTS = MANIFEST.fields["area_slots"]
+from ... import geometry as geo
+from ...errors import FieldError
+from ...table.derived import key_number, left_off
+from ...table.model import SeatSpot, at_of
 
 
 class Slots(NamedTuple):
@@ -53,10 +53,22 @@ class Slots(NamedTuple):
         return self.per_line * self.lines
 
 
+def thickness_by_kind(manifest: Mapping[str, Any]) -> dict[str, float]:
+    """The ``thickness`` of each piece (or bag's contents) whose notes mapping names its
+    ``kind``: what a layer of such pieces is lifted by, and what the script stacks them by."""
+    found = {}
+    for piece in manifest["pieces"]:
+        for made in (piece, piece.get("contents", {})):
+            notes = made.get("notes")
+            if isinstance(notes, dict) and "kind" in notes and "thickness" in made:
+                found[str(notes["kind"])] = float(made["thickness"])
+    return found
+
+
 def area_slots(manifest: Mapping[str, Any]) -> dict[str, Slots]:
     """Every kind's places in a seat's area (``area_slots``, in the manifest's order), each
     layer lifted by the thickness of the manifest's piece of its ``kind`` (none: 0)."""
-    thick = thickness_by_kind(dict(manifest))
+    thick = thickness_by_kind(manifest)
     return {
         name: Slots(
             tuple(spec["origin"]),
@@ -73,7 +85,7 @@ def area_slots(manifest: Mapping[str, Any]) -> dict[str, Slots]:
 def check_area_slots(manifest: Mapping[str, Any], path: str = "table") -> None:
     """Each place's ``kind`` names a piece's notes kind with a thickness (its layers' lift), and
     every seat has an ``area`` and a ``facing``."""
-    thick = thickness_by_kind(dict(manifest))
+    thick = thickness_by_kind(manifest)
     for name, spec in manifest.get("area_slots", {}).items():
         if "kind" in spec and spec["kind"] not in thick:
             listed = ", ".join(sorted(thick)) or "none"
@@ -111,12 +123,36 @@ def area_slot(
     return [x, round(geo.TABLE_TOP_Y + layer * s.lift, 4), z]
 
 
+def area_counts(data: Mapping[str, Any], taken: set[str], key: str = "table") -> dict[str, int]:
+    """Each ``area_slots`` kind of the table ``data[key]`` a piece lies along at every seat
+    (``at: {seat_track: KIND}``, unless ``taken`` names a track ``KIND``), and how many places
+    it takes: the most of those pieces' ``count``s (a piece its ``when`` leaves off: none)."""
+    manifest, off = data[key], left_off(dict(data), key)
+    counts: dict[str, int] = {}
+    for i, piece in enumerate(manifest["pieces"]):
+        at = at_of(piece["at"])
+        kind = at.track if isinstance(at, SeatSpot) else None
+        if kind in manifest.get("area_slots", {}) and kind not in taken and piece["id"] not in off:
+            where = f"{key}.pieces[{i}].count"
+            count = key_number(piece.get("count", 1), dict(data), where, 1, 200)
+            counts[kind] = max(counts.get(kind, 0), count)
+    return counts
+
+
+def seat_area_tracks(
+    data: Mapping[str, Any], taken: set[str], key: str = "table"
+) -> dict[str, list[tuple[float, ...]]]:
+    """The game's tracks (``TableHooks.tracks``) of the seats' places that pieces lie along
+    (:func:`area_counts`; none for a kind ``taken`` names): :func:`area_tracks`."""
+    return area_tracks(data[key], area_counts(data, taken, key))
+
+
 def area_tracks(
     manifest: Mapping[str, Any], counts: Mapping[str, int]
 ) -> dict[str, list[tuple[float, ...]]]:
     """Each seat's track ``<kind>:<colour>`` of its first ``counts[kind]`` places of each kind
-    (as (x, y, z)): the game's tracks (``TableHooks.tracks``) a piece laid at every seat's own
-    places names with ``at: {seat_track: <kind>}``."""
+    (as (x, y, z)): the game's tracks a piece laid at every seat's own places names with
+    ``at: {seat_track: <kind>}``."""
     slots = area_slots(manifest)
     return {
         f"{kind}:{seat['color']}": [tuple(area_slot(seat, kind, k, slots)) for k in range(count)]

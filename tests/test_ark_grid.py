@@ -1,6 +1,7 @@
-"""A board of square cells as manifest data (the manifest's ``grids``, :mod:`tts_builder.table.grid`
-and :mod:`tts_builder.table.grid_table`): its spots' pixels, its picture placed by frames, a
-board in one piece (a chess board) and one of sections per player count, laid by ``kind:
+"""Ark & Noah's board of square cells (the table's ``grids``, the game's own key:
+:mod:`tts_builder.games.ark_and_noah.grid` and :mod:`~tts_builder.games.ark_and_noah.ark`): its
+spots' pixels, its picture placed by frames, a board in one piece (a chess board) and one of
+sections per player count, handed to the manifest as the game's hooks and laid by ``kind:
 board`` pieces at its tracks, its snap points and script positions, and the one-line errors of
 a bad one."""
 
@@ -13,20 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from conftest import seeded
 from PIL import Image
 
 from tts_builder import geometry as geo
 from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.errors import FieldError
-from tts_builder.save import GuidAllocator
-from tts_builder.save.checker import check_geometry
-from tts_builder.save.geometry_checks import image_size_from_files
-from tts_builder.table import MANIFEST, Art, check_manifest, lay_table, snap_points
-from tts_builder.table.assemble import THICKNESS
-from tts_builder.table.grid import GRID, Grid, grid_elements, pictures_layout
-from tts_builder.table.grid_table import (
+from tts_builder.games.ark_and_noah.ark import (
+    check_grid_names,
     grid_plan,
     grid_positions,
     keyed_sections,
@@ -35,6 +29,14 @@ from tts_builder.table.grid_table import (
     section_moves,
     with_grids,
 )
+from tts_builder.games.ark_and_noah.grid import GRID, GRIDS, Grid, grid_elements, pictures_layout
+from tts_builder.plugin import TableHooks
+from tts_builder.save import GuidAllocator
+from tts_builder.save.checker import check_geometry
+from tts_builder.save.geometry_checks import image_size_from_files
+from tts_builder.table import MANIFEST, Art, lay_table, snap_points
+from tts_builder.table import check_manifest as check_shared
+from tts_builder.table.layout import THICKNESS
 from tts_builder.table.printed import board_guid
 
 DARK, LIGHT, LINE, HOLE = "#333333", "#eeeeee", "#111111", "#cc3333"
@@ -206,9 +208,24 @@ def test_a_board_of_sections_is_drawn_once_and_cut_into_its_kinds() -> None:
 
 
 def _no_hooks() -> Any:
-    from tts_builder.plugin import TableHooks
-
     return TableHooks()
+
+
+def hooks_of(data: dict[str, Any], own: TableHooks | None = None) -> TableHooks:
+    """What the game hands the manifest: ``own`` hooks and its grids (as the Ark's do)."""
+    check_grid_names(data, "table", own or TableHooks())
+    return with_grids(data, "table", own or TableHooks())
+
+
+def check_shape(data: dict[str, Any]) -> None:
+    """The table's shape: the manifest's keys and the grids (the game's key)."""
+    GRIDS.check(data["table"]["grids"], "table.grids")
+    MANIFEST.check({k: v for k, v in data["table"].items() if k != "grids"}, "table")
+
+
+def check_manifest(data: dict[str, Any], own: TableHooks | None = None) -> None:
+    """The manifest's checks with the grids handed over as the game's hooks."""
+    check_shared(data, hooks=hooks_of(data, own))
 
 
 # --------------------------------------------------------------------------- on the table
@@ -219,9 +236,10 @@ def laid(tmp_path_factory: pytest.TempPathFactory) -> Any:
     root = tmp_path_factory.mktemp("grids")
     images = ImageSet("grids", BuildOptions(out_dir=Path(root)), {})
     data = definition()
-    MANIFEST.check(data["table"], "table")
+    check_shape(data)
     check_manifest(data)
-    table = lay_table(data, Art(root, data["components"], images), GuidAllocator("g"))
+    art = Art(root, data["components"], images, hooks_of(data).pictures)
+    table = lay_table(data, art, GuidAllocator("g"), hooks=hooks_of(data))
     return data, table, images
 
 
@@ -275,8 +293,8 @@ def test_pieces_and_snap_points_lie_on_the_spots_at_the_boards_top(laid: Any) ->
     assert fences[0]["Position"]["y"] == round(geo.TABLE_TOP_Y + 0.3, 4)  # its thickest board
     assert {s["Rotation"]["y"] % 180 for s in fences} == {0.0, 90.0}  # turned along the edge
     # a script that lays out the table for fewer players sets that count's snap points
-    assert snap_points(data, _no_hooks(), 3) == table.snap_points  # called directly
-    two = snap_points(data, _no_hooks(), 2)
+    assert snap_points(data, hooks_of(data), 3) == table.snap_points  # called directly
+    two = snap_points(data, hooks_of(data), 2)
     assert len([s for s in two if s.get("Tags") == ["Fence"]]) == 3 * 6 + 2 * 7
     assert len(two) == 64 + 3 * 6 + 2 * 7 + 2 * 2 + 2 * 6
 
@@ -325,7 +343,8 @@ def test_a_section_piece_left_off_by_when_is_not_counted(tmp_path: Path) -> None
     data["table"]["pieces"].insert(3, {**thick, "when": {"key": "rules.board.rows", "is": 5}})
     check_manifest(data)
     images = ImageSet("grids", BuildOptions(out_dir=tmp_path), {})
-    table = lay_table(data, Art(tmp_path, data["components"], images), GuidAllocator("w"))
+    art = Art(tmp_path, data["components"], images, hooks_of(data).pictures)
+    table = lay_table(data, art, GuidAllocator("w"), hooks=hooks_of(data))
     assert "farm-mid-thick" not in table.guids
     keyed = keyed_sections(data, "farm", table.guids)
     assert keyed["mid:1"] == table.guids["farm-mid"][0]
@@ -496,10 +515,8 @@ def test_a_grids_elements_are_checked_at_load(element: dict[str, Any], message: 
     ],
 )
 def test_a_grid_refuses_a_name_the_game_supplies(hooks: dict[str, Any], message: str) -> None:
-    from tts_builder.plugin import TableHooks
-
     with pytest.raises(FieldError, match=r"^table\.grids\.(chess|farm): " + message):
-        check_manifest(definition(), "table", TableHooks(**hooks))
+        check_manifest(definition(), TableHooks(**hooks))
 
 
 def test_a_grid_refuses_a_name_an_earlier_grid_has() -> None:
@@ -515,50 +532,3 @@ def test_parity_is_for_a_board_in_one_piece_or_sections_of_even_cols() -> None:
     data["rules"]["board"]["cols"] = 4  # each middle starts on an even column
     data["table"]["grids"]["chess"]["cols"] = 7
     check_manifest(data)
-
-
-def test_the_tutorials_grid_example_is_a_valid_grid() -> None:
-    """docs/tutorial.md's reference example of a grid (its ``text`` block under "Grids")."""
-    text = (Path(__file__).resolve().parents[1] / "docs" / "tutorial.md").read_text("utf-8")
-    block = re.search(r"### Grids\n.*?```text\n(.*?)```", text, re.S)
-    assert block is not None
-    manifest = yaml.safe_load(block.group(1))
-    data = copy.deepcopy(definition())
-    data["table"]["grids"] = manifest["grids"]
-    data["table"]["pieces"] = manifest["pieces"]
-    data["table"]["snap_points"] = manifest["snap_points"]
-    MANIFEST.check(data["table"], "table")
-    check_manifest(data)
-    assert len(snap_points(data, _no_hooks(), 3)) == 64
-
-
-def test_a_build_makes_each_grid_plan_once_per_definition_and_count(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Ark & Noah's build asks the Ark's plan of each player count many times (its layer, the
-    snap points, each count's script context and positions): each is made once for the game's
-    definition and once for its variant's, the rest are the same plan again."""
-    from tts_builder import cli
-    from tts_builder.table import grid_table
-
-    made: list[tuple[int, str, int, str]] = []
-    real = grid_table._plan
-
-    def plan(data: Any, grid: str, players: int, key: str) -> Any:
-        made.append((id(data), grid, players, key))
-        return real(data, grid, players, key)
-
-    monkeypatch.setattr(grid_table, "_plan", plan)
-    grid_table._PLANS.clear()
-    asked: list[int] = []
-    real_ask = grid_table.grid_plan
-    monkeypatch.setattr(
-        grid_table, "grid_plan", lambda *a, **k: asked.append(1) or real_ask(*a, **k)
-    )
-    out = seeded(tmp_path / "dist")
-    assert cli.run(["-q", "build", "ark-and-noah", "--out", str(out)]) == 0
-    assert len(set(made)) == len(made)  # none made twice
-    assert {(grid, players) for _data, grid, players, _key in made} == {
-        ("ark", n) for n in (2, 3, 4)
-    }
-    assert len(asked) > 2 * len(made)
