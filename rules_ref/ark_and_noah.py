@@ -449,8 +449,9 @@ def load_pair(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str, An
         {_square(grid, rc) for rc in as_list(inp.get("food"), "food")},
         [
             (_square(grid, p.get("square")), _need(p, "size"))
-            for p in (_table(a, "a loaded pair", "bad_pair") for a in as_list(inp.get("loaded"),
-                                                                          "loaded"))
+            for p in (
+                _table(a, "a loaded pair", "bad_pair") for a in as_list(inp.get("loaded"), "loaded")
+            )
         ],
         _need(inp, "loader"),
         _table(_need(inp, "pair"), "pair", "bad_pair"),
@@ -583,8 +584,12 @@ def players_entry(config: Mapping[str, Any], inp: Mapping[str, Any]) -> dict[str
     rows: Any = config
     for part in (p for p in path.split(".") if p):
         rows = rows.get(part) if isinstance(rows, Mapping) else None
-    if not (isinstance(rows, list) and rows and isinstance(rows[0], Mapping)
-            and rows[0].get("players") is not None):
+    if not (
+        isinstance(rows, list)
+        and rows
+        and isinstance(rows[0], Mapping)
+        and rows[0].get("players") is not None
+    ):
         raise RuleError("unknown_table", f"no players table {path}")
     return dict(entry_for(rows, _need_int(_need(inp, "players"), "players"), path))
 
@@ -1133,6 +1138,22 @@ _STATE_KEYS = (
 )  # fmt: skip
 
 
+#: State lists only ever appended to: a clone copies the list and shares its items (an event
+#: ``[seat, vp, kind]`` is never changed once scored), the longest lists of a late game.
+_APPEND_ONLY = frozenset({"events", "history"})
+
+
+def _copied(value: Any) -> Any:
+    """A copy of JSON-shaped data (lists, dicts, scalars) sharing nothing mutable with it:
+    what ``copy.deepcopy`` gives for such data, without its memo (the state holds no cycles
+    and no shared parts)."""
+    if isinstance(value, list):
+        return [_copied(item) if isinstance(item, (list, dict)) else item for item in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
+    return value
+
+
 class State:
     """A game in progress. ``to_dict()`` is the whole state as JSON:
 
@@ -1216,12 +1237,14 @@ class State:
         return state
 
     def clone(self) -> State:
-        """An independent copy (sharing the read-only config)."""
+        """An independent copy, sharing only what never changes (the config, the seat colours,
+        the Ark's grid and the action layout): the bots clone for every candidate action."""
         state = State.__new__(State)
-        state.config = self.config
+        state.config, state.colors, state.seat_of = self.config, self.colors, self.seat_of
+        state.grid, state.layout = self.grid, self.layout
         for key in _STATE_KEYS:
-            setattr(state, key, copy.deepcopy(getattr(self, key)))
-        state._setup_static()
+            value = getattr(self, key)
+            setattr(state, key, list(value) if key in _APPEND_ONLY else _copied(value))
         state._cache, state._now = self._cache, list(self._now)
         return state
 

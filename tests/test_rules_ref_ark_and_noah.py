@@ -999,6 +999,13 @@ def play(n: int, config: dict, seed: int, check: bool = True) -> an.State:
             assert twin == state and twin.legal_actions() == state.legal_actions()
             data = json.loads(json.dumps(state.to_dict()))
             assert an.State.from_dict(data) == state
+            if not state.is_terminal():  # the clone shares nothing the game changes
+                action = rng.choice(state.legal_actions())
+                twin.apply_action(action)
+                assert state.to_dict() == data
+                reloaded = an.State.from_dict(data)
+                reloaded.apply_action(action)
+                assert twin == reloaded
         step += 1
         assert step < 20_000
     least = config["end"]["min_rounds"]
