@@ -5,6 +5,7 @@ manifest's script names, each track's cells and its seats' places on the first o
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +14,10 @@ import pytest
 from tts_builder import geometry as geo
 from tts_builder.build import BuildOptions, ImageSet
 from tts_builder.games.ark_and_noah.areas import seat_area_tracks
-from tts_builder.games.ark_and_noah.context import table_context
+from tts_builder.games.ark_and_noah.context import flat_guids, grouped, table_context
 from tts_builder.plugin import TableHooks
 from tts_builder.save import GuidAllocator
-from tts_builder.table import MANIFEST, Art, check_manifest, lay_table
+from tts_builder.table import MANIFEST, Art, check_manifest, lay_table, script_context
 from tts_builder.table.layout import BOARD_TOP
 
 FACE = [{"type": "rect", "box": [0, 0, 32, 32], "fill": "#aa8800"}]
@@ -90,3 +91,39 @@ def test_the_generic_context_of_a_laid_table(tmp_path: Path) -> None:
     assert ctx["cells"] == {"score": [[-2.4, 0.0], [-1.2, 0.0], [0.0, 0.0], [1.2, 0.0], [2.4, 0.0]]}
     # the manifest's three seats on the first cell, 0.3 apart
     assert ctx["seat_places"] == {"score": [[-0.15, 0.15], [0.15, 0.15], [-0.15, -0.15]]}
+
+
+def test_a_group_of_script_names_is_a_table_of_their_guids() -> None:
+    """The Ark's own form of a ``script.guids`` entry, ``{group: {name: entry}}`` (its animal
+    bags by sex): the manifest reads its entries as ``<group>.group.<name>`` (where a problem
+    is reported), the script gets a table of their GUIDs in the group's place."""
+    guids = {
+        "pawns": {"by_seat": "pawns"},
+        "bags": {"group": {"hero": {"first": "heroes"}, "all": ["ghosts", "pawns"]}},
+        "round": {"first": "marker"},
+    }
+    table = {"seats": ["White", "Red"], "script": {"guids": guids}}
+    flat = flat_guids(table)["script"]["guids"]
+    assert list(flat) == ["pawns", "bags.group.hero", "bags.group.all", "round"]
+    laid = {"pawns": ["a1", "b1"], "heroes": ["h1", "h2"], "marker": ["m"]}
+    found = grouped(script_context(flat_guids(table), laid))["guids"]
+    assert found == {
+        "pawns": {"White": ["a1"], "Red": ["b1"]},
+        "bags": {"hero": "h1", "all": ["a1", "b1"]},
+        "round": "m",
+    }
+    assert list(found) == ["pawns", "bags", "round"]  # in the group's place
+
+
+def test_a_groups_unknown_piece_is_reported_at_its_entry() -> None:
+    from tts_builder.definition import load_definition
+    from tts_builder.errors import FieldError
+    from tts_builder.games.ark_and_noah import GAME
+
+    definition = load_definition("ark-and-noah")
+    data = copy.deepcopy(definition.data)
+    data["table"]["script"]["guids"]["bags"]["group"]["male"] = {"first": "boars"}
+    with pytest.raises(FieldError) as err:
+        GAME.check(data, definition.root)
+    assert err.value.field == "table.script.guids.bags.group.male"
+    assert "unknown piece 'boars'" in err.value.detail

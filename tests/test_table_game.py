@@ -259,7 +259,6 @@ def test_script_groups_a_piece_s_guids_by_seat_or_by_number() -> None:
                 "hero": {"first_by_seat": "heroes"},
                 "bonus": {"numbered": "bonus-bags"},
                 "none": {"by_seat": "ghosts"},  # left off this build
-                "bags": {"group": {"heroes": {"first": "heroes"}, "all": ["ghosts", "pawns"]}},
             }
         },
     }
@@ -273,7 +272,6 @@ def test_script_groups_a_piece_s_guids_by_seat_or_by_number() -> None:
         "hero": {"White": "h1", "Red": "h2", "Blue": "h3"},
         "bonus": {"1": "g1", "2": "g2"},
         "none": {"White": [], "Red": [], "Blue": []},
-        "bags": {"heroes": "h1", "all": ["a1", "a2", "b1", "b2", "c1", "c2"]},  # a table of them
     }
 
 
@@ -304,12 +302,7 @@ def test_by_seat_names_only_a_piece_laid_at_every_seat(prototype_definition: Any
             "unknown anchor 'pile' (the manifest's anchors: middle, supply)",
         ),
         ({"guids": {"x": {"last": "garden"}}}, "table.script.guids.x.last", "unknown key"),
-        (
-            {"guids": {"x": {"group": {"deck": {"first": "cards"}}}}},
-            "table.script.guids.x.group.deck",
-            "unknown piece 'cards'",
-        ),
-        ({"guids": {"x": {"group": {"a": 3}}}}, "table.script.guids.x.group.a", "expected"),
+        ({"guids": {"x": {"group": {"a": "garden"}}}}, "table.script.guids.x.group", "unknown key"),
         (
             {"guids": {"x": {"numbered": "gardens"}}},
             "table.script.guids.x",

@@ -13,8 +13,8 @@ places, so no reader works out by hand which form of ``at`` it holds:
   point of it (one object each).
 
 A setup step is a :class:`SetupStep` (:func:`step_of`), a snap point a :class:`Snap`
-(:func:`snap_of`), a name the scripts address (``script.guids``) a :class:`Guids` or a
-:class:`GuidTable` (:func:`guids_of`).
+(:func:`snap_of`), a name the scripts address (``script.guids``) a :class:`Guids`
+(:func:`guids_of`).
 """
 
 from __future__ import annotations
@@ -182,23 +182,14 @@ class Guids:
     listed: bool = False
 
 
-@dataclass(frozen=True)
-class GuidTable:
-    """``{group: {name: entry, ...}}``: a table of ``script.guids`` entries, in order."""
-
-    entries: tuple[tuple[str, Guids | GuidTable], ...]
-
-
-#: The dict forms of a ``script.guids`` entry (besides ``group``).
+#: The dict forms of a ``script.guids`` entry.
 GUID_FORMS = ("first", "by_seat", "first_by_seat", "numbered")
 
 
-def guids_of(value: Any) -> Guids | GuidTable:
+def guids_of(value: Any) -> Guids:
     """The typed form of a validated ``script.guids`` entry."""
     if isinstance(value, list):
         return Guids(tuple(value), listed=True)
-    if isinstance(value, dict) and "group" in value:
-        return GuidTable(tuple((name, guids_of(v)) for name, v in value["group"].items()))
     if isinstance(value, dict):
         ((form, piece),) = value.items()
         return Guids((str(piece),), form)

@@ -32,7 +32,6 @@ from .model import (
     GUID_FORMS,
     Anchor,
     Guids,
-    GuidTable,
     SeatSpot,
     TrackCell,
     at_of,
@@ -199,20 +198,12 @@ MANIFEST = Map(
 )
 
 
-def _is_group(value: Any) -> bool:
-    """Whether a ``script.guids`` entry is a group ``{group: {name: entry, ...}}``."""
-    return isinstance(value, dict) and "group" in value
-
-
 def _script_guids(value: Any, path: str) -> None:
     """A piece id (its GUIDs), ``[ID, ...]`` (the GUIDs of the first of those pieces the build
     lays), ``{<form>: ID}`` (its first GUID, its GUIDs by seat or by number:
-    :data:`~.model.GUID_FORMS`) or ``{group: {name: entry, ...}}`` (a table of them)."""
+    :data:`~.model.GUID_FORMS`)."""
     if isinstance(value, list):
         ListOf(ID, 1).check(value, path)
-    elif _is_group(value):
-        entries = MappingOf(Str(), Custom(_script_guids), "script name -> piece")
-        Map({"group": entries}).check(value, path)
     elif isinstance(value, dict):
         form = next((k for k in GUID_FORMS if k in value), "first")
         Map({form: ID}).check(value, path)
@@ -677,13 +668,9 @@ def _check_script(script: dict[str, Any], path: str, manifest: dict[str, Any]) -
             )
 
 
-def _check_guids(entry: Guids | GuidTable, path: str, pieces: dict[str, dict[str, Any]]) -> None:
-    """The pieces one ``script.guids`` entry (or each entry of a table) names are laid, at
-    every seat for a ``by_seat`` form."""
-    if isinstance(entry, GuidTable):
-        for name, inner in entry.entries:
-            _check_guids(inner, f"{path}.group.{name}", pieces)
-        return
+def _check_guids(entry: Guids, path: str, pieces: dict[str, dict[str, Any]]) -> None:
+    """The pieces one ``script.guids`` entry names are laid, at every seat for a ``by_seat``
+    form."""
     if entry.listed:
         named = [(f"{path}[{i}]", piece) for i, piece in enumerate(entry.pieces)]
     else:
@@ -700,11 +687,8 @@ def _check_guids(entry: Guids | GuidTable, path: str, pieces: dict[str, dict[str
         )
 
 
-def _guids_of(manifest: dict[str, Any], entry: Guids | GuidTable, guids: dict[str, list[str]]
-              ) -> Any:  # fmt: skip
-    """One ``script.guids`` entry's GUIDs (a table: each of its names' in turn)."""
-    if isinstance(entry, GuidTable):
-        return {name: _guids_of(manifest, inner, guids) for name, inner in entry.entries}
+def _guids_of(manifest: dict[str, Any], entry: Guids, guids: dict[str, list[str]]) -> Any:
+    """One ``script.guids`` entry's GUIDs."""
     laid = next((guids[p] for p in entry.pieces if guids.get(p)), [])
     if entry.form == "all":
         return laid
@@ -723,8 +707,7 @@ def _guids_of(manifest: dict[str, Any], entry: Guids | GuidTable, guids: dict[st
 def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dict[str, Any]:
     """The manifest's ``script`` as the scripts' template context: ``guids`` (each name's
     GUIDs, first GUID, or the GUIDs of the first of its pieces laid; ``[]`` or ``""`` for a
-    piece this build leaves off; or its GUIDs by seat or number: :class:`~.model.Guids`;
-    ``{group: {name: entry}}``: a table of those),
+    piece this build leaves off; or its GUIDs by seat or number: :class:`~.model.Guids`),
     ``positions`` (each anchor as ``[x, y, z]``) and, when it names seat points, ``seats``
     (:func:`~.layout.seat_context` with those points at their heights). ``guids`` are the
     laid table's (:attr:`Table.guids`)."""

@@ -14,6 +14,7 @@ from ...json_types import Data
 from ...table import check_manifest
 from .areas import check_area_slots
 from .boards import table_hooks
+from .context import flat_guids
 from .rules import action_texts, rules_config
 from .schema import SCHEMA
 
@@ -45,5 +46,6 @@ def check(data: Data, root: Path) -> None:
         raise FieldError("table.seats", "seats must follow `colors`, one per colour in order")
     check_clockwise(table, [s["color"] for s in seats])
     check_area_slots(data["table"])
-    check_manifest(data, hooks=table_hooks(data, data, config))  # the boards
+    flat = {**data, "table": flat_guids(data["table"])}  # the animal bags' group too
+    check_manifest(flat, hooks=table_hooks(data, data, config))  # the boards
     check_facing_hands(seats, table)

@@ -7,7 +7,9 @@ table entry with the game's fields for it and its ``upright``, ``axes`` and ``pl
 :func:`~.areas.script_seat`), ``area`` (``slots``: each kind's places, and the table's
 ``area_size`` as ``size``), ``y`` (``table``: the table top; ``board``: a board's top at the
 default thickness), ``thickness`` (by notes kind: :func:`~.areas.thickness_by_kind`), the
-manifest's ``script`` (``guids``, ``positions``: :func:`~tts_builder.table.script_context`),
+manifest's ``script`` (``guids``, ``positions``: :func:`~tts_builder.table.script_context`;
+the Ark's own form of an entry, ``{group: {name: entry, ...}}``, a table of entries:
+:func:`flat_guids`),
 ``cells`` (each track piece's cells, [x, z]) and ``seat_places`` (each track with ``seats``:
 every seat's [dx, dz] on its first cell).
 """
@@ -56,9 +58,40 @@ def table_context(
         "area": area,
         "y": {"table": geo.TABLE_TOP_Y, "board": BOARD_TOP},
         "thickness": thickness_by_kind(manifest),
-        **script_context(manifest, laid.guids),
+        **grouped(script_context(flat_guids(manifest), laid.guids)),
         "cells": {piece: track_cells(data, piece, key) for piece in tracks},
         "seat_places": {
             piece: [list(place) for place in track_seats(data, piece, key)] for piece in tracks
         },
     }
+
+
+#: How a group's entry is named among the manifest's (``bags`` -> ``bags.group.male``): where
+#: the manifest's checks report a problem of it.
+GROUP = ".group."
+
+
+def flat_guids(table: Mapping[str, Any]) -> dict[str, Any]:
+    """The table with its ``script.guids`` as the shared manifest reads them: each of the Ark's
+    groups (``{group: {name: entry, ...}}``: the animal bags by sex) as its entries, named
+    ``<group>.group.<name>`` in its place."""
+    script = table.get("script", {})
+    named: dict[str, Any] = {}
+    for name, entry in script.get("guids", {}).items():
+        if isinstance(entry, dict) and "group" in entry:
+            named |= {f"{name}{GROUP}{inner}": one for inner, one in entry["group"].items()}
+        else:
+            named[name] = entry
+    return {**table, "script": {**script, "guids": named}}
+
+
+def grouped(context: dict[str, Any]) -> dict[str, Any]:
+    """A script context of :func:`flat_guids`' table with each group's GUIDs a table again."""
+    guids: dict[str, Any] = {}
+    for name, found in context["guids"].items():
+        outer, group, inner = name.partition(GROUP)
+        if group:
+            guids.setdefault(outer, {})[inner] = found
+        else:
+            guids[name] = found
+    return {**context, "guids": guids}
