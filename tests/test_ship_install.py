@@ -134,10 +134,11 @@ def test_slot_is_reused_only_while_it_holds_what_we_wrote() -> None:
 
 
 def test_a_damaged_index_only_costs_a_fresh_slot() -> None:
-    index = {"a": Recorded(2, "x", "y")}
-    assert parse_index(index_bytes(index)) == index
     for junk in (b"", b"{", b"[]", b'{"installs": {"a": {"number": "two"}}}'):
         assert parse_index(junk) == {}
+    assert parse_index(index_bytes({"a": Recorded(2, "a" * 64, "b" * 64)})) == {
+        "a": Recorded(2, "a" * 64, "b" * 64)
+    }
 
 
 # --- file URLs --------------------------------------------------------------------------------
@@ -224,7 +225,7 @@ def test_reinstall_replaces_its_own_save_not_a_resaved_one(
     [third] = install_build(built, options, saves, GAME)
     assert third.save_path == saves / "TS_Save_2.json" and "kept TS_Save_1.json" in third.slot.note
     assert first.save_path.read_bytes() == resaved
-    assert read_index(saves)[GAME].number == 2
+    assert read_index(saves).installs[GAME].number == 2
     # Another game (or variant) never takes the recorded slot.
     [other] = install_build(built, options, saves, install_key(GAME, "solo"))
     assert other.save_path == saves / "TS_Save_3.json"
@@ -291,3 +292,122 @@ def test_ark_and_noah_installs_one_save_for_every_player_count(tmp_path: Path) -
     again = install_build(ark, options, saves, "ark-and-noah")
     assert [p.save_path for p in again] == [plan.save_path]
     assert all(p.slot.replaces for p in again)
+
+
+# --- a hostile index, hostile slots (#24) -----------------------------------------------------
+
+GOOD = {"number": 3, "save_sha256": "a" * 64, "thumbnail_sha256": "b" * 64}
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deep"),
+        (b'{"installs": {"a": {"number": ' + b"9" * 5_000 + b"}}}", "not readable JSON"),
+        (b"\xff\xfe{}", "not readable JSON"),
+        (b'"installs"', "not an install index"),
+        (b'{"installs": [1, 2]}', "not an install index"),
+        (b'{"installs": 5}', "not an install index"),
+    ],
+)
+def test_an_unreadable_index_is_empty_and_says_why(data: bytes, problem: str) -> None:
+    from tts_builder.ship.tts_paths import decode_index
+
+    found = decode_index(data)
+    assert found.installs == {} and problem in (found.problem or "")
+
+
+def test_a_damaged_entry_costs_its_own_record_only() -> None:
+    from tts_builder.ship.tts_paths import decode_index
+
+    bad = [
+        {**GOOD, "number": True},
+        {**GOOD, "number": -1},
+        {**GOOD, "number": 10**30},
+        {**GOOD, "save_sha256": ["x"]},
+        {**GOOD, "thumbnail_sha256": "not hex"},
+        "an entry",
+    ]
+    installs = {"good": GOOD, **{f"bad{i}": entry for i, entry in enumerate(bad)}}
+    found = decode_index(json.dumps({"installs": installs}).encode())
+    assert found.installs == {"good": Recorded(3, "a" * 64, "b" * 64)}
+    assert "'bad0', 'bad1', 'bad2' ... are damaged" in (found.problem or "")
+
+
+def _index_path(saves: Path) -> Path:
+    path = saves.parent / "tts-builder" / "installed.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def test_the_index_is_read_only_if_it_is_a_file_of_sane_size(saves: Path) -> None:
+    import os
+
+    index = _index_path(saves)
+    index.mkdir()
+    with pytest.raises(BuildError, match="installed.json: not a file; .* move it away"):
+        read_index(saves)
+    index.rmdir()
+    os.mkfifo(index)  # opened for reading, it would block for ever
+    with pytest.raises(BuildError, match="not a file"):
+        read_index(saves)
+    index.unlink()
+    with index.open("wb") as handle:
+        handle.truncate(9 * 2**20)  # sparse: nothing to read, a size to refuse
+    assert read_index(saves).problem == "it is over 8 MB"
+    index.unlink()
+    index.symlink_to(index)  # a link loop
+    with pytest.raises(BuildError, match="cannot read tts-builder's install index"):
+        read_index(saves)
+
+
+def test_a_slot_that_became_a_fifo_or_a_folder_is_not_ours(saves: Path) -> None:
+    import os
+
+    from tts_builder.ship.tts_paths import file_sha256
+
+    os.mkfifo(saves / "fifo")
+    (saves / "folder").mkdir()
+    (saves / "loop").symlink_to(saves / "loop")
+    for name in ("fifo", "folder", "loop"):
+        digest = file_sha256(saves / name)
+        assert digest is not None and not re.fullmatch(r"[0-9a-f]{64}", digest), name
+    assert file_sha256(saves / "missing") is None
+
+
+def test_install_rebuilds_a_deep_index_and_says_so(capsys, cli_out: Path, saves: Path) -> None:
+    """A deep index was exit 3 (RecursionError): the install goes on, one line says the index
+    was written anew, and the next install reads it."""
+    (saves / "TS_Save_1.json").write_text('{"SaveName": "mine"}')
+    _index_path(saves).write_bytes(b"[" * 100_000 + b"]" * 100_000)
+    code = run(["install", GAME, "--saves-dir", str(saves), "--out", str(cli_out)])
+    out, err = capsys.readouterr()
+    assert code == EXIT_OK, err
+    assert "(a new save); tts-builder's install index" in out and "nested too deep" in out
+    assert (saves / "TS_Save_2.json").is_file() and "Traceback" not in err
+    assert read_index(saves).installs[GAME].number == 2 and read_index(saves).problem is None
+    code = run(["install", GAME, "--saves-dir", str(saves), "--out", str(cli_out)])
+    out, _ = capsys.readouterr()
+    assert code == EXIT_OK and "replacing its earlier install" in out and "index" not in out
+
+
+def test_install_refuses_a_folder_for_its_index_before_writing(
+    capsys, cli_out: Path, saves: Path
+) -> None:
+    _index_path(saves).mkdir()
+    code = run(["-q", "install", GAME, "--saves-dir", str(saves), "--out", str(cli_out)])
+    _, err = capsys.readouterr()
+    assert code == EXIT_BAD_INPUT and err.count("\n") == 1 and "not a file" in err
+    assert list(saves.iterdir()) == []
+
+
+def test_install_takes_a_new_slot_when_its_own_became_a_fifo(
+    built: GameBuild, options, saves: Path
+) -> None:
+    import os
+
+    [first] = install_build(built, options, saves, GAME)
+    first.save_path.unlink()
+    os.mkfifo(first.save_path)
+    [again] = install_build(built, options, saves, GAME)
+    assert again.save_path == saves / "TS_Save_2.json" and "kept TS_Save_1.json" in again.slot.note

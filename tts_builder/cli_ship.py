@@ -245,6 +245,8 @@ def publish(
             assert saves is not None
             done = install_files(saves, install_key(game, variant), plan.save_bytes, plan.thumbnail)
             say(f"installed the published save as {done.save_path}")
+            if done.index_note:
+                say(f"note: {done.index_note}")
             return done.save_path.name
 
         result = pub.publish(

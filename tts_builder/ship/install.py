@@ -10,7 +10,7 @@ thumbnail, save, index, so an interrupted install never leaves a save pointing a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePath, PureWindowsPath
 from typing import Any
 
@@ -68,6 +68,7 @@ class InstallPlan:
     assets_dir: Path
     assets: dict[str, bytes]
     index: dict[str, Recorded]
+    index_note: str = ""  # said when the index on disk could not be used whole
 
     @property
     def save_path(self) -> Path:
@@ -115,7 +116,8 @@ def install_files(
     """Write a save (and its assets) into ``saves_dir``; the plan that was carried out."""
     from ..writer import write_file, write_tree
 
-    index = read_index(saves_dir)
+    found = read_index(saves_dir)
+    index = found.installs
     recorded = index.get(key)
     present: tuple[str | None, str | None] = (None, None)
     if recorded is not None:
@@ -131,6 +133,13 @@ def install_files(
         index,
         present,
     )
+    if found.problem:
+        path = own_dir(saves_dir) / INDEX_FILE
+        note = (
+            f"tts-builder's install index {path} could not be used ({found.problem}): it is "
+            "written anew; earlier installs it forgot stay, and re-installing one takes a new slot"
+        )
+        plan = replace(plan, index_note=note)
     try:
         write_tree(plan.assets_dir, plan.assets)
         if not plan.slot.replaces and plan.save_path.exists():
@@ -159,4 +168,4 @@ def describe_install(plan: InstallPlan, title: str) -> str:
     """One line saying where the game went (and whether it replaced its earlier install)."""
     how = "replacing its earlier install" if plan.slot.replaces else "a new save"
     line = f"installed {title} as {plan.save_path} ({how})"
-    return f"{line}; {plan.slot.note}" if plan.slot.note else line
+    return "; ".join(note for note in (line, plan.slot.note, plan.index_note) if note)

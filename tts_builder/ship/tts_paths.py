@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import stat
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -25,6 +27,8 @@ OWN_DIR = "tts-builder"
 INDEX_FILE = "installed.json"
 INDEX_VERSION = 1
 _SAVE_RE = re.compile(r"TS_Save_(\d+)\.(json|png)", re.IGNORECASE)
+#: The highest slot number an index entry may record (TTS numbers saves from 1).
+MAX_SAVE_NUMBER = 10**12
 
 
 def current_system(platform: str = sys.platform) -> str:
@@ -120,18 +124,59 @@ def choose_slot(
     )
 
 
-def parse_index(data: bytes | None) -> dict[str, Recorded]:
-    """The install index from its bytes; a missing or unreadable index is empty."""
+#: The largest install index read (about 50,000 installs); a bigger one is treated as damaged.
+INDEX_LIMIT = 8 * 2**20
+_SHA256_RE = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class Index:
+    """The install index as read: its installs, and why (if so) the file could not be used
+    whole; a damaged index, or entry, only costs a fresh slot, never a wrong overwrite."""
+
+    installs: dict[str, Recorded]
+    problem: str | None = None
+
+
+def _recorded(entry: object) -> Recorded | None:
+    """One index entry, or None if it is not what :func:`index_bytes` writes."""
+    if not isinstance(entry, dict):
+        return None
+    number, save, thumbnail = (entry.get(k) for k in ("number", "save_sha256", "thumbnail_sha256"))
+    if type(number) is not int or number < 1 or number > MAX_SAVE_NUMBER:
+        return None
+    if not all(isinstance(h, str) and _SHA256_RE.fullmatch(h) for h in (save, thumbnail)):
+        return None
+    return Recorded(number, save, thumbnail)
+
+
+def decode_index(data: bytes | None) -> Index:
+    """The install index from its bytes (pure): a missing or empty one is empty; what cannot be
+    read (not UTF-8 JSON, nested too deep, not an index) is empty with the problem named; a
+    damaged entry is dropped, the others kept."""
     if not data:
-        return {}
+        return Index({})
     try:
         raw = json.loads(data.decode("utf-8"))
-        return {
-            key: Recorded(int(v["number"]), str(v["save_sha256"]), str(v["thumbnail_sha256"]))
-            for key, v in raw.get("installs", {}).items()
-        }
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return {}  # a damaged index only costs a fresh slot: never a wrong overwrite
+    except RecursionError:
+        return Index({}, "its JSON is nested too deep to read")
+    except ValueError:  # not UTF-8, not JSON, or an integer of thousands of digits
+        return Index({}, "it is not readable JSON")
+    installs = raw.get("installs") if isinstance(raw, dict) else None
+    if not isinstance(installs, dict):
+        return Index({}, "it is not an install index")
+    kept = {key: rec for key, entry in installs.items() if (rec := _recorded(entry)) is not None}
+    dropped = sorted(set(installs) - set(kept))
+    if dropped:
+        return Index(kept, f"its entr{'y' if len(dropped) == 1 else 'ies'} for "
+                     f"{', '.join(repr(k[:60]) for k in dropped[:3])}"
+                     f"{' ...' if len(dropped) > 3 else ''} are damaged")  # fmt: skip
+    return Index(kept)
+
+
+def parse_index(data: bytes | None) -> dict[str, Recorded]:
+    """The installs an index's bytes record (see :func:`decode_index`)."""
+    return decode_index(data).installs
 
 
 def index_bytes(index: Mapping[str, Recorded]) -> bytes:
@@ -189,17 +234,61 @@ def used_numbers(saves_dir: Path) -> set[int]:
     return save_numbers(p.name for p in saves_dir.iterdir())
 
 
-def file_sha256(path: Path) -> str | None:
-    """sha256 of a file's bytes, or ``None`` if it does not exist."""
+def _open_regular(path: Path) -> tuple[int, os.stat_result]:
+    """An open descriptor of ``path`` and its status, opened without blocking (a FIFO does not
+    hang the open); FileNotFoundError if there is nothing, OSError as the system says."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
     try:
-        return sha256(path.read_bytes())
+        return fd, os.fstat(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def file_sha256(path: Path) -> str | None:
+    """sha256 of a file's bytes (read a chunk at a time), ``None`` if nothing is there; for a
+    folder, FIFO, link loop or file it may not read, a text no sha256 equals (so it is never
+    taken for what tts-builder wrote)."""
+    try:
+        fd, info = _open_regular(path)
     except FileNotFoundError:
         return None
+    except OSError as err:
+        return f"unreadable: {err.strerror or err}"
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        return "not a file"
+    with os.fdopen(fd, "rb") as handle:
+        digest = hashlib.sha256()
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
-def read_index(saves_dir: Path) -> dict[str, Recorded]:
-    """The install index next to ``saves_dir`` (empty if there is none)."""
+def read_index(saves_dir: Path) -> Index:
+    """The install index next to ``saves_dir`` (empty if there is none; see
+    :func:`decode_index`); a folder or anything but a file in its place is a BuildError, before
+    an install writes anything."""
+    path = own_dir(saves_dir) / INDEX_FILE
     try:
-        return parse_index((own_dir(saves_dir) / INDEX_FILE).read_bytes())
+        fd, info = _open_regular(path)
     except FileNotFoundError:
-        return {}
+        return Index({})
+    except OSError as err:
+        raise BuildError(
+            f"{path}: cannot read tts-builder's install index: {err.strerror or err}"
+        ) from None
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise BuildError(
+            f"{path}: not a file; tts-builder keeps its install index there: move it "
+            "away, then install again"
+        )
+    with os.fdopen(fd, "rb") as handle:
+        if info.st_size > INDEX_LIMIT:
+            return Index({}, f"it is over {INDEX_LIMIT // 2**20} MB")
+        data = handle.read(INDEX_LIMIT + 1)
+    if len(data) > INDEX_LIMIT:  # it grew while read
+        return Index({}, f"it is over {INDEX_LIMIT // 2**20} MB")
+    return decode_index(data)
