@@ -107,6 +107,84 @@ def _setup(
     return setup
 
 
+class SweepPlan:
+    """A sweep of ``simulate``: every combination's setup, checked before any game is played
+    (each swept value is validated as if written in game.yaml)."""
+
+    def __init__(
+        self,
+        definition: GameDefinition,
+        variant: str | None,
+        counts: tuple[int, ...],
+        specs: tuple[str, ...],
+        target: str,
+        options: dict[str, Any],
+    ) -> None:
+        from dataclasses import replace
+
+        from .balance.bots import make_bots
+        from .balance.sweep import TARGETS, combinations, parse_sweep, with_value
+        from .definition import GameSource, validated_definition
+        from .variants import with_variant
+
+        if target not in TARGETS:
+            raise BuildError(f"--target {target}: expected one of {', '.join(TARGETS)}")
+        if variant is not None and variant not in definition.variants:
+            known = ", ".join(definition.variants) or "none"
+            raise BuildError(f"--variant {variant!r} unknown (variants: {known})")
+        self.target = TARGETS[target]
+        self.sweeps = [parse_sweep(spec) for spec in specs]
+        paths = [sweep.path for sweep in self.sweeps]
+        if len(set(paths)) != len(paths):
+            raise BuildError("--sweep: a path is swept twice")
+        counts = counts or (_players(definition, None),)
+        for n in counts:
+            _players(definition, n)
+            make_bots(options["bots"], n)  # an unknown bot name fails before anything is played
+        self.game = definition.id
+        self.combos = combinations(self.sweeps, counts)
+        source = GameSource(definition.id, definition.root, definition.origin)
+        base = dict(with_variant(definition.base_data, variant))
+        base.pop("variants", None)  # the variant chosen is merged in: the sweep sets over it
+        self.setups = []
+        for combo in self.combos:
+            data = base
+            for sweep, value in zip(self.sweeps, combo.values, strict=True):
+                data = with_value(data, sweep.path, value)
+            try:
+                swept = validated_definition(
+                    definition.id, replace(definition.doc, data=data), source
+                )
+            except BuildError as err:
+                raise BuildError(f"--sweep {combo.label(self.sweeps)}: {err}") from None
+            self.setups.append(
+                _setup(swept, combo.label(self.sweeps), None, combo.players, **options)
+            )
+        if variant is not None:  # each setup's report names the variant swept
+            self.setups = [replace(setup, variant=variant) for setup in self.setups]
+
+    def run(
+        self, report: Reporter, source: str, games: int, jobs: int, out_dir: Path | None
+    ) -> None:
+        """Play every combination, print the table, write balance.json and balance.png."""
+        from .balance import plot
+        from .balance.simulate import simulate_many
+        from .balance.sweep import render_json, render_text
+        from .build import DEFAULT_OUT, output_folder
+        from .writer import write_file
+
+        reports = simulate_many(self.setups, games, jobs, _Progress(report, source))
+        variant = self.setups[0].variant
+        text = render_text(self.game, source, self.sweeps, self.combos, reports, self.target)
+        data = render_json(source, self.sweeps, self.combos, reports, self.target)
+        png = plot.render_sweep_png(self.game, self.sweeps, self.combos, reports, self.target)
+        folder = (out_dir or DEFAULT_OUT).resolve() / output_folder(self.game, variant)
+        write_file(folder / "balance.json", data)
+        write_file(folder / "balance.png", png)
+        click.echo(text, nl=False)
+        report(f"wrote {folder / 'balance.json'} and balance.png")
+
+
 class _Progress:
     """Progress on stderr at every tenth of the games."""
 
@@ -128,9 +206,9 @@ def register(cli: click.Group) -> None:
     @click.option("--variant", help="Simulate this variant of the game.")
     @click.option(
         "--players",
-        type=int,
         default=None,
-        help="Players (default: 4, or the nearest the game allows).",
+        help="Players (default: 4, or the nearest the game allows); several (3,4,5 or 3..5) "
+        "sweep the player count.",
     )
     @click.option("--games", "count", type=click.IntRange(1), default=200, show_default=True)
     @click.option(
@@ -161,6 +239,22 @@ def register(cli: click.Group) -> None:
         help="Compare with this game.yaml (or folder), or the game's own one at a git revision.",
     )
     @click.option(
+        "--sweep",
+        "sweeps",
+        multiple=True,
+        metavar="PATH=VALUES",
+        help="Play every value of a game.yaml rule (rules.scoring.set_of_four_bonus=3..8, "
+        "A..B/STEP or V1,V2,...); repeat to sweep several, every combination with the same "
+        "seeds.",
+    )
+    @click.option(
+        "--target",
+        default="first-player",
+        show_default=True,
+        help="What fair means when ranking a sweep: first-player (its win rate closest to "
+        "1/N), seats (every seat's) or margin (the closest games).",
+    )
+    @click.option(
         "--out",
         "out_dir",
         type=click.Path(path_type=Path, file_okay=False),
@@ -169,9 +263,9 @@ def register(cli: click.Group) -> None:
     )
     @click.pass_obj
     def simulate(
-        report: Reporter, game: str, variant: str | None, players: int | None, count: int,
+        report: Reporter, game: str, variant: str | None, players: str | None, count: int,
         bots: str, seed: int, jobs: int, playouts: int, horizon: int | None, against: str | None,
-        out_dir: Path | None,
+        sweeps: tuple[str, ...], target: str, out_dir: Path | None,
     ) -> None:  # fmt: skip
         """Play GAME many times with bots and report its balance (dist/<game>/balance.*)."""
         from .balance import plot
@@ -179,6 +273,7 @@ def register(cli: click.Group) -> None:
         from .balance.bots import make_bots
         from .balance.compare import compare
         from .balance.simulate import simulate as run
+        from .balance.sweep import parse_players
         from .build import DEFAULT_OUT, output_folder
         from .definition import DEFINITION_FILE, find_game, load_definition
         from .writer import write_file
@@ -186,9 +281,16 @@ def register(cli: click.Group) -> None:
         names = tuple(name.strip() for name in bots.split(",") if name.strip())
         definition = load_definition(game, report.assets)
         source = _shown(find_game(game, report.assets).folder / DEFINITION_FILE)
-        seats = _players(definition, players)
-        make_bots(names, seats)  # an unknown bot name fails before anything is played
+        counts = parse_players(players) if players is not None else ()
         options = {"bots": names, "seed": seed, "playouts": playouts, "horizon": horizon}
+        if sweeps or len(counts) > 1:
+            if against is not None:
+                raise BuildError("--against with --sweep: compare two rule sets, or sweep one")
+            plan = SweepPlan(definition, variant, counts, sweeps, target, options)
+            plan.run(report, source, count, jobs, out_dir)
+            return
+        seats = _players(definition, counts[0] if counts else None)
+        make_bots(names, seats)  # an unknown bot name fails before anything is played
         setups = [(_setup(definition, source, variant, seats, **options), source)]
         if against is not None:
             other, shown = load_against(game, against, report.assets)

@@ -12,6 +12,7 @@ import io
 
 from ..errors import BuildError
 from .simulate import Report
+from .sweep import Combination, Sweep, Target
 
 try:
     from matplotlib.figure import Figure
@@ -124,3 +125,90 @@ def render_png(report: Report, against: Report | None = None) -> bytes:
     out = io.BytesIO()
     fig.savefig(out, format="png", metadata={"Software": None})
     return out.getvalue()
+
+
+def render_sweep_png(
+    game: str, sweeps: list[Sweep], combos: list[Combination], reports: list[Report],
+    target: Target,
+) -> bytes:  # fmt: skip
+    """A sweep's figure: per player count, the target's distance over the swept values (a heat
+    map over two values, the best over any further ones; a line over one; bars over none)
+    beside the first seat's win rate with its interval."""
+    counts = sorted({combo.players for combo in combos})
+    fig = Figure(figsize=(6.5 * len(counts), 9.5), dpi=80, layout="constrained")
+    first = reports[0]
+    fig.suptitle(
+        f"{game}: {target.name} ({target.description}); {first.games} games a combination, "
+        f"seed {first.seed}, the same seeds throughout"
+    )
+    grid = fig.add_gridspec(2, len(counts))
+    for column, n in enumerate(counts):
+        rows = [(c, r) for c, r in zip(combos, reports, strict=True) if c.players == n]
+        _sweep_distance(fig.add_subplot(grid[0, column]), sweeps, rows, target, n)
+        _sweep_first_seat(fig.add_subplot(grid[1, column]), sweeps, rows, n)
+    out = io.BytesIO()
+    fig.savefig(out, format="png", metadata={"Software": None})
+    return out.getvalue()
+
+
+def _sweep_distance(ax, sweeps: list[Sweep], rows: list, target: Target, n: int) -> None:
+    distance = {c.values: target.distance(r) for c, r in rows}
+    if len(sweeps) >= 2:
+        ys, xs = sweeps[0].values, sweeps[1].values
+        cells = [[_best(distance, (y, x)) for x in xs] for y in ys]
+        shown = [[float("nan") if v is None else v for v in row] for row in cells]
+        image = ax.imshow(shown, cmap="viridis_r", aspect="auto", origin="lower")
+        known = [v for row in cells for v in row if v is not None]
+        middle = (min(known) + max(known)) / 2 if known else 0.0
+        for i, row in enumerate(cells):
+            for j, value in enumerate(row):
+                if value is not None:  # dark ink on the light (low, fair) end of the map
+                    ink = "black" if value <= middle else "white"
+                    ax.text(j, i, f"{value:.3f}", ha="center", va="center", fontsize=8,
+                            color=ink)  # fmt: skip
+        ax.set_xticks(range(len(xs)), [str(x) for x in xs])
+        ax.set_yticks(range(len(ys)), [str(y) for y in ys])
+        ax.set_xlabel(sweeps[1].path)
+        ax.set_ylabel(sweeps[0].path)
+        ax.figure.colorbar(image, ax=ax, label=f"{target.name} distance (lower is fairer)")
+        rest = ", ".join(s.name for s in sweeps[2:])
+        best = f" (the best over {rest})" if rest else ""
+        ax.set_title(f"{n} players: {target.name}{best}")
+    elif sweeps:
+        xs = sweeps[0].values
+        ys = [distance[(x,)] for x in xs]
+        ax.plot(range(len(xs)), [float("nan") if y is None else y for y in ys], marker="o",
+                color=THIS)  # fmt: skip
+        ax.set_xticks(range(len(xs)), [str(x) for x in xs])
+        ax.set_xlabel(sweeps[0].path)
+        ax.set_ylabel(f"{target.name} distance (lower is fairer)")
+        ax.set_title(f"{n} players: {target.name}")
+    else:
+        value = distance[()]
+        ax.bar([0], [0.0 if value is None else value], color=THIS)
+        ax.set_xticks([0], [f"{n} players"])
+        ax.set_ylabel(f"{target.name} distance (lower is fairer)")
+        ax.set_title(f"{n} players: {target.name}")
+
+
+def _best(distance: dict, prefix: tuple) -> float | None:
+    """The smallest known distance among the combinations starting with ``prefix``."""
+    found = [d for values, d in distance.items() if values[: len(prefix)] == prefix]
+    known = [d for d in found if d is not None]
+    return min(known) if known else None
+
+
+def _sweep_first_seat(ax, sweeps: list[Sweep], rows: list, n: int) -> None:
+    labels = [" ".join(str(v) for v in c.values) or f"{n} players" for c, _ in rows]
+    rates = [r.seats[0].win_rate for _, r in rows]
+    errors = [
+        [r.seats[0].win_rate - r.seats[0].win_ci[0] for _, r in rows],
+        [r.seats[0].win_ci[1] - r.seats[0].win_rate for _, r in rows],
+    ]
+    ax.bar(range(len(rows)), rates, yerr=errors, capsize=2, color=THIS)
+    ax.axhline(1 / n, color=AGAINST, linestyle="--", label=f"1/{n}")
+    ax.set_xticks(range(len(rows)), labels, rotation=90, fontsize=7)
+    ax.set_xlabel(", ".join(s.name for s in sweeps) or "player count")
+    ax.set_ylabel("first seat's share of games won (95% CI)")
+    ax.set_title(f"{n} players: the first seat's win rate")
+    ax.legend(fontsize=8)

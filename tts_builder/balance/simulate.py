@@ -102,24 +102,45 @@ def play_games(
     setup: Setup, games: int, jobs: int = 1, progress: Progress | None = None
 ) -> list[GameRecord]:
     """Play ``games`` games, in ``jobs`` processes when more than one; in game order."""
+    return play_many([setup], games, jobs, progress)[0]
+
+
+def play_many(
+    setups: list[Setup], games: int, jobs: int = 1, progress: Progress | None = None
+) -> list[list[GameRecord]]:
+    """Play ``games`` games of each setup (a sweep's combinations), all in one pool of ``jobs``
+    processes when more than one: each setup's games in game order. The work is split into
+    batches of games (a setup and a range of game numbers), and a game depends only on its
+    setup and number, so the records are the same however the batches are run."""
     report = progress or (lambda done, total: None)
-    step = max(1, min(50, games // max(1, jobs * 8)))
-    chunks = [(start, min(start + step, games)) for start in range(0, games, step)]
-    if jobs <= 1 or len(chunks) == 1:
-        records: list[GameRecord] = []
-        for start, stop in chunks:
-            records += play_range(setup, start, stop)
-            report(len(records), games)
-        return records
-    results: dict[int, list[GameRecord]] = {}
+    total = games * len(setups)
+    step = max(1, min(50, total // max(1, jobs * 8)))
+    batches = [
+        (k, start, min(start + step, games))
+        for k in range(len(setups))
+        for start in range(0, games, step)
+    ]
+    results: dict[tuple[int, int], list[GameRecord]] = {}
     done = 0
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context()) as pool:
-        futures = {pool.submit(play_range, setup, *chunk): chunk[0] for chunk in chunks}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            done += len(results[futures[future]])
-            report(done, games)
-    return [record for start, _ in chunks for record in results[start]]
+    if jobs <= 1 or len(batches) == 1:
+        for k, start, stop in batches:
+            results[k, start] = play_range(setups[k], start, stop)
+            done += stop - start
+            report(done, total)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context()) as pool:
+            futures = {
+                pool.submit(play_range, setups[k], start, stop): (k, start)
+                for k, start, stop in batches
+            }
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+                done += len(results[futures[future]])
+                report(done, total)
+    return [
+        [record for k2, start, _ in batches if k2 == k for record in results[k2, start]]
+        for k in range(len(setups))
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -236,3 +257,15 @@ def simulate(setup: Setup, games: int, jobs: int = 1, progress: Progress | None 
         setup.bots, setup.players, setup.playouts, setup.horizon
     )  # a bad bot name fails before play
     return summarize(setup, balance, play_games(setup, games, jobs, progress))
+
+
+def simulate_many(
+    setups: list[Setup], games: int, jobs: int = 1, progress: Progress | None = None
+) -> list[Report]:
+    """:func:`simulate` of every setup (a sweep), their games in one pool; in order."""
+    balances = [setup.balance() for setup in setups]
+    records = play_many(setups, games, jobs, progress)
+    return [
+        summarize(setup, balance, found)
+        for setup, balance, found in zip(setups, balances, records, strict=True)
+    ]
