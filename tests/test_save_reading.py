@@ -65,3 +65,45 @@ def test_check_refuses_a_fifo_and_a_deep_save_with_one_line_and_exit_2(
         assert run(["check", str(path)]) == EXIT_BAD_INPUT
         shown = capsys.readouterr().err.strip().split("\n")
         assert len(shown) == 1 and shown[0].startswith(f"error: {path}: ") and says in shown[0]
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b'{"a": {"b\\n": [' + b"[" * 150 + b"]" * 150 + b"]}}",
+         r'^s\.json: a\["b\\n"\](\[0\]){98}: nested too deep \(more than 100 levels'),
+        (b'{"x": 1, "a": [2, ' + b"[" * 5_000 + b"]" * 5_000 + b"]}",
+         r"^s\.json: 1:\d+: a\[1\](\[0\]){99}: nested too deep"),
+        (b'{"ObjectStates": [{"Transform": {"posX": -' + b"9" * 310 + b"}}]}",
+         r"^s\.json: ObjectStates\[0\]\.Transform\.posX: a whole number of 310 digits"),
+    ],
+)  # fmt: skip
+def test_a_save_past_the_depth_or_number_limits_is_refused_at_its_json_path(
+    data: bytes, says: str
+) -> None:
+    with pytest.raises(BuildError, match=says):
+        loads(data, "s.json")
+
+
+def test_the_limits_keep_what_real_saves_hold() -> None:
+    nested = b'{"a": ' + b"[" * 99 + b"]" * 99 + b"}"  # 100 levels with the save itself
+    biggest = str(savefile.MAX_JSON_INT).encode()
+    assert loads(nested, "s.json") and loads(b'{"n": -' + biggest + b"}", "s.json")
+    for save in (Path(__file__).parent / "fixtures" / "real_saves").glob("*.json"):
+        assert loads(save.read_bytes(), save.name)
+
+
+def test_a_finding_is_one_printable_line() -> None:
+    from tts_builder.save.findings import Finding
+
+    found = Finding("conv", 'States["a\nb"]', "got '\x1b[31m' \ud800 \u2028 é")
+    assert str(found) == "[conv] States[\"a\\nb\"]: got '\\x1b[31m' \\ud800 \\u2028 é"
+
+
+def test_an_image_url_naming_a_fifo_or_a_device_is_of_unknown_size(tmp_path: Path) -> None:
+    from tts_builder.save.geometry_checks import image_size_from_disk
+
+    fifo = tmp_path / "x.png"
+    os.mkfifo(fifo)
+    assert image_size_from_disk(fifo.as_uri()) is None  # not opened: no writer to wait for
+    assert image_size_from_disk("file:///dev/zero") is None

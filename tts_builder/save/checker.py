@@ -228,6 +228,11 @@ def _check_color(value: object, path: str, out: _Out) -> None:
         out.conv(path, f"channel(s) {', '.join(outside)} outside 0..1")
 
 
+def _one_of(value: object, allowed: frozenset[int]) -> bool:
+    """``value in allowed``, false for an unhashable value (an array, an object)."""
+    return not isinstance(value, list | dict) and value in allowed
+
+
 def _url_ok(value: str) -> bool:
     parts = [part for part in _CURLY_RE.split(value) if part]
     return all(part.startswith(_URL_PREFIXES) for part in parts)
@@ -318,7 +323,9 @@ def _slots(entry: object) -> int | None:
     if not isinstance(entry, dict):
         return None
     w, h = entry.get("NumWidth"), entry.get("NumHeight")
-    return int(w * h) if _is_number(w) and _is_number(h) else None
+    if not (_is_number(w) and _is_number(h) and isfinite(w * h)):
+        return None
+    return int(w * h)
 
 
 def _check_on_sheet(card_id: int, entry: object, path: str, out: _Out) -> None:
@@ -623,7 +630,7 @@ def _check_top_level(save: Mapping[str, Any], out: _Out) -> None:
             out.conv("TableURL", f"{table} needs a non-empty TableURL")
     for (block, field), allowed in TOP_LEVEL_ENUMS.items():
         value = save.get(block)
-        if isinstance(value, dict) and field in value and value[field] not in allowed:
+        if isinstance(value, dict) and field in value and not _one_of(value[field], allowed):
             out.conv(f"{block}.{field}", f"must be one of {sorted(allowed)}, got {value[field]!r}")
     tabs = save.get("TabStates")
     if isinstance(tabs, dict):

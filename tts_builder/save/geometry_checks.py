@@ -11,7 +11,9 @@ positions the scripts use (:class:`~tts_builder.geometry.ScriptPosition`).
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -528,7 +530,7 @@ def image_size_from_files(files: Mapping[str, bytes]) -> ImageSize:
 
 def image_size_from_disk(url: str) -> tuple[int, int] | None:
     """``image_size`` for a save on disk: ``file:///`` images are read (FileNotFoundError when
-    missing); remote ones are unknown."""
+    missing); remote ones, and anything but a regular file, are unknown."""
     from urllib.parse import unquote, urlparse
 
     from PIL import Image, UnidentifiedImageError
@@ -537,6 +539,8 @@ def image_size_from_disk(url: str) -> tuple[int, int] | None:
         return None
     path = unquote(urlparse(url).path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a FIFO would block, a device never end: never opened
         with Image.open(path) as image:  # reads the header: the size, not the pixels
             return image.size
     except FileNotFoundError:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import stat
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from json.encoder import encode_basestring as _json_string  # ensure_ascii=False's
 from pathlib import Path
@@ -308,10 +310,18 @@ def read_save(path: Path) -> bytes:
     return data
 
 
+#: The deepest a save's JSON may nest (levels of objects and arrays): real saves reach 12 (a
+#: bag in a bag adds 2), and every check that recurses stays far below Python's stack limit.
+MAX_JSON_DEPTH = 100
+#: The largest whole number a save may hold: a double's largest (about 1.8e308, 309 digits),
+#: all TTS reads a number into; a bigger one only breaks the checks' arithmetic.
+MAX_JSON_INT = int(sys.float_info.max)
+
+
 def loads(data: bytes, source: str) -> Save:
-    """Parse save bytes; a corrupt save raises BuildError naming ``source`` (and line:column):
-    also one nested deeper than Python's parser goes, or with an integer of thousands of
-    digits."""
+    """Parse save bytes; a corrupt save raises BuildError naming ``source`` and where
+    (line:column or the JSON path): also one nested deeper than :data:`MAX_JSON_DEPTH` or
+    holding an integer past :data:`MAX_JSON_INT` (or of thousands of digits)."""
     if data.startswith(b"\xef\xbb\xbf"):
         raise BuildError(f"{source}: starts with a UTF-8 byte-order mark; TTS saves have none")
     try:
@@ -325,11 +335,92 @@ def loads(data: bytes, source: str) -> Save:
     except json.JSONDecodeError as exc:
         raise BuildError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
     except RecursionError:
-        raise BuildError(
-            f"{source}: JSON nested too deep to read (TTS writes a few levels)"
-        ) from None
+        where = _too_deep_in_text(text)
+        raise BuildError(f"{source}: {where}: {_TOO_DEEP}") from None
     except ValueError as exc:  # an integer past Python's digit limit
         raise BuildError(f"{source}: unreadable JSON: {exc}") from None
     if not isinstance(value, dict):
         raise BuildError(f"{source}: a save is a JSON object, got {json_kind(value)}")
+    problem = _past_limits(value)
+    if problem is not None:
+        raise BuildError(f"{source}: {problem[0]}: {problem[1]}")
     return value
+
+
+_TOO_DEEP = f"nested too deep (more than {MAX_JSON_DEPTH} levels; TTS writes about 12)"
+
+
+def json_path(parts: Iterable[str | int]) -> str:
+    """``ObjectStates[3].CustomDeck["12"]``: keys that are identifiers after a dot, others
+    quoted, indexes in brackets; "$" for the save itself. Printable, on one line."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.isidentifier():
+            out += f".{part}" if out else part
+        else:
+            out += "[" + json.dumps(part) + "]"
+    return out or "$"
+
+
+def _past_limits(save: Save) -> tuple[str, str] | None:
+    """(JSON path, problem) of the first value nested deeper than :data:`MAX_JSON_DEPTH` or
+    the first integer past :data:`MAX_JSON_INT`, or None."""
+    stack: list[tuple[Any, int, tuple[Any, ...]]] = [(save, 1, ())]
+    while stack:
+        value, depth, trail = stack.pop()
+        items = value.items() if type(value) is dict else enumerate(value)
+        for key, item in items:
+            kind = type(item)
+            if kind is dict or kind is list:
+                if depth >= MAX_JSON_DEPTH:
+                    return json_path(_parts((trail, key))), _TOO_DEEP
+                if item:
+                    stack.append((item, depth + 1, (trail, key)))
+            elif kind is int and not -MAX_JSON_INT <= item <= MAX_JSON_INT:
+                digits = len(str(abs(item)))
+                return json_path(_parts((trail, key))), (
+                    f"a whole number of {digits:,} digits; TTS reads numbers as doubles "
+                    "(at most 309 digits)"
+                )
+    return None
+
+
+def _parts(trail: tuple[Any, ...]) -> list[str | int]:
+    """The keys of a trail ``(((), k1), k2)``, outermost first."""
+    parts: list[str | int] = []
+    while trail:
+        trail, key = trail
+        parts.append(key)
+    return parts[::-1]
+
+
+_TOKEN_RE = re.compile(r'"(?:[^"\\]|\\.)*"(\s*:)?|[\[\]{},]')
+
+
+def _too_deep_in_text(text: str) -> str:
+    """The JSON path, and line:column, of the first value of ``text`` nested deeper than
+    :data:`MAX_JSON_DEPTH` (JSON Python's parser could not read for its depth)."""
+    stack: list[list[Any]] = []  # per open container: [key or index, is it a list]
+    for match in _TOKEN_RE.finditer(text):
+        token = match.group()
+        if token in "[{":
+            if len(stack) > MAX_JSON_DEPTH:
+                line = text.count("\n", 0, match.start()) + 1
+                column = match.start() - text.rfind("\n", 0, match.start())
+                parts = [entry[0] for entry in stack]
+                return f"{line}:{column}: {json_path(parts)}"
+            stack.append([0 if token == "[" else "", token == "["])
+        elif token in "]}":
+            if stack:
+                stack.pop()
+        elif token == ",":
+            if stack and stack[-1][1]:
+                stack[-1][0] += 1
+        elif match.group(1) and stack:  # a key
+            try:
+                stack[-1][0] = json.loads(token[: -len(match.group(1))])
+            except ValueError:
+                stack[-1][0] = "?"
+    return "$"
