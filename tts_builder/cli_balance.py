@@ -164,7 +164,13 @@ class SweepPlan:
             self.setups = [replace(setup, variant=variant) for setup in self.setups]
 
     def run(
-        self, report: Reporter, source: str, games: int, jobs: int, out_dir: Path | None
+        self,
+        report: Reporter,
+        source: str,
+        games: int,
+        jobs: int,
+        cluster: str | None,
+        out_dir: Path | None,
     ) -> None:
         """Play every combination, print the table, write balance.json and balance.png."""
         from .balance import plot
@@ -173,7 +179,7 @@ class SweepPlan:
         from .build import DEFAULT_OUT, output_folder
         from .writer import write_file
 
-        reports = simulate_many(self.setups, games, jobs, _Progress(report, source))
+        reports = simulate_many(self.setups, games, jobs, _Progress(report, source), cluster)
         variant = self.setups[0].variant
         text = render_text(self.game, source, self.sweeps, self.combos, reports, self.target)
         data = render_json(source, self.sweeps, self.combos, reports, self.target)
@@ -255,6 +261,13 @@ def register(cli: click.Group) -> None:
         "1/N), seats (every seat's) or margin (the closest games).",
     )
     @click.option(
+        "--cluster",
+        metavar="ADDRESS",
+        help="Play the games on this Dask scheduler (tcp://host:8786; its workers need "
+        "tts-builder installed) instead of --jobs local processes; the same results. Needs "
+        "pip install 'tts-builder[cluster]'.",
+    )
+    @click.option(
         "--out",
         "out_dir",
         type=click.Path(path_type=Path, file_okay=False),
@@ -265,7 +278,7 @@ def register(cli: click.Group) -> None:
     def simulate(
         report: Reporter, game: str, variant: str | None, players: str | None, count: int,
         bots: str, seed: int, jobs: int, playouts: int, horizon: int | None, against: str | None,
-        sweeps: tuple[str, ...], target: str, out_dir: Path | None,
+        sweeps: tuple[str, ...], target: str, cluster: str | None, out_dir: Path | None,
     ) -> None:  # fmt: skip
         """Play GAME many times with bots and report its balance (dist/<game>/balance.*)."""
         from .balance import plot
@@ -287,7 +300,7 @@ def register(cli: click.Group) -> None:
             if against is not None:
                 raise BuildError("--against with --sweep: compare two rule sets, or sweep one")
             plan = SweepPlan(definition, variant, counts, sweeps, target, options)
-            plan.run(report, source, count, jobs, out_dir)
+            plan.run(report, source, count, jobs, cluster, out_dir)
             return
         seats = _players(definition, counts[0] if counts else None)
         make_bots(names, seats)  # an unknown bot name fails before anything is played
@@ -302,7 +315,9 @@ def register(cli: click.Group) -> None:
             _players(other, seats)
             setups.append((_setup(other, shown, variant, seats, **options), shown))
 
-        results = [run(setup, count, jobs, _Progress(report, shown)) for setup, shown in setups]
+        results = [
+            run(setup, count, jobs, _Progress(report, shown), cluster) for setup, shown in setups
+        ]
         this = results[0]
         text = render.render_text(this, source)
         if against is None:

@@ -93,6 +93,15 @@ def play_range(setup: Setup, start: int, stop: int) -> list[GameRecord]:
     return [play_game(setup, balance, index) for index in range(start, stop)]
 
 
+def _executor(jobs: int, cluster: str | None) -> Any:
+    """Where the batches run: the Dask scheduler at ``cluster``, else ``jobs`` processes."""
+    if cluster is not None:
+        from .cluster import cluster_executor
+
+        return cluster_executor(cluster)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context())
+
+
 def _pool_context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
@@ -106,12 +115,17 @@ def play_games(
 
 
 def play_many(
-    setups: list[Setup], games: int, jobs: int = 1, progress: Progress | None = None
+    setups: list[Setup],
+    games: int,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    cluster: str | None = None,
 ) -> list[list[GameRecord]]:
     """Play ``games`` games of each setup (a sweep's combinations), all in one pool of ``jobs``
-    processes when more than one: each setup's games in game order. The work is split into
-    batches of games (a setup and a range of game numbers), and a game depends only on its
-    setup and number, so the records are the same however the batches are run."""
+    processes when more than one, or on the Dask scheduler at ``cluster``: each setup's games
+    in game order. The work is split into batches of games (a setup and a range of game
+    numbers), and a game depends only on its setup and number, so the records are the same
+    however and wherever the batches are run."""
     report = progress or (lambda done, total: None)
     total = games * len(setups)
     step = max(1, min(50, total // max(1, jobs * 8)))
@@ -122,13 +136,13 @@ def play_many(
     ]
     results: dict[tuple[int, int], list[GameRecord]] = {}
     done = 0
-    if jobs <= 1 or len(batches) == 1:
+    if cluster is None and (jobs <= 1 or len(batches) == 1):
         for k, start, stop in batches:
             results[k, start] = play_range(setups[k], start, stop)
             done += stop - start
             report(done, total)
     else:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context()) as pool:
+        with _executor(jobs, cluster) as pool:
             futures = {
                 pool.submit(play_range, setups[k], start, stop): (k, start)
                 for k, start, stop in batches
@@ -250,21 +264,29 @@ def summarize(setup: Setup, balance: BalanceGame, records: list[GameRecord]) -> 
     return report
 
 
-def simulate(setup: Setup, games: int, jobs: int = 1, progress: Progress | None = None) -> Report:
+def simulate(
+    setup: Setup,
+    games: int,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    cluster: str | None = None,
+) -> Report:
     """Play ``games`` seeded games of ``setup`` and sum them up."""
-    balance = setup.balance()
-    make_bots(
-        setup.bots, setup.players, setup.playouts, setup.horizon
-    )  # a bad bot name fails before play
-    return summarize(setup, balance, play_games(setup, games, jobs, progress))
+    return simulate_many([setup], games, jobs, progress, cluster)[0]
 
 
 def simulate_many(
-    setups: list[Setup], games: int, jobs: int = 1, progress: Progress | None = None
+    setups: list[Setup],
+    games: int,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    cluster: str | None = None,
 ) -> list[Report]:
     """:func:`simulate` of every setup (a sweep), their games in one pool; in order."""
     balances = [setup.balance() for setup in setups]
-    records = play_many(setups, games, jobs, progress)
+    for setup in setups:  # a bad bot name fails before play
+        make_bots(setup.bots, setup.players, setup.playouts, setup.horizon)
+    records = play_many(setups, games, jobs, progress, cluster)
     return [
         summarize(setup, balance, found)
         for setup, balance, found in zip(setups, balances, records, strict=True)
