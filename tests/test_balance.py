@@ -33,6 +33,9 @@ def setup(game: str, bots: tuple[str, ...], rules: dict | None = None, **kw: obj
     return Setup(game, rules or config(game), kw.pop("players", GAMES[game]), None, bots, **kw)
 
 
+REPORT = Path("balance_reports", "arche-noah", "balance.json")
+
+
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = run(list(args))
     out, err = capsys.readouterr()
@@ -154,10 +157,10 @@ def test_simulate_writes_the_report_the_json_and_the_plot(capsys, tmp_path: Path
     )  # fmt: skip
     assert code == EXIT_OK, err
     assert "3 players, 6 games" in out and "win rate" in out and "6/6 games" in err
-    data = json.loads((tmp_path / "arche-noah" / "balance.json").read_text())
+    data = json.loads((tmp_path / "balance_reports" / "arche-noah" / "balance.json").read_text())
     assert data["games"] == 6 and data["bots"] == ["greedy", "random", "greedy"]
     assert len(data["seats"]) == 3 and "share of points from set-of-four bonus" in data["ratios"]
-    png = (tmp_path / "arche-noah" / "balance.png").read_bytes()
+    png = (tmp_path / "balance_reports" / "arche-noah" / "balance.png").read_bytes()
     assert png.startswith(b"\x89PNG")
 
 
@@ -173,7 +176,9 @@ def test_simulate_against_a_tweaked_yaml_and_a_git_revision(capsys, tmp_path: Pa
     )  # fmt: skip
     assert code == EXIT_OK, err
     assert "difference, same seeds" in out and "points per seat from set-of-four bonus" in out
-    saved = json.loads((tmp_path / "dist" / "arche-noah" / "balance.json").read_text())
+    saved = json.loads(
+        (tmp_path / "dist" / "balance_reports" / "arche-noah" / "balance.json").read_text()
+    )
     row = next(d for d in saved["differences"] if d["name"].endswith("set-of-four bonus"))
     assert row["diff"] < 0  # the bundled rules (bonus 3) minus the tweak (bonus 9)
     code, out, err = cli(
@@ -200,7 +205,7 @@ def test_bad_input_is_one_line_exit_2(capsys, tmp_path: Path, args, message) -> 
     )
     assert code == EXIT_BAD_INPUT and message in err
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert not (tmp_path / "arche-noah").exists()
+    assert not (tmp_path / "balance_reports").exists()
 
 
 def test_against_a_broken_yaml_names_file_line_and_field(capsys, tmp_path: Path) -> None:
@@ -260,3 +265,13 @@ def test_a_copy_is_simulated_against_the_game_it_was_copied_from(capsys, tmp_pat
     )  # fmt: skip
     assert code == EXIT_BAD_INPUT and err.count("\n") == 1
     assert "its rules are" in err and "nothing to compare" in err
+
+
+def test_a_build_keeps_the_balance_report(capsys, tmp_path: Path) -> None:
+    """Reports live outside the folders ``build`` replaces (issue 27: a build deleted them)."""
+    out = str(tmp_path)
+    assert cli(capsys, "-q", "simulate", "arche-noah", "--games", "2", "--out", out)[0] == EXIT_OK
+    assert cli(capsys, "-q", "build", "arche-noah", "--out", out)[0] == EXIT_OK
+    assert (tmp_path / "arche-noah" / "arche-noah.json").is_file()
+    assert json.loads((tmp_path / REPORT).read_text())["games"] == 2
+    assert (tmp_path / REPORT).with_suffix(".png").is_file()

@@ -29,8 +29,8 @@ def test_a_dask_cluster_gives_the_process_pool_s_bytes(tmp_path: Path, capsys, m
         out = tmp_path / "dask"
         assert run([*ARGS, "--cluster", cluster.scheduler_address, "--out", str(out)]) == EXIT_OK
     for name in ("balance.json", "balance.png"):
-        pool = (tmp_path / "pool" / "arche-noah" / name).read_bytes()
-        assert (out / "arche-noah" / name).read_bytes() == pool
+        pool = (tmp_path / "pool" / "balance_reports" / "arche-noah" / name).read_bytes()
+        assert (out / "balance_reports" / "arche-noah" / name).read_bytes() == pool
     capsys.readouterr()
     code = run(["simulate", "arche-noah", "--games", "2", "--out", str(tmp_path / "x"),
                 "--cluster", "tcp://127.0.0.1:9"])  # fmt: skip

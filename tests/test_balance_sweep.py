@@ -24,6 +24,9 @@ from tts_builder.errors import BuildError
 BONUS = "rules.scoring.set_of_four_bonus"
 
 
+REPORT = Path("balance_reports", "arche-noah", "balance.json")
+
+
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = run(list(args))
     out, err = capsys.readouterr()
@@ -87,14 +90,18 @@ def test_each_combination_is_simulate_of_those_rules_and_jobs_change_nothing(
     code, out, err = cli(capsys, *args, "--players", "3,4", "--out", str(tmp_path / "one"))
     assert code == EXIT_OK, err
     assert "4 combinations, 6 games each" in out and "fairest by first-player" in out
-    swept = json.loads((tmp_path / "one" / "arche-noah" / "balance.json").read_text())
+    swept = json.loads(
+        (tmp_path / "one" / "balance_reports" / "arche-noah" / "balance.json").read_text()
+    )
     assert [(row["values"][BONUS], row["players"]) for row in swept["combinations"]] == [
         (3, 3), (3, 4), (7, 3), (7, 4),
     ]  # fmt: skip
     code, _, err = cli(capsys, "-q", "simulate", "arche-noah", "--games", "6",
                        "--players", "3", "--out", str(tmp_path / "plain"))  # fmt: skip
     assert code == EXIT_OK, err
-    plain = json.loads((tmp_path / "plain" / "arche-noah" / "balance.json").read_text())
+    plain = json.loads(
+        (tmp_path / "plain" / "balance_reports" / "arche-noah" / "balance.json").read_text()
+    )
     alone = swept["combinations"][0]["report"]
     assert {k: v for k, v in alone.items() if k != "rules"} == {
         k: v for k, v in plain.items() if k != "rules"
@@ -111,8 +118,8 @@ def test_each_combination_is_simulate_of_those_rules_and_jobs_change_nothing(
                        "--out", str(tmp_path / "two"))  # fmt: skip
     assert code == EXIT_OK, err
     for name in ("balance.json", "balance.png"):
-        one = (tmp_path / "one" / "arche-noah" / name).read_bytes()
-        assert (tmp_path / "two" / "arche-noah" / name).read_bytes() == one
+        one = (tmp_path / "one" / "balance_reports" / "arche-noah" / name).read_bytes()
+        assert (tmp_path / "two" / "balance_reports" / "arche-noah" / name).read_bytes() == one
 
 
 @pytest.mark.parametrize(
@@ -132,7 +139,7 @@ def test_bad_sweeps_are_one_line_exit_2(capsys, tmp_path: Path, args, message) -
     )
     assert code == EXIT_BAD_INPUT and message in err, err
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert not (tmp_path / "arche-noah").exists()
+    assert not (tmp_path / "balance_reports").exists()
 
 
 def test_every_target_is_named_in_the_help(capsys) -> None:

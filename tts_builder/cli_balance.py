@@ -3,7 +3,8 @@
 ``register(cli)`` adds it to the main click group. The rules are the game's own ``game.yaml``
 (found as ``build`` finds it); ``--against`` plays a second rule set (a game.yaml file, or the
 game's own game.yaml as of a git revision) with the same seeds and prints the differences. Text
-goes to stdout, progress to stderr, ``balance.json`` and ``balance.png`` to dist/<game>/.
+goes to stdout, progress to stderr, ``balance.json`` and ``balance.png`` to
+``dist/balance_reports/<game>/``, which no build replaces.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
     from .definition import GameDefinition
 
 DEFAULT_PLAYERS = 4
+#: Where reports go under ``--out``: no game id holds an underscore, so no build's folder is
+#: this one, and rebuilding a game keeps its reports.
+REPORTS = "balance_reports"
 
 
 def _shown(path: Path) -> str:
@@ -184,7 +188,7 @@ class SweepPlan:
         text = render_text(self.game, source, self.sweeps, self.combos, reports, self.target)
         data = render_json(source, self.sweeps, self.combos, reports, self.target)
         png = plot.render_sweep_png(self.game, self.sweeps, self.combos, reports, self.target)
-        folder = (out_dir or DEFAULT_OUT).resolve() / output_folder(self.game, variant)
+        folder = (out_dir or DEFAULT_OUT).resolve() / REPORTS / output_folder(self.game, variant)
         write_file(folder / "balance.json", data)
         write_file(folder / "balance.png", png)
         click.echo(text, nl=False)
@@ -330,7 +334,7 @@ def register(cli: click.Group) -> None:
             text += "\n" + render.render_differences(differences, source, shown)
             data = render.render_json(this, source, that, shown, differences)
             png = plot.render_png(this, that)
-        folder = (out_dir or DEFAULT_OUT).resolve() / output_folder(game, variant)
+        folder = (out_dir or DEFAULT_OUT).resolve() / REPORTS / output_folder(game, variant)
         write_file(folder / "balance.json", data)
         write_file(folder / "balance.png", png)
         click.echo(text, nl=False)
