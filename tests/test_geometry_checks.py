@@ -475,3 +475,23 @@ def test_snap_points_over_too_many_tiles_are_one_finding(monkeypatch) -> None:
     monkeypatch.setattr(geometry_checks, "MAX_PAIR_TESTS", 100)
     found = [str(f) for f in check_geometry(save, lambda url: (200, 100))]
     assert found[-1].startswith("[geo] SnapPoints: too many tiles under too many snap points")
+
+
+def test_the_seat_angles_answer_as_every_seat_asked_in_turn() -> None:
+    import random
+
+    from tts_builder.save.geometry_checks import _SeatAngles
+
+    rng = random.Random(13)
+    for _ in range(200):
+        seats = {
+            f"c{i}": geo.Seat(f"c{i}", geo.Transform(rot=(0.0, rot, 0.0)))
+            for i, rot in enumerate(
+                rng.choice([0.0, 90.0, 179.8, 270.0, 359.5, rng.uniform(-720, 720)])
+                for _ in range(rng.randint(1, 12))
+            )
+        }
+        angles = _SeatAngles(seats)
+        edges = [(s.reader_rot_y + d) % 360 for s in seats.values() for d in (1.0, -1.0, 1.000001)]
+        for rot in [*edges, *(rng.uniform(0, 360) for _ in range(20))]:
+            assert angles.any_reads(rot) == (geo.seat_facing(seats, rot) is not None)

@@ -14,6 +14,7 @@ import math
 import os
 import re
 import stat
+from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -315,7 +316,7 @@ def check_orientation(save: Mapping[str, Any], placed: Sequence[_Placed], out: _
     if not seats:
         return  # check_seats reports the missing seats
     wanted = ", ".join(map(str, sorted({round(s.reader_rot_y) % 360 for s in seats.values()})))
-    facing: dict[float, str | None] = {}  # rotY -> the seat it reads upright for
+    read_at = _SeatAngles(seats)
     for p in placed:
         if geo.name_of(p.obj) not in PRINTED_NAMES or p.t.face_down:
             continue
@@ -326,11 +327,33 @@ def check_orientation(save: Mapping[str, Any], placed: Sequence[_Placed], out: _
                 out(p.path, f"object {p.who} belongs to {owner} but lies at rotY "
                     f"{p.t.rot_y:g}; {owner} reads it upright at {want:g}")  # fmt: skip
             continue
-        if p.t.rot_y not in facing:
-            facing[p.t.rot_y] = geo.seat_facing(seats, p.t.rot_y)
-        if facing[p.t.rot_y] is None:
+        if not read_at.any_reads(p.t.rot_y):
             out(p.path, f"object {p.who} at rotY {p.t.rot_y:g} reads upright for no seat "
                 f"(seats read at {wanted})")  # fmt: skip
+
+
+class _SeatAngles:
+    """Whether any seat reads a printed object upright (``geo.seat_facing`` is not None),
+    asked through the seats' reading angles sorted: a save of thousands of seats costs the
+    few near the object's angle, not all of them."""
+
+    #: Wider than ``geo.ANGLE_TOLERANCE``: the exact test decides on the seats in the window.
+    WINDOW = geo.ANGLE_TOLERANCE + 1e-6
+
+    def __init__(self, seats: Mapping[str, geo.Seat]) -> None:
+        self.seats = sorted((seat.reader_rot_y % 360.0, seat.hand.rot_y) for seat in seats.values())
+        self.angles = [angle for angle, _ in self.seats]
+        self.known: dict[float, bool] = {}
+
+    def any_reads(self, rot_y: float) -> bool:
+        if rot_y not in self.known:
+            self.known[rot_y] = any(
+                geo.faces(rot_y, self.seats[k][1])
+                for centre in (rot_y - 360.0, rot_y, rot_y + 360.0)
+                for k in range(bisect_left(self.angles, centre - self.WINDOW),
+                               bisect_right(self.angles, centre + self.WINDOW))
+            )  # fmt: skip
+        return self.known[rot_y]
 
 
 def check_snap_points(save: Mapping[str, Any], placed: Sequence[_Placed], out: _Out) -> None:
