@@ -1,14 +1,16 @@
 """How ``tts-builder check`` scales with the size of a save.
 
     python benchmarks/bench_check.py [--objects N] [--shapes stacked,deck,snaps,spread]
-        [--repeat R] [--baseline DIR] [--keep DIR]
+        [--script-bytes B] [--repeat R] [--baseline DIR] [--keep DIR]
 
 Each shape is a synthetic v13 save of about ``--objects`` objects (13,000 by default: the
 62 MB save of 13,000 stacked objects that took 273 s, issue 24), written by the project's own
 object builders, its images local PNGs (``file:///``) so that tiles and cards have footprints:
 
 - stacked: half the objects tiles in one stack, half loose cards in another, one object in 500
-  sunk into its neighbour (so there are findings to compare), four hand zones;
+  sunk into its neighbour (so there are findings to compare), four hand zones; each object
+  carries a script of its own of ``--script-bytes`` (3,500 by default: 13,000 objects make the
+  issue's 62 MB);
 - deck: one deck of that many cards (ContainedObjects), every card with its CustomDeck copy;
 - snaps: that many global snap points, and a twentieth as many tiles with 20 attached each;
 - spread: that many small tiles on a grid over the table (and off it).
@@ -77,8 +79,13 @@ def _at(obj: dict[str, Any], x: float, y: float, z: float, rot_y: float = 0.0) -
     return obj
 
 
+#: Bytes of Lua each object of the stacked save carries (``--script-bytes``).
+SCRIPT_BYTES = [3_500]
+_LUA = 'function onLoad() self.setColorTint("White") end\n'
+
+
 def stacked(n: int, sheet: str, tile: str) -> dict[str, Any]:
-    """Half the objects tiles in one stack, half cards in another, a few sunk."""
+    """Half the objects tiles in one stack, half cards in another, a few sunk; a script each."""
     from tts_builder.save import custom_tile
 
     tiles = n // 2
@@ -90,7 +97,9 @@ def stacked(n: int, sheet: str, tile: str) -> dict[str, Any]:
     objects += [
         _at(c, 5.0, 0.96 + 0.02 * i - 0.01 * (i % 500 == 1), 0.0, 180) for i, c in enumerate(cards)
     ]
-    return _save(objects + _seats(n))
+    for i, o in enumerate(objects):
+        o["LuaScript"] = (_LUA * (SCRIPT_BYTES[0] // len(_LUA) + 1))[: SCRIPT_BYTES[0]] + f"-- {i}"
+    return _save(objects + _seats(n), lua="-- the objects' scripts")
 
 
 def deck(n: int, sheet: str, tile: str) -> dict[str, Any]:
@@ -135,10 +144,12 @@ def spread(n: int, sheet: str, tile: str) -> dict[str, Any]:
     return _save(objects + _seats(n))
 
 
-def _save(objects: list[dict[str, Any]], points: list[dict[str, Any]] | None = None) -> dict:
+def _save(
+    objects: list[dict[str, Any]], points: list[dict[str, Any]] | None = None, lua: str = ""
+) -> dict:
     from tts_builder.save import new_save
 
-    return new_save(save_name="bench", game_mode="bench", objects=objects, lua_script="",
+    return new_save(save_name="bench", game_mode="bench", objects=objects, lua_script=lua,
                     xml_ui="", snap_points=points)  # fmt: skip
 
 
@@ -168,10 +179,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--objects", type=int, default=13_000)
     parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--script-bytes", type=int, default=SCRIPT_BYTES[0])
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--baseline", type=Path)
     parser.add_argument("--keep", type=Path)
     opts = parser.parse_args()
+    SCRIPT_BYTES[0] = opts.script_bytes
     from tts_builder.save import dumps
 
     folder = opts.keep or Path(tempfile.mkdtemp(prefix="bench-check-"))
