@@ -158,7 +158,8 @@ def test_unreadable_art_raises_one_line_build_error(tmp_path: Path) -> None:
     with pytest.raises(BuildError) as err:
         load_art(tmp_path, "bad.png", "animals[0].art")
     text = str(err.value)
-    assert text.startswith(f"{tmp_path / 'bad.png'}: animals[0].art: cannot read art file")
+    said = "named .png but holds no image format: save it as PNG"
+    assert text == f"{tmp_path / 'bad.png'}: animals[0].art: {said}"
     assert "\n" not in text
     with pytest.raises(BuildError, match="must be inside"):
         load_art(tmp_path / "sub", "../bad.png", "animals[0].art")

@@ -10,12 +10,18 @@ import pytest
 from tts_builder.errors import FieldError
 from tts_builder.table import check_art
 
+#: The bytes of a 1x1 PNG: an art file the check reads as one.
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+    "0000000d49444154789c63f8cfc0f01f00050001ff89993d1d0000000049454e44ae426082"
+)
+
 
 def _game(root: Path, face: list[dict], files: list[str], **table: object) -> dict:
     """A definition of one layout component ``tile`` with ``face``; ``files`` exist."""
     for rel in files:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_bytes(b"")
+        (root / rel).write_bytes(PNG)
     return {"components": {"tile": {"size": [100, 100], "face": face}}, "table": table}
 
 
@@ -53,7 +59,7 @@ def test_a_repeat_over_a_roster_entrys_list_checks_each_item(tmp_path: Path) -> 
         check_art(data, tmp_path)
     assert err.value.field == "components.tile.face[1].elements[0].elements[0].src"
     assert "c.png" in str(err.value)
-    (tmp_path / "art/c.png").write_bytes(b"")
+    (tmp_path / "art/c.png").write_bytes(PNG)
     check_art(data, tmp_path)
 
 

@@ -3,7 +3,7 @@
 Element types and their keys are described by :data:`ELEMENTS`; a new key needs an entry
 there, a checker in :data:`VALUE_CHECKS` and its use in one drawing function. Validation
 (:func:`validate_layout`) is apart from drawing (:func:`render_layout`), which is pure: art
-comes through the caller's ``images`` loader (see :func:`load_art`).
+comes through the caller's ``images`` loader (art files: :mod:`tts_builder.render.art_file`).
 
 Conventions: a box is ``[x0, y0, x1, y1]`` in pixels with the end exclusive, so
 ``[0, 0, w, h]`` is the whole canvas. Strings of ``text``, ``src`` and colours may hold
@@ -16,17 +16,20 @@ and nothing is drawn outside an element's box.
 
 from __future__ import annotations
 
-import io
 import re
 import string
 from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont, UnidentifiedImageError
+from PIL import Image, ImageDraw, ImageFont
 
 from tts_builder.errors import BuildError, FieldError
+from tts_builder.render.art_file import (  # noqa: F401 - importable from here as before
+    art_path,
+    decode_art,
+    load_art,
+)
 from tts_builder.render.fonts import font, missing_glyphs
 
 Box = tuple[int, int, int, int]
@@ -678,35 +681,3 @@ def render_layout(
     for _path, el in resolved:
         _DRAW[el["type"]](canvas, el, images)
     return canvas
-
-
-def art_path(root: Path, rel: str, where: str) -> Path:
-    """The art file ``root/rel``; BuildError ``"<file>: <where>: ..."`` if it is missing or
-    outside ``root``."""
-    path = root / rel
-    if not path.resolve().is_relative_to(root.resolve()):
-        raise BuildError(f"{path}: {where}: art file must be inside {root}")
-    if not path.is_file():
-        raise BuildError(f"{path}: {where}: art file not found")
-    return path
-
-
-def load_art(root: Path, rel: str, where: str) -> Image.Image:
-    """The picture at ``root/rel`` as RGBA; BuildError ``"<file>: <where>: ..."`` if it is
-    missing, outside ``root`` or not a readable image."""
-    path = art_path(root, rel, where)
-    return decode_art(path.read_bytes(), path, where)
-
-
-def decode_art(data: bytes, path: Path, where: str) -> Image.Image:
-    """The picture of the art file ``path``'s bytes ``data`` as RGBA; BuildError
-    ``"<file>: <where>: ..."`` if they are not a readable image."""
-    try:
-        with Image.open(io.BytesIO(data)) as img:
-            img.load()
-            return img.convert("RGBA")
-    except UnidentifiedImageError as exc:
-        raise BuildError(f"{path}: {where}: cannot read art file (not an image)") from exc
-    except OSError as exc:
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise BuildError(f"{path}: {where}: cannot read art file ({detail})") from exc

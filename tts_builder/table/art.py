@@ -49,8 +49,11 @@ COMPONENT = Custom(_check_component)
 
 
 class Art:
-    """A build's component pictures: layout sides through the shared memoised renderer
-    (:mod:`tts_builder.render.components`), d6 textures and faces, named output images."""
+    """A build's component pictures, each through the build's picture store (``images``, which
+    draws a picture only when it holds none of the same spec): layout sides
+    (:class:`~tts_builder.render.Sides`: a side's spec is the digest of its layout, size,
+    fields and art files' bytes; the art files are read once and decoded when first drawn),
+    d6 textures and faces, named output images."""
 
     def __init__(self, root: Path, components: dict[str, Any], images: Any,
                  pictures: Mapping[str, Picture] | None = None) -> None:  # fmt: skip
@@ -127,23 +130,31 @@ class Art:
 
 def check_art(data: dict[str, Any], root: Path, hooks: Any = None) -> None:
     """Every image element of a layout component (those inside a ``repeat`` too) names an art
-    file inside the game folder, for each of the fields it is drawn with (the roster entries of
-    the decks showing it, the seat colours; a repeat's copies with theirs): FieldError at
+    file the build can read, for each of the fields it is drawn with (the roster entries of
+    the decks showing it, the seat colours; a repeat's copies with theirs): inside the game
+    folder, a PNG or JPEG within the art limits by its header
+    (:func:`~tts_builder.render.art_file.art_problem`, each file once). FieldError at
     ``components.<id>.<side>[i].src`` (``...[i].elements[j].src`` inside a repeat). Checked at
-    load, so a missing file is located in the definition (and in the variant that names it)."""
+    load, so a bad file is located in the definition (and in the variant that names it)."""
     table = data.get("table", {})
     seats = [seat_fields(color) for color in seat_colors(table)] if "seats" in table else []
+    checked: dict[str, str | None] = {}  # a file's path -> its problem, each read once
     for name, component in data["components"].items():
         fields = [{}, *seats]
         for piece in table.get("pieces", []):
             if piece.get("component") == name and "roster" in piece:
                 fields += [card_fields(e) for e in deck_entries(piece, rosters_of(data, hooks))]
         for side in ("face", "back"):
-            _check_images(root, component.get(side, []), fields, f"components.{name}.{side}")
+            where = f"components.{name}.{side}"
+            _check_images(root, component.get(side, []), fields, where, checked)
 
 
 def _check_images(
-    root: Path, elements: list[Any], fields: list[dict[str, Any]], where: str
+    root: Path,
+    elements: list[Any],
+    fields: list[dict[str, Any]],
+    where: str,
+    checked: dict[str, str | None],
 ) -> None:
     """The image elements of a layout drawn with each of ``fields``, and those inside a
     ``repeat`` with each copy's fields (a repeat over a list field some fields lack is not
@@ -153,7 +164,7 @@ def _check_images(
     for index, element in enumerate(elements):
         path = f"{where}[{index}]"
         if element.get("type") == "image":
-            _check_src(root, str(element["src"]), fields, f"{path}.src")
+            _check_src(root, str(element["src"]), fields, f"{path}.src", checked)
         elif element.get("type") == "repeat":
             over = element.get("over")
             copies = [
@@ -162,20 +173,28 @@ def _check_images(
                 if over is None or isinstance(values.get(over), list | tuple)
                 for _offset, copy in repeat_copies(element, values, path)
             ]
-            _check_images(root, element["elements"], copies, f"{path}.elements")
+            _check_images(root, element["elements"], copies, f"{path}.elements", checked)
 
 
-def _check_src(root: Path, src: str, fields: list[dict[str, Any]], field: str) -> None:
+def _check_src(
+    root: Path,
+    src: str,
+    fields: list[dict[str, Any]],
+    field: str,
+    checked: dict[str, str | None],
+) -> None:
+    from ..render.art_file import art_problem
+
     for values in fields:
         try:
             rel = src.format_map(values)
         except (KeyError, IndexError, ValueError, AttributeError):
             continue  # not drawn with these fields (validate_layout names unknown fields)
-        path = root / rel
-        if not path.resolve().is_relative_to(root.resolve()):
-            raise FieldError(field, f"art file must be inside the game folder: {rel}")
-        if not path.is_file():
-            raise FieldError(field, f"art file not found: {path}")
+        if rel not in checked:
+            checked[rel] = art_problem(root, rel)
+        problem = checked[rel]
+        if problem is not None:
+            raise FieldError(field, problem)
 
 
 def die_picture(labels: list[str], style: Mapping[str, Any], where: str) -> Picture:
