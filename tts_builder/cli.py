@@ -359,22 +359,22 @@ def evaluate(
 ) -> None:
     """Run one rule FUNCTION of GAME on a JSON PAYLOAD and print the output as JSON.
 
-    Payloads and examples: docs/eval.md. A payload the rule refuses exits 2 with each engine's
-    reason; a disagreement or any other error exits 1."""
-    from .strategies import variant_input
+    Payloads, their limits and examples: docs/eval.md. A payload out of its limits, or one the
+    rule refuses, exits 2 (naming the key path, or with each engine's reason); a disagreement
+    or any other error exits 1."""
+    from .payload import parse, shaped
+    from .strategies import payload_shape, variant_input
     from .verify import agree, is_refusal
 
-    try:
-        inp = json.loads(payload)
-    except json.JSONDecodeError as err:
-        raise BuildError(f"payload: invalid JSON at column {err.colno}: {err.msg}") from None
-    if not isinstance(inp, dict):
-        raise BuildError("payload: must be a JSON object (the rule's input table)")
+    inp = parse(payload)
     if variant is not None and variant not in _variants(game, report.assets):
         known = ", ".join(_variants(game, report.assets)) or "none"
         raise BuildError(f"--variant: {game} has no variant {variant!r} (variants: {known})")
     result, engines = _engines(game, report.assets, variant)
     engines.check_name(function)
+    shape = payload_shape(result.engine, function)
+    if shape is not None:
+        inp = shaped(inp, shape)
     inp = {**variant_input(result.engine, result.definition.data, variant), **inp}
     outcomes = {}
     if engine in ("lua", "both"):

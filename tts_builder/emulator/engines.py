@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .moonsharp import DLL_VARIABLE, MoonSharpSandbox, available
+from ..errors import BuildError
+from .moonsharp import DLL_VARIABLE, MoonSharpSandbox, MoonSharpUnavailable, available
 from .sandbox import LuaSandbox
 
 #: The engines by name; ``both`` (in the CLI) runs each check in each.
@@ -18,6 +19,11 @@ ENGINE_VARIABLE = "TTS_BUILDER_LUA"
 
 
 _CHOSEN: list[str] = []  # engines chosen by :func:`using`, innermost last
+
+
+class EngineUnavailable(BuildError):
+    """The Lua engine the environment chose cannot run: an unknown ``$TTS_BUILDER_LUA``, or
+    MoonSharp not configured (the user's setup: one line, exit 2)."""
 
 
 @contextmanager
@@ -38,7 +44,7 @@ def default_engine() -> str:
         return _CHOSEN[-1]
     name = os.environ.get(ENGINE_VARIABLE, "lupa").strip().lower()
     if name not in ENGINES:
-        raise ValueError(f"{ENGINE_VARIABLE}={name!r}: expected one of {', '.join(ENGINES)}")
+        raise EngineUnavailable(f"{ENGINE_VARIABLE}={name!r}: expected one of {', '.join(ENGINES)}")
     return name
 
 
@@ -46,7 +52,10 @@ def new_sandbox(engine: str | None = None, **options: Any) -> LuaSandbox | MoonS
     """A sandbox of ``engine`` (default: :func:`default_engine`) with ``seed``/``on_print``."""
     engine = engine or default_engine()
     if engine == "moonsharp":
-        return MoonSharpSandbox(**options)
+        try:
+            return MoonSharpSandbox(**options)
+        except MoonSharpUnavailable as err:
+            raise EngineUnavailable(str(err)) from None
     if engine != "lupa":
         raise ValueError(f"unknown Lua engine {engine!r}: expected one of {', '.join(ENGINES)}")
     return LuaSandbox(**options)

@@ -13,6 +13,10 @@ whose configs agree on those keys (a game's variants, mostly) get the same gener
 ``verify`` draws its inputs once per game and runs them through every variant's Lua and Python
 (:func:`tts_builder.verify.check_functions`). A function without an
 entry reads the whole config: shared only between equal configs.
+
+A module also declares ``PAYLOADS = {function name: shape}``: what an ``eval`` payload of each
+function may hold (types, ranges, list sizes; :mod:`tts_builder.payload`), checked before any
+engine runs. Every input the generators draw is within it (a test checks).
 """
 
 from __future__ import annotations
@@ -100,6 +104,12 @@ def with_malformed(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
         return inp
 
     return build()
+
+
+def payload_shape(game_id: str, function: str) -> Any:
+    """The shape of an ``eval`` payload of ``function`` (the module's ``PAYLOADS``; see
+    :mod:`tts_builder.payload`), or None where the module declares none."""
+    return getattr(_module(game_id), "PAYLOADS", {}).get(function)
 
 
 def variant_input(game_id: str, data: dict[str, Any], variant: str | None) -> dict[str, Any]:

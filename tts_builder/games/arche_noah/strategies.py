@@ -6,6 +6,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from ...payload import MAX_SEATS, ListOf, Whole
+
 Strategies = dict[str, st.SearchStrategy[Any]]
 
 #: The rule-config keys each function's generator reads (see ``tts_builder.strategies``).
@@ -20,6 +22,35 @@ READS: dict[str, tuple[str, ...]] = {
     "turn": (),
     "bid_range": ("chips",),
     "pass_start": (),
+}
+
+#: What an ``eval`` payload of each function may hold (see ``tts_builder.payload``): a list
+#: with an entry per seat, or of colours, holds at most MAX_SEATS.
+PER_SEAT = ListOf(Whole(), most=MAX_SEATS)
+COLOURS = ListOf(str, most=MAX_SEATS)
+SEATING = {"seats": COLOURS, "seated": COLOURS, "min": Whole(), "max": Whole(), "chooser": str}
+PAYLOADS: dict[str, Any] = {
+    "score_collection": {
+        "cards": ListOf({"animal": str, "value": Whole()}),
+        "purple": Whole(),
+        "green": Whole(),
+        "playthrough": Whole(),
+    },
+    "pick_order": {"bids": PER_SEAT, "start": Whole()},
+    "setup": {"players": Whole()},
+    "offer_size": {"players": Whole(), "pile": Whole()},
+    "winners": {"totals": PER_SEAT},
+    "pick_options": {"offer": Whole(), "green": Whole()},
+    "seating": SEATING,
+    "turn": {
+        "phase": str,
+        "players": Whole(),
+        "start": Whole(),
+        "turn": Whole(),
+        "order": PER_SEAT,
+    },
+    "bid_range": {"purple": Whole()},
+    "pass_start": {"players": Whole(), "start": Whole()},
 }
 
 

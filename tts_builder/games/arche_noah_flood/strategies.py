@@ -16,8 +16,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from ...payload import MAX_SEATS, MAX_SIDE, Either, ListOf, Text, Whole
 from ...variants import with_variant
-from ..arche_noah.strategies import seating_inputs
+from ..arche_noah.strategies import COLOURS, SEATING, seating_inputs
 
 Strategies = dict[str, st.SearchStrategy[Any]]
 Hex = list[int]
@@ -38,6 +39,68 @@ READS: dict[str, tuple[str, ...]] = {
     "step_cost": _SCENE,
     "destinations": _SCENE,
     "check_flood": _SCENE,
+}
+
+#: What an ``eval`` payload of each function may hold (see ``tts_builder.payload``): a map of
+#: at most MAX_SIDE rows of MAX_SIDE hexes, coordinates within a side or two (a hex off the map
+#: is the rule's to refuse), the flood marker at or below the map's first row and column.
+COORD = Whole(-MAX_SIDE, 2 * MAX_SIDE)
+HEX = ListOf(COORD)
+HEXES = ListOf(HEX)
+EDGES = ListOf(ListOf(HEX))
+MAP = {
+    "terrain": ListOf(Text(MAX_SIDE), most=MAX_SIDE),
+    "rivers": EDGES,
+    "fords": EDGES,
+    "stairs": HEXES,
+    "starts": HEXES,
+}
+PIECES = 64  # pieces a flood check looks at, at most (each a search of the map)
+ANIMAL = {"animal": str, "map": MAP, "variant": str}
+PAYLOADS: dict[str, Any] = {
+    "dice_effect": {"values": ListOf(Either((str, Whole()))), "variant": str},
+    "flood_advance": {
+        "row": Whole(0),
+        "col": Whole(0),
+        "rolls": ListOf(Whole()),
+        "map": MAP,
+    },
+    "move_cost": {
+        **ANIMAL,
+        "from": HEX,
+        "to": Either((HEX, str)),
+        "occupied": HEXES,
+        "flooded": HEXES,
+    },
+    "reaches_ark": {**ANIMAL, "at": HEX, "flooded": HEXES},
+    "arrival": {
+        "arrived": ListOf(str),
+        "cards": COLOURS,
+        "players": Whole(0, MAX_SEATS),
+        "variant": str,
+    },
+    "seating": SEATING,
+    "next_player": {"out": ListOf(bool, most=MAX_SEATS), "after": Whole()},
+    "payment": {
+        "cost": Whole(),
+        "points": Whole(),
+        "sun": Whole(),
+        "sun_armed": bool,
+        "variant": str,
+    },
+    "step_cost": {**ANIMAL, "from": HEX, "to": HEX},
+    "destinations": {
+        **ANIMAL,
+        "from": HEX,
+        "occupied": HEXES,
+        "flooded": HEXES,
+        "budget": Whole(),
+    },
+    "check_flood": {
+        **ANIMAL,
+        "pieces": ListOf({"animal": str, "at": HEX}, most=PIECES),
+        "flooded": HEXES,
+    },
 }
 
 

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from rules_ref import ark_and_noah as ref
 
+from ...payload import MAX_SEATS, MAX_SIDE, ListOf, MapOf, Whole
+
 Strategies = dict[str, st.SearchStrategy[Any]]
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 Shape = tuple[int, int]
@@ -49,6 +51,90 @@ READS: dict[str, tuple[str, ...]] = {
     "taming_picks": ("colors", "actions"),
     "pair_squares": _ARK,
     "edge_text": _ARK,
+}
+
+#: What an ``eval`` payload of each function may hold (see ``tts_builder.payload``): an Ark of
+#: at most MAX_SIDE x MAX_SIDE squares, squares within a side or two of it (one off the Ark is
+#: the rule's to refuse), colour lists no longer than MAX_SEATS.
+SIDE = Whole(0, MAX_SIDE)
+SQUARE = ListOf(Whole(-MAX_SIDE, 2 * MAX_SIDE))
+COLOURS = ListOf(str, most=MAX_SEATS)
+ARK = {"rows": SIDE, "cols": SIDE, "dividers": ListOf({"edge": str, "color": str})}
+PAIR = {"species": str, "size": Whole(), "vp": Whole(), "male": str, "female": str}
+PLACEMENTS = ListOf({"color": str, "space": str})
+TILES = ListOf(Whole())
+PAYLOADS: dict[str, Any] = {
+    "enclosures": ARK,
+    "load_pair": {
+        **ARK,
+        "pitch": ListOf(str),
+        "food": ListOf(SQUARE),
+        "loaded": ListOf({"square": SQUARE, "size": Whole()}),
+        "loader": str,
+        "square": SQUARE,
+        "lp": Whole(),
+        "deluge": bool,
+        "pair": PAIR,
+    },
+    "final_scoring": {
+        "players": ListOf(
+            {
+                "color": str,
+                "vp": Whole(),
+                "hull_dividers": Whole(),
+                "hand": {
+                    "dividers": Whole(),
+                    "food": Whole(),
+                    "pitch": Whole(),
+                    "animals": ListOf(Whole()),
+                },
+            },
+            most=MAX_SEATS,
+        )
+    },
+    "bonus_update": {"bonuses": MapOf(Whole()), "placements": PLACEMENTS},
+    "phase_two_order": {"placements": PLACEMENTS},
+    "players_entry": {"table": str, "players": Whole()},
+    "ark_shape": {"players": Whole()},
+    "hull_status": ARK,
+    "build_spots": {**ARK, "pitch": ListOf(str)},
+    "building_vp": {"elements": Whole()},
+    "load_cost": {"loader": str, "pair": PAIR},
+    "deluge_order": {"vp": MapOf(Whole()), "turn_order": COLOURS},
+    "game_end": {"rounds": Whole(), "hull_full": bool},
+    "seating": {"seated": COLOURS},
+    "starting_deal": {"players": Whole(), "rolls": TILES},
+    "may_act": {key: str for key in ("act", "phase", "kind", "turn", "color")},
+    "trade_may": {
+        "act": str,
+        "bonus_taken": bool,
+        "choice": str,
+        "draws_left": Whole(),
+        "exchanged": bool,
+        "dragged": str,
+        "onto": str,
+        "can_swap": bool,
+        "can_draw": bool,
+        "can_exchange": bool,
+    },
+    "exchange": {
+        "hand": TILES,
+        "in_play": TILES,
+        "drawn": TILES,
+        "give": Whole(),
+        "take": Whole(),
+    },
+    "taming_picks": {
+        "space": str,
+        "occupant": str,
+        "turn_order": COLOURS,
+        "draws_left": Whole(),
+        "taken": Whole(),
+        "left": Whole(),
+        "bags": Whole(),
+    },
+    "pair_squares": {**ARK, "squares": ListOf(SQUARE)},
+    "edge_text": {"rows": SIDE, "cols": SIDE, "edge": str},
 }
 
 

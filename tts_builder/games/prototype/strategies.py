@@ -6,11 +6,21 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from ...payload import Whole
+from ..arche_noah.strategies import COLOURS, SEATING
+
 Strategies = dict[str, st.SearchStrategy[Any]]
 
 #: Tabletop Simulator's player colours (the seats a save may list, and where people may sit).
 PLAYER_COLORS = ["White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple",
                  "Pink", "Grey", "Black"]  # fmt: skip
+
+#: What an ``eval`` payload of each function may hold (see ``tts_builder.payload``).
+PAYLOADS: dict[str, Any] = {
+    "seating": SEATING,
+    "deals": {"players": COLOURS, "start": Whole()},
+    "adjust_score": {"score": Whole(), "delta": Whole()},
+}
 
 
 def strategies(config: dict[str, Any], players: tuple[int, int]) -> Strategies:
