@@ -178,11 +178,6 @@ def test_counter_clockwise_seats_are_refused(assets: Path) -> None:
         ),
         (
             "    - {color: Yellow, area: [-23.5, 1.0], facing: 90}",
-            "    - {color: Purple, area: [-23.5, 1.0], facing: 90}",
-            "table.seats: seats must follow `colors`",
-        ),
-        (
-            "    - {color: Yellow, area: [-23.5, 1.0], facing: 90}",
             "    - {color: Yellow, area: [-23.5, 1.0], facing: 270}",
             "table.seats[1].facing: Yellow's hand zone on Table_RPG faces 90, not 270",
         ),
@@ -221,6 +216,20 @@ def test_counter_clockwise_seats_are_refused(assets: Path) -> None:
 def test_bad_edits_fail_on_one_located_line(assets: Path, old: str, new: str, where: str) -> None:
     edit(assets, old, new)
     assert where in error_for(assets)
+
+
+def test_a_seat_of_another_colour_is_every_problem_it_makes_in_one_run(assets: Path) -> None:
+    """Purple where Yellow sits: not the colours' order, not clockwise, and Purple's hand zone
+    faces elsewhere, all said at once."""
+    old = "    - {color: Yellow, area: [-23.5, 1.0], facing: 90}"
+    edit(assets, old, old.replace("Yellow", "Purple"))
+    with pytest.raises(DefinitionError) as info:
+        load_definition(GAME, assets)
+    lines = str(info.value).splitlines()
+    assert lines[0].endswith("game.yaml: 3 problems")
+    assert "table.seats: seats must follow `colors`" in lines[1]
+    assert "table.seats: seats must run clockwise" in lines[2]
+    assert "table.seats[1].facing: Purple's hand zone on Table_RPG faces 270, not 90" in lines[3]
 
 
 def test_a_bad_layout_names_its_element(assets: Path) -> None:

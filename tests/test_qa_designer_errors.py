@@ -17,6 +17,11 @@ from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, run
 PROJECT = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((PROJECT / "assets" / "prototype" / "game.yaml").read_text("utf-8"))
 GAME = "qa-game"
+#: A 1x1 PNG: an art file the load's check reads as one.
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+    "0000000d49444154789c63f8cfc0f01f00050001ff89993d1d0000000049454e44ae426082"
+)
 
 
 def write(root: Path, data: dict[str, Any] | bytes) -> Path:
@@ -83,7 +88,7 @@ def test_art_from_a_roster_template_is_checked_for_every_entry(
     )
     root = write(tmp_path, data)
     (root / GAME / "art").mkdir()
-    (root / GAME / "art" / "Rose.png").write_bytes(b"")  # the first entry's file only
+    (root / GAME / "art" / "Rose.png").write_bytes(PNG)  # the first entry's file only
     err = one_line_error(capsys, root, build_args(root))
     assert re.match(
         r"error: .*qa-game/game\.yaml:\d+:\d+: components\.flower\.face\[6\]\.src: "
@@ -201,7 +206,7 @@ def test_a_zone_of_no_size_is_located_not_an_internal_error(
     data["table"]["pieces"].append({"id": "bed", "kind": "zone", "size": [0, 2], "at": [3, 3]})
     index = len(data["table"]["pieces"]) - 1
     err = one_line_error(capsys, write(tmp_path, data), build_args(tmp_path))
-    assert f"table.pieces[{index}].size[0]: expected 0.1 to 100 units, got 0" in err, err
+    assert f"table.pieces[{index}].size[0]: expected a number from 0.1 to 100, got 0" in err, err
 
 
 def test_a_piece_laid_off_the_table_is_reported_at_its_position(
@@ -297,8 +302,9 @@ def test_a_variant_and_a_game_building_into_one_folder_are_refused(
         ({"table": [1]}, "variants.v.table", "expected a mapping, got list"),
         ({"table": {"score": {"max": "many"}}}, "variants.v.table.score.max",
          "expected an integer"),
-        ({"table": {"pieces": [BASE["table"]["pieces"][0]]}},  # the deck Setup deals is gone
-         "variants.v.table.setup[0].deal", "unknown piece 'flowers' (pieces: garden)"),
+        ({"table": {"pieces": [p for p in BASE["table"]["pieces"] if p["id"] != "flowers"]}},
+         "variants.v.table.setup[0].deal", "unknown piece 'flowers' (pieces: garden, "
+         "pawns, score-track, seeds, weather-die)"),  # the deck Setup deals is gone
         ({"tabel": {}}, "variants.v.tabel", "unknown key"),
         ({"components": {"seed": {"size": [8, 64]}}}, "variants.v.components.seed.size[0]",
          "expected an integer from 16"),

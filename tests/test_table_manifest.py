@@ -196,7 +196,7 @@ ERRORS = [
      "a board has no 'roster'"),
     (lambda d: d["table"]["setup"][1].update(to="hand"), "table.setup[1].to",
      "only cards go to a hand"),
-    (lambda d: d["table"].update(seats=["White", "Red", "Teal"]), "table.seats",
+    (lambda d: d["table"].update(seats=["White", "Red", "Green"]), "table.seats",
      "expected at least 4 seats"),
     (lambda d: d["table"].update(seats=["White", "Red", "Teal", "Blue"]), "table.seats[2]",
      "Table_RPG has no seat Teal"),

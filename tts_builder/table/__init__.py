@@ -5,9 +5,11 @@ table picture use.
 - :mod:`.model`: the manifest after validation, typed: where a piece lies (an ``at``: a
   ``Point``, ``Anchor``, ``SeatSpot`` or ``TrackCell``), setup steps and snap points;
 - :mod:`.fields`: the ``{field}`` filling of names, notes and printed words;
-- :mod:`.schema`: the manifest's keys (``MANIFEST``) and cross-field checks;
+- :mod:`.schema`: the manifest's keys (``MANIFEST``), checked and as JSON Schema;
+- :mod:`.checks`: :func:`check_manifest`, its cross-field checks (every problem in one run);
 - :mod:`.derived`: counts and rosters read from the definition's own keys;
-- :mod:`.layout`: anchors, seat frames, hand slots and setup spots (pure);
+- :mod:`.layout`: anchors, seat frames, hand slots and setup spots (pure), and
+  :func:`script_context`, the names the scripts address;
 - :mod:`.art`: component specs (``COMPONENT``) and their pictures, each rendered once;
 - :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest;
 - :mod:`.track`: a track of numbered cells (``kind: track``) drawn from its data;
@@ -22,10 +24,18 @@ pieces), to :func:`check_manifest` and :func:`lay_table`.
 
 from .art import COMPONENT, Art, check_art
 from .assemble import Table, lay_table, setup_positions
-from .layout import SeatFrame, check_seat_spots, hand_capacity, hand_slots, seat_frames
+from .checks import check_manifest
+from .layout import (
+    SeatFrame,
+    check_seat_spots,
+    hand_capacity,
+    hand_slots,
+    script_context,
+    seat_frames,
+)
 from .model import pieces_by_id, seat_colors, step_count, target_of
 from .preview import add_previews
-from .schema import MANIFEST, check_manifest, script_context
+from .schema import MANIFEST
 from .snaps import snap_points
 
 __all__ = [

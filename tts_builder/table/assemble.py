@@ -1,4 +1,6 @@
-"""A manifest laid on the table: its save objects, the scripts' data and the checked positions.
+"""A manifest laid on the table: its save objects, the scripts' data and the checked positions
+(longer than 500 lines: one builder per piece kind, deck to zone, on one layer's state of
+GUIDs, deck ids and faces, read together).
 
 :func:`lay_table` is pure apart from rendering through :class:`~.art.Art`: it builds every
 piece with the :mod:`tts_builder.save.objects` builders at the sizes, heights and rotations of
@@ -35,15 +37,9 @@ from .layout import (
     spots,
     thickness_of,
 )
-from .model import Anchor, SeatSpot, SetupStep, along_track, at_of, step_of
+from .model import Anchor, SeatSpot, SetupStep, along_track, at_of, pieces_by_id, step_of
 from .printed import manifest_tracks
-from .schema import (
-    BAG_ORDERS,
-    SHAPES,
-    deck_entries,
-    pieces_by_id,
-    rosters_of,
-)
+from .schema import BAG_ORDERS, SHAPES, deck_entries, rosters_of
 from .snaps import snap_points
 from .track import track_picture
 

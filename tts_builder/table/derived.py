@@ -26,8 +26,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import FieldError
-from ..schema import Bool, Custom, Int, ListOf, Map, MappingOf, Str
+from ..schema import Bool, Custom, Int, JsonSchema, ListOf, Map, MappingOf, Spec, Str
 from .fields import filled
+
+
+def either(fn: Any, *forms: Spec | JsonSchema, doc: str = "") -> Custom:
+    """``Custom(fn)`` whose JSON Schema is any of ``forms`` (a spec or a JSON Schema each),
+    described by ``doc``: what an editor offers for a value of several forms."""
+    found: JsonSchema = {"anyOf": [f.json_schema() if isinstance(f, Spec) else f for f in forms]}
+    return Custom(fn, json={**found, "description": doc} if doc else found)
+
 
 KEY = Str(
     pattern=r"[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*",
@@ -51,7 +59,7 @@ def number_or_key(low: int, high: int) -> Custom:
         else:
             Int(low, high).check(value, path)
 
-    return Custom(check)
+    return either(check, Int(low, high), _FROM_KEY)
 
 
 def key_value(data: dict[str, Any], key: str, path: str) -> Any:
@@ -112,8 +120,9 @@ def _check_scalar(value: Any, path: str) -> None:
         raise FieldError(path, f"expected a text, number, true/false or null, got {value!r}")
 
 
-_KEY_IS = Map({"key": KEY, "is": Custom(_check_scalar)}, frozenset())
-_KEY_NOT = Map({"key": KEY, "not": Custom(_check_scalar)}, frozenset())
+_SCALAR = Custom(_check_scalar, json={"type": ["string", "number", "boolean", "null"]})
+_KEY_IS = Map({"key": KEY, "is": _SCALAR}, frozenset())
+_KEY_NOT = Map({"key": KEY, "not": _SCALAR}, frozenset())
 
 
 def _check_when(value: Any, path: str) -> None:
@@ -124,8 +133,16 @@ def _check_when(value: Any, path: str) -> None:
         form.check(value, path)
 
 
+_ANY: JsonSchema = {
+    "type": "object",
+    "properties": {"any": {"type": "array", "minItems": 1, "items": {"type": "object"}}},
+    "required": ["any"],
+    "additionalProperties": False,
+}
 #: A piece's ``when``: ``{key: K, is: V}``, ``{key: K, not: V}`` or ``{any: [when, ...]}``.
-WHEN = Custom(_check_when)
+WHEN = either(
+    _check_when, _KEY_IS, _KEY_NOT, _ANY, doc="While a definition key is (or is not) a value."
+)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -169,7 +186,7 @@ def _check_roster(value: Any, path: str) -> None:
 
 #: A manifest's ``rosters`` entry: a roster made from a list of the definition
 #: (``from``) or numbered entries (``count``).
-ROSTER = Custom(_check_roster)
+ROSTER = either(_check_roster, _ROSTER_FROM, _ROSTER_COUNT)
 ROSTERS = MappingOf(
     Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a roster id"),
     ROSTER,

@@ -16,7 +16,7 @@ from .. import geometry as geo
 from ..errors import FieldError
 from ..plugin import TableHooks
 from ..save.tables import HAND_PLACEMENTS
-from .model import Anchor, Point, SeatSpot, TrackCell, at_of
+from .model import Anchor, Guids, Point, SeatSpot, TrackCell, at_of, guids_of, seat_colors
 
 Vec3 = tuple[float, float, float]
 #: Cards dealt to a hand lie side by side along the hand zone, this far apart (a portrait
@@ -264,3 +264,43 @@ def card_spots(
 
 def _card(label: str, at: Any, rot_y: float) -> geo.ScriptPosition:
     return geo.ScriptPosition(label, tuple(at), size=geo.PORTRAIT_CARD, rot_y=rot_y, kind="card")
+
+
+def _guids_of(manifest: dict[str, Any], entry: Guids, guids: dict[str, list[str]]) -> Any:
+    """One ``script.guids`` entry's GUIDs."""
+    laid = next((guids[p] for p in entry.pieces if guids.get(p)), [])
+    if entry.form == "all":
+        return laid
+    if entry.form == "first":
+        return (laid or [""])[0]
+    if entry.form == "numbered":
+        return {str(k): guid for k, guid in enumerate(laid, start=1)}
+    colours = seat_colors(manifest)  # a piece at every seat lays as many at each, in seat order
+    per = len(laid) // len(colours)
+    seats = {c: laid[i * per : (i + 1) * per] for i, c in enumerate(colours)}
+    if entry.form == "first_by_seat":
+        return {c: own[0] for c, own in seats.items() if own}
+    return seats
+
+
+def script_context(manifest: dict[str, Any], guids: dict[str, list[str]]) -> dict[str, Any]:
+    """The manifest's ``script`` as the scripts' template context: ``guids`` (each name's
+    GUIDs, first GUID, or the GUIDs of the first of its pieces laid; ``[]`` or ``""`` for a
+    piece this build leaves off; or its GUIDs by seat or number: :class:`~.model.Guids`),
+    ``positions`` (each anchor as ``[x, y, z]``) and, when it names seat points, ``seats``
+    (:func:`~.layout.seat_context` with those points at their heights). ``guids`` are the
+    laid table's (:attr:`Table.guids`)."""
+    script = manifest.get("script", {})
+    named = {
+        name: _guids_of(manifest, guids_of(value), guids)
+        for name, value in script.get("guids", {}).items()
+    }
+    anchors = manifest.get("anchors", {})
+    points = {
+        name: [float(anchors[at["anchor"]][0]), float(at["y"]), float(anchors[at["anchor"]][1])]
+        for name, at in script.get("positions", {}).items()
+    }
+    found = {"guids": named, "positions": points}
+    if "seats" in script:
+        found["seats"] = seat_context(manifest, {k: float(y) for k, y in script["seats"].items()})
+    return found

@@ -26,9 +26,10 @@ from PIL import Image
 
 from ..errors import FieldError
 from ..plugin import Picture
+from ..render import ELEMENTS
 from ..render.layout import render_layout, validate_layout
 from ..schema import Bool, Color, Custom, Int, ListOf, Map, Num, OneOf, Str
-from .derived import key_number, number_or_key
+from .derived import either, key_number, number_or_key
 
 Pixel = tuple[float, float]
 #: The corner the first cell lies in.
@@ -44,6 +45,17 @@ def _margin(value: Any, path: str) -> None:
         Int(0, 2000).check(value, path)
 
 
+MARGIN = either(_margin, Int(0, 2000), ListOf(Int(0, 2000), 4, 4))
+#: Layout elements (:mod:`tts_builder.render.layout`, checked there) as JSON Schema.
+ELEMENTS_JSON = {
+    "type": "array",
+    "minItems": 1,
+    "items": {
+        "type": "object",
+        "properties": {"type": {"enum": list(ELEMENTS)}},
+        "required": ["type"],
+    },
+}
 TEXT = {"size": Int(4, 400), "bold": Bool()}
 #: The ``track`` key of a ``kind: track`` piece.
 TRACK = Map(
@@ -55,7 +67,7 @@ TRACK = Map(
         "cell": Int(8, 2000),
         "gap": Int(0, 100),
         "radius": Int(0, 200),
-        "margin": Custom(_margin),
+        "margin": MARGIN,
         "frame": Map({"fill": COLOR, "radius": Int(0, 200)}, frozenset({"radius"})),
         "fill": COLOR,
         "ink": COLOR,
@@ -75,7 +87,7 @@ TRACK = Map(
             frozenset({"size", "bold"}),
         ),
         "decorations": ListOf(
-            Map({"cell": Int(0, 399), "elements": Custom(lambda v, p: validate_layout(v, p))})
+            Map({"cell": Int(0, 399), "elements": Custom(validate_layout, json=ELEMENTS_JSON)})
         ),
         "file": Str(pattern=r"[a-z0-9{}]+(-[a-z0-9{}]+)*", hint="a file name like 'rounds-{key}'"),
         "cell_width": Num(),

@@ -23,8 +23,8 @@ def check(data: Data, root: Path) -> None:
     """Cross-field checks: the schema's references (unique names, a picture for every tile,
     every player count's rows), the rules' setup at each player count (rules_ref's
     ``setup_problems``: first-round spaces, supplies, draws) and the actions' words (all their
-    problems at once), art files,
-    seats (a variant's merged data is checked too, by the definition's loading)."""
+    problems at once), art files, seats and the table (every problem found, in one run; a
+    variant's merged data is checked too, by the definition's loading)."""
     SCHEMA.check_references(data)
     config = rules_config(data)
     problems = Problems()
@@ -38,14 +38,17 @@ def check(data: Data, root: Path) -> None:
             own = [e for e in field_errors(err) if (e.field, e.detail) not in base]
             base |= {(e.field, e.detail) for e in own} if variant is None else set()
             problems.found += [prefixed(e, f"variants.{variant}") if variant else e for e in own]
-    problems.raise_any()
-    check_art_files(root, ((f"art.{shown}", str(rel)) for shown, rel in data["art"].items()))
+    rules_fit = not problems.found  # the boards are drawn from them
+    problems.run(
+        check_art_files, root, [(f"art.{shown}", str(rel)) for shown, rel in data["art"].items()]
+    )
     high = data["players"]["max"]
     seats, table = data["table"]["seats"][:high], data["table"]["type"]
     if [s["color"] for s in seats] != [c["name"] for c in data["colors"][:high]]:
-        raise FieldError("table.seats", "seats must follow `colors`, one per colour in order")
-    check_clockwise(table, [s["color"] for s in seats])
-    check_area_slots(data["table"])
-    flat = {**data, "table": flat_guids(data["table"])}  # the animal bags' group too
-    check_manifest(flat, hooks=table_hooks(data, data, config))  # the boards
-    check_facing_hands(seats, table)
+        problems.add("table.seats", "seats must follow `colors`, one per colour in order")
+    problems.run(check_clockwise, table, [s["color"] for s in seats])
+    if problems.run(check_area_slots, data["table"]) and rules_fit:  # the hooks' places
+        flat = {**data, "table": flat_guids(data["table"])}  # the animal bags' group too
+        problems.run(check_manifest, flat, "table", table_hooks(data, data, config))
+    problems.run(check_facing_hands, seats, table)
+    problems.raise_any()

@@ -40,9 +40,10 @@ from typing import Any
 from PIL import Image
 
 from ...errors import FieldError
+from ...render import ELEMENTS
 from ...render.layout import render_layout, validate_layout
 from ...schema import Custom, Int, ListOf, Map, MappingOf, Num, OneOf, Str
-from ...table.derived import KEY, key_number, key_value, number_or_key
+from ...table.derived import KEY, either, key_number, key_value, number_or_key
 
 Pixel = tuple[float, float]
 Frame = tuple[int, int, int, int]
@@ -96,6 +97,21 @@ def _number(value: Any, path: str) -> None:
         Num(0.001, 1000).check(value, path)
 
 
+#: The grid's elements as JSON Schema: layout elements, each placed at a frame.
+ELEMENTS_JSON = {
+    "type": "array",
+    "minItems": 1,
+    "items": {
+        "type": "object",
+        "properties": {
+            "at": {"enum": list(FRAMES)},
+            "split": {"type": "integer", "minimum": 2, "maximum": 100},
+            "parity": {"enum": ["even", "odd"]},
+            "type": {"enum": list(ELEMENTS)},
+        },
+        "required": ["at", "type"],
+    },
+}
 #: A spot set's label word and the half size of its printed spot, px (across, for an edge).
 SPOT = Map({"name": Str(), "half": Num(0, 2000)}, frozenset({"name", "half"}))
 #: A ``grids`` entry of the manifest.
@@ -107,10 +123,10 @@ GRID = Map(
         "margin": Int(0, 2000),
         "ends": Int(0, 2000),
         "at": ListOf(Num(), 2, 2),
-        "cell_width": Custom(_number),
+        "cell_width": either(_number, Num(0.001, 1000), Map({"key": KEY})),
         "sections": Map({"layouts": KEY, "kinds": ListOf(Str(pattern=r"[a-z0-9]+"), 3, 3)}),
         "spots": Map({name: SPOT for name in SPOT_SETS}, frozenset(SPOT_SETS)),
-        "elements": Custom(_elements),
+        "elements": Custom(_elements, json=ELEMENTS_JSON),
     },
     frozenset({"margin", "ends", "sections", "spots"}),
 )

@@ -1,5 +1,6 @@
 """The driver's adapter for ``ark-and-noah`` (and ``family``): the worker-placement table next to
-rules_ref's game.
+rules_ref's game (longer than 500 lines: one player's gesture per kind of decision the rules
+know, each action, tame, trade, build and load, beside the table reads they share).
 
 Chance (the starting deal, every tile drawn from a bag) is decided by the table and replayed
 into ``rules_ref.ark_and_noah``. A chosen reference action is applied to the reference with its
