@@ -224,6 +224,29 @@ def test_a_bad_manifest_is_one_line_naming_file_line_and_field(
     assert not (tmp_path / "d" / "broken").exists()
 
 
+def test_three_manifest_mistakes_are_three_lines_of_one_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A piece at an unknown anchor, a die of a component misspelt and a step dealing a piece
+    the manifest has not: one build says all three, each at its field, in file order."""
+    data = copy.deepcopy(BASE)
+    data["id"] = "broken"
+    pieces = data["table"]["pieces"]
+    pieces[2]["at"] = {"anchor": "store", "offset": [0, 2]}
+    pieces[3]["component"] = "wether"
+    data["table"]["setup"][0]["deal"] = "flower"
+    write(tmp_path, data, "broken")
+    assert run(["--assets", str(tmp_path), "build", "broken", "--out", str(tmp_path / "d")]) \
+        == EXIT_BAD_INPUT  # fmt: skip
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0].endswith("broken/game.yaml: 3 problems"), lines
+    fields = [re.search(r"game\.yaml:\d+:\d+: (\S+):", line).group(1) for line in lines[1:]]
+    assert fields == ["table.pieces[2].at.anchor", "table.pieces[3].component",
+                      "table.setup[0].deal"]  # fmt: skip
+    assert "unknown anchor 'store'" in lines[1] and "unknown component 'wether'" in lines[2]
+    assert "unknown piece 'flower'" in lines[3]
+
+
 def test_hand_capacity_follows_the_table() -> None:
     rpg = seat_frames({"type": "Table_RPG", "seats": ["White"]})[0]
     custom = seat_frames({"type": "Table_Custom", "seats": ["White"]})[0]
