@@ -13,13 +13,19 @@ table picture use.
 - :mod:`.art`: component specs (``COMPONENT``) and their pictures, each rendered once;
 - :mod:`.assemble`: :func:`lay_table`, the objects, context and positions of a manifest;
 - :mod:`.track`: a track of numbered cells (``kind: track``) drawn from its data;
+- :mod:`.printed`: a board printed from a picture: its pixels on the table, the positions
+  meaning its printed cells, a track piece's cells as tracks;
+- :mod:`.hexboard`: a hex-map board laid from the manifest's ``board`` key;
+- :mod:`.game`: :func:`~.game.build_table_game`, what every manifest game's build does alike;
+- :mod:`.contents`: what a script knows of the objects in a roster bag;
 - :mod:`.snaps`: :func:`snap_points`, the manifest's snap points at a player count;
 - :mod:`.preview`: :func:`add_previews`, a laid table's thumbnail and preview sheet (through
   :mod:`tts_builder.gamekit.pictures`).
 
 A rules engine hands the manifest what only its code knows as one
-:class:`~tts_builder.plugin.TableHooks` (pictures, anchors, tracks, areas, rosters, omitted
-pieces), to :func:`check_manifest` and :func:`lay_table`.
+:class:`~tts_builder.plugin.TableHooks` (pictures, anchors, tracks, areas, rosters, each seat's
+fields, omitted pieces), to :func:`check_manifest` and :func:`lay_table`; what only one game
+has is that game's Python (Ark & Noah's grid board and seat areas: ``games/ark_and_noah``).
 """
 
 from .art import COMPONENT, Art, check_art
