@@ -232,6 +232,16 @@ def test_a_seat_of_another_colour_is_every_problem_it_makes_in_one_run(assets: P
     assert "table.seats[1].facing: Purple's hand zone on Table_RPG faces 270, not 90" in lines[3]
 
 
+def test_the_ark_is_the_grid_named_ark(assets: Path) -> None:
+    """The game's code reads the grid ``ark``: another name is refused where it is written."""
+    edit(assets, "  grids:\n    ark:\n", "  grids:\n    boat:\n")
+    with pytest.raises(DefinitionError) as info:
+        load_definition(GAME, assets)
+    message = str(info.value)
+    assert "table.grids.ark: missing required key" in message
+    assert "table.grids.boat: unknown key (known keys: ark)" in message
+
+
 def test_a_bad_layout_names_its_element(assets: Path) -> None:
     edit(assets, "box: [96, 12, 160, 60], size: 44", "box: [96, 12, 300, 60], size: 44")
     assert "components.animal.unpaired[8].box" in error_for(assets)

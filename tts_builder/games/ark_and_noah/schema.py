@@ -8,11 +8,13 @@ from dataclasses import replace
 
 from ...schema import Map
 from ...schema_yaml import load_schema
-from .grid import GRIDS
+from .grid import GRID
 
 SCHEMA = load_schema(__package__)
 _TABLE: Map = SCHEMA.fields["table"]  # type: ignore[assignment]
-#: The definition keys: the schema file's, the table's ``grids`` (the Ark) as :mod:`.grid`
+#: The table's ``grids``: the Ark, ``ark`` (the name the game's code reads), as :mod:`.grid`
 #: says (a spec of Python: counts read from definition keys, layout elements at frames).
+GRIDS = Map({"ark": GRID})
+#: The definition keys: the schema file's, with the table's ``grids``.
 FIELDS = {**SCHEMA.fields, "table": replace(_TABLE, fields={**_TABLE.fields, "grids": GRIDS})}
 OPTIONAL = SCHEMA.optional
