@@ -411,3 +411,13 @@ def test_install_takes_a_new_slot_when_its_own_became_a_fifo(
     os.mkfifo(first.save_path)
     [again] = install_build(built, options, saves, GAME)
     assert again.save_path == saves / "TS_Save_2.json" and "kept TS_Save_1.json" in again.slot.note
+
+
+def test_a_saves_folder_gone_since_the_start_is_one_line(
+    built: GameBuild, options, saves: Path
+) -> None:
+    """watch --install installs many rounds after it found the Saves folder."""
+    saves.rmdir()
+    with pytest.raises(BuildError, match=r"TTS Saves folder .* is gone"):
+        install_build(built, options, saves, GAME)
+    assert not saves.exists()

@@ -425,3 +425,33 @@ def test_watch_command_shows_an_internal_error_on_one_line(
     assert run([*args, "--interval", "0.05", "--debug"]) == EXIT_OK
     _, err = capsys.readouterr()
     assert err.startswith("internal error: KeyError: 'oops'\nTraceback (most recent call last)")
+
+
+def test_a_fifo_or_a_link_loop_for_the_definition_is_one_line(assets: Path, tmp_path: Path) -> None:
+    """Reading a FIFO blocks until someone writes to it: the round would never end."""
+    watcher, handed, log = _watcher(assets, tmp_path, examples=0)
+    definition = assets / GAME / "game.yaml"
+    definition.unlink()
+    os.mkfifo(definition)
+    assert "not a file (a FIFO" in (watcher.rebuild([]).error or "")
+    definition.unlink()
+    definition.symlink_to(definition)
+    assert "a symbolic link loop" in (watcher.rebuild([]).error or "")
+    assert all(line.startswith("error: ") for line in log) and len(log) == 2 and not handed
+
+
+def test_a_file_past_the_hash_limit_is_stamped_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tts_builder.ship import watch
+
+    monkeypatch.setattr(watch, "HASH_LIMIT", 10)
+    (tmp_path / "big.bin").write_bytes(b"x" * 11)
+    (tmp_path / "small.png").write_bytes(b"x" * 10)
+    read: list[Path] = []
+    real = watch.file_digest
+    monkeypatch.setattr(watch, "file_digest", lambda path: read.append(path) or real(path))
+    first = snapshot([tmp_path])
+    assert read == [tmp_path / "small.png"]
+    edit(tmp_path / "big.bin", b"y" * 12)
+    assert changes(first, snapshot([tmp_path])) == [str(tmp_path / "big.bin")]

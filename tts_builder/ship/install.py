@@ -116,6 +116,8 @@ def install_files(
     """Write a save (and its assets) into ``saves_dir``; the plan that was carried out."""
     from ..writer import write_file, write_tree
 
+    if not saves_dir.is_dir():  # it was when the command started (watch: many rounds ago)
+        raise BuildError(f"TTS Saves folder {saves_dir} is gone or no longer a folder")
     found = read_index(saves_dir)
     index = found.installs
     recorded = index.get(key)

@@ -27,6 +27,9 @@ from ..errors import BuildError
 IGNORED_SUFFIXES = (".swp", ".swx", ".tmp", "~")
 #: Read and hashed this many bytes at a time (a huge file costs time, not memory).
 HASH_CHUNK = 1 << 20
+#: A file bigger than this is not read on every poll (its size and modification time tell):
+#: bigger than any art file or definition a build reads, and about 0.3 s of hashing a poll.
+HASH_LIMIT = 128 * 2**20
 
 #: What the machine, not the project, got wrong (as the command line maps them: exit 2).
 ENVIRONMENT_ERRORS = frozenset(
@@ -135,13 +138,17 @@ def file_digest(path: Path) -> str:
 
 
 def snapshot(roots: Iterable[Path]) -> dict[str, Stamp]:
-    """Stamps of every watched file under ``roots``, each file read and hashed."""
+    """Stamps of every watched file under ``roots``, each file read and hashed (up to
+    :data:`HASH_LIMIT` bytes)."""
     stamps: dict[str, Stamp] = {}
     for root in roots:
         for path in watched_files(root):
             try:
                 info = path.stat()
-                digest = file_digest(path)
+                if info.st_size > HASH_LIMIT:
+                    digest = f"unread:{info.st_size}:{info.st_mtime_ns}"
+                else:
+                    digest = file_digest(path)
             except OSError:  # deleted or replaced between listing and reading
                 continue
             stamps[str(path)] = Stamp(info.st_mtime_ns, info.st_size, digest)
@@ -226,6 +233,7 @@ class Watcher:
     def _rebuild(self, result: Round) -> None:
         from ..build import build_game, check_build, lint_build
 
+        self._refuse_special_definition()
         started = time.perf_counter()
         build = build_game(self.game_id, self.options, self.cache, self.assets_root)
         lint_build(build, self.cache)
@@ -249,6 +257,22 @@ class Watcher:
             self.verified_script = build.global_script
             self.report(f"verify: rule functions agree ({self.examples} examples each)")
         self.on_build(build)
+
+    def _refuse_special_definition(self) -> None:
+        """A FIFO or device where game.yaml should be, or a link loop, is refused unread:
+        reading a FIFO blocks until something writes to it (the definition reader opens it as
+        a file), and the game's folder lookup fails on a loop with a RuntimeError."""
+        from ..definition import DEFINITION_FILE, find_game
+
+        path = find_game(self.game_id, self.assets_root).folder / DEFINITION_FILE
+        try:
+            mode = path.stat().st_mode
+        except OSError as err:
+            if err.errno == errno.ELOOP:
+                raise BuildError(f"{path}: a symbolic link loop: save game.yaml there") from None
+            return  # missing...: the build says so
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise BuildError(f"{path}: not a file (a FIFO, socket or device): save game.yaml there")
 
     def poll(self, settle: float = 0.05, sleep: Callable[[float], None] = time.sleep) -> list[str]:
         """Changed paths since the last poll, once the files have stopped changing."""
