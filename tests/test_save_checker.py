@@ -751,3 +751,9 @@ def test_check_bytes_stops_at_unparseable_and_goes_deep_otherwise():
     findings = check_bytes(b'\xef\xbb\xbf{"VersionNumber": "v13.3"}')
     assert ("conv", "$") in {(f.level, f.path) for f in findings}
     assert ("req", "ObjectStates") in {(f.level, f.path) for f in findings}
+
+
+def test_bytes_loads_has_read_are_not_parsed_again():
+    crlf = b'{\r\n"ObjectStates": []}'
+    assert check_file_bytes(crlf, parsed=True) == check_file_bytes(crlf)
+    assert check_file_bytes(dumps(base()), parsed=True) == []

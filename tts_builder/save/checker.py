@@ -730,14 +730,18 @@ def check_geometry(
     return run(save, image_size, positions)
 
 
-def check_file_bytes(data: bytes) -> list[Finding]:
-    """File-level checks: UTF-8 without BOM, LF line endings, a JSON object at the top."""
+def check_file_bytes(data: bytes, *, parsed: bool = False) -> list[Finding]:
+    """File-level checks: UTF-8 without BOM, LF line endings, a JSON object at the top.
+    ``parsed``: :func:`~tts_builder.save.savefile.loads` has read these bytes already (so they
+    are UTF-8 holding a JSON object): they are not decoded and parsed a second time."""
     out = _Out()
     if data.startswith(b"\xef\xbb\xbf"):
         out.conv("$", "starts with a UTF-8 byte-order mark; TTS writes none")
         data = data[3:]
     if b"\r\n" in data:
         out.conv("$", "CRLF line endings; TTS writes LF")
+    if parsed:
+        return out.findings
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
