@@ -117,6 +117,10 @@ def test_save_numbers_only_count_numbered_saves() -> None:
     assert save_numbers(names) == {3, 7, 10}
     assert next_free_number(set()) == 1
     assert next_free_number({3, 7, 10}) == 11
+    top = 2**31 - 1  # a number TTS (C#) reads; higher ones are not TTS's, and not followed
+    assert next_free_number({3, 10**230}) == 4 and next_free_number({top - 1, top + 1}) == top
+    with pytest.raises(BuildError, match="no free save number"):
+        next_free_number({top})
 
 
 def test_slot_is_reused_only_while_it_holds_what_we_wrote() -> None:
@@ -421,3 +425,20 @@ def test_a_saves_folder_gone_since_the_start_is_one_line(
     with pytest.raises(BuildError, match=r"TTS Saves folder .* is gone"):
         install_build(built, options, saves, GAME)
     assert not saves.exists()
+
+
+def test_install_into_a_link_loop_or_past_absurd_numbers(
+    built: GameBuild, options, saves: Path
+) -> None:
+    """A save numbered with 230 digits made the next name too long for the file system after
+    the images were written; a link loop for tts-builder's folder was a RuntimeError."""
+    (saves / f"TS_Save_{'9' * 230}.json").write_bytes(b"{}")
+    [plan] = install_build(built, options, saves, GAME)
+    assert plan.save_path.name == "TS_Save_1.json"
+    own = saves.parent / "tts-builder"
+    from tts_builder.writer import remove
+
+    remove(own)
+    own.symlink_to(own)
+    with pytest.raises(BuildError, match="tts-builder.*(symbolic links|install index)"):
+        install_build(built, options, saves, GAME)

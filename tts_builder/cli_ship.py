@@ -32,7 +32,7 @@ _OUT = click.option(
 )
 _SAVES = click.option(
     "--saves-dir",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=click.Path(path_type=Path),  # find_saves_dir says what is wrong with it, on one line
     default=None,
     help="TTS Saves folder (default: $TTS_SAVES_DIR, else the usual folder for this OS).",
 )

@@ -9,6 +9,7 @@ thumbnail, save, index, so an interrupted install never leaves a save pointing a
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath, PureWindowsPath
@@ -160,7 +161,7 @@ def install_build(build: Any, options: Any, saves_dir: Path, key: str) -> list[I
     players). A list, so the command reports every plan it carried out."""
     from ..save import dumps
 
-    assets_dir = own_dir(saves_dir).resolve() / key
+    assets_dir = Path(os.path.realpath(own_dir(saves_dir))) / key  # a link loop: writes say
     save, assets = localize(build, options, assets_dir, build.save)
     thumbnail = build.files[f"{build.main_stem}.png"]
     return [install_files(saves_dir, key, dumps(save), thumbnail, assets)]

@@ -27,8 +27,11 @@ OWN_DIR = "tts-builder"
 INDEX_FILE = "installed.json"
 INDEX_VERSION = 1
 _SAVE_RE = re.compile(r"TS_Save_(\d+)\.(json|png)", re.IGNORECASE)
-#: The highest slot number an index entry may record (TTS numbers saves from 1).
-MAX_SAVE_NUMBER = 10**12
+#: The highest save number an install takes or an index entry records: the most a signed
+#: 32-bit integer holds (TTS, a C# program, numbers its saves from 1), and a save's name
+#: (``TS_Save_2147483647.json``) far from any file system's name limit. Numbers above it in the
+#: Saves folder are not TTS's; the next save follows the highest number up to it.
+MAX_SAVE_NUMBER = 2**31 - 1
 
 
 def current_system(platform: str = sys.platform) -> str:
@@ -70,8 +73,19 @@ def save_numbers(names: Iterable[str]) -> set[int]:
 
 
 def next_free_number(used: Iterable[int]) -> int:
-    """One past the highest used save number (so the new save lists as the newest)."""
-    return max(used, default=0) + 1
+    """One past the highest used save number up to :data:`MAX_SAVE_NUMBER` (so the new save
+    lists as the newest), or the next after it that no entry holds; a BuildError if none is
+    left."""
+    taken = set(used)
+    number = max((n for n in taken if n <= MAX_SAVE_NUMBER), default=0) + 1
+    while number in taken:
+        number += 1
+    if number > MAX_SAVE_NUMBER:
+        raise BuildError(
+            f"no free save number: TS_Save_{MAX_SAVE_NUMBER}.json is taken (the highest "
+            "number install uses); move that save to a subfolder of Saves"
+        )
+    return number
 
 
 def slot_names(number: int) -> tuple[str, str]:
