@@ -54,6 +54,7 @@ and an exchange (tile taken x tile given); offsets depend on the Ark size (``_la
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -1138,20 +1139,13 @@ _STATE_KEYS = (
 )  # fmt: skip
 
 
-#: State lists only ever appended to: a clone copies the list and shares its items (an event
-#: ``[seat, vp, kind]`` is never changed once scored), the longest lists of a late game.
-_APPEND_ONLY = frozenset({"events", "history"})
-
-
-def _copied(value: Any) -> Any:
-    """A copy of JSON-shaped data (lists, dicts, scalars) sharing nothing mutable with it:
-    what ``copy.deepcopy`` gives for such data, without its memo (the state holds no cycles
-    and no shared parts)."""
-    if isinstance(value, list):
-        return [_copied(item) if isinstance(item, (list, dict)) else item for item in value]
-    if isinstance(value, dict):
-        return {k: _copied(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
-    return value
+#: State lists a clone copies and whose items it shares: numbers and strings, or items never
+#: changed in place once made (a score event, a loaded pair, a worker, a queued step are
+#: replaced, never edited): the clone is the bots' hot path (they clone for every candidate).
+_FLAT = (
+    "drawn", "loaded", "pitch", "food", "vp", "events", "bonuses", "completed", "current",
+    "turn_order", "queue", "history",
+)  # fmt: skip
 
 
 class State:
@@ -1242,9 +1236,15 @@ class State:
         state = State.__new__(State)
         state.config, state.colors, state.seat_of = self.config, self.colors, self.seat_of
         state.grid, state.layout = self.grid, self.layout
-        for key in _STATE_KEYS:
-            value = getattr(self, key)
-            setattr(state, key, list(value) if key in _APPEND_ONLY else _copied(value))
+        state.num_players, state.round, state.final = self.num_players, self.round, self.final
+        state.bags = {sex: list(tiles) for sex, tiles in self.bags.items()}
+        state.hands = [list(hand) for hand in self.hands]
+        state.players = [dict(hand) for hand in self.players]
+        supply = self.supply
+        state.supply = {**supply, "dividers": dict(supply["dividers"])}
+        state.dividers = dict(self.dividers)
+        for key in _FLAT:  # lists whose items are never changed in place
+            setattr(state, key, list(getattr(self, key)))
         state._cache, state._now = self._cache, list(self._now)
         return state
 
@@ -1667,13 +1667,15 @@ class State:
     def final_input(self) -> dict[str, Any]:
         """The :func:`final_scoring` input for the current state."""
         players = []
+        owners = self.dividers
+        on_hull = Counter(owners[e] for e in self.grid.hull if e in owners)
         for seat, colour in enumerate(self.colors):
-            hull = sum(1 for e in self.grid.hull if self.dividers.get(e) == colour)
             hand = dict(self.players[seat])
             hand["animals"] = [self.species(t)["size"] for t in self.hands[seat]]
             players.append(
-                {"color": colour, "vp": self.vp[seat], "hull_dividers": hull, "hand": hand}
-            )
+                {"color": colour, "vp": self.vp[seat], "hull_dividers": on_hull[colour],
+                 "hand": hand}
+            )  # fmt: skip
         return {"players": players}
 
     def _final(self) -> None:
