@@ -64,6 +64,9 @@ _JPEG_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 #: A marker in a JPEG's entropy-coded data: 0xFF then neither 0x00 (a stuffed 0xFF), a
 #: restart marker (D0-D7) nor a fill byte.
 _JPEG_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
+#: What Pillow raises on bytes it cannot read (a damaged file, not a bug of ours).
+_UNREADABLE = (OSError, ValueError, SyntaxError, EOFError, struct.error, zlib.error, IndexError,
+               Image.DecompressionBombError)  # fmt: skip
 #: What other image files start with, to say what a misnamed file holds.
 _MAGIC = (
     (b"\x89PNG", "a PNG image"),
@@ -215,6 +218,8 @@ def art_header(data: bytes, name: str) -> ArtHeader:
         raise ArtProblem(f"{named}: art files are PNG (.png) or JPEG (.jpg, .jpeg)")
     if not data:
         raise ArtProblem("empty")
+    if expected == "PNG" and data.startswith(b"\x89PNG") and not data.startswith(_PNG_SIGNATURE):
+        raise _damaged("PNG: its first 8 bytes are not the PNG signature")
     if expected == "PNG" and not data.startswith(_PNG_SIGNATURE):
         raise ArtProblem(f"named {suffix} but holds {_what(data)}: save it as PNG")
     if expected == "JPEG" and not data.startswith(b"\xff\xd8\xff"):
@@ -227,7 +232,31 @@ def art_header(data: bytes, name: str) -> ArtHeader:
             f"{width}x{height} px, past the art limit of {MAX_ART_SIDE} px a side and "
             f"{MAX_ART_PIXELS:,} px in all (4096x4096): scale it down"
         )
-    return ArtHeader(expected, (width, height))
+    header = ArtHeader(expected, (width, height))
+    with _opened(data, header):
+        return header
+
+
+def _opened(data: bytes, header: ArtHeader) -> Image.Image:
+    """Pillow's picture of art bytes whose header is ``header``, opened (its header read, no
+    pixel decoded); ArtProblem if Pillow cannot read that header or reads another size."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Pillow's notes on odd metadata are no errors
+            image = Image.open(io.BytesIO(data), formats=[header.format])
+    except UnidentifiedImageError:  # its message names a BytesIO object, nothing more
+        raise ArtProblem(f"not a {header.format} Pillow reads") from None
+    except _UNREADABLE as exc:
+        raise ArtProblem(f"not a {header.format} Pillow reads ({_detail(exc)})") from None
+    if image.size != header.size:
+        image.close()
+        raise _damaged(f"{header.format}: it gives two sizes, {header.size} and {image.size}")
+    return image
+
+
+def _detail(exc: BaseException) -> str:
+    """What an exception says, on one printable line of at most 200 characters."""
+    return said(str(exc)[:200]) if str(exc) else type(exc).__name__
 
 
 def _what(data: bytes) -> str:
@@ -258,6 +287,8 @@ def _png_size(data: bytes) -> tuple[int, int]:
             raise ArtProblem(f"a PNG of more than {MAX_ART_CHUNKS:,} chunks")
         if chunks == 1:
             size = _ihdr(kind, data[pos + 8 : end])
+        elif kind == b"IHDR":
+            raise _damaged("PNG: a second IHDR chunk")
         elif kind in _PNG_TEXT:
             metadata += _text_size(kind, data[pos + 8 : end], MAX_ART_METADATA - metadata)
             if metadata > MAX_ART_METADATA:
@@ -396,29 +427,19 @@ def load_art(root: Path, rel: str, where: str) -> Image.Image:
     return decode_art(data, real, where)
 
 
-#: What Pillow raises on bytes it cannot decode (a damaged file, not a bug of ours).
-_UNREADABLE = (OSError, ValueError, SyntaxError, EOFError, struct.error, zlib.error, IndexError)
-
-
 def decode_art(data: bytes, path: Path, where: str) -> Image.Image:
     """The picture of the art file ``path``'s bytes ``data`` as RGBA, its header checked
     first (:func:`art_header`); BuildError ``"<file>: <where>: ..."`` if they are past a
     limit or not a readable image of the format the name says."""
     try:
         header = art_header(data, path.name)
-    except ArtProblem as problem:
-        raise problem.at_build(said(path), where) from None
-    unreadable = f"{said(path)}: {where}: cannot read art file"
-    try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # Pillow's notes on odd metadata are no errors
-            with Image.open(io.BytesIO(data), formats=[header.format]) as img:
-                if img.size != header.size:
-                    raise BuildError(f"{unreadable} (its header gives two sizes)")
-                img.load()
-                return img.convert("RGBA")
-    except UnidentifiedImageError:
-        raise BuildError(f"{unreadable} (not a {header.format} Pillow reads)") from None
+            with _opened(data, header) as image:
+                image.load()
+                return image.convert("RGBA")
+    except ArtProblem as problem:
+        raise problem.at_build(said(path), where) from None
     except _UNREADABLE as exc:
-        detail = said(str(exc)[:200]) if str(exc) else type(exc).__name__
-        raise BuildError(f"{unreadable} ({detail})") from None
+        message = f"cannot read art file ({_detail(exc)})"
+        raise BuildError(f"{said(path)}: {where}: {message}") from None
