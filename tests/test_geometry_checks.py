@@ -412,8 +412,10 @@ def test_the_grid_finds_every_box_holding_a_point() -> None:
         w, d = rng.choice([0.0, 0.5, rng.uniform(0, 3), 60.0]), rng.uniform(0, 3)
         boxes.append(((x, x + w), (z, z + d)))
     boxes += [None, ((math.nan, 1.0), (0.0, 1.0)), ((-math.inf, math.inf), (0.0, 1.0))]
+    boxes += [((1e306, 1.7e308), (0.0, 1.0)), ((-1e300, 1e-3), (0.0, 1.0))]  # far out
     grid = BoxGrid(boxes)
     points = [(rng.uniform(-25, 25), rng.uniform(-25, 25)) for _ in range(500)]
+    points += [(1e306, 0.5), (1.7e308, 0.0), (-1.7e308, 0.5), (-1e300, 1.0)]
     points += [(b[0][0], b[1][1]) for b in boxes[:50] if b is not None]  # on a corner
     for x, z in points:
         inside = [

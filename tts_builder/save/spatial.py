@@ -4,9 +4,9 @@ A box is one ``(low, high)`` interval per axis. :func:`overlapping_pairs` sweeps
 along the axis on which the fewest pairs overlap (the others filter), so a stack of 13,000
 objects at one spot, distinct in height, costs about 13,000 comparisons, not 84 million.
 :class:`BoxGrid` finds the boxes holding a point through a grid of cells. Both answer in a
-fixed order (pairs and boxes by index), so what the checks report keeps its order; a box with
-NaN holds nothing. When the work would pass a budget they say so (None) instead of doing it:
-the caller reports that it did not check.
+fixed order (pairs and boxes by index), so what the checks report keeps its order. When the
+work would pass a budget they say so (None) instead of doing it: the caller reports that it
+did not check.
 """
 
 from __future__ import annotations
@@ -67,6 +67,9 @@ def overlapping_pairs(
 
 #: A box covering more cells than this is kept aside and tried for every point.
 _MAX_CELLS = 64
+#: Cell numbers stop here (a coordinate near a double's largest, over a small cell, is past
+#: any integer a float converts to).
+_FAR = 2.0**60
 
 
 class BoxGrid:
@@ -101,7 +104,11 @@ class BoxGrid:
                 z1 + _pad(z1, pad),
             )
             self.boxes.append(((x0, x1), (z0, z1)))
-            (i0, j0), (i1, j1) = self._cell(x0, z0), self._cell(x1, z1)
+            low, high = self._cell(x0, z0), self._cell(x1, z1)
+            if low is None or high is None:
+                self.wide.append(k)
+                continue
+            (i0, j0), (i1, j1) = low, high
             if (i1 - i0 + 1) * (j1 - j0 + 1) > _MAX_CELLS:
                 self.wide.append(k)
                 continue
@@ -109,13 +116,19 @@ class BoxGrid:
                 for j in range(j0, j1 + 1):
                     self.cells.setdefault((i, j), []).append(k)
 
-    def _cell(self, x: float, z: float) -> tuple[int, int]:
-        return math.floor(x / self.cell), math.floor(z / self.cell)
+    def _cell(self, x: float, z: float) -> tuple[int, int] | None:
+        """The cell of a point; None for one too far out to number (a box reaching there is
+        tried for every point, and a point there is tried against those boxes only)."""
+        i, j = x / self.cell, z / self.cell
+        if not (abs(i) < _FAR and abs(j) < _FAR):
+            return None
+        return math.floor(i), math.floor(j)
 
     def holding(self, x: float, z: float) -> list[int] | None:
         """Indexes, ascending, of the boxes that may hold the point (x, z), a finite one; None
         once the boxes tried for all the points asked so far pass the budget."""
-        found = self.cells.get(self._cell(x, z), []) + self.wide
+        cell = self._cell(x, z)
+        found = (self.cells.get(cell, []) if cell is not None else []) + self.wide
         if self.left is not None:
             self.left -= len(found)
             if self.left < 0:
