@@ -103,6 +103,12 @@ def paths(value: Any, at: tuple = ()) -> Iterator[tuple]:
             yield from paths(item, (*at, i))
 
 
+def _at(save: Any, path: tuple) -> Any:
+    for key in path:
+        save = save[key]
+    return save
+
+
 BASE = base_save()
 PATHS = list(paths(BASE))
 KEYS = sorted({p[-1] for p in PATHS if p and isinstance(p[-1], str)})
@@ -154,7 +160,14 @@ def _deep(depth: int, kind: str) -> Any:
 
 DEEP = st.builds(_deep, st.integers(1, 3_000), st.sampled_from(["list", "dict"]))
 
+#: Paths of the base save's numbers (positions, scales, rotations, counts): the geometry's input.
+NUMBER_PATHS = [p for p in PATHS if type(_at(BASE, p)) in (int, float)]
 MUTATION = st.one_of(
+    st.tuples(
+        st.just("set"),
+        st.sampled_from(NUMBER_PATHS),
+        st.sampled_from(ODD_NUMBERS) | st.floats() | st.sampled_from([1e-300, 1e-9, 1e-3]),
+    ),
     st.tuples(st.just("set"), st.sampled_from(PATHS), st.one_of(VALUES, DEEP)),
     st.tuples(st.just("set"), st.sampled_from(PATHS), st.just(None)),
     st.tuples(st.just("del"), st.sampled_from(PATHS), st.just(None)),
@@ -169,12 +182,6 @@ BYTES = st.one_of(
     st.tuples(st.just("bom"), st.just(0)),
     st.tuples(st.just("crlf"), st.just(0)),
 )  # fmt: skip
-
-
-def _at(save: Any, path: tuple) -> Any:
-    for key in path:
-        save = save[key]
-    return save
 
 
 def mutated(mutations: list[tuple], raw: tuple | None, ascii: bool = False) -> bytes:
@@ -194,7 +201,7 @@ def mutated(mutations: list[tuple], raw: tuple | None, ascii: bool = False) -> b
                 _at(save, path)[arg[0]] = arg[1]
             elif op == "copy" and path:
                 parent[path[-1]] = copy.deepcopy(_at(save, arg))
-        except (KeyError, IndexError, TypeError):
+        except (KeyError, IndexError, TypeError, RecursionError):  # the harness, not check
             continue
     try:
         text = json.dumps(save, indent=2, ensure_ascii=ascii)
