@@ -6,6 +6,7 @@ server (optionally behind a fault-injecting proxy) for S3-compatible storage.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.client
 import json
@@ -15,6 +16,7 @@ import socket
 import stat
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -723,3 +725,70 @@ def test_publish_never_prints_credentials(
         assert code == EXIT_BAD_INPUT, (name, err)
         assert "secret" not in out + err and "***@" in err, (name, err)
         assert "Traceback" not in err and err.count("\n") >= 1, name
+
+
+class _Hostile(BaseHTTPRequestHandler):
+    """A server answering the link check with what no client should have to swallow."""
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        mode = self.path.rsplit("/", 1)[-1]
+        if mode == "status":
+            self.wfile.write(b"HTTP/1.1 abc nonsense\r\n\r\n")
+        elif mode == "headers":
+            self.send_response(200)
+            for i in range(1000):
+                self.send_header(f"X-{i}", "y")
+            self.end_headers()
+        elif mode == "long-header":
+            self.send_response(200)
+            self.send_header("X-Long", "y" * 100_000)
+            self.end_headers()
+        elif mode == "escapes":
+            self.wfile.write(b"HTTP/1.1 404 \x1b[31mRED\x07\r\nContent-Length: 0\r\n\r\n")
+        elif mode == "drip":
+            self.send_response(200)
+            self.end_headers()
+            with contextlib.suppress(OSError):
+                for _ in range(40):
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+
+
+@pytest.mark.parametrize(
+    ("mode", "problem"),
+    [
+        ("status", "a broken HTTP answer (BadStatusLine)"),
+        ("headers", "a broken HTTP answer (HTTPException)"),
+        ("long-header", "a broken HTTP answer (LineTooLong)"),
+        ("escapes", r"HTTP 404 \x1b[31mRED\x07"),
+        ("drip", "no whole answer within 1 s"),
+    ],
+)
+def test_the_link_check_survives_any_answer(mode: str, problem: str) -> None:
+    """Each was exit 3 (http.client's exceptions are no OSError), or, dripped a byte at a time,
+    held publish for minutes (the timeout is the socket's, per read)."""
+    from tts_builder.ship.publish import LinkError, fetch_url
+
+    for server in _serve(_Hostile):
+        started = time.monotonic()
+        with pytest.raises(LinkError) as err:
+            fetch_url(f"http://127.0.0.1:{server.server_address[1]}/{mode}", 0.75, 64 * 1024)
+        assert str(err.value) == problem and "\x1b" not in str(err.value)
+        assert time.monotonic() - started < 3
+
+
+def test_the_package_folder_is_checked_before_anything_is_published(tmp_path: Path) -> None:
+    from tts_builder.ship.publish import check_package_dir
+
+    (tmp_path / "file").write_bytes(b"mine")
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    for bad in ("file", "file/pkg", "fifo", "loop/pkg"):
+        with pytest.raises(BuildError, match=r"--package .* is not a folder"):
+            check_package_dir(tmp_path / bad)
+    assert check_package_dir(tmp_path / "new" / "pkg") == tmp_path / "new" / "pkg"
+    assert (tmp_path / "file").read_bytes() == b"mine"

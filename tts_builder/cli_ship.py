@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -64,10 +65,16 @@ def _title(plan: Any) -> str:
     return str(json.loads(plan.save_bytes).get("SaveName") or plan.key)
 
 
+def _real(path: Path) -> Path:
+    """``path`` absolute, its links resolved (a link loop left as it is, for the write that
+    meets it to say so: Path.resolve raises RuntimeError)."""
+    return Path(os.path.realpath(path))
+
+
 def _out(out_dir: Path | None) -> Path:
     from .build import DEFAULT_OUT
 
-    return (out_dir or DEFAULT_OUT).resolve()
+    return _real(out_dir or DEFAULT_OUT)
 
 
 def _build(report: Reporter, game: str, variant: str | None, out: Path) -> tuple[Any, Any]:
@@ -161,7 +168,7 @@ def _optimizer(report: Callable[[str], None], optimize: bool, out: Path) -> Any:
 @click.option(
     "--package",
     "package_dir",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=click.Path(path_type=Path),  # check_package_dir says what is wrong with it
     default=None,
     help="Workshop package folder (default: <out>/workshop/<game>).",
 )
@@ -234,12 +241,13 @@ def publish(
         uploader = pub.make_uploader(dest, endpoint_url, s3_acl) if dest else None
         pub.probe_base_url(base, timeout)  # fail fast, before building and recompressing
         out = _out(out_dir)
+        package = _real(package_dir or out / "workshop" / install_key(game, variant))
+        pub.check_package_dir(package)  # before anything is built or uploaded
         build, options = _build(report, game, variant, out)
         plan = pub.plan_publish(build, options, base, variant, _optimizer(say, optimize, out))
         before = sum(len(data) for data in pub.asset_files(build.files).values())
         after = sum(len(data) for data in plan.assets.values())
         say(f"assets: {after} bytes, {after / max(before, 1):.3f} of the {before} built")
-        package = (package_dir or out / "workshop" / install_key(game, variant)).resolve()
 
         def put_in_tts(plan: pub.PublishPlan) -> str:
             assert saves is not None

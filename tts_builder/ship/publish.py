@@ -283,6 +283,17 @@ def check_base_url(base_url: str) -> str:
     return base_url.rstrip("/")
 
 
+def check_package_dir(path: Path) -> Path:
+    """``--package``: a folder, or a path whose nearest existing ancestor is a folder (the
+    package replaces that folder whole; never a file, a FIFO or a link to one)."""
+    for place in (path, *path.parents):
+        if place.is_dir():
+            return path
+        if place.exists() or place.is_symlink():
+            raise BuildError(f"--package {path}: {place} is not a folder")
+    return path
+
+
 def check_endpoint_url(endpoint_url: str) -> str:
     """``--endpoint-url`` if it is an http(s) URL with a host; else a BuildError (masked)."""
     shown = shown_url(endpoint_url)
@@ -723,26 +734,53 @@ def probe_base_url(base_url: str, timeout: float) -> None:
         ) from None
 
 
+#: The slowest answer the link check waits for: the whole body within ``--timeout`` plus one
+#: second per this many bytes (a server dripping a byte at a time held publish for minutes;
+#: a 20 MB card sheet on a slow line still gets 80 s more).
+MIN_RATE = 256 * 2**10
+
+
 def fetch_url(url: str, timeout: float, limit: int) -> bytes:
-    """GET ``url`` (at most ``limit`` bytes of body); LinkError on any failure."""
+    """GET ``url`` (at most ``limit`` bytes of body, all of it within ``timeout`` s plus one per
+    :data:`MIN_RATE` bytes); LinkError on any failure, a broken HTTP answer too."""
+    import http.client
+
     request = urllib.request.Request(url, headers={"User-Agent": "tts-builder link check"})
+    allowed = timeout + limit / MIN_RATE
+    deadline = time.monotonic() + allowed
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
-            return response.read(limit)
+            body = bytearray()
+            while len(body) < limit:
+                chunk = response.read1(min(limit - len(body), 2**16))
+                if not chunk:
+                    break
+                body += chunk
+                if time.monotonic() > deadline:
+                    raise LinkError(f"no whole answer within {allowed:.3g} s")
+            return bytes(body)
     except urllib.error.HTTPError as err:
-        raise LinkError(f"HTTP {err.code} {err.reason}") from None
+        raise LinkError(f"HTTP {err.code} {printable(str(err.reason))}") from None
     except urllib.error.URLError as err:
         reason = err.reason
         if isinstance(reason, TimeoutError):
             raise LinkError(f"no answer within {timeout:g} s") from None
         text = getattr(reason, "strerror", None) or str(reason)
-        raise LinkError(f"unreachable ({text})") from None
+        raise LinkError(f"unreachable ({printable(text)})") from None
     except TimeoutError:
         raise LinkError(f"no answer within {timeout:g} s") from None
     except OSError as err:
-        raise LinkError(f"failed ({err})") from None
+        raise LinkError(f"failed ({printable(str(err))})") from None
+    except http.client.HTTPException as err:  # a bad status line, too many or too long headers
+        raise LinkError(f"a broken HTTP answer ({type(err).__name__})") from None
     except ValueError as err:  # http.client.InvalidURL and the like: a URL it cannot ask
-        raise LinkError(f"not a URL it can fetch ({err})") from None
+        raise LinkError(f"not a URL it can fetch ({printable(str(err))})") from None
+
+
+def printable(text: str, limit: int = 200) -> str:
+    """A server's text for one line of ours: control characters escaped, at most ``limit``."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: limit + 1])
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def check_links(
