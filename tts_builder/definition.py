@@ -17,7 +17,8 @@ from .errors import BuildError, DefinitionError, FieldError, Problems, prefixed
 from .games import game, game_ids
 from .json_types import Data
 from .plugin import Game, GameDefinition
-from .schema import Doc, Int, JsonSchema, ListOf, Map, OneOf, Str, validate
+from .render.fonts import missing_glyphs
+from .schema import DESCRIPTION, TITLE, Doc, Int, JsonSchema, ListOf, Map, OneOf, Str, validate
 from .sources import (  # noqa: F401 - the lookup's names, importable from here as before
     ASSETS_ROOT,
     DEFINITION_FILE,
@@ -30,7 +31,7 @@ from .sources import (  # noqa: F401 - the lookup's names, importable from here 
     shown_path,
 )
 from .variants import VARIANTS, check_overlays, with_variant
-from .yamlsrc import SourceDoc, parse_yaml, text_location
+from .yamlsrc import MAX_DOCUMENT_BYTES, SourceDoc, parse_yaml, text_location, too_big
 
 ENGINE_FIELD = "engine"
 #: The JSON Schema ``new`` writes beside a game's ``game.yaml`` (docs/decisions.md).
@@ -44,8 +45,8 @@ HEADER_FIELDS = {
         Str(pattern=r"[a-z0-9]+(-[a-z0-9]+)*", hint="a lower-case id like 'arche-noah'"),
         "The game's id: the name of its folder, lower case (my-game).",
     ),
-    "name": Doc(Str(), "The game's title in TTS and the Workshop."),
-    "description": Doc(Str(), "What the Workshop and TTS's game browser show."),
+    "name": Doc(TITLE, "The game's title in TTS and the Workshop (at most 128 characters)."),
+    "description": Doc(DESCRIPTION, "What the Workshop and TTS's game browser show."),
     "players": Doc(
         Map({"min": Int(1, 10), "max": Int(1, 10)}), "How many players: {min, max}, 1 to 10."
     ),
@@ -60,7 +61,7 @@ OPTIONAL_HEADER = frozenset({"playing_time", "complexity", "tags", "variants"})
 def header_checks(data: Data, game_id: str) -> None:
     """Cross-field checks shared by every game, on the header fields that have their shape
     (a field without it is the shapes' problem): the id is the folder's, ``players`` and
-    ``playing_time`` run from low to high."""
+    ``playing_time`` run from low to high, the font draws the game's and each variant's name."""
 
     def fits(key: str) -> bool:
         return Problems().run(HEADER_FIELDS[key].check, data.get(key), key)
@@ -74,6 +75,17 @@ def header_checks(data: Data, game_id: str) -> None:
     if fits("playing_time") and data["playing_time"][0] > data["playing_time"][1]:
         shortest = data["playing_time"][0]
         problems.add("playing_time[1]", f"expected >= playing_time[0] ({shortest})")
+    variants = data.get("variants")
+    names = {"name": data.get("name")} | {
+        f"variants.{key}.name": entry.get("name")
+        for key, entry in (variants.items() if isinstance(variants, dict) else ())
+        if isinstance(entry, dict)
+    }
+    for field, name in names.items():
+        missing = missing_glyphs(name, bold=True) if isinstance(name, str) else ""
+        if missing:  # the thumbnail draws the name (bold)
+            problems.add(field, f"the bundled font (DejaVu Sans) cannot draw {missing!r} of "
+                         "the name its thumbnail shows: it would print as empty boxes")  # fmt: skip
     problems.raise_any()
 
 
@@ -81,12 +93,7 @@ def read_definition(game_id: str, assets_root: Path | None = None) -> SourceDoc:
     """Read and parse ``<game folder>/game.yaml`` (syntax only)."""
     path = find_game(game_id, assets_root).folder / DEFINITION_FILE
     shown = shown_path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise BuildError(f"{shown}: definition file not found") from None
-    except OSError as err:
-        raise BuildError(f"{shown}: cannot read the definition: {err}") from None
+    raw = _read_bounded(path, shown)
     try:
         text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text
     except UnicodeDecodeError as err:
@@ -98,6 +105,23 @@ def read_definition(game_id: str, assets_root: Path | None = None) -> SourceDoc:
     if not isinstance(doc.data, dict):
         raise doc.error("", "expected a mapping of definition keys at the top level")
     return doc
+
+
+def _read_bounded(path: Path, shown: Path) -> bytes:
+    """The bytes of the definition file: a regular file (a FIFO would block, a device never
+    end) of at most :data:`MAX_DOCUMENT_BYTES`, refused without reading more than that."""
+    try:
+        if path.exists() and not path.is_file():
+            raise BuildError(f"{shown}: not a regular file: a definition is a YAML text file")
+        with path.open("rb") as file:
+            raw = file.read(MAX_DOCUMENT_BYTES + 1)
+    except FileNotFoundError:
+        raise BuildError(f"{shown}: definition file not found") from None
+    except OSError as err:
+        raise BuildError(f"{shown}: cannot read the definition: {err}") from None
+    if len(raw) > MAX_DOCUMENT_BYTES:
+        raise too_big(shown)
+    return raw
 
 
 @lru_cache(maxsize=8)

@@ -25,7 +25,13 @@ from .yamlsrc import join
 _HEX_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
+#: The most characters of a text an error message repeats.
+SHOWN_CHARS = 60
+
+
 def _show(value: Any) -> str:
+    if isinstance(value, str) and len(value) > SHOWN_CHARS:
+        return f"{value[:SHOWN_CHARS]!r}... ({len(value):,} characters)"
     if isinstance(value, str):
         return repr(value)
     if value is None:
@@ -118,10 +124,28 @@ class Num(Spec):
         return _bounded("number", self.min, self.max)
 
 
+#: The longest designer text (a piece's name, a label, a word on a card, a tag) in characters,
+#: unless its field says otherwise: the bundled games' longest such text has 87, so this is
+#: room for any label; a name is also measured and drawn (the table picture's labels), which
+#: takes time in proportion to its length times the sizes tried.
+TEXT_MAX = 1_000
+#: The longest game or variant name: the Steam Workshop's title limit
+#: (``k_cchPublishedDocumentTitleMax``, 128 and the terminating NUL).
+TITLE_MAX = 128
+#: The longest game or variant description: the Steam Workshop's description limit
+#: (``k_cchPublishedDocumentDescriptionMax``).
+DESCRIPTION_MAX = 8_000
+
+
 @dataclass(frozen=True)
 class Str(Spec):
+    """A non-empty text (not only spaces) of at most ``max_len`` characters (``why``: the
+    reason for that limit, said when it is passed), matching ``pattern`` when given."""
+
     pattern: str | None = None
     hint: str = "a non-empty string"
+    max_len: int = TEXT_MAX
+    why: str = "the limit of a designer's text"
 
     def describe(self) -> str:
         return self.hint
@@ -129,15 +153,24 @@ class Str(Spec):
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, str) or not value.strip():
             raise self.fail(path, self.hint, value)
+        if len(value) > self.max_len:
+            raise FieldError(
+                path, f"{len(value):,} characters: at most {self.max_len:,} ({self.why})"
+            )
         if self.pattern and not re.fullmatch(self.pattern, value):
             raise self.fail(path, self.hint, value)
 
     def json_schema(self) -> JsonSchema:
-        found: JsonSchema = {"type": "string", "minLength": 1}
+        found: JsonSchema = {"type": "string", "minLength": 1, "maxLength": self.max_len}
         found["pattern"] = f"^(?:{self.pattern})$" if self.pattern else r"\S"
         if self.hint != Str.hint:
             found["description"] = self.hint
         return found
+
+
+#: A game's or variant's name, and its description: what the Workshop shows.
+TITLE = Str(max_len=TITLE_MAX, why="the Steam Workshop's title limit")
+DESCRIPTION = Str(max_len=DESCRIPTION_MAX, why="the Steam Workshop's description limit")
 
 
 @dataclass(frozen=True)
@@ -317,7 +350,8 @@ class MappingOf(Spec):
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, dict) or not value:
-            raise FieldError(path, f"expected a non-empty mapping of {self.what}, got {value!r}")
+            shown = "{}" if value == {} else _show(value)  # never a whole text or list
+            raise FieldError(path, f"expected a non-empty mapping of {self.what}, got {shown}")
         problems = Problems()
         for key, item in value.items():
             problems.run(self.key.check, key, join(path, str(key)))

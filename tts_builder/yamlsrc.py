@@ -66,8 +66,12 @@ def parse_yaml(text: str, path: Path) -> SourceDoc:
     """Parse ``text`` (read from ``path``) into plain data with locations.
 
     Raises :class:`DefinitionError` for syntax errors, duplicate keys, non-string keys and
-    YAML features a game definition has no use for (tags, anchors reused as merge keys).
+    YAML features a game definition has no use for (tags, anchors reused as merge keys),
+    and a text longer than :data:`MAX_DOCUMENT_BYTES` characters (or a value longer than
+    :data:`MAX_SCALAR`).
     """
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise too_big(path)
     try:
         loader, node = _compose(LOADER, text, path)
     except DefinitionError:
@@ -105,6 +109,14 @@ def _compose(loader_class: type, text: str, path: Path) -> tuple[Any, yaml.Node 
         ) from None
 
 
+def too_big(path: Path) -> DefinitionError:
+    """The error of a definition longer than :data:`MAX_DOCUMENT_BYTES`."""
+    return DefinitionError(
+        Location(path, 1, 1), "",
+        f"larger than {MAX_DOCUMENT_BYTES:,} bytes (1 MiB), the most a definition may hold",
+    )  # fmt: skip
+
+
 def _located(err: yaml.YAMLError, path: Path, text: str) -> DefinitionError:
     if isinstance(err, yaml.MarkedYAMLError):
         mark = err.problem_mark or err.context_mark
@@ -132,9 +144,21 @@ def _loc(node: yaml.Node, path: Path) -> Location:
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: Characters no designer text holds: control characters but tab, newline and carriage return
+#: (XML cannot hold them, a terminal obeys them) and the non-characters U+FFFE and U+FFFF.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
+#: The largest definition, in bytes of UTF-8 (characters of a text): the bundled games' largest
+#: is 27 KB, so 1 MiB leaves room for a game forty times bigger and keeps parsing well under a
+#: second; a bigger file is refused before it is read whole.
+MAX_DOCUMENT_BYTES = 2**20
+#: The longest value (a text, a number's digits, a key) a definition may write, in characters:
+#: above the longest text field's own limit (a description's 8,000, the Steam Workshop's), so
+#: that a field's limit and its reason are what an error names; this one bounds what no field's
+#: spec measures (layout texts, roster fields).
+MAX_SCALAR = 10_000
 #: The most values a definition may hold once its aliases are expanded (bundled games hold
 #: about 1,000): a few lines of nested aliases could otherwise expand to billions.
 MAX_VALUES = 100_000
@@ -154,14 +178,32 @@ class _Converter:
 
     def text(self, node: yaml.ScalarNode, field: str) -> str:
         """A string scalar's text: one Unicode text can hold (no lone surrogate, which an
-        escape such as ``"\\ud800"`` writes and no file, Lua or JSON output can)."""
+        escape such as ``"\\ud800"`` writes and no file, Lua or JSON output can) and every
+        output shows as written (no control character, which an escape such as ``"\\e"``
+        writes: XML cannot hold it and a terminal obeys it)."""
+        self.short(node, field)
         found = _SURROGATE.search(node.value)
         if found:
             raise DefinitionError(
                 _loc(node, self.path), field,
                 f"U+{ord(found.group()):04X} is half of a character pair, not a character",
             )  # fmt: skip
+        found = _CONTROL.search(node.value)
+        if found:
+            raise DefinitionError(
+                _loc(node, self.path), field,
+                f"U+{ord(found.group()):04X} is a control character (or U+FFFE/U+FFFF), not "
+                "text: a text may hold tabs and line breaks",
+            )  # fmt: skip
         return node.value
+
+    def short(self, node: yaml.ScalarNode, field: str) -> None:
+        """Refuse a scalar longer than :data:`MAX_SCALAR` characters (a key, a text, digits)."""
+        if len(node.value) > MAX_SCALAR:
+            raise DefinitionError(
+                _loc(node, self.path), field,
+                f"{len(node.value):,} characters: a value may have at most {MAX_SCALAR:,}",
+            )  # fmt: skip
 
     def convert(self, node: yaml.Node, field: str, depth: int = 0) -> Any:
         path, locations = self.path, self.locations
@@ -200,6 +242,7 @@ class _Converter:
             ]
         if node.tag == _STR_TAG:
             return self.text(node, field)
+        self.short(node, field)
         try:
             return self.loader.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError) as err:  # ValueError: e.g. "!!int x"
