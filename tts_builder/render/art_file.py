@@ -160,7 +160,10 @@ def read_art(root: Path, rel: str) -> tuple[Path, bytes]:
     :data:`MAX_ART_BYTES`, read from the path resolved (a link put there since is refused)."""
     real = find_art(root, rel)
     shown = shown_art(root, rel)
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+    # a FIFO opens without waiting for a writer, a link put where the file was is refused
+    # (on Windows, which has neither, the bytes are read untranslated)
+    extra = ("O_NONBLOCK", "O_NOFOLLOW", "O_CLOEXEC", "O_BINARY")
+    flags = os.O_RDONLY | sum(getattr(os, name, 0) for name in extra)
     try:
         fd = os.open(real, flags)
     except OSError as err:
