@@ -128,9 +128,10 @@ def file_digest(path: Path) -> str:
     """sha256 of a regular file's bytes, read a chunk at a time (opened without blocking, so a
     FIFO put in its place is an OSError, not a hang)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # before fdopen, which refuses a folder's
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
         digest = hashlib.sha256()
         while chunk := handle.read(HASH_CHUNK):
             digest.update(chunk)
