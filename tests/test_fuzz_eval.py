@@ -24,6 +24,7 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -188,22 +189,26 @@ def fuzz_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture
-def built_once(fuzz_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``eval`` runs in ``fuzz_folder`` and builds each game once (the door is what is tested:
-    a build per case would make a case 100 times slower)."""
-    monkeypatch.chdir(fuzz_folder)
-    monkeypatch.setattr(cli_module, "_engines", _built(cli_module._engines))
-
-
-_BUILT: dict[tuple, Any] = {}
+@pytest.fixture(scope="module")
+def built_once(fuzz_folder: Path) -> Iterator[None]:
+    """``eval`` runs in ``fuzz_folder`` and builds each game once, before the timed cases (the
+    door is what is tested: a build per case would make a case 100 times slower)."""
+    once = _built(cli_module._engines)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(fuzz_folder)
+        patch.setattr(cli_module, "_engines", once)
+        for game in GAMES:
+            once(game, None, None)
+        yield
 
 
 def _built(engines: Any) -> Any:
+    built: dict[tuple, Any] = {}
+
     def once(*args: Any) -> Any:
-        if args not in _BUILT:
-            _BUILT[args] = engines(*args)
-        return _BUILT[args]
+        if args not in built:
+            built[args] = engines(*args)
+        return built[args]
 
     return once
 
