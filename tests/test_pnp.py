@@ -133,3 +133,19 @@ def test_the_same_build_gives_the_same_bytes(prototype) -> None:
     one = pnp.render_pdf("Meadow", items, skipped, "letter", 1.0, "short")
     assert one == pnp.render_pdf("Meadow", items, skipped, "letter", 1.0, "short")
     assert one.startswith(b"%PDF-")
+
+
+def test_the_pdf_command_writes_beside_the_builds(tmp_path, capsys) -> None:
+    from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, run
+
+    args = ["pdf", "prototype", "--out", str(tmp_path), "--paper", "letter", "--bleed", "1"]
+    assert run(args) == EXIT_OK
+    path = tmp_path / "print_and_play" / "prototype" / "print.pdf"
+    assert path.read_bytes().startswith(b"%PDF-")
+    assert "pieces of" in capsys.readouterr().err
+    assert run(["-q", "build", "prototype", "--out", str(tmp_path)]) == EXIT_OK
+    assert path.is_file()  # a build leaves it alone
+    assert run(["pdf", "prototype", "--out", str(tmp_path), "--bleed", "9"]) == EXIT_BAD_INPUT
+    assert run(["pdf", "no-such-game", "--out", str(tmp_path)]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert "--bleed" in err and "no-such-game" in err and "Traceback" not in err

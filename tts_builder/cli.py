@@ -16,12 +16,9 @@ from typing import Any
 
 import click
 
-from .cli_balance import register as register_balance
 from .cli_build import _table_png as _table_png
 from .cli_build import build_checked as build_checked
 from .cli_build import refuse_failing as refuse_failing
-from .cli_schema import schema as schema_command
-from .cli_ship import register as register_ship
 from .errors import BuildError
 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -39,7 +36,38 @@ class Reporter:
             click.echo(message, err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: Commands kept in modules of their own, imported only when one is run (or ``--help`` lists
+#: them): a build never loads the shipping, simulation, schema or PDF code.
+LAZY_COMMANDS = {
+    "install": "cli_ship:install",
+    "pdf": "cli_pdf:pdf",
+    "publish": "cli_ship:publish",
+    "push": "cli_ship:push",
+    "schema": "cli_schema:schema",
+    "simulate": "cli_balance:simulate",
+    "watch": "cli_ship:watch",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose :data:`LAZY_COMMANDS` are imported when asked for (click's documented
+    lazy-loading pattern); the rest are registered as usual."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands or cmd_name not in LAZY_COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        from importlib import import_module
+
+        module, _, name = LAZY_COMMANDS[cmd_name].partition(":")
+        command: click.Command = getattr(import_module(f".{module}", __package__), name)
+        self.add_command(command, cmd_name)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-q", "--quiet", is_flag=True, help="Print no progress.")
 @click.option(
     "--assets",
@@ -437,7 +465,7 @@ def check(saves: tuple[Path, ...], show_all: bool, strict: bool) -> None:
     found = required = 0
     for path in saves:
         save = loads(data := read_save(path), str(path))
-        findings = check_file_bytes(data) + check_save(save)
+        findings = check_file_bytes(data, parsed=True) + check_save(save)
         findings += check_geometry(save, image_size_from_disk)
         for finding in findings:
             if finding.level != "conv" or show_all:
@@ -552,11 +580,6 @@ def table(
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(encode_png(picture))
         report(f"wrote {dest}")
-
-
-register_ship(cli)
-register_balance(cli)
-cli.add_command(schema_command)
 
 
 #: What the machine, not the project, got wrong: a full disk or quota, a read-only or refused

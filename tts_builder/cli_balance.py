@@ -208,134 +208,136 @@ class _Progress:
             self.report(f"simulate {self.source}: {done}/{total} games")
 
 
-def register(cli: click.Group) -> None:
-    """Add ``simulate`` to ``cli``."""
+@click.command()
+@click.argument("game")
+@click.option("--variant", help="Simulate this variant of the game.")
+@click.option(
+    "--players",
+    default=None,
+    help="Players (default: 4, or the nearest the game allows); several (3,4,5 or 3..5) "
+    "sweep the player count.",
+)
+@click.option("--games", "count", type=click.IntRange(1), default=200, show_default=True)
+@click.option(
+    "--bots",
+    default="greedy",
+    show_default=True,
+    help="Bots by seat, comma-separated (random, greedy, lookahead), repeated as needed.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--jobs", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."
+)
+@click.option(
+    "--playouts",
+    type=click.IntRange(1),
+    default=8,
+    show_default=True,
+    help="Playouts per candidate move of the lookahead bot.",
+)
+@click.option(
+    "--horizon",
+    type=click.IntRange(1),
+    default=None,
+    help="Cut lookahead playouts short after this many decisions (default: play to the end).",
+)
+@click.option(
+    "--against",
+    help="Compare with this game.yaml (or folder), or the game's own one at a git revision.",
+)
+@click.option(
+    "--sweep",
+    "sweeps",
+    multiple=True,
+    metavar="PATH=VALUES",
+    help="Play every value of a game.yaml rule (rules.scoring.set_of_four_bonus=3..8, "
+    "A..B/STEP or V1,V2,...); repeat to sweep several, every combination with the same "
+    "seeds.",
+)
+@click.option(
+    "--target",
+    default="first-player",
+    show_default=True,
+    help="What fair means when ranking a sweep: first-player (its win rate closest to "
+    "1/N), seats (every seat's) or margin (the closest games).",
+)
+@click.option(
+    "--cluster",
+    metavar="ADDRESS",
+    help="Play the games on this Dask scheduler (tcp://host:8786; its workers need "
+    "tts-builder installed) instead of --jobs local processes; the same results. Needs "
+    "pip install 'tts-builder[cluster]'.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Output folder (default: dist/ in the current folder).",
+)
+@click.pass_obj
+def simulate(
+    report: Reporter, game: str, variant: str | None, players: str | None, count: int,
+    bots: str, seed: int, jobs: int, playouts: int, horizon: int | None, against: str | None,
+    sweeps: tuple[str, ...], target: str, cluster: str | None, out_dir: Path | None,
+) -> None:  # fmt: skip
+    """Play GAME many times with bots and report its balance (dist/<game>/balance.*)."""
+    from .balance import plot
+    from .balance import report as render
+    from .balance.bots import make_bots
+    from .balance.compare import compare
+    from .balance.simulate import simulate as run
+    from .balance.sweep import parse_players
+    from .build import DEFAULT_OUT, output_folder
+    from .definition import DEFINITION_FILE, find_game, load_definition
+    from .writer import write_file
 
-    @cli.command()
-    @click.argument("game")
-    @click.option("--variant", help="Simulate this variant of the game.")
-    @click.option(
-        "--players",
-        default=None,
-        help="Players (default: 4, or the nearest the game allows); several (3,4,5 or 3..5) "
-        "sweep the player count.",
-    )
-    @click.option("--games", "count", type=click.IntRange(1), default=200, show_default=True)
-    @click.option(
-        "--bots",
-        default="greedy",
-        show_default=True,
-        help="Bots by seat, comma-separated (random, greedy, lookahead), repeated as needed.",
-    )
-    @click.option("--seed", type=int, default=0, show_default=True)
-    @click.option(
-        "--jobs", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."
-    )
-    @click.option(
-        "--playouts",
-        type=click.IntRange(1),
-        default=8,
-        show_default=True,
-        help="Playouts per candidate move of the lookahead bot.",
-    )
-    @click.option(
-        "--horizon",
-        type=click.IntRange(1),
-        default=None,
-        help="Cut lookahead playouts short after this many decisions (default: play to the end).",
-    )
-    @click.option(
-        "--against",
-        help="Compare with this game.yaml (or folder), or the game's own one at a git revision.",
-    )
-    @click.option(
-        "--sweep",
-        "sweeps",
-        multiple=True,
-        metavar="PATH=VALUES",
-        help="Play every value of a game.yaml rule (rules.scoring.set_of_four_bonus=3..8, "
-        "A..B/STEP or V1,V2,...); repeat to sweep several, every combination with the same "
-        "seeds.",
-    )
-    @click.option(
-        "--target",
-        default="first-player",
-        show_default=True,
-        help="What fair means when ranking a sweep: first-player (its win rate closest to "
-        "1/N), seats (every seat's) or margin (the closest games).",
-    )
-    @click.option(
-        "--cluster",
-        metavar="ADDRESS",
-        help="Play the games on this Dask scheduler (tcp://host:8786; its workers need "
-        "tts-builder installed) instead of --jobs local processes; the same results. Needs "
-        "pip install 'tts-builder[cluster]'.",
-    )
-    @click.option(
-        "--out",
-        "out_dir",
-        type=click.Path(path_type=Path, file_okay=False),
-        default=None,
-        help="Output folder (default: dist/ in the current folder).",
-    )
-    @click.pass_obj
-    def simulate(
-        report: Reporter, game: str, variant: str | None, players: str | None, count: int,
-        bots: str, seed: int, jobs: int, playouts: int, horizon: int | None, against: str | None,
-        sweeps: tuple[str, ...], target: str, cluster: str | None, out_dir: Path | None,
-    ) -> None:  # fmt: skip
-        """Play GAME many times with bots and report its balance (dist/<game>/balance.*)."""
-        from .balance import plot
-        from .balance import report as render
-        from .balance.bots import make_bots
-        from .balance.compare import compare
-        from .balance.simulate import simulate as run
-        from .balance.sweep import parse_players
-        from .build import DEFAULT_OUT, output_folder
-        from .definition import DEFINITION_FILE, find_game, load_definition
-        from .writer import write_file
-
-        names = tuple(name.strip() for name in bots.split(",") if name.strip())
-        definition = load_definition(game, report.assets)
-        source = _shown(find_game(game, report.assets).folder / DEFINITION_FILE)
-        counts = parse_players(players) if players is not None else ()
-        options = {"bots": names, "seed": seed, "playouts": playouts, "horizon": horizon}
-        if sweeps or len(counts) > 1:
-            if against is not None:
-                raise BuildError("--against with --sweep: compare two rule sets, or sweep one")
-            plan = SweepPlan(definition, variant, counts, sweeps, target, options)
-            plan.run(report, source, count, jobs, cluster, out_dir)
-            return
-        seats = _players(definition, counts[0] if counts else None)
-        make_bots(names, seats)  # an unknown bot name fails before anything is played
-        setups = [(_setup(definition, source, variant, seats, **options), source)]
+    names = tuple(name.strip() for name in bots.split(",") if name.strip())
+    definition = load_definition(game, report.assets)
+    source = _shown(find_game(game, report.assets).folder / DEFINITION_FILE)
+    counts = parse_players(players) if players is not None else ()
+    options = {"bots": names, "seed": seed, "playouts": playouts, "horizon": horizon}
+    if sweeps or len(counts) > 1:
         if against is not None:
-            other, shown = load_against(game, against, report.assets)
-            if other.rules_engine != definition.rules_engine:
-                raise BuildError(
-                    f"--against {against}: its rules are {other.rules_engine!r}, "
-                    f"{game}'s are {definition.rules_engine!r}: nothing to compare"
-                )
-            _players(other, seats)
-            setups.append((_setup(other, shown, variant, seats, **options), shown))
+            raise BuildError("--against with --sweep: compare two rule sets, or sweep one")
+        plan = SweepPlan(definition, variant, counts, sweeps, target, options)
+        plan.run(report, source, count, jobs, cluster, out_dir)
+        return
+    seats = _players(definition, counts[0] if counts else None)
+    make_bots(names, seats)  # an unknown bot name fails before anything is played
+    setups = [(_setup(definition, source, variant, seats, **options), source)]
+    if against is not None:
+        other, shown = load_against(game, against, report.assets)
+        if other.rules_engine != definition.rules_engine:
+            raise BuildError(
+                f"--against {against}: its rules are {other.rules_engine!r}, "
+                f"{game}'s are {definition.rules_engine!r}: nothing to compare"
+            )
+        _players(other, seats)
+        setups.append((_setup(other, shown, variant, seats, **options), shown))
 
-        results = [
-            run(setup, count, jobs, _Progress(report, shown), cluster) for setup, shown in setups
-        ]
-        this = results[0]
-        text = render.render_text(this, source)
-        if against is None:
-            data = render.render_json(this, source)
-            png = plot.render_png(this)
-        else:
-            that, shown = results[1], setups[1][1]
-            differences = compare(this, that)
-            text += "\n" + render.render_text(that, shown)
-            text += "\n" + render.render_differences(differences, source, shown)
-            data = render.render_json(this, source, that, shown, differences)
-            png = plot.render_png(this, that)
-        folder = (out_dir or DEFAULT_OUT).resolve() / REPORTS / output_folder(game, variant)
-        write_file(folder / "balance.json", data)
-        write_file(folder / "balance.png", png)
-        click.echo(text, nl=False)
-        report(f"wrote {folder / 'balance.json'} and balance.png")
+    results = [
+        run(setup, count, jobs, _Progress(report, shown), cluster) for setup, shown in setups
+    ]
+    this = results[0]
+    text = render.render_text(this, source)
+    if against is None:
+        data = render.render_json(this, source)
+        png = plot.render_png(this)
+    else:
+        that, shown = results[1], setups[1][1]
+        differences = compare(this, that)
+        text += "\n" + render.render_text(that, shown)
+        text += "\n" + render.render_differences(differences, source, shown)
+        data = render.render_json(this, source, that, shown, differences)
+        png = plot.render_png(this, that)
+    folder = (out_dir or DEFAULT_OUT).resolve() / REPORTS / output_folder(game, variant)
+    write_file(folder / "balance.json", data)
+    write_file(folder / "balance.png", png)
+    click.echo(text, nl=False)
+    report(f"wrote {folder / 'balance.json'} and balance.png")
+
+
+def register(group: click.Group) -> None:
+    """Add ``simulate`` to ``group``."""
+    group.add_command(simulate)

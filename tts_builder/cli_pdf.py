@@ -60,8 +60,9 @@ def pdf(
     the components."""
     from .build import DEFAULT_OUT, BuildOptions, build_game
     from .cache import locked
-    from .definition import find_game, output_folder
+    from .definition import find_game
     from .pnp import pieces, render_pdf
+    from .sources import output_folder
     from .writer import write_file
 
     find_game(game, report.assets)  # a one-line error for an unknown game, before anything else

@@ -1,5 +1,6 @@
 """Geometry checks of a save: the table as TTS lays it out (GEOMETRY.md "Checks"), via
-:mod:`tts_builder.geometry`.
+:mod:`tts_builder.geometry` (longer than 500 lines: one check per rule of GEOMETRY.md's list,
+read together over the same boxes, seats and spatial index).
 
 Findings have level ``geo``: the save loads, but would not play as the script means it. A check
 that needs a fact the save does not hold (an image's pixel size, where the script puts things)
