@@ -665,7 +665,7 @@ def test_a_narrow_umask_is_respected(built, options, tmp_path: Path) -> None:
     ],
 )  # fmt: skip
 def test_credentials_are_masked_in_any_text(text: str, masked: str) -> None:
-    from tts_builder.ship.publish import mask_credentials
+    from tts_builder.ship.urls import mask_credentials
 
     assert mask_credentials(text) == masked == mask_credentials(masked)
 

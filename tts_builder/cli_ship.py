@@ -12,7 +12,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,8 +66,7 @@ def _title(plan: Any) -> str:
 
 
 def _real(path: Path) -> Path:
-    """``path`` absolute, its links resolved (a link loop left as it is, for the write that
-    meets it to say so: Path.resolve raises RuntimeError)."""
+    """``path`` absolute, links resolved; a loop is left for the write that meets it to say."""
     return Path(os.path.realpath(path))
 
 
@@ -224,19 +223,19 @@ def publish(
     The save is written only after every asset is uploaded and answers with the built bytes.
     """
     from .ship import publish as pub
+    from .ship import urls
     from .ship.install import install_files
     from .ship.tts_paths import find_saves_dir, install_key
 
     def say(message: str) -> None:
-        report(pub.mask_credentials(message))
+        report(urls.mask_credentials(message))
 
     def echo(message: str, err: bool = False) -> None:
-        click.echo(pub.mask_credentials(message), err=err)
+        click.echo(urls.mask_credentials(message), err=err)
 
-    with _credentials_masked():
-        base = pub.check_base_url(base_url)
-        if endpoint_url is not None:
-            pub.check_endpoint_url(endpoint_url)
+    with urls.credentials_masked():
+        base = urls.check_base_url(base_url)
+        urls.check_endpoint_url(endpoint_url)
         saves = find_saves_dir(saves_dir) if do_install else None
         uploader = pub.make_uploader(dest, endpoint_url, s3_acl) if dest else None
         pub.probe_base_url(base, timeout)  # fail fast, before building and recompressing
@@ -272,27 +271,13 @@ def publish(
         )
         echo("")
         echo(result.steps)
-        local = pub.local_only_reason(base)
+        local = urls.local_only_reason(base)
         if local:  # it worked here, but not for anyone else
             echo(
                 f"warning: --base-url {base}: other players' TTS cannot load images from "
                 f"there ({local}); publish to a public address for the Workshop",
                 err=True,
             )
-
-
-@contextlib.contextmanager
-def _credentials_masked() -> Iterator[None]:
-    """What escapes the block, an expected error or not, with every URL's credentials masked
-    (the CLI prints it next)."""
-    from .ship.publish import mask_credentials, scrub_credentials
-
-    try:
-        yield
-    except BuildError as err:
-        raise BuildError(mask_credentials(str(err))) from None
-    except Exception as err:  # noqa: BLE001 - an internal error is printed too: masked
-        raise scrub_credentials(err) from None
 
 
 @click.command()
