@@ -82,8 +82,10 @@ def _meadow(tmp_path: Path, **changes: Any) -> Path:
         ({"description": "d " * 4001}, r"description: 8,002 characters: at most 8,000 \(the "),
         ({"tags": ["t" * (TEXT_MAX + 1)]}, r"tags\[0\]: 1,001 characters: at most 1,000 "),
         ({"name": "x" * 200_000}, r"name: 200,000 characters: a value may have at most 10,000"),
+        ({"variants": {"big": {"name": "V" * (TITLE_MAX + 1)}}},
+         r"variants\.big\.name: 129 characters: at most 128 \(the Steam "),
     ],
-    ids=["name", "description", "tag", "name-200000"],
+    ids=["name", "description", "tag", "name-200000", "variant-name"],
 )
 def test_a_text_past_its_limit_is_one_located_line_at_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], changes: dict, says: str

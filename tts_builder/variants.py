@@ -16,7 +16,7 @@ from collections.abc import Mapping, Set
 
 from .errors import FieldError, Problems, field_errors
 from .json_types import Data, Json
-from .schema import Custom, Map, Spec, Str
+from .schema import DESCRIPTION, TITLE, Custom, Map, Spec, Str
 
 #: The definition sections a variant may overlay.
 OVERLAID = ("rules", "components", "table")
@@ -30,7 +30,7 @@ def _a_mapping(value: Json, path: str) -> None:
 
 
 VARIANT = Map(
-    {"name": Str(), "description": Str(), **{key: Custom(_a_mapping) for key in OVERLAID}},
+    {"name": TITLE, "description": DESCRIPTION, **{key: Custom(_a_mapping) for key in OVERLAID}},
     frozenset({"description", *OVERLAID}),
 )
 
@@ -57,8 +57,8 @@ VARIANTS = Custom(
         "additionalProperties": {
             **VARIANT.json_schema(),
             "properties": {
-                "name": Str().json_schema(),
-                "description": Str().json_schema(),
+                "name": TITLE.json_schema(),
+                "description": DESCRIPTION.json_schema(),
                 **{key: {"type": "object"} for key in OVERLAID},
             },
         },
