@@ -55,28 +55,31 @@ def load_against(game: str, spec: str, assets: Path | None) -> tuple[GameDefinit
     whatever its id (the game a copy was made from, another copy), else the game's own
     game.yaml at a git revision. Art is not simulated: its paths are checked against the
     game's own folder."""
-    from .definition import DEFINITION_FILE, GameSource, find_game, validated_definition
+    from .definition import (
+        DEFINITION_FILE,
+        GameSource,
+        find_game,
+        read_definition_file,
+        validated_definition,
+    )
     from .yamlsrc import parse_yaml
 
     source = find_game(game, assets)
     path = Path(spec)
     if path.is_dir():
         path = path / DEFINITION_FILE
-    if path.is_file():
+    if path.exists():
         shown = _shown(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise BuildError(f"{shown}: cannot read the definition: {err}") from None
+        doc = read_definition_file(path)  # within the limits of any definition
     else:
         found = _git_show(source.folder, spec)
         if found is None:
             where = _shown(source.folder / DEFINITION_FILE)
             raise BuildError(f"--against {spec}: no such file, and no git revision of {where}")
         text, shown = found
-    doc = parse_yaml(text, Path(shown))
-    if not isinstance(doc.data, dict):
-        raise doc.error("", "expected a mapping of definition keys at the top level")
+        doc = parse_yaml(text, Path(shown))
+        if not isinstance(doc.data, dict):
+            raise doc.error("", "expected a mapping of definition keys at the top level")
     own = doc.data.get("id")
     if path.is_file() and isinstance(own, str):  # another game's (the copy's original): its id
         source = GameSource(own, source.folder, source.origin)

@@ -91,7 +91,11 @@ def header_checks(data: Data, game_id: str) -> None:
 
 def read_definition(game_id: str, assets_root: Path | None = None) -> SourceDoc:
     """Read and parse ``<game folder>/game.yaml`` (syntax only)."""
-    path = find_game(game_id, assets_root).folder / DEFINITION_FILE
+    return read_definition_file(find_game(game_id, assets_root).folder / DEFINITION_FILE)
+
+
+def read_definition_file(path: Path) -> SourceDoc:
+    """Read and parse the definition file ``path`` (syntax only), within the limits."""
     shown = shown_path(path)
     raw = _read_bounded(path, shown)
     try:
