@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import shutil
 import struct
 import time
 import zlib
@@ -17,6 +18,7 @@ import pytest
 import yaml
 from PIL import Image
 
+from tts_builder.bundled import ASSETS_DIR
 from tts_builder.cli import EXIT_BAD_INPUT, EXIT_OK, run
 from tts_builder.render.art_file import (
     MAX_ART_PIXELS,
@@ -219,3 +221,24 @@ def test_the_size_limits_are_read_from_the_header(size: tuple[int, int], fits: b
 
 def test_a_jpeg_of_the_most_scans_allowed_is_read() -> None:
     assert art_header(jpeg_of_scans(MAX_ART_SCANS), "a.jpg").size == (16, 16)
+
+
+@pytest.mark.parametrize("game", ["ark-and-noah", "arche-noah-flood"])
+def test_an_engine_s_own_art_keys_are_refused_at_their_line(
+    game: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Ark & Noah's ``art:`` and the flood race's ``animals[i].art`` go through the same door:
+    a path out of the game folder is one located line at load (was an unlocated build error)."""
+    shutil.copytree(ASSETS_DIR / game, tmp_path / game)
+    path = tmp_path / game / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    first = re.search(r"art/[\w-]+\.png", text)
+    assert first is not None
+    shutil.copy(tmp_path / game / first.group(0), tmp_path / "secret.png")  # a real picture
+    path.write_text(text.replace(first.group(0), "../secret.png", 1), encoding="utf-8")
+    line = text[: first.start()].count("\n") + 1
+    code = run(["-q", "--assets", str(tmp_path), "build", game, "--out", str(tmp_path / "d")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "Traceback" not in err
+    assert re.match(rf"error: \S*{game}/game\.yaml:{line}:\d+: \S*art\S*: ", err), err
+    assert not (tmp_path / "d" / game).exists()

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .pnp import DUPLEX, MAX_BLEED_MM, PAPERS
+
 if TYPE_CHECKING:
     from .cli import Reporter
 
@@ -23,17 +25,17 @@ FOLDER = "print_and_play"
 @click.command()
 @click.argument("game")
 @click.option("--variant", help="Print this variant of the game.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
 @click.option(
     "--bleed",
-    type=click.FloatRange(0, 5),
+    type=click.FloatRange(0, MAX_BLEED_MM),
     default=0.0,
     show_default=True,
     help="Millimetres of each picture's edge printed beyond its cut line (fewer fit a page).",
 )
 @click.option(
     "--duplex",
-    type=click.Choice(["long", "short"]),
+    type=click.Choice(DUPLEX),
     default="long",
     show_default=True,
     help="The edge your printer flips the sheet on: backs are placed to meet their fronts.",

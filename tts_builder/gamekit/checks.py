@@ -7,15 +7,17 @@ from pathlib import Path
 
 from ..errors import FieldError
 from ..json_types import Data
+from ..render.art_file import check_art_file
 from ..save.tables import HAND_PLACEMENTS
 from ..schema import player_count_rows as player_count_rows  # a by-player-count table's rows
 
 
 def check_art_files(root: Path, art: Iterable[tuple[str, str]]) -> None:
-    """Every ``(field, relative path)`` names an existing file under the game folder."""
+    """Every ``(field, relative path)`` names an art file inside the game folder that is read
+    within the art limits (:func:`tts_builder.render.art_file.check_art_file`: found, a
+    regular file, its format its name's, its size and chunks within bounds)."""
     for field, rel in art:
-        if not (root / rel).is_file():
-            raise FieldError(field, f"art file not found: {root / rel}")
+        check_art_file(root, rel, field)
 
 
 def unique_names(names: Sequence[str], field: str, message: str) -> None:
