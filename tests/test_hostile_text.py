@@ -130,6 +130,20 @@ def test_a_definition_that_is_not_a_regular_file_is_refused_unread(
     assert "not a regular file" in capsys.readouterr().err
 
 
+def test_a_definition_that_is_a_link_loop_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Showing the path of a link loop raised RuntimeError (exit 3)."""
+    (tmp_path / "meadow").mkdir()
+    os.symlink(tmp_path / "b", tmp_path / "a")
+    os.symlink(tmp_path / "a", tmp_path / "b")
+    os.symlink(tmp_path / "a", tmp_path / "meadow" / "game.yaml")
+    out = str(tmp_path / "out")
+    assert run(["-q", "--assets", str(tmp_path), "build", "meadow", "--out", out]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "game.yaml: cannot read the definition" in err, err
+
+
 @pytest.mark.parametrize(
     "text", ["a: " + "9" * (MAX_SCALAR + 1) + "\n", f'a: "{"x" * (MAX_SCALAR + 1)}"\n']
 )

@@ -83,7 +83,7 @@ def shown_path(path: Path) -> Path:
     """A path as the user should see it: relative to the working directory when possible."""
     try:
         return path.resolve().relative_to(Path.cwd().resolve())
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # elsewhere, or a link loop (RuntimeError)
         return path
 
 
