@@ -149,3 +149,15 @@ def test_the_pdf_command_writes_beside_the_builds(tmp_path, capsys) -> None:
     assert run(["pdf", "no-such-game", "--out", str(tmp_path)]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert "--bleed" in err and "no-such-game" in err and "Traceback" not in err
+
+
+def test_a_tiled_board_marks_only_where_it_goes_on() -> None:
+    """The last column of pages has no mark for a next page on its right."""
+    board = pnp.Piece("Map", "tile", Image.new("RGB", (800, 600), "#336699"), None,
+                      (400.0, 250.0), 1)  # fmt: skip
+    pages = _pages(pnp.render_pdf("Map", [board], [], "a4", 0.0, "long"))[1:]
+    px = DPI / 25.4
+    line_x = round((210 - pnp.MARGIN_MM - pnp.OVERLAP_MM) * px)
+    dashed = [min(page.crop((line_x - 1, 2, line_x + 2, 8)).convert("L").tobytes()) < 200
+              for page in pages]  # fmt: skip
+    assert dashed == [True, True, False]  # three pages across, one down

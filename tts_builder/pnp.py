@@ -304,7 +304,7 @@ def render_pdf(
         if marks:
             _crop_marks(pdf, placed, size, bleed)
         else:
-            _overlap_marks(pdf, size)
+            _overlap_marks(pdf, size, placed[0])
         pdf.showPage()
 
     for fronts, backs in sheets(items, size, bleed, duplex):
@@ -334,14 +334,17 @@ def _crop_marks(pdf: Any, placed: list[Placed], size: tuple[float, float], bleed
             pdf.line(x0 * PT, (size[1] - y) * PT, x1 * PT, (size[1] - y) * PT)
 
 
-def _overlap_marks(pdf: Any, size: tuple[float, float]) -> None:
-    """On a tiled page: dashed lines where the next page's picture starts (glue along them)."""
+def _overlap_marks(pdf: Any, size: tuple[float, float], window: Placed) -> None:
+    """On a tiled page: dashed lines where the next page's picture starts (glue along them),
+    where the piece goes on past this page."""
     pdf.setLineWidth(0.4)
     pdf.setDash(3, 3)
     right = size[0] - MARGIN_MM - OVERLAP_MM
     bottom = size[1] - MARGIN_MM - OVERLAP_MM
-    pdf.line(right * PT, 0, right * PT, size[1] * PT)
-    pdf.line(0, (size[1] - bottom) * PT, size[0] * PT, (size[1] - bottom) * PT)
+    if window.x + window.w > size[0] - MARGIN_MM + 0.01:
+        pdf.line(right * PT, 0, right * PT, size[1] * PT)
+    if window.y + window.h > size[1] - MARGIN_MM + 0.01:
+        pdf.line(0, (size[1] - bottom) * PT, size[0] * PT, (size[1] - bottom) * PT)
     pdf.setDash()
 
 
