@@ -221,7 +221,7 @@ def validate_layout(elements: list, where: str, size: tuple[int, int] | None = N
         if not isinstance(element, dict):
             raise FieldError(path, f"expected a mapping with a 'type', got {_show(element)}")
         kind = element.get("type")
-        if kind not in ELEMENTS:
+        if not isinstance(kind, str) or kind not in ELEMENTS:
             choices = ", ".join(sorted(ELEMENTS))
             got = "nothing" if kind is None else _show(kind)
             raise FieldError(f"{path}.type", f"expected one of {choices}, got {got}")
