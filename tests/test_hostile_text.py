@@ -82,8 +82,10 @@ def _meadow(tmp_path: Path, **changes: Any) -> Path:
         ({"description": "d " * 4001}, r"description: 8,002 characters: at most 8,000 \(the "),
         ({"tags": ["t" * (TEXT_MAX + 1)]}, r"tags\[0\]: 1,001 characters: at most 1,000 "),
         ({"name": "x" * 200_000}, r"name: 200,000 characters: a value may have at most 10,000"),
-        ({"variants": {"big": {"name": "V" * (TITLE_MAX + 1)}}},
-         r"variants\.big\.name: 129 characters: at most 128 \(the Steam "),
+        (
+            {"variants": {"big": {"name": "V" * (TITLE_MAX + 1)}}},
+            r"variants\.big\.name: 129 characters: at most 128 \(the Steam ",
+        ),
     ],
     ids=["name", "description", "tag", "name-200000", "variant-name"],
 )
@@ -387,3 +389,12 @@ def test_every_bundled_game_has_free_text_fields() -> None:
     for game_id in GAMES:
         paths = [p for p, _, _ in _fields(game_id)]
         assert "name" in paths and "description" in paths, (game_id, paths)
+
+
+def test_a_text_the_font_cannot_draw_on_a_drawn_card_is_located_at_its_element() -> None:
+    """The flood race's cost card is drawn by its code: a problem of its layout was located at
+    ``components.cost_card[2]``, not the element's field (found by the property test)."""
+    data = read_definition("arche-noah-flood").data
+    path = "components.cost_card.face[2].text"
+    with pytest.raises(BuildError, match=re.escape(f"{path}: the bundled font")):
+        _build("arche-noah-flood", _with(data, path, "\u060b"), None)

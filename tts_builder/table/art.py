@@ -232,13 +232,14 @@ def layout_picture(
 ) -> Picture:
     """A layout drawn with {fields} a game computes from its rules (a card printing a table of
     the rule numbers), as RGB; its cache key holds the layout, size, fields and the digest of
-    each art file it shows (``files``: the game's :class:`~tts_builder.render.ArtFiles`); its
-    ``pixels`` are its size's (``<where>.size`` sizes it)."""
+    each art file it shows (``files``: the game's :class:`~tts_builder.render.ArtFiles`).
+    ``where`` is the layout's field (``components.<c>.face``: its elements' problems are found
+    at ``<where>[i]``); its ``pixels`` are its size's (the component's ``size`` sizes it)."""
     from ..render import layout_spec, render_layout
 
     return Picture(
         {"layout": layout_spec(layout, size, fields, files, where)},
         lambda: render_layout(layout, size, fields, files, where=where).convert("RGB"),
         pixels=max(size),
-        sized_by=f"{where}.size",
+        sized_by=f"{where.rpartition('.')[0]}.size",
     )

@@ -87,7 +87,7 @@ def pictures(data: Data, files: ArtFiles) -> dict[str, Picture]:
             {"board": board},
             lambda: hexmap.render_board(data["map"], terrain, geo, style, title=data["name"]),
         ),
-        "cost-card": layout_picture(layout, size, fields, files, "components.cost_card"),
+        "cost-card": layout_picture(layout, size, fields, files, "components.cost_card.face"),
         "flood-tile": Picture(
             {"tile": style}, lambda: hexmap.render_flood_tile(style), scale=flood_tile_scale(geo)
         ),
