@@ -146,3 +146,16 @@ def test_a_layout_element_whose_type_is_not_a_word_is_a_field_error(kind: object
 
     with pytest.raises(FieldError, match=r"face\[0\]\.type: expected one of "):
         validate_layout([{"type": kind}], "face", (100, 100))
+
+
+def test_a_list_where_a_kind_decides_the_needed_keys_is_located() -> None:
+    """An Ark action's ``kind: [1, 2]`` raised TypeError (unhashable) in Map's needs check:
+    found by the fuzzer in a full run."""
+    data = read_definition("ark-and-noah").data
+    data["rules"]["actions"][0]["kind"] = [1, 2]
+    with pytest.raises(DefinitionError, match=r"rules\.actions\[0\]\.kind: "):
+        validated_definition(
+            "ark-and-noah",
+            parse_yaml(yaml.safe_dump(data), Path("ark-and-noah/game.yaml")),
+            find_game("ark-and-noah"),
+        )

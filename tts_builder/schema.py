@@ -312,6 +312,8 @@ class Map(Spec):
                 problems.add(join(path, key), "missing required key")
         for key, by_value in self.needs.items():
             shown = value.get(key)
+            if not isinstance(shown, str | int | float | bool | None):
+                continue  # a list or mapping there is the field's own (located) problem
             for need in (k for k in by_value.get(shown, ()) if k not in value):
                 problems.add(path, f"a {shown} {self.what} needs {need}")
         problems.raise_any()
