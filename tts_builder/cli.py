@@ -6,7 +6,6 @@ field), 3 an internal error.
 
 from __future__ import annotations
 
-import errno
 import json
 import sys
 import time
@@ -19,6 +18,7 @@ import click
 from .cli_build import _table_png as _table_png
 from .cli_build import build_checked as build_checked
 from .cli_build import refuse_failing as refuse_failing
+from .errors import ENVIRONMENT_ERRORS as ENVIRONMENT_ERRORS
 from .errors import BuildError
 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -580,23 +580,6 @@ def table(
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(encode_png(picture))
         report(f"wrote {dest}")
-
-
-#: What the machine, not the project, got wrong: a full disk or quota, a read-only or refused
-#: folder, a file where a folder should be (or the reverse). Exit 2 with the path, not exit 3.
-ENVIRONMENT_ERRORS = frozenset(
-    {
-        errno.ENOSPC,
-        errno.EDQUOT,
-        errno.EROFS,
-        errno.EACCES,
-        errno.EPERM,
-        errno.ENOTDIR,
-        errno.EISDIR,
-        errno.EEXIST,
-        errno.ENAMETOOLONG,
-    }
-)
 
 
 def run(argv: list[str] | None = None, entry: Callable[..., Any] = cli) -> int:

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+#: What the machine, not the project, got wrong: a full disk or quota, a read-only or refused
+#: folder, a file where a folder should be (or the reverse). Exit 2 with the path, not exit 3.
+ENVIRONMENT_ERRORS = frozenset(
+    {
+        errno.ENOSPC,
+        errno.EDQUOT,
+        errno.EROFS,
+        errno.EACCES,
+        errno.EPERM,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.EEXIST,
+        errno.ENAMETOOLONG,
+    }
+)
 
 
 class BuildError(Exception):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import BuildError
+from ..errors import ENVIRONMENT_ERRORS, BuildError
 
 IGNORED_SUFFIXES = (".swp", ".swx", ".tmp", "~")
 #: Read and hashed this many bytes at a time (a huge file costs time, not memory).
@@ -30,21 +30,6 @@ HASH_CHUNK = 1 << 20
 #: A file bigger than this is not read on every poll (its size and modification time tell):
 #: bigger than any art file or definition a build reads, and about 0.3 s of hashing a poll.
 HASH_LIMIT = 128 * 2**20
-
-#: What the machine, not the project, got wrong (as the command line maps them: exit 2).
-ENVIRONMENT_ERRORS = frozenset(
-    {
-        errno.ENOSPC,
-        errno.EDQUOT,
-        errno.EROFS,
-        errno.EACCES,
-        errno.EPERM,
-        errno.ENOTDIR,
-        errno.EISDIR,
-        errno.EEXIST,
-        errno.ENAMETOOLONG,
-    }
-)
 
 
 def failure_line(err: Exception, debug: bool = False) -> str:
